@@ -1,0 +1,74 @@
+package runtime
+
+import (
+	"sync/atomic"
+
+	"golang.org/x/time/rate"
+)
+
+// milli is the budget's fixed-point unit: one retry costs milli.
+const milli = 1000
+
+// budget is a dependency's retry budget: a token bucket that every admitted
+// call fills by the ratio and every retry or hedge drains by one token,
+// bounded by a maximum balance, plus a floor of a few retries per second
+// (a rate.Limiter) for dependencies with too little traffic to earn any.
+// It is safe for concurrent use; the per-call cost is one atomic add.
+type budget struct {
+	disabled bool
+	deposit  int64 // milli-tokens added per call
+	max      int64 // milli-tokens the balance may hold
+	balance  atomic.Int64
+	floor    *rate.Limiter // nil: no floor
+}
+
+func newBudget(p BudgetPolicy) *budget {
+	b := &budget{
+		disabled: p.Disabled,
+		deposit:  int64(p.Ratio*milli + 0.5),
+		max:      int64(p.MaxBalance * milli),
+	}
+	if p.MinPerSecond > 0 {
+		burst := int(p.MinPerSecond)
+		if burst < 1 {
+			burst = 1
+		}
+		b.floor = rate.NewLimiter(rate.Limit(p.MinPerSecond), burst)
+	}
+	return b
+}
+
+// onCall credits the budget for one admitted call.
+func (b *budget) onCall() {
+	if b.disabled {
+		return
+	}
+	if b.balance.Load() < b.max {
+		b.balance.Add(b.deposit)
+	}
+}
+
+// withdraw takes one retry from the budget, from the balance first and the
+// floor second, and reports whether it could.
+func (b *budget) withdraw() bool {
+	if b.disabled {
+		return true
+	}
+	for {
+		v := b.balance.Load()
+		if v < milli {
+			break
+		}
+		if b.balance.CompareAndSwap(v, v-milli) {
+			return true
+		}
+	}
+	return b.floor != nil && b.floor.Allow()
+}
+
+// refund gives back a retry that was withdrawn but not sent.
+func (b *budget) refund() {
+	if !b.disabled {
+		b.balance.Add(milli)
+	}
+}

@@ -1,0 +1,320 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+)
+
+// Attempt is one try of an operation. It must honour ctx: when ctx is done
+// the attempt's work must stop (close the socket, cancel the RPC) and the
+// function return. Its error is classified through [Classifier] (see
+// [Class]); an error that says nothing is [Transient].
+type Attempt[T any] func(ctx context.Context) (T, error)
+
+// Do runs one call of op through the pipeline and returns the first
+// successful attempt's value. In order, outermost first:
+//
+//  1. Overall deadline: the caller's deadline capped by the operation's
+//     total timeout. It bounds everything below, backoff included. A
+//     context already done on entry returns at once, before any permit,
+//     token or attempt is taken.
+//  2. Bulkhead: a permit of the dependency's semaphore, waited for at most
+//     the bulkhead's wait, else [ErrBulkheadFull].
+//  3. Retry loop, for idempotent operations only: full-jitter backoff,
+//     Retry-After honoured, no attempt started without time left before the
+//     deadline, each retry paid from the dependency's retry budget (else
+//     [ErrBudgetExhausted]).
+//  4. Circuit breaker, asked by each attempt and told each attempt's
+//     outcome; an open breaker ends the loop at once ([ErrCircuitOpen]).
+//  5. Per-attempt timeout: the attempt's context ends at the attempt
+//     timeout or the overall deadline, whichever is first.
+//
+// For read-only operations with a hedge delay, an attempt that has not
+// answered after the delay is hedged (budget and a spare permit allowing);
+// the first success wins and the others are cancelled. When a read-only
+// call fails for any reason but a rejection by the dependency (4xx) or the
+// caller's cancellation, a configured fallback answers instead, with a
+// [*DegradedError].
+//
+// key identifies the request for a cached fallback (for example the
+// request's path and query); it is unused otherwise and may be empty.
+func Do[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (T, error) {
+	var zero T
+	if ctx.Err() != nil {
+		return zero, op.stopped(ctx, 0, nil)
+	}
+	d := op.dep
+	deadline := time.Now().Add(op.timeout)
+	if cd, ok := ctx.Deadline(); ok && cd.Before(deadline) {
+		deadline = cd
+	}
+	waited, ok, err := d.bulkhead.acquire(ctx, deadline)
+	if !ok {
+		if err != nil {
+			return zero, op.stopped(ctx, 0, nil)
+		}
+		if d.observed {
+			d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBulkheadFull})
+		}
+		return fallback[T](ctx, op, key, &BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: cap(d.bulkhead.sem), Waited: waited})
+	}
+	d.budget.onCall()
+	v, err := retryLoop(ctx, op, deadline, attempt)
+	d.bulkhead.release()
+	if err == nil {
+		if op.fallback.Kind == FallbackCached {
+			d.store.Store(op.storeKey(key), v, time.Now())
+		}
+		return v, nil
+	}
+	return fallback[T](ctx, op, key, err)
+}
+
+// Run is [Do] for attempts that return only an error.
+func Run(ctx context.Context, op *Operation, attempt func(context.Context) error) error {
+	_, err := Do(ctx, op, "", func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, attempt(ctx)
+	})
+	return err
+}
+
+// attemptResult is what one attempt produced and how the pipeline reads it.
+type attemptResult[T any] struct {
+	v     T
+	err   error
+	class Class
+	// timedOut: the attempt's own deadline (attempt timeout or total
+	// timeout) ended it.
+	timedOut bool
+	// interrupted: the caller's context, or the hedge race, ended it.
+	interrupted bool
+}
+
+// retryLoop runs attempts until one succeeds or the policy says stop.
+func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T]) (T, error) {
+	var zero T
+	d := op.dep
+	attempts := 0
+	var last error
+	for retry := 0; ; retry++ {
+		var r attemptResult[T]
+		if op.hedgeDelay > 0 {
+			var refused bool
+			r, refused = hedgedRound(ctx, op, deadline, attempt, &attempts)
+			if refused {
+				return zero, op.circuitOpen(attempts, last)
+			}
+		} else {
+			done, ok := d.breaker.allow()
+			d.report()
+			if !ok {
+				return zero, op.circuitOpen(attempts, last)
+			}
+			attempts++
+			actx, cancel := op.attemptContext(ctx, deadline)
+			r = runAttempt(ctx, actx, op, attempt, done, attempts, false)
+			if cancel != nil {
+				cancel()
+			}
+		}
+		if r.err == nil {
+			return r.v, nil
+		}
+		last = r.err
+
+		if op.idempotency == NotIdempotent {
+			switch {
+			case r.timedOut:
+				return zero, &OutcomeUnknownError{Dependency: d.name, Operation: op.name,
+					Err: &DeadlineExceededError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last}}
+			case r.interrupted:
+				return zero, &OutcomeUnknownError{Dependency: d.name, Operation: op.name, Err: op.stopped(ctx, attempts, last)}
+			}
+			return zero, withAttempts(last, attempts)
+		}
+		if r.interrupted || ctx.Err() != nil {
+			return zero, op.stopped(ctx, attempts, last)
+		}
+		now := time.Now()
+		if !now.Before(deadline) {
+			return zero, &DeadlineExceededError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last}
+		}
+		if !r.class.retryable() || retry >= op.maxRetries {
+			return zero, withAttempts(last, attempts)
+		}
+		delay, asked := op.backoff(retry), false
+		if ra, ok := retryAfter(last); ok {
+			delay, asked = ra, true
+		}
+		if !now.Add(delay + op.minAttempt).Before(deadline) {
+			// No time for another attempt: fail now rather than at the deadline.
+			return zero, withAttempts(last, attempts)
+		}
+		if !d.budget.withdraw() {
+			if d.observed {
+				d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBudgetExhausted, Attempts: attempts})
+			}
+			return zero, &BudgetExhaustedError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: withAttempts(last, attempts)}
+		}
+		if d.observed {
+			d.observer.Retry(RetryEvent{Dependency: d.name, Operation: op.name, Attempt: attempts, Delay: delay, RetryAfter: asked, Err: last})
+		}
+		if !sleep(ctx, delay) {
+			d.budget.refund()
+			return zero, op.stopped(ctx, attempts, last)
+		}
+	}
+}
+
+// runAttempt runs one attempt under actx, reports its outcome to the
+// breaker through done (nil when the breaker is disabled) and to the
+// observer, and classifies it.
+func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt[T], done func(error), n int, hedge bool) attemptResult[T] {
+	d := op.dep
+	var start time.Time
+	if d.observed {
+		start = time.Now()
+	}
+	v, err := attempt(actx)
+	r := attemptResult[T]{v: v, err: err}
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			r.interrupted = true
+		case errors.Is(actx.Err(), context.DeadlineExceeded):
+			r.timedOut, r.class = true, Transient
+		case actx.Err() != nil:
+			r.interrupted = true
+		default:
+			r.class = classify(err)
+		}
+	}
+	if done != nil {
+		switch {
+		case err == nil:
+			done(nil)
+		case r.interrupted:
+			done(errBreakerExcluded)
+		case r.timedOut || r.class.breakerFailure():
+			done(errBreakerFailure)
+		case r.class == Throttled:
+			done(errBreakerExcluded)
+		default: // Rejected, Permanent: the dependency answered as it should.
+			done(nil)
+		}
+		d.report()
+	}
+	if d.observed {
+		d.observer.Attempt(AttemptEvent{Dependency: d.name, Operation: op.name, Attempt: n, Hedge: hedge,
+			Duration: time.Since(start), Err: err, Class: r.class})
+	}
+	return r
+}
+
+// attemptContext returns the context for one attempt: ctx bounded by the
+// attempt timeout and the overall deadline. When ctx's own deadline is
+// already the earliest it is returned as is, with a nil cancel.
+func (o *Operation) attemptContext(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
+	ad := o.attemptDeadline(deadline)
+	if cd, ok := ctx.Deadline(); ok && !ad.Before(cd) {
+		return ctx, nil
+	}
+	return context.WithDeadline(ctx, ad)
+}
+
+func (o *Operation) attemptDeadline(deadline time.Time) time.Time {
+	if o.attemptTimeout > 0 {
+		if t := time.Now().Add(o.attemptTimeout); t.Before(deadline) {
+			return t
+		}
+	}
+	return deadline
+}
+
+// stopped returns the error for a call ended by its context.
+func (o *Operation) stopped(ctx context.Context, attempts int, last error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &DeadlineExceededError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Last: last}
+	}
+	return &CanceledError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Cause: context.Cause(ctx), Last: last}
+}
+
+func (o *Operation) circuitOpen(attempts int, last error) error {
+	d := o.dep
+	if d.observed {
+		d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: o.name, Reason: RejectCircuitOpen, Attempts: attempts})
+	}
+	return &CircuitOpenError{Dependency: d.name, Operation: o.name, Attempts: attempts, Last: withAttempts(last, attempts)}
+}
+
+func (o *Operation) storeKey(key string) string { return o.name + "\x00" + key }
+
+// withAttempts records the number of attempts in a [*RemoteError].
+func withAttempts(err error, attempts int) error {
+	var re *RemoteError
+	if errors.As(err, &re) {
+		re.Attempts = attempts
+	}
+	return err
+}
+
+// fallback answers a failed call from the operation's fallback when one is
+// configured and allowed for err, and returns err otherwise.
+func fallback[T any](ctx context.Context, op *Operation, key string, err error) (T, error) {
+	var zero T
+	if op.fallback.Kind == FallbackNone || errors.Is(ctx.Err(), context.Canceled) {
+		return zero, err
+	}
+	if c := classify(err); c == Rejected || c == Permanent {
+		return zero, err
+	}
+	var (
+		raw any
+		age time.Duration
+	)
+	switch op.fallback.Kind {
+	case FallbackStatic:
+		raw = op.fallback.Static
+	case FallbackCached:
+		v, at, ok := op.dep.store.Load(op.storeKey(key))
+		if !ok {
+			return zero, err
+		}
+		if age = time.Since(at); age > op.fallback.TTL {
+			return zero, err
+		}
+		raw = v
+	}
+	v, ok := raw.(T)
+	if !ok {
+		return zero, err
+	}
+	d := op.dep
+	if d.observed {
+		d.observer.Degraded(DegradedEvent{Dependency: d.name, Operation: op.name, Source: op.fallback.Kind, Age: age, Cause: err})
+	}
+	return v, &DegradedError{Dependency: d.name, Operation: op.name, Source: op.fallback.Kind, Age: age, Cause: err}
+}
+
+// sleep waits for d or until ctx is done, and reports whether it slept the
+// whole time.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// randDuration returns a random duration in [0, n).
+func randDuration(n time.Duration) time.Duration {
+	return time.Duration(rand.Int64N(int64(n)))
+}

@@ -1,0 +1,147 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Dependency is one remote dependency (an HTTP host or a gRPC service) as
+// seen by its callers: it owns the bulkhead, the circuit breaker, the retry
+// budget, the fallback store and the observer that all calls of all its
+// operations share. It is safe for concurrent use. Create one per
+// dependency and keep it for the life of the process.
+type Dependency struct {
+	name     string
+	policy   Policy
+	bulkhead *bulkhead
+	breaker  *breaker
+	budget   *budget
+	store    FallbackStore
+	observer Observer
+	observed bool // observer is not the no-op one
+	logger   *slog.Logger
+}
+
+// NewDependency returns the dependency called name with policy p, whose
+// zero fields take the package defaults. It fails when a value is out of
+// range (a negative duration or size, a failure rate above 100).
+func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
+	p, err := p.resolve()
+	if err != nil {
+		return nil, fmt.Errorf("runtime: dependency %q: %w", name, err)
+	}
+	d := &Dependency{
+		name:     name,
+		policy:   p,
+		bulkhead: newBulkhead(p.Bulkhead),
+		budget:   newBudget(p.Budget),
+		observer: NopObserver{},
+		logger:   slog.Default(),
+	}
+	d.breaker = newBreaker(name, p.Breaker)
+	for _, o := range opts {
+		o.applyDependency(d)
+	}
+	if d.store == nil {
+		d.store = NewMemoryStore(DefaultMemoryStoreSize)
+	}
+	return d, nil
+}
+
+// Name returns the dependency's name.
+func (d *Dependency) Name() string { return d.name }
+
+// Policy returns the dependency's policy with defaults filled in.
+func (d *Dependency) Policy() Policy { return d.policy }
+
+// BreakerState returns the breaker's current state.
+func (d *Dependency) BreakerState() BreakerState {
+	s := d.breaker.state()
+	d.report()
+	return s
+}
+
+// BreakerCounts returns the breaker's counts in its current window.
+func (d *Dependency) BreakerCounts() BreakerCounts { return d.breaker.counts() }
+
+// InFlight returns the number of calls and hedges holding a bulkhead permit.
+func (d *Dependency) InFlight() int { return d.bulkhead.inFlight() }
+
+// report hands queued breaker transitions to the log and the observer.
+func (d *Dependency) report() {
+	for _, t := range d.breaker.takePending() {
+		d.logger.Info("circuit breaker state change",
+			slog.String("dependency", d.name),
+			slog.String("from", t.from.String()),
+			slog.String("to", t.to.String()))
+		if d.observed {
+			d.observer.BreakerChange(BreakerEvent{Dependency: d.name, From: t.from, To: t.to, At: t.at})
+		}
+	}
+}
+
+// resolve fills defaults and checks ranges.
+func (p Policy) resolve() (Policy, error) {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	b := &p.Breaker
+	switch {
+	case b.FailureRate == 0:
+		b.FailureRate = DefaultFailureRate
+	case b.FailureRate < 0 || b.FailureRate > 100:
+		bad("breaker failure rate %v%% is outside (0, 100]", b.FailureRate)
+	}
+	if b.MinimumCalls == 0 {
+		b.MinimumCalls = DefaultMinimumCalls
+	}
+	b.Window = durationOr(b.Window, DefaultBreakerWindow, "breaker window", bad)
+	b.OpenFor = durationOr(b.OpenFor, DefaultOpenFor, "breaker open period", bad)
+	if b.HalfOpenProbes == 0 {
+		b.HalfOpenProbes = DefaultHalfOpenProbes
+	}
+
+	h := &p.Bulkhead
+	switch {
+	case h.MaxConcurrent == 0:
+		h.MaxConcurrent = DefaultMaxConcurrent
+	case h.MaxConcurrent < 0:
+		bad("bulkhead size %d is negative", h.MaxConcurrent)
+	}
+	switch {
+	case h.MaxWait == 0:
+		h.MaxWait = DefaultMaxWait
+	case h.MaxWait < 0 && h.MaxWait != NoWait:
+		bad("bulkhead wait %v is negative", h.MaxWait)
+	}
+
+	g := &p.Budget
+	switch {
+	case g.Ratio == 0:
+		g.Ratio = DefaultBudgetRatio
+	case g.Ratio < 0 || g.Ratio > 1:
+		bad("retry budget ratio %v is outside (0, 1]", g.Ratio)
+	}
+	if g.MinPerSecond == 0 {
+		g.MinPerSecond = DefaultBudgetMinPerSec
+	}
+	switch {
+	case g.MaxBalance == 0:
+		g.MaxBalance = DefaultBudgetMaxBalance
+	case g.MaxBalance < 0:
+		bad("retry budget balance %v is negative", g.MaxBalance)
+	}
+	return p, errors.Join(errs...)
+}
+
+func durationOr(d, def time.Duration, what string, bad func(string, ...any)) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		bad("%s %v is negative", what, d)
+	}
+	return d
+}

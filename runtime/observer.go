@@ -1,0 +1,131 @@
+package runtime
+
+import "time"
+
+// Observer sees what the pipeline does, for metrics and traces. Methods are
+// called synchronously on the calling goroutine, never with a lock held;
+// they must be safe for concurrent use and should return quickly. Embed
+// [NopObserver] to implement only some of them. The OpenTelemetry adapter
+// lives in the otelobserver sub-package.
+type Observer interface {
+	// Attempt is called after every attempt, hedges included.
+	Attempt(AttemptEvent)
+	// Retry is called before the backoff that precedes a retry.
+	Retry(RetryEvent)
+	// Hedge is called when a hedged attempt is started.
+	Hedge(HedgeEvent)
+	// BreakerChange is called for every state change of a breaker.
+	BreakerChange(BreakerEvent)
+	// Rejected is called when a call or retry fails fast: bulkhead full,
+	// breaker open, or retry budget exhausted.
+	Rejected(RejectedEvent)
+	// Degraded is called when a fallback answers instead of the dependency.
+	Degraded(DegradedEvent)
+}
+
+// NopObserver does nothing; embed it to implement part of [Observer].
+type NopObserver struct{}
+
+// Attempt does nothing.
+func (NopObserver) Attempt(AttemptEvent) {}
+
+// Retry does nothing.
+func (NopObserver) Retry(RetryEvent) {}
+
+// Hedge does nothing.
+func (NopObserver) Hedge(HedgeEvent) {}
+
+// BreakerChange does nothing.
+func (NopObserver) BreakerChange(BreakerEvent) {}
+
+// Rejected does nothing.
+func (NopObserver) Rejected(RejectedEvent) {}
+
+// Degraded does nothing.
+func (NopObserver) Degraded(DegradedEvent) {}
+
+// AttemptEvent describes one finished attempt.
+type AttemptEvent struct {
+	Dependency, Operation string
+	// Attempt counts from 1 within the call.
+	Attempt int
+	// Hedge is true for a hedged attempt.
+	Hedge bool
+	// Duration is the attempt's wall time.
+	Duration time.Duration
+	// Err is the attempt's error, nil on success.
+	Err error
+	// Class is the error's class; meaningless when Err is nil.
+	Class Class
+}
+
+// RetryEvent describes a retry about to happen.
+type RetryEvent struct {
+	Dependency, Operation string
+	// Attempt is the number of the attempt that failed.
+	Attempt int
+	// Delay is the backoff before the next attempt.
+	Delay time.Duration
+	// RetryAfter is true when Delay was asked for by the dependency.
+	RetryAfter bool
+	// Err is the failed attempt's error.
+	Err error
+}
+
+// HedgeEvent describes a hedged attempt being started.
+type HedgeEvent struct {
+	Dependency, Operation string
+	// Attempt is the number given to the hedged attempt.
+	Attempt int
+	// After is the time since the round's first attempt started.
+	After time.Duration
+}
+
+// BreakerEvent describes a breaker state change.
+type BreakerEvent struct {
+	Dependency string
+	From, To   BreakerState
+	At         time.Time
+}
+
+// RejectReason says why a call or retry failed fast.
+type RejectReason uint8
+
+const (
+	// RejectBulkheadFull: no bulkhead permit within the wait.
+	RejectBulkheadFull RejectReason = iota
+	// RejectCircuitOpen: the breaker refused the attempt.
+	RejectCircuitOpen
+	// RejectBudgetExhausted: the retry budget refused a retry.
+	RejectBudgetExhausted
+)
+
+// String returns "bulkhead full", "circuit open" or "budget exhausted".
+func (r RejectReason) String() string {
+	switch r {
+	case RejectCircuitOpen:
+		return "circuit open"
+	case RejectBudgetExhausted:
+		return "budget exhausted"
+	default:
+		return "bulkhead full"
+	}
+}
+
+// RejectedEvent describes a fast failure.
+type RejectedEvent struct {
+	Dependency, Operation string
+	Reason                RejectReason
+	// Attempts is the number of attempts already sent in the call.
+	Attempts int
+}
+
+// DegradedEvent describes a fallback answer.
+type DegradedEvent struct {
+	Dependency, Operation string
+	Source                FallbackKind
+	// Age is the cached value's age; zero for a static one.
+	Age time.Duration
+	// Cause is the error the fallback replaced.
+	Cause error
+}

@@ -1,0 +1,154 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Operation is one operation of a [Dependency] with its resolved policy,
+// ready to run calls through [Do]. It is immutable and safe for concurrent
+// use; create it once (generated clients do so in their constructor) and
+// derive per-call variants with [Operation.With].
+type Operation struct {
+	dep            *Dependency
+	name           string
+	idempotency    Idempotency
+	timeout        time.Duration
+	attemptTimeout time.Duration
+	connectTimeout time.Duration
+	maxRetries     int
+	base, cap      time.Duration
+	minAttempt     time.Duration
+	jitter         bool
+	hedgeDelay     time.Duration
+	maxHedges      int
+	fallback       FallbackPolicy
+}
+
+// Operation returns the operation of d described by p, whose zero fields
+// take the package defaults. It fails on values out of range and on
+// policies that would be unsafe: hedging or a fallback on an operation that
+// is not [ReadOnly]. Retry settings on a non-idempotent operation are not an
+// error: they only say how to retry, and such an operation is never retried.
+func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	o := &Operation{
+		dep:            d,
+		name:           p.Name,
+		idempotency:    p.Idempotency,
+		timeout:        durationOr(p.Timeout, DefaultTimeout, "timeout", bad),
+		attemptTimeout: p.AttemptTimeout,
+		connectTimeout: p.ConnectTimeout,
+		base:           durationOr(p.Retry.Base, DefaultBackoffBase, "backoff base", bad),
+		cap:            durationOr(p.Retry.Cap, DefaultBackoffCap, "backoff cap", bad),
+		minAttempt:     p.Retry.MinAttempt,
+		jitter:         !p.Retry.DisableJitter,
+		hedgeDelay:     p.Hedge.Delay,
+		maxHedges:      p.Hedge.MaxHedges,
+		fallback:       p.Fallback,
+	}
+	if p.Idempotency > ReadOnly {
+		bad("idempotency %d is unknown", p.Idempotency)
+	}
+	if o.attemptTimeout < 0 || o.connectTimeout < 0 || o.minAttempt < 0 || o.hedgeDelay < 0 {
+		bad("timeouts and delays must not be negative")
+	}
+	if o.attemptTimeout >= o.timeout && p.AttemptTimeout > 0 {
+		bad("attempt timeout %v must be below the total timeout %v", o.attemptTimeout, o.timeout)
+	}
+	switch {
+	case p.Retry.MaxRetries == 0:
+		o.maxRetries = DefaultMaxRetries
+	case p.Retry.MaxRetries == NoRetries:
+		o.maxRetries = 0
+	case p.Retry.MaxRetries < 0:
+		bad("max retries %d is negative", p.Retry.MaxRetries)
+	default:
+		o.maxRetries = p.Retry.MaxRetries
+	}
+	if o.idempotency == NotIdempotent {
+		o.maxRetries = 0
+	}
+	if o.maxHedges == 0 {
+		o.maxHedges = DefaultMaxHedges
+	}
+	if o.hedgeDelay > 0 && o.idempotency != ReadOnly {
+		bad("hedging needs a read-only operation, this one is %v", o.idempotency)
+	}
+	if o.fallback.Kind != FallbackNone && o.idempotency != ReadOnly {
+		bad("a fallback needs a read-only operation, this one is %v", o.idempotency)
+	}
+	if o.fallback.Kind == FallbackCached && o.fallback.TTL == 0 {
+		o.fallback.TTL = DefaultFallbackTTL
+	}
+	if o.fallback.TTL < 0 {
+		bad("fallback TTL %v is negative", o.fallback.TTL)
+	}
+	if o.fallback.Kind == FallbackStatic && o.fallback.Static == nil {
+		bad("a static fallback needs a value")
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("runtime: %s %s: %w", d.name, p.Name, err)
+	}
+	return o, nil
+}
+
+// With returns a copy of o with opts applied, for calls that need another
+// timeout, fewer retries or no fallback. It allocates; keep the result if
+// the same overrides serve many calls.
+func (o *Operation) With(opts ...CallOption) *Operation {
+	if len(opts) == 0 {
+		return o
+	}
+	c := *o
+	for _, opt := range opts {
+		opt.applyCall(&c)
+	}
+	if c.idempotency == NotIdempotent {
+		c.maxRetries = 0
+	}
+	if c.attemptTimeout >= c.timeout {
+		c.attemptTimeout = 0
+	}
+	return &c
+}
+
+// Name returns the operation's name.
+func (o *Operation) Name() string { return o.name }
+
+// Dependency returns the dependency the operation belongs to.
+func (o *Operation) Dependency() *Dependency { return o.dep }
+
+// Idempotency returns the operation's idempotency.
+func (o *Operation) Idempotency() Idempotency { return o.idempotency }
+
+// Timeout returns the total timeout.
+func (o *Operation) Timeout() time.Duration { return o.timeout }
+
+// AttemptTimeout returns the per-attempt timeout, zero if none.
+func (o *Operation) AttemptTimeout() time.Duration { return o.attemptTimeout }
+
+// ConnectTimeout returns the connect timeout, zero if none.
+func (o *Operation) ConnectTimeout() time.Duration { return o.connectTimeout }
+
+// MaxRetries returns the number of retries, zero for a non-idempotent one.
+func (o *Operation) MaxRetries() int { return o.maxRetries }
+
+// CachesFallback reports whether successful answers are kept for a cached
+// fallback, so that callers compute a request key only when it is used.
+func (o *Operation) CachesFallback() bool { return o.fallback.Kind == FallbackCached }
+
+// backoff returns the sleep before retry n (from 0): full jitter,
+// random in [0, min(cap, base·2^n)).
+func (o *Operation) backoff(n int) time.Duration {
+	ceil := o.cap
+	if n < 63 && o.base <= o.cap>>n {
+		ceil = o.base << n
+	}
+	if !o.jitter || ceil <= 0 {
+		return ceil
+	}
+	return randDuration(ceil)
+}

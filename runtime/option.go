@@ -1,0 +1,95 @@
+package runtime
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Option configures a [Dependency].
+type Option interface {
+	applyDependency(*Dependency)
+}
+
+type optionFunc func(*Dependency)
+
+func (f optionFunc) applyDependency(d *Dependency) { f(d) }
+
+// WithObserver sets the observer of the dependency's calls. The default
+// observes nothing.
+func WithObserver(o Observer) Option {
+	return optionFunc(func(d *Dependency) {
+		if o != nil {
+			d.observer, d.observed = o, true
+		}
+	})
+}
+
+// WithLogger sets the logger that breaker transitions are written to. The
+// default is [slog.Default] at the time of [NewDependency].
+func WithLogger(l *slog.Logger) Option {
+	return optionFunc(func(d *Dependency) {
+		if l != nil {
+			d.logger = l
+		}
+	})
+}
+
+// WithFallbackStore sets where last-known-good answers are kept for cached
+// fallbacks. The default is a [MemoryStore] of [DefaultMemoryStoreSize]
+// entries per dependency.
+func WithFallbackStore(s FallbackStore) Option {
+	return optionFunc(func(d *Dependency) {
+		if s != nil {
+			d.store = s
+		}
+	})
+}
+
+// CallOption overrides part of an operation's policy for the calls made
+// with the [Operation] that [Operation.With] returns.
+type CallOption interface {
+	applyCall(*Operation)
+}
+
+type callOptionFunc func(*Operation)
+
+func (f callOptionFunc) applyCall(o *Operation) { f(o) }
+
+// WithTimeout overrides the total timeout (retries and backoff included).
+func WithTimeout(d time.Duration) CallOption {
+	return callOptionFunc(func(o *Operation) {
+		if d > 0 {
+			o.timeout = d
+		}
+	})
+}
+
+// WithAttemptTimeout overrides the per-attempt timeout; zero removes it.
+func WithAttemptTimeout(d time.Duration) CallOption {
+	return callOptionFunc(func(o *Operation) {
+		if d >= 0 {
+			o.attemptTimeout = d
+		}
+	})
+}
+
+// WithMaxRetries overrides the number of retries; zero or [NoRetries]
+// disables them. It never makes a non-idempotent operation retry.
+func WithMaxRetries(n int) CallOption {
+	return callOptionFunc(func(o *Operation) {
+		if n < 0 {
+			n = 0
+		}
+		o.maxRetries = n
+	})
+}
+
+// WithoutHedging disables hedging.
+func WithoutHedging() CallOption {
+	return callOptionFunc(func(o *Operation) { o.hedgeDelay = 0 })
+}
+
+// WithoutFallback disables the fallback: failures are returned as errors.
+func WithoutFallback() CallOption {
+	return callOptionFunc(func(o *Operation) { o.fallback = FallbackPolicy{} })
+}

@@ -1,0 +1,232 @@
+package runtime
+
+import "time"
+
+// Defaults applied by [NewDependency] and [Dependency.Operation] to zero
+// fields. They are the values of the resilience-patterns table: two retries
+// with full-jitter backoff from 100 ms capped at 2 s, a 10 % retry budget,
+// a breaker that opens at 50 % failures over at least 20 calls and stays open
+// for 30 s, and a bounded bulkhead.
+const (
+	DefaultTimeout          = 10 * time.Second
+	DefaultMaxRetries       = 2
+	DefaultBackoffBase      = 100 * time.Millisecond
+	DefaultBackoffCap       = 2 * time.Second
+	DefaultBudgetRatio      = 0.10
+	DefaultBudgetMinPerSec  = 10
+	DefaultBudgetMaxBalance = 100
+	DefaultFailureRate      = 50
+	DefaultMinimumCalls     = 20
+	DefaultBreakerWindow    = 10 * time.Second
+	DefaultBreakerBucket    = time.Second
+	DefaultOpenFor          = 30 * time.Second
+	DefaultHalfOpenProbes   = 5
+	DefaultMaxConcurrent    = 32
+	DefaultMaxWait          = 10 * time.Millisecond
+	DefaultMaxHedges        = 1
+	DefaultFallbackTTL      = 5 * time.Minute
+)
+
+// NoRetries, set as [RetryPolicy.MaxRetries], disables retries. (Zero means
+// [DefaultMaxRetries].)
+const NoRetries = -1
+
+// NoWait, set as [BulkheadPolicy.MaxWait], makes a full bulkhead reject at
+// once. (Zero means [DefaultMaxWait].)
+const NoWait time.Duration = -1
+
+// Idempotency says what repeating an operation does, and so which of the
+// pipeline's repeats it may take part in. The zero value, [NotIdempotent], is
+// the safe one: such an operation is sent exactly once.
+type Idempotency uint8
+
+const (
+	// NotIdempotent operations (a plain POST or PATCH, a proto method without
+	// idempotency_level) are never retried, hedged or answered from a
+	// fallback. When one times out its outcome is unknown.
+	NotIdempotent Idempotency = iota
+	// Idempotent operations (PUT, DELETE, a POST carrying an idempotency key
+	// that is the same on every attempt, proto IDEMPOTENT) may be retried.
+	Idempotent
+	// ReadOnly operations (GET, HEAD, OPTIONS, proto NO_SIDE_EFFECTS) may be
+	// retried, hedged and answered from a fallback.
+	ReadOnly
+)
+
+// String returns "not idempotent", "idempotent" or "read-only".
+func (i Idempotency) String() string {
+	switch i {
+	case Idempotent:
+		return "idempotent"
+	case ReadOnly:
+		return "read-only"
+	default:
+		return "not idempotent"
+	}
+}
+
+// Policy is the resolved, dependency-wide part of a policy: what one remote
+// dependency (a host or a gRPC service) shares across all its operations.
+// The zero value is usable: every zero field takes its documented default.
+type Policy struct {
+	// Breaker configures the dependency's circuit breaker.
+	Breaker BreakerPolicy
+	// Bulkhead bounds concurrent calls to the dependency.
+	Bulkhead BulkheadPolicy
+	// Budget bounds retries and hedges as a share of requests.
+	Budget BudgetPolicy
+}
+
+// BreakerPolicy configures the per-dependency circuit breaker (gobreaker).
+// Every attempt is counted, not every call. Zero fields take defaults.
+type BreakerPolicy struct {
+	// FailureRate is the percentage of failed attempts in the window at
+	// which the breaker opens, in (0, 100]. Zero means [DefaultFailureRate].
+	FailureRate float64
+	// MinimumCalls is the number of counted attempts in the window below
+	// which the breaker never opens. Zero means [DefaultMinimumCalls].
+	MinimumCalls uint32
+	// Window is the rolling window over which attempts are counted, in
+	// steps of one second. Zero means [DefaultBreakerWindow].
+	Window time.Duration
+	// OpenFor is how long the breaker stays open before it lets probes
+	// through. Zero means [DefaultOpenFor].
+	OpenFor time.Duration
+	// HalfOpenProbes is how many attempts are let through while half-open;
+	// that many consecutive successes close the breaker, one failure opens
+	// it again. Zero means [DefaultHalfOpenProbes].
+	HalfOpenProbes uint32
+	// Disabled turns the breaker off: every attempt is allowed.
+	Disabled bool
+}
+
+// BulkheadPolicy configures the per-dependency concurrency limit. There is
+// no unbounded queue: a call waits at most MaxWait for a permit.
+type BulkheadPolicy struct {
+	// MaxConcurrent is the number of calls (hedges included) in flight at
+	// once. Zero means [DefaultMaxConcurrent].
+	MaxConcurrent int
+	// MaxWait is how long a call waits for a permit before it is rejected
+	// with [ErrBulkheadFull]. Zero means [DefaultMaxWait]; [NoWait] rejects
+	// at once.
+	MaxWait time.Duration
+}
+
+// BudgetPolicy configures the per-dependency retry budget: a token bucket
+// that every call fills by Ratio and every retry or hedge drains by one, with
+// a floor of MinPerSecond for low-traffic dependencies.
+type BudgetPolicy struct {
+	// Ratio is the share of calls that may be retried, in (0, 1]. Zero
+	// means [DefaultBudgetRatio].
+	Ratio float64
+	// MinPerSecond is the number of retries per second allowed whatever the
+	// traffic (the floor), also the size of its burst. Zero means
+	// [DefaultBudgetMinPerSec]; a negative value means no floor.
+	MinPerSecond float64
+	// MaxBalance bounds how many retries a long healthy period can bank.
+	// Zero means [DefaultBudgetMaxBalance].
+	MaxBalance float64
+	// Disabled removes the budget: retries are then bounded only by
+	// [RetryPolicy.MaxRetries].
+	Disabled bool
+}
+
+// OperationPolicy is the resolved policy of one operation. The zero value is
+// usable and safe: a non-idempotent operation with a [DefaultTimeout] total
+// timeout and no fallback.
+type OperationPolicy struct {
+	// Name names the operation in errors, logs and observer events, as
+	// "GetPet" or "/petstore.v1.Pets/GetPet".
+	Name string
+	// Idempotency gates retries, hedging and fallback.
+	Idempotency Idempotency
+	// Timeout is the total time one call may take, retries and backoff
+	// included; the caller's own deadline, when earlier, wins. Zero means
+	// [DefaultTimeout].
+	Timeout time.Duration
+	// AttemptTimeout bounds each attempt; its expiry cancels the attempt's
+	// work. Zero means attempts are bounded only by the total.
+	AttemptTimeout time.Duration
+	// ConnectTimeout bounds connection set-up, where the transport allows
+	// it. Zero leaves the transport's own setting.
+	ConnectTimeout time.Duration
+	// Retry says how to retry; whether is decided by Idempotency.
+	Retry RetryPolicy
+	// Hedge configures hedged attempts for ReadOnly operations.
+	Hedge HedgePolicy
+	// Fallback configures the answer given when a ReadOnly call fails.
+	Fallback FallbackPolicy
+}
+
+// RetryPolicy says how an eligible operation is retried. Zero fields take
+// defaults.
+type RetryPolicy struct {
+	// MaxRetries is the number of retries after the first attempt. Zero
+	// means [DefaultMaxRetries]; [NoRetries] disables retries.
+	MaxRetries int
+	// Base is the backoff base: retry n (from 0) sleeps a random time in
+	// [0, min(Cap, Base·2^n)). Zero means [DefaultBackoffBase].
+	Base time.Duration
+	// Cap bounds the backoff. Zero means [DefaultBackoffCap].
+	Cap time.Duration
+	// MinAttempt is the least time that must remain before the deadline,
+	// after the backoff, for another attempt to start; typically the
+	// dependency's median latency. Zero means any positive time.
+	MinAttempt time.Duration
+	// DisableJitter sleeps the full min(Cap, Base·2^n) instead of a random
+	// share of it. Meant for tests and for tools that show the schedule.
+	DisableJitter bool
+}
+
+// HedgePolicy configures hedging: when an attempt of a ReadOnly operation
+// has not answered after Delay, another one is started; the first success
+// wins and the others are cancelled. Hedges are paid from the retry budget
+// and need a spare bulkhead permit.
+type HedgePolicy struct {
+	// Delay is how long to wait before hedging, usually the dependency's
+	// p95 latency. Zero disables hedging.
+	Delay time.Duration
+	// MaxHedges is the number of hedges per attempt. Zero means
+	// [DefaultMaxHedges].
+	MaxHedges int
+}
+
+// FallbackKind selects what a failed ReadOnly call answers with.
+type FallbackKind uint8
+
+const (
+	// FallbackNone returns the error. It is the zero value.
+	FallbackNone FallbackKind = iota
+	// FallbackCached answers with the last good value for the same request
+	// key, if it is younger than the TTL.
+	FallbackCached
+	// FallbackStatic answers with a fixed value.
+	FallbackStatic
+)
+
+// String returns "none", "cached" or "static".
+func (k FallbackKind) String() string {
+	switch k {
+	case FallbackCached:
+		return "cached"
+	case FallbackStatic:
+		return "static"
+	default:
+		return "none"
+	}
+}
+
+// FallbackPolicy configures the degraded answer of a ReadOnly operation. A
+// fallback answer always comes with a [*DegradedError]; it is never given for
+// an operation that is not ReadOnly, nor for a rejection by the dependency
+// itself (a 4xx is the caller's to see).
+type FallbackPolicy struct {
+	// Kind selects the fallback.
+	Kind FallbackKind
+	// TTL is how long a cached value may be served. Zero means
+	// [DefaultFallbackTTL].
+	TTL time.Duration
+	// Static is the value served by [FallbackStatic]. It must have the
+	// operation's result type.
+	Static any
+}
