@@ -1,0 +1,38 @@
+package ir
+
+// Level is the place in a document a resilience extension was written.
+// Later levels are narrower and override wider ones.
+type Level int
+
+// Levels, widest first.
+const (
+	// LevelDocument is the document root.
+	LevelDocument Level = iota + 1
+	// LevelPathItem is a path item, shared by its operations.
+	LevelPathItem
+	// LevelOperation is one operation.
+	LevelOperation
+)
+
+// String returns the level's name.
+func (l Level) String() string {
+	switch l {
+	case LevelDocument:
+		return "document"
+	case LevelPathItem:
+		return "path item"
+	case LevelOperation:
+		return "operation"
+	}
+	return "unknown"
+}
+
+// Extension is a raw x-resilience value, exactly as decoded from the
+// document (maps, slices, strings, numbers, booleans, nil). The IR does not
+// interpret it; policy decoding and validation happen later, using Location
+// for their diagnostics.
+type Extension struct {
+	Level Level
+	Value any
+	Location
+}

@@ -1,0 +1,60 @@
+package ir
+
+// Operation is one callable endpoint.
+type Operation struct {
+	// Name is the Go method name: x-go-name, else derived from the
+	// operationId, else from the HTTP method and path.
+	Name string
+	// ID is the operationId as written; empty when the document has none.
+	ID string
+	// Method is the upper-case HTTP method ("GET").
+	Method string
+	// Path is the path template as written ("/users/{id}").
+	Path string
+	// Summary and Description are the operation's documentation.
+	Summary     string
+	Description string
+	// Tags are the operation's tags, in document order.
+	Tags []string
+	// Deprecated reports the operation's deprecated flag.
+	Deprecated bool
+	// Idempotency is the default derived from Method (RFC 9110); an
+	// x-resilience "idempotent" key may override it later.
+	Idempotency Idempotency
+	// Params are the operation's parameters, path item parameters merged
+	// in: path parameters in template order, then query, header and cookie
+	// parameters in document order.
+	Params []*Param
+	// Body is the request body, nil when the operation takes none.
+	Body *RequestBody
+	// Responses are sorted by status: explicit codes ascending, then
+	// ranges ("4XX"), then "default".
+	Responses []*Response
+	// Resilience holds the x-resilience values of the path item and the
+	// operation, widest first (document-level values are on the Service).
+	Resilience []Extension
+	Location
+}
+
+// Successes returns the responses with a 2xx status, in order.
+func (o *Operation) Successes() []*Response {
+	var out []*Response
+	for _, r := range o.Responses {
+		if r.IsSuccess() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Errors returns the documented non-2xx responses (including "default"),
+// in order.
+func (o *Operation) Errors() []*Response {
+	var out []*Response
+	for _, r := range o.Responses {
+		if !r.IsSuccess() {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,35 @@
+package ir
+
+// Service is one API: the operations a client calls and the named types
+// their parameters and payloads use.
+type Service struct {
+	// Name is the service's Go identifier, derived from the document title
+	// (or x-go-name on the document's info object).
+	Name string
+	// Title and Version are the document's info.title and info.version.
+	Title   string
+	Version string
+	// Doc is the document's description.
+	Doc string
+	// Source is the entry file the service was read from, as given.
+	Source string
+	// Servers lists the base URLs declared by the document, in order.
+	Servers []string
+	// Operations are sorted by path, then by HTTP method.
+	Operations []*Operation
+	// Types are the named types, sorted by Name.
+	Types []*Type
+	// Resilience holds the document-level x-resilience value, if any.
+	Resilience []Extension
+	Location
+}
+
+// Type returns the named type called name, or nil.
+func (s *Service) Type(name string) *Type {
+	for _, t := range s.Types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
