@@ -1,0 +1,105 @@
+package policyspec
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// checkLatency reports percentiles out of order (p50 ≤ p95 ≤ p99 ≤ p99.9).
+func checkLatency(l LatencySpec) Diagnostics {
+	type pct struct {
+		name string
+		f    Field[time.Duration]
+	}
+	ps := []pct{{"p50", l.P50}, {"p95", l.P95}, {"p99", l.P99}, {"p999", l.P999}}
+	var ds Diagnostics
+	var prev *pct
+	for i := range ps {
+		p := &ps[i]
+		if !p.f.Set {
+			continue
+		}
+		if prev != nil && p.f.Value < prev.f.Value {
+			ds = append(ds, Diagnostic{Location: p.f.Loc, Rule: RuleRange,
+				Message: fmt.Sprintf("latency.%s %s is below latency.%s %s", p.name, p.f.Value, prev.name, prev.f.Value),
+				Fix:     "percentiles must not decrease; check the measurement"})
+		}
+		prev = p
+	}
+	return ds
+}
+
+// narrower returns the location of whichever of two fields was set at the
+// narrower layer (the later one for equal layers), the one to blame for a
+// conflict between them.
+func narrower(a, b field) Location {
+	la, seta := a.where()
+	lb, setb := b.where()
+	if !setb || (seta && a.from() > b.from()) {
+		return la
+	}
+	return lb
+}
+
+// checkBaseCap reports a backoff base above its cap.
+func checkBaseCap(r *resolution, rs *RetrySpec) {
+	p := r.op.Policy.Retry
+	if p.Base <= p.Cap || (!rs.Base.Set && !rs.Cap.Set) {
+		return
+	}
+	r.add(narrower(&rs.Base, &rs.Cap), RuleRange,
+		fmt.Sprintf("retry.base %s is above retry.cap %s", p.Base, p.Cap),
+		"the cap bounds the backoff; make retry.base at most retry.cap")
+}
+
+// checkFallbackValue reports a static fallback without a value, and a value
+// for a fallback that is not static.
+func checkFallbackValue(r *resolution, fs *FallbackSpec, kind runtime.FallbackKind) {
+	switch {
+	case kind == runtime.FallbackStatic && !fs.Value.Set:
+		r.add(fs.Kind.Loc, RuleFallbackValue,
+			fmt.Sprintf("operation %s has a static fallback without a value", r.op.Name),
+			"set fallback.value to a JSON value of the response type, or use kind: cached")
+	case kind != runtime.FallbackStatic && fs.Value.Set && fs.Value.from() >= fs.Kind.from():
+		r.add(fs.Value.Loc, RuleFallbackValue,
+			fmt.Sprintf("fallback.value is given but the fallback of operation %s is %s", r.op.Name, kind),
+			"set fallback.kind: static, or remove the value")
+	}
+}
+
+// checkTimeouts reports contradictions between the resolved timeouts and
+// what they must cover.
+func checkTimeouts(r *resolution) {
+	s, p := &r.s, &r.op.Policy
+	if s.AttemptTimeout.Set && s.Timeout.Set && p.AttemptTimeout >= p.Timeout {
+		r.add(narrower(&s.AttemptTimeout, &s.Timeout), RuleTimeoutOrder,
+			fmt.Sprintf("attemptTimeout %s must be below timeout %s (set at %s)", p.AttemptTimeout, p.Timeout, s.Timeout.Loc),
+			"lower attemptTimeout, raise timeout, or remove one of them to derive it")
+	}
+	if p99 := r.op.Latency.P99; p99 > 0 {
+		suggestion, _ := DeriveAttemptTimeout(r.op.Latency)
+		for _, t := range []struct {
+			name string
+			f    *Field[time.Duration]
+		}{{"timeout", &s.Timeout}, {"attemptTimeout", &s.AttemptTimeout}} {
+			if t.f.Set && t.f.Value < p99 {
+				r.add(t.f.Loc, RuleTimeoutBelowP99,
+					fmt.Sprintf("%s %s is below the measured p99 latency %s (set at %s): every slow-but-fine call would fail", t.name, t.f.Value, p99, s.Latency.P99.Loc),
+					fmt.Sprintf("raise it to at least %s (p99.9 × %g), or remove it to derive it", suggestion, AttemptTimeoutFactor))
+			}
+		}
+	}
+	rs := &s.Retry
+	if rs.Cap.Set && s.Timeout.Set && r.retries > 0 && p.Retry.Cap >= p.Timeout {
+		r.add(narrower(&rs.Cap, &s.Timeout), RuleRange,
+			fmt.Sprintf("retry.cap %s is not below timeout %s: a backoff of that length leaves no time to retry", p.Retry.Cap, p.Timeout),
+			"lower retry.cap below the timeout")
+	}
+	if r.hedging && p.AttemptTimeout > 0 && p.Hedge.Delay >= p.AttemptTimeout {
+		r.add(narrower(&s.Hedge.Delay, &s.AttemptTimeout), RuleHedgeDelay,
+			fmt.Sprintf("hedge.delay %s is not below attemptTimeout %s: the hedge would never start", p.Hedge.Delay, p.AttemptTimeout),
+			"set the hedge delay near the p95, below the attempt timeout")
+	}
+}
