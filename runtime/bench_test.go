@@ -1,0 +1,370 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/budget"
+	"github.com/failsafe-go/failsafe-go/bulkhead"
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+	"github.com/failsafe-go/failsafe-go/timeout"
+	"github.com/sony/gobreaker/v2"
+	"golang.org/x/time/rate"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// The success-path overhead of one call through the pipeline, beside its
+// baselines, so that one run compares them:
+//
+//	go test ./runtime -run '^$' -bench 'Call|HTTP' -benchmem -count 6
+//
+// Every arm uses the same policy values and the same attempt function.
+// See BENCHMARKS.md for the results and how to read them.
+const (
+	benchTimeout     = time.Second
+	benchBulkhead    = 64
+	benchMaxWait     = 10 * time.Millisecond
+	benchFailureRate = 50 // percent
+	benchMinCalls    = 20
+	benchWindow      = 10 * time.Second
+	benchBucket      = time.Second
+	benchOpenFor     = 30 * time.Second
+	benchProbes      = 5
+	benchRetries     = 2
+	benchBase        = 100 * time.Millisecond
+	benchCap         = 2 * time.Second
+	benchBudgetRatio = 0.10
+)
+
+// benchAttempt is the attempt of every arm: it succeeds at once.
+func benchAttempt(context.Context) (int, error) { return 42, nil }
+
+// benchSink keeps results alive so the compiler cannot drop the calls.
+var benchSink atomic.Int64
+
+// caller is one arm of the comparison: it makes one call with attempt.
+type caller func(ctx context.Context, attempt func(context.Context) (int, error)) (int, error)
+
+func BenchmarkCall(b *testing.B) {
+	for _, arm := range benchArms(b) {
+		b.Run(arm.name, func(b *testing.B) {
+			ctx := context.Background()
+			b.ReportAllocs()
+			var sum int64
+			for b.Loop() {
+				v, err := arm.call(ctx, benchAttempt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sum += int64(v)
+			}
+			benchSink.Add(sum)
+		})
+	}
+}
+
+func BenchmarkCallParallel(b *testing.B) {
+	for _, arm := range benchArms(b) {
+		b.Run(arm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				ctx := context.Background()
+				var sum int64
+				for pb.Next() {
+					v, err := arm.call(ctx, benchAttempt)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					sum += int64(v)
+				}
+				benchSink.Add(sum)
+			})
+		})
+	}
+}
+
+type benchArm struct {
+	name string
+	call caller
+}
+
+// benchArms returns the four arms, each with fresh state.
+func benchArms(b *testing.B) []benchArm {
+	return []benchArm{
+		{"bare", func(ctx context.Context, attempt func(context.Context) (int, error)) (int, error) {
+			return attempt(ctx)
+		}},
+		{"minimal", newMinimal().call},
+		{"resilient", newResilientCaller(b)},
+		{"failsafe", newFailsafeCaller()},
+	}
+}
+
+// newResilientCaller returns calls through [runtime.Do] of an idempotent
+// operation with the shared policy values.
+func newResilientCaller(tb testing.TB) caller {
+	op := benchOperation(tb)
+	return func(ctx context.Context, attempt func(context.Context) (int, error)) (int, error) {
+		return runtime.Do(ctx, op, "", attempt)
+	}
+}
+
+func benchOperation(tb testing.TB) *runtime.Operation {
+	tb.Helper()
+	dep, err := runtime.NewDependency("bench", runtime.Policy{
+		Breaker: runtime.BreakerPolicy{
+			FailureRate:    benchFailureRate,
+			MinimumCalls:   benchMinCalls,
+			Window:         benchWindow,
+			OpenFor:        benchOpenFor,
+			HalfOpenProbes: benchProbes,
+		},
+		Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: benchBulkhead, MaxWait: benchMaxWait},
+		Budget:   runtime.BudgetPolicy{Ratio: benchBudgetRatio},
+	}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	op, err := dep.Operation(runtime.OperationPolicy{
+		Name:        "Get",
+		Idempotency: runtime.Idempotent,
+		Timeout:     benchTimeout,
+		Retry:       runtime.RetryPolicy{MaxRetries: benchRetries, Base: benchBase, Cap: benchCap},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return op
+}
+
+// minimal is the hand-assembled pipeline, the least a call with these
+// policies can cost: a context with the total timeout, a channel semaphore
+// with a bounded wait, a gobreaker two-step breaker with the same settings
+// as the runtime's, and one retry check.
+type minimal struct {
+	sem    chan struct{}
+	cb     *gobreaker.TwoStepCircuitBreaker[struct{}]
+	budget atomic.Int64  // retry budget in milli-retries, filled by calls
+	floor  *rate.Limiter // retries allowed whatever the traffic
+}
+
+// Budget of the minimal pipeline: every call deposits the ratio, a retry
+// costs one, the balance holds at most 100 retries; a floor of 10 retries
+// a second serves low traffic.
+const (
+	minimalDeposit = benchBudgetRatio * 1000
+	minimalRetry   = 1000
+	minimalMax     = 100 * minimalRetry
+)
+
+var errMinimalFull = errors.New("bulkhead full")
+
+func newMinimal() *minimal {
+	return &minimal{
+		sem:   make(chan struct{}, benchBulkhead),
+		floor: rate.NewLimiter(10, 10),
+		cb: gobreaker.NewTwoStepCircuitBreaker[struct{}](gobreaker.Settings{
+			Name:         "bench",
+			MaxRequests:  benchProbes,
+			Interval:     benchWindow,
+			BucketPeriod: benchBucket,
+			Timeout:      benchOpenFor,
+			ReadyToTrip: func(c gobreaker.Counts) bool {
+				return c.Requests >= benchMinCalls && c.TotalFailures*100 >= benchFailureRate*c.Requests
+			},
+		}),
+	}
+}
+
+func (m *minimal) call(ctx context.Context, attempt func(context.Context) (int, error)) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, benchTimeout)
+	defer cancel()
+	select {
+	case m.sem <- struct{}{}:
+	default:
+		t := time.NewTimer(benchMaxWait)
+		select {
+		case m.sem <- struct{}{}:
+			t.Stop()
+		case <-t.C:
+			return 0, errMinimalFull
+		case <-ctx.Done():
+			t.Stop()
+			return 0, ctx.Err()
+		}
+	}
+	defer func() { <-m.sem }()
+	if m.budget.Load() < minimalMax {
+		m.budget.Add(minimalDeposit)
+	}
+	for retry := 0; ; retry++ {
+		done, err := m.cb.Allow()
+		if err != nil {
+			return 0, err
+		}
+		v, err := attempt(ctx)
+		done(err)
+		if err == nil {
+			return v, nil
+		}
+		// The one retry check: attempts left, time left, budget left.
+		if retry >= benchRetries || ctx.Err() != nil || !m.withdraw() {
+			return 0, err
+		}
+		select {
+		case <-time.After(benchBase << retry):
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+}
+
+// withdraw takes one retry from the budget, or reports that it cannot.
+func (m *minimal) withdraw() bool {
+	if m.budget.Add(-minimalRetry) >= 0 {
+		return true
+	}
+	m.budget.Add(minimalRetry)
+	return m.floor.Allow()
+}
+
+// newFailsafeCaller returns calls through failsafe-go composed with the same
+// policies, outermost first: timeout, bulkhead, retry (exponential backoff
+// with jitter and a retry budget), circuit breaker. failsafe-go has no full
+// jitter; a jitter factor of 1 spreads each delay over [0, 2·delay].
+func newFailsafeCaller() caller {
+	tmo := timeout.New[int](benchTimeout)
+	bh := bulkhead.NewBuilder[int](benchBulkhead).WithMaxWaitTime(benchMaxWait).Build()
+	rp := retrypolicy.NewBuilder[int]().
+		WithMaxRetries(benchRetries).
+		WithBackoff(benchBase, benchCap).
+		WithJitterFactor(1).
+		WithBudget(budget.NewBuilder().WithMaxRate(benchBudgetRatio).Build()).
+		Build()
+	cb := circuitbreaker.NewBuilder[int]().
+		WithFailureRateThreshold(benchFailureRate/100.0, benchMinCalls, benchWindow).
+		WithDelay(benchOpenFor).
+		WithSuccessThreshold(benchProbes).
+		Build()
+	exec := failsafe.With[int](tmo, bh, rp, cb)
+	return func(ctx context.Context, attempt func(context.Context) (int, error)) (int, error) {
+		return exec.WithContext(ctx).GetWithExecution(func(e failsafe.Execution[int]) (int, error) {
+			return attempt(e.Context())
+		})
+	}
+}
+
+// pet is the body the HTTP benchmark's server answers with.
+type pet struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Tag  string `json:"tag"`
+}
+
+var benchBody = []byte(`{"id":7,"name":"Rex","tag":"dog"}`)
+
+// getPet is the request of both HTTP arms: a GET decoded from JSON.
+func getPet(ctx context.Context, client *http.Client, url string) (pet, error) {
+	var p pet
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return p, runtime.MarkPermanent(err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return p, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		io.Copy(io.Discard, resp.Body)
+		return p, &runtime.RemoteError{Status: resp.StatusCode, Code: http.StatusText(resp.StatusCode), Class: runtime.Transient}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
+		return p, runtime.MarkPermanent(err)
+	}
+	return p, nil
+}
+
+// BenchmarkHTTP compares a GET on loopback made with plain net/http against
+// the same GET made through [runtime.Do].
+func BenchmarkHTTP(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(benchBody)
+	}))
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchBulkhead}}
+	defer client.CloseIdleConnections()
+	url := srv.URL + "/pets/7"
+
+	b.Run("nethttp", func(b *testing.B) {
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := getPet(ctx, client, url)
+			if err != nil || p.ID != 7 {
+				b.Fatal(p, err)
+			}
+		}
+	})
+	b.Run("resilient", func(b *testing.B) {
+		op := benchOperation(b)
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := runtime.Do(ctx, op, "", func(ctx context.Context) (pet, error) {
+				return getPet(ctx, client, url)
+			})
+			if err != nil || p.ID != 7 {
+				b.Fatal(p, err)
+			}
+		}
+	})
+}
+
+// TestBenchArms checks that every arm answers the attempt's value and
+// really retries a failing attempt, so that the benchmarks compare pipelines
+// doing the same work. It runs in a synctest bubble: backoffs take no time.
+func TestBenchArms(t *testing.T) {
+	for _, name := range []string{"minimal", "resilient", "failsafe"} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var call caller
+				switch name {
+				case "minimal":
+					call = newMinimal().call
+				case "resilient":
+					call = newResilientCaller(t)
+				case "failsafe":
+					call = newFailsafeCaller()
+				}
+				if v, err := call(context.Background(), benchAttempt); v != 42 || err != nil {
+					t.Fatalf("call = %d, %v, want 42, <nil>", v, err)
+				}
+				attempts := 0
+				v, err := call(context.Background(), func(ctx context.Context) (int, error) {
+					if attempts++; attempts == 1 {
+						return 0, errors.New("connection reset")
+					}
+					return benchAttempt(ctx)
+				})
+				if v != 42 || err != nil || attempts != 2 {
+					t.Fatalf("failing once: call = %d, %v after %d attempts, want 42, <nil> after 2", v, err, attempts)
+				}
+			})
+		})
+	}
+}
