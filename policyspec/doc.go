@@ -1,0 +1,141 @@
+// Package policyspec is how people write resilience policy, and how that
+// policy becomes the [runtime.Policy] of a dependency and the
+// [runtime.OperationPolicy] of each of its operations.
+//
+// # The policy object
+//
+// One vocabulary is used everywhere: in x-resilience (OpenAPI document,
+// path item, operation), in the policy file (defaults, dependency,
+// operation) and, in snake_case, in the proto options. [Keys] lists the
+// keys; [SnakeCase] and [CamelCase] convert between the two spellings. Every
+// key is optional; durations are Go duration strings with a unit ("800ms").
+// A [Spec] holds one object; each of its [Field] values remembers where it
+// was written. [DecodeNode] decodes one from YAML or JSON with line and
+// column, [DecodeValue] from a plain Go value such as kin-openapi gives for
+// extensions, [DecodeSnakeValue] from a map with proto spellings; a proto
+// front end may also fill a Spec directly with [Given].
+//
+// # The policy file
+//
+// A YAML file with two optional keys: "defaults", a policy applied to every
+// dependency, and "dependencies", a map from dependency name (the OpenAPI
+// client name, or the proto service's full name) to a policy that may also
+// hold "operations", a map from operation name (operationId or rpc name) to
+// a policy:
+//
+//	defaults:
+//	  connectTimeout: 300ms
+//	  retry:
+//	    budget: 10%
+//	dependencies:
+//	  inventory:
+//	    latency: {p50: 20ms, p95: 90ms, p99: 180ms, p999: 350ms, rps: 200}
+//	    breaker: {failureRate: 50, minimumCalls: 20, window: 10s, openFor: 30s}
+//	    operations:
+//	      GetItem:
+//	        hedge: {maxHedges: 1}        # delay: the p95, 90ms
+//	        fallback: {kind: cached, ttl: 5m}
+//	      ReserveItem:
+//	        idempotencyKey: Idempotency-Key
+//	        retry: {maxRetries: 2}
+//
+// [DecodeFile] decodes it; [File.DependencyLayers] and
+// [File.OperationLayers] give its layers, and [File.CheckNames] reports
+// entries that name nothing.
+//
+// # Layering
+//
+// Policy is merged field by field from these layers, each overriding the
+// ones before it ([LayerKind] is in this order):
+//
+//  1. built-in defaults (the resilience-patterns table, [runtime] defaults)
+//  2. policy file "defaults"
+//  3. policy file dependency entry
+//  4. policy file operation entry
+//  5. spec root (OpenAPI document x-resilience, proto file option)
+//  6. service (proto service option)
+//  7. path item (OpenAPI path item x-resilience)
+//  8. operation (OpenAPI operation x-resilience, proto method option)
+//
+// Within each source, narrower wins; between sources, the whole policy file
+// sits below the specification, as the design says. A policy file value of
+// a dependency or operation entry that the specification overrides is
+// reported as a W-SHADOWED warning, so that a file entry never silently does
+// nothing.
+//
+// Dependency-wide keys (breaker, bulkhead, retry.budget,
+// retry.minPerSecond) may be written only at layers 2, 3, 5 and 6: a
+// dependency has one breaker, one bulkhead and one retry budget, resolved
+// once by [ResolveDependency] and shared by all its operations
+// ([Dependency.ResolveOperation]). "idempotent" may be written only on one
+// operation (layers 4 and 8): a wide "idempotent: true" would make every
+// POST retry. Elsewhere they are E-SCOPE errors.
+//
+// # Idempotency, the gate
+//
+// The caller gives each operation's idempotency from its HTTP method or
+// proto idempotency_level. "idempotent: false" makes any operation not
+// idempotent; "idempotent: true" makes it idempotent (a read stays a read);
+// an "idempotencyKey" header makes a non-idempotent operation idempotent.
+// Retry settings inherited from a wider level say only how to retry; they
+// never make a plain POST retry, and wider hedge and fallback settings apply
+// to reads only. Only an operation that itself (layers 4 and 8) asks for
+// retries while not idempotent (E-RETRY-UNSAFE), or for hedging or a
+// fallback while not a read (E-HEDGE-UNSAFE, E-FALLBACK-UNSAFE), is an
+// error.
+//
+// # Derivation from latency
+//
+// When latency is known (the "latency" block at any level):
+//
+//   - attemptTimeout = p99.9 × [AttemptTimeoutFactor] (or p99 × it),
+//     rounded up by [RoundUp];
+//   - timeout, when not set, covers every attempt: attempts × attemptTimeout
+//     + the longest backoff + the hedge delay ([CoveringTimeout]); when
+//     timeout is set and attemptTimeout is not, the derived attempt timeout
+//     is used if it is below the timeout, else the timeout after backoff is
+//     shared equally between attempts;
+//   - bulkhead.maxConcurrent = ceil(rps × p99) × [BulkheadHeadroom] (Little's
+//     law), from the dependency's own latency;
+//   - hedge.delay = p95, when hedging is asked for without a delay;
+//   - retry.minAttempt = p50.
+//
+// An operation sent once (not idempotent, or maxRetries 0) and not hedged
+// gets no attempt timeout: its timeout bounds the one attempt. Without
+// latency data the attempt timeout is [GuessAttemptTimeout], the connect
+// timeout [GuessConnectTimeout] and the bulkhead the runtime default; the
+// provenance ([Source]) marks them as guesses, and so does the review.
+//
+// # Diagnostics
+//
+// Every problem is collected, never only the first, as a [Diagnostic]
+// reading "file:line:col: E-RULE: what (where); fix"; [Diagnostics] is the
+// error type, sorted by location ([Join] merges several). The rules:
+//
+//	E-YAML               the policy file is not YAML, or has a duplicate key
+//	E-EXT-UNKNOWN        unknown key, with a did-you-mean suggestion
+//	E-TYPE               a value of the wrong kind
+//	E-DURATION           unparsable, unitless, negative, zero or too long duration
+//	E-RANGE              number out of range; base above cap; cap not below
+//	                     timeout; latency percentiles out of order
+//	E-BREAKER-WINDOW     breaker.window not a positive whole number of seconds
+//	E-SCOPE              key written at a level where it has no meaning
+//	E-RETRY-UNSAFE       operation asks for retries, not idempotent, no key
+//	E-HEDGE-UNSAFE       operation asks for hedging, not a read
+//	E-HEDGE-DELAY        hedging without delay or p95, or delay ≥ attempt timeout
+//	E-FALLBACK-UNSAFE    operation asks for a fallback, not a read
+//	E-FALLBACK-VALUE     static fallback without value, or value without static
+//	E-TIMEOUT-ORDER      attemptTimeout not below timeout
+//	E-TIMEOUT-BELOW-P99  timeout or attemptTimeout below the measured p99
+//	E-POLICY-UNUSED      policy file entry naming no dependency or operation
+//	W-SHADOWED           policy file value overridden by the specification
+//
+// # Review
+//
+// [RenderReview] renders the resolved policies as the resilience review
+// table of the resilience-patterns output template, one row per operation
+// or per dependency, marking built-in defaults and guesses.
+//
+// Everything in this package is a pure function of its inputs; there is no
+// package state, and all of it is safe for concurrent use.
+package policyspec

@@ -1,0 +1,305 @@
+package policyspec
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// ReviewMode selects the rows of a review table.
+type ReviewMode uint8
+
+const (
+	// ReviewPerOperation gives one row per operation. It is the zero value.
+	ReviewPerOperation ReviewMode = iota
+	// ReviewPerDependency gives one row per dependency; a cell whose value
+	// differs between operations lists each value with its count.
+	ReviewPerDependency
+)
+
+// ReviewDependency is one dependency of a review with its resolved
+// operations.
+type ReviewDependency struct {
+	// Dependency is the resolved dependency.
+	Dependency *Dependency
+	// Protocol, such as "gRPC" or "HTTP", is shown after the name when set.
+	Protocol string
+	// Operations are the dependency's resolved operations.
+	Operations []*Operation
+}
+
+// Marks used in review cells.
+const (
+	markDefault = " (default)"
+	markPartly  = " (partly default)"
+	markGuess   = " *guess*"
+)
+
+// RenderReview renders the resilience review of service in the shape of
+// the resilience-patterns output template: a "## Resilience review:"
+// heading, the table, a legend of the marks used, and the open risks found.
+// Dependencies are sorted by name and operations by name, so the output
+// depends only on the policies.
+func RenderReview(service string, deps []ReviewDependency, mode ReviewMode) string {
+	deps = slices.Clone(deps)
+	slices.SortStableFunc(deps, func(a, b ReviewDependency) int { return cmp.Compare(a.Dependency.Name, b.Dependency.Name) })
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Resilience review: %s\n", service)
+	b.WriteString("| Dependency | Timeout (connect/request) | Retries | Breaker | Bulkhead | Fallback | Idempotent |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
+	var rows [][]string
+	for _, d := range deps {
+		ops := slices.Clone(d.Operations)
+		slices.SortStableFunc(ops, func(a, b *Operation) int { return cmp.Compare(a.Name, b.Name) })
+		name := d.Dependency.Name
+		if mode == ReviewPerDependency {
+			rows = append(rows, dependencyRow(label(name, d.Protocol), d.Dependency, ops))
+			continue
+		}
+		for _, op := range ops {
+			rows = append(rows, operationRow(label(name+"/"+op.Name, d.Protocol), d.Dependency, op))
+		}
+	}
+	for _, row := range rows {
+		for i, cell := range row {
+			row[i] = strings.ReplaceAll(cell, "|", `\|`)
+		}
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	b.WriteString(legend(rows))
+	b.WriteString("\n**Open risks:** " + risks(deps) + "\n")
+	return b.String()
+}
+
+func label(name, protocol string) string {
+	if protocol == "" {
+		return name
+	}
+	return name + " (" + protocol + ")"
+}
+
+// operationRow renders the cells of one operation.
+func operationRow(name string, d *Dependency, op *Operation) []string {
+	return []string{name, timeoutCell(op), retriesCell(d, op), breakerCell(d), bulkheadCell(d), fallbackCell(op), idempotentCell(op)}
+}
+
+// dependencyRow renders the cells of a dependency, merging the cells of
+// its operations.
+func dependencyRow(name string, d *Dependency, ops []*Operation) []string {
+	row := []string{name, "", "", breakerCell(d), bulkheadCell(d), "", ""}
+	for _, col := range []int{1, 2, 5, 6} {
+		var cells []string
+		for _, op := range ops {
+			cells = append(cells, operationRow("", d, op)[col])
+		}
+		row[col] = mergeCells(cells)
+	}
+	return row
+}
+
+// mergeCells returns the one value of cells, or each distinct value with
+// the number of operations that have it, most frequent first.
+func mergeCells(cells []string) string {
+	if len(cells) == 0 {
+		return "–"
+	}
+	count := map[string]int{}
+	for _, c := range cells {
+		count[c]++
+	}
+	if len(count) == 1 {
+		return cells[0]
+	}
+	distinct := slices.Sorted(func(yield func(string) bool) {
+		for c := range count {
+			if !yield(c) {
+				return
+			}
+		}
+	})
+	slices.SortStableFunc(distinct, func(a, b string) int { return cmp.Compare(count[b], count[a]) })
+	parts := make([]string, len(distinct))
+	for i, c := range distinct {
+		ops := "ops"
+		if count[c] == 1 {
+			ops = "op"
+		}
+		parts[i] = fmt.Sprintf("%d %s: %s", count[c], ops, c)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// mark returns the mark of a value from source s.
+func mark(s Source) string {
+	switch s.Origin {
+	case OriginDefault:
+		return markDefault
+	case OriginGuess:
+		return markGuess
+	}
+	return ""
+}
+
+// markAll returns the mark of a cell made of values from sources: a guess
+// if any is, default if all are, partly default if some are.
+func markAll(sources ...Source) string {
+	defaults := 0
+	for _, s := range sources {
+		switch s.Origin {
+		case OriginGuess:
+			return markGuess
+		case OriginDefault:
+			defaults++
+		}
+	}
+	switch defaults {
+	case 0:
+		return ""
+	case len(sources):
+		return markDefault
+	}
+	return markPartly
+}
+
+// timeoutCell renders "connect / request", the request being the attempt
+// timeout, followed by the total when attempts are retried or hedged.
+func timeoutCell(op *Operation) string {
+	p, src := op.Policy, op.Sources
+	connect := formatDuration(p.ConnectTimeout) + mark(src["connectTimeout"])
+	total := formatDuration(p.Timeout) + mark(src["timeout"])
+	if p.AttemptTimeout == 0 {
+		return connect + " / " + total
+	}
+	return connect + " / " + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) + ", total " + total
+}
+
+// retriesCell renders "2, full jitter, budget 10%", and the hedge.
+func retriesCell(d *Dependency, op *Operation) string {
+	p := op.Policy
+	var s string
+	switch {
+	case p.Retry.MaxRetries == runtime.NoRetries && p.Idempotency == runtime.NotIdempotent:
+		s = "none (not idempotent)"
+	case p.Retry.MaxRetries == runtime.NoRetries:
+		s = "none"
+	default:
+		s = fmt.Sprintf("%d%s, full jitter, budget %s%%%s", p.Retry.MaxRetries, mark(op.Sources["retry.maxRetries"]),
+			strconv.FormatFloat(d.Policy.Budget.Ratio*100, 'f', -1, 64), mark(d.Sources["retry.budget"]))
+	}
+	if p.Hedge.Delay > 0 {
+		s += ", hedge after " + formatDuration(p.Hedge.Delay)
+	}
+	return s
+}
+
+// breakerCell renders "50%/20 calls/30 s": failure rate, minimum calls and
+// open time.
+func breakerCell(d *Dependency) string {
+	b := d.Policy.Breaker
+	return fmt.Sprintf("%s%%/%d calls/%s%s", strconv.FormatFloat(b.FailureRate, 'f', -1, 64), b.MinimumCalls, formatDuration(b.OpenFor),
+		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]))
+}
+
+// bulkheadCell renders "32 permits".
+func bulkheadCell(d *Dependency) string {
+	return fmt.Sprintf("%d permits%s", d.Policy.Bulkhead.MaxConcurrent, mark(d.Sources["bulkhead.maxConcurrent"]))
+}
+
+// fallbackCell renders "cached, 5 m, marked degraded", "static value,
+// marked degraded" or "none".
+func fallbackCell(op *Operation) string {
+	f := op.Policy.Fallback
+	switch f.Kind {
+	case runtime.FallbackCached:
+		return "cached, " + formatDuration(f.TTL) + mark(op.Sources["fallback.ttl"]) + ", marked degraded"
+	case runtime.FallbackStatic:
+		return "static value, marked degraded"
+	}
+	return "none"
+}
+
+// idempotentCell renders "yes", "no" or "with key Idempotency-Key".
+func idempotentCell(op *Operation) string {
+	switch {
+	case op.IdempotencyKey != "" && op.Policy.Idempotency != runtime.NotIdempotent:
+		return "with key " + op.IdempotencyKey
+	case op.Policy.Idempotency == runtime.NotIdempotent:
+		return "no"
+	}
+	return "yes"
+}
+
+// legend explains the marks the rows use.
+func legend(rows [][]string) string {
+	used := func(m string) bool {
+		for _, row := range rows {
+			for _, c := range row[1:] {
+				if strings.Contains(c, m) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var parts []string
+	if used(markDefault) {
+		parts = append(parts, "(default) built-in default")
+	}
+	if used(markPartly) {
+		parts = append(parts, "(partly default) some values are built-in defaults")
+	}
+	if used(markGuess) {
+		parts = append(parts, "*guess* chosen without latency data; measure p99.9 and rps to replace it")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "\nMarks: " + strings.Join(parts, "; ") + ".\n"
+}
+
+// risks lists dependencies whose timeouts or bulkhead are guesses and
+// dependencies without any fallback.
+func risks(deps []ReviewDependency) string {
+	var out []string
+	for _, d := range deps {
+		guessed := d.Dependency.Sources["bulkhead.maxConcurrent"].Origin == OriginGuess
+		fallback := false
+		for _, op := range d.Operations {
+			if op.Sources["timeout"].Origin == OriginGuess || op.Sources["attemptTimeout"].Origin == OriginGuess {
+				guessed = true
+			}
+			if op.Policy.Fallback.Kind != runtime.FallbackNone {
+				fallback = true
+			}
+		}
+		if guessed {
+			out = append(out, d.Dependency.Name+": no latency data, timeouts or bulkhead are guesses")
+		}
+		if !fallback {
+			out = append(out, d.Dependency.Name+": no fallback, failures reach the caller")
+		}
+	}
+	if len(out) == 0 {
+		return "none found."
+	}
+	return strings.Join(out, "; ") + "."
+}
+
+// formatDuration renders d for a reader: "800 ms", "1.5 s", "5 m", "2 h".
+func formatDuration(d time.Duration) string {
+	num := func(x float64, unit string) string { return strconv.FormatFloat(x, 'f', -1, 64) + " " + unit }
+	switch {
+	case d < time.Second:
+		return num(float64(d)/float64(time.Millisecond), "ms")
+	case d >= time.Hour && d%time.Hour == 0:
+		return num(d.Hours(), "h")
+	case d >= time.Minute && d%time.Minute == 0:
+		return num(d.Minutes(), "m")
+	}
+	return num(d.Seconds(), "s")
+}
