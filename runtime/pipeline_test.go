@@ -1,0 +1,806 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// script is a fake dependency: each attempt takes the next step (the last
+// step repeats), sleeping its latency on the fake clock.
+type script struct {
+	steps    []step
+	calls    atomic.Int64
+	inFlight atomic.Int64
+	maxSeen  atomic.Int64
+	mu     sync.Mutex
+	starts []time.Time // attempt start times
+}
+
+type step struct {
+	latency time.Duration
+	err     error
+}
+
+func (s *script) attempt(ctx context.Context) (string, error) {
+	n := int(s.calls.Add(1)) - 1
+	s.mu.Lock()
+	s.starts = append(s.starts, time.Now())
+	s.mu.Unlock()
+	cur := s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
+	for {
+		m := s.maxSeen.Load()
+		if cur <= m || s.maxSeen.CompareAndSwap(m, cur) {
+			break
+		}
+	}
+	st := s.steps[min(n, len(s.steps)-1)]
+	if st.latency > 0 {
+		t := time.NewTimer(st.latency)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	if st.err != nil {
+		return "", st.err
+	}
+	return "ok", nil
+}
+
+func fail(status int, class runtime.Class) error {
+	return &runtime.RemoteError{Status: status, Class: class}
+}
+
+var (
+	err503 = func() error { return fail(503, runtime.Transient) }
+	ok     = step{}
+)
+
+func newDep(t *testing.T, p runtime.Policy, opts ...runtime.Option) *runtime.Dependency {
+	t.Helper()
+	opts = append([]runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}, opts...)
+	d, err := runtime.NewDependency("dep", p, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func newOp(t *testing.T, d *runtime.Dependency, p runtime.OperationPolicy) *runtime.Operation {
+	t.Helper()
+	if p.Name == "" {
+		p.Name = "Op"
+	}
+	op, err := d.Operation(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return op
+}
+
+func TestAttemptCounts(t *testing.T) {
+	tests := []struct {
+		name         string
+		idempotency  runtime.Idempotency
+		maxRetries   int
+		steps        []step
+		wantAttempts int64
+		wantErr      bool
+	}{
+		{"success first time", runtime.ReadOnly, 0, []step{ok}, 1, false},
+		{"503 twice then success", runtime.ReadOnly, 0, []step{{err: err503()}, {err: err503()}, ok}, 3, false},
+		{"503 always, default 2 retries", runtime.Idempotent, 0, []step{{err: err503()}}, 3, true},
+		{"503 always, 1 retry", runtime.Idempotent, 1, []step{{err: err503()}}, 2, true},
+		{"503 always, no retries", runtime.Idempotent, runtime.NoRetries, []step{{err: err503()}}, 1, true},
+		{"non-idempotent 503 never retried", runtime.NotIdempotent, 3, []step{{err: err503()}, ok}, 1, true},
+		{"404 never retried", runtime.ReadOnly, 0, []step{{err: fail(404, runtime.Rejected)}, ok}, 1, true},
+		{"500 never retried", runtime.ReadOnly, 0, []step{{err: fail(500, runtime.Failed)}, ok}, 1, true},
+		{"permanent never retried", runtime.ReadOnly, 0, []step{{err: runtime.MarkPermanent(errors.New("bad json"))}, ok}, 1, true},
+		{"unclassified error is transient", runtime.ReadOnly, 0, []step{{err: errors.New("connection reset")}, ok}, 2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := newDep(t, runtime.Policy{})
+				op := newOp(t, d, runtime.OperationPolicy{Idempotency: tt.idempotency, Timeout: 10 * time.Second,
+					Retry: runtime.RetryPolicy{MaxRetries: tt.maxRetries}})
+				s := &script{steps: tt.steps}
+				_, err := runtime.Do(t.Context(), op, "", s.attempt)
+				if got := s.calls.Load(); got != tt.wantAttempts {
+					t.Errorf("attempts = %d, want %d (err %v)", got, tt.wantAttempts, err)
+				}
+				if (err != nil) != tt.wantErr {
+					t.Errorf("err = %v, want error %v", err, tt.wantErr)
+				}
+				var re *runtime.RemoteError
+				if err != nil && errors.As(err, &re) && int64(re.Attempts) != tt.wantAttempts {
+					t.Errorf("RemoteError.Attempts = %d, want %d", re.Attempts, tt.wantAttempts)
+				}
+			})
+		})
+	}
+}
+
+func TestBackoffIsFullJitterAndBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Disabled: true}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
+			Retry: runtime.RetryPolicy{MaxRetries: 5, Base: 100 * time.Millisecond, Cap: 300 * time.Millisecond}})
+		for range 50 {
+			s := &script{steps: []step{{err: err503()}}}
+			runtime.Do(t.Context(), op, "", s.attempt)
+			ceilings := []time.Duration{100, 200, 300, 300, 300}
+			for i := 1; i < len(s.starts); i++ {
+				gap := s.starts[i].Sub(s.starts[i-1])
+				if gap < 0 || gap >= ceilings[i-1]*time.Millisecond {
+					t.Fatalf("backoff before retry %d = %v, want in [0, %vms)", i, gap, ceilings[i-1])
+				}
+			}
+		}
+	})
+}
+
+func TestBackoffWithoutJitterIsExact(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
+			Retry: runtime.RetryPolicy{MaxRetries: 4, Base: 100 * time.Millisecond, Cap: 300 * time.Millisecond, DisableJitter: true}})
+		s := &script{steps: []step{{err: err503()}}}
+		start := time.Now()
+		runtime.Do(t.Context(), op, "", s.attempt)
+		want := []time.Duration{0, 100, 300, 600, 900}
+		for i, w := range want {
+			if got := s.starts[i].Sub(start); got != w*time.Millisecond {
+				t.Errorf("attempt %d started at %v, want %vms", i+1, got, w)
+			}
+		}
+	})
+}
+
+func TestNonIdempotentTimeoutIsOutcomeUnknown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent, Timeout: 2 * time.Second,
+			AttemptTimeout: 500 * time.Millisecond})
+		s := &script{steps: []step{{latency: time.Hour}}}
+		start := time.Now()
+		_, err := runtime.Do(t.Context(), op, "", s.attempt)
+		if got := s.calls.Load(); got != 1 {
+			t.Errorf("attempts = %d, want 1", got)
+		}
+		if !errors.Is(err, runtime.ErrOutcomeUnknown) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want ErrOutcomeUnknown wrapping DeadlineExceeded", err)
+		}
+		if el := time.Since(start); el != 500*time.Millisecond {
+			t.Errorf("returned after %v, want 500ms", el)
+		}
+	})
+}
+
+func TestIdempotentAttemptTimeoutRetried(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.Idempotent, Timeout: 2 * time.Second,
+			AttemptTimeout: 300 * time.Millisecond})
+		s := &script{steps: []step{{latency: time.Hour}, ok}}
+		v, err := runtime.Do(t.Context(), op, "", s.attempt)
+		if err != nil || v != "ok" || s.calls.Load() != 2 {
+			t.Errorf("Do = %q, %v after %d attempts, want ok after 2", v, err, s.calls.Load())
+		}
+		if c := d.BreakerCounts(); c.Failures != 1 || c.Successes != 1 {
+			t.Errorf("breaker counts = %+v, want 1 failure (the timeout) and 1 success", c)
+		}
+	})
+}
+
+func TestTotalTimeNeverExceedsDeadline(t *testing.T) {
+	for _, attemptTimeout := range []time.Duration{0, 300 * time.Millisecond, 700 * time.Millisecond} {
+		synctest.Test(t, func(t *testing.T) {
+			d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Disabled: true}, Breaker: runtime.BreakerPolicy{Disabled: true}})
+			op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 2 * time.Second,
+				AttemptTimeout: attemptTimeout, Retry: runtime.RetryPolicy{MaxRetries: 5, Base: 400 * time.Millisecond}})
+			for range 100 {
+				s := &script{steps: []step{{latency: 250 * time.Millisecond, err: err503()}, {latency: time.Hour}}}
+				start := time.Now()
+				_, err := runtime.Do(t.Context(), op, "", s.attempt)
+				if el := time.Since(start); el > 2*time.Second {
+					t.Fatalf("attempt timeout %v: call took %v, more than the 2s total", attemptTimeout, el)
+				}
+				if err == nil {
+					t.Fatal("Do succeeded against a dependency that never answers")
+				}
+			}
+		})
+	}
+}
+
+func TestCallerDeadlineCapsTotal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 10 * time.Second})
+		ctx, cancel := context.WithTimeout(t.Context(), 700*time.Millisecond)
+		defer cancel()
+		s := &script{steps: []step{{latency: time.Hour}}}
+		start := time.Now()
+		_, err := runtime.Do(ctx, op, "", s.attempt)
+		if el := time.Since(start); el != 700*time.Millisecond {
+			t.Errorf("returned after %v, want the caller's 700ms", el)
+		}
+		var de *runtime.DeadlineExceededError
+		if !errors.As(err, &de) || de.Attempts != 1 || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want DeadlineExceededError after 1 attempt", err)
+		}
+		if c := d.BreakerCounts(); c.Failures != 0 {
+			t.Errorf("the caller's own deadline counted as a breaker failure: %+v", c)
+		}
+	})
+}
+
+func TestDeadlineExpiredOnEntry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
+		ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+		defer cancel()
+		s := &script{steps: []step{ok}}
+		_, err := runtime.Do(ctx, op, "", s.attempt)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want DeadlineExceeded", err)
+		}
+		if s.calls.Load() != 0 || d.InFlight() != 0 || d.BreakerCounts().Requests != 0 {
+			t.Errorf("calls %d, in flight %d, breaker %+v: want nothing touched", s.calls.Load(), d.InFlight(), d.BreakerCounts())
+		}
+	})
+}
+
+func TestCancelMidBackoffReturnsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 10 * time.Second,
+			Retry: runtime.RetryPolicy{Base: 100 * time.Millisecond, DisableJitter: true}})
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		s := &script{steps: []step{{err: err503()}, ok}}
+		start := time.Now()
+		_, err := runtime.Do(ctx, op, "", s.attempt)
+		if el := time.Since(start); el != 50*time.Millisecond {
+			t.Errorf("returned after %v, want 50ms (the cancel)", el)
+		}
+		var re *runtime.RemoteError
+		if !errors.Is(err, context.Canceled) || !errors.As(err, &re) || re.Status != 503 {
+			t.Errorf("err = %v, want Canceled wrapping the last 503", err)
+		}
+		if s.calls.Load() != 1 {
+			t.Errorf("attempts = %d, want 1", s.calls.Load())
+		}
+		if c := d.BreakerCounts(); c.Failures != 1 || c.Exclusions != 0 {
+			t.Errorf("breaker counts = %+v, want the 503 only", c)
+		}
+	})
+}
+
+func TestRetryAfterHonouredAndCapped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second})
+		throttled := &runtime.RemoteError{Status: 429, Class: runtime.Throttled, RetryAfter: 2 * time.Second}
+		s := &script{steps: []step{{err: throttled}, ok}}
+		start := time.Now()
+		v, err := runtime.Do(t.Context(), op, "", s.attempt)
+		if err != nil || v != "ok" {
+			t.Fatalf("Do = %q, %v", v, err)
+		}
+		if gap := s.starts[1].Sub(start); gap != 2*time.Second {
+			t.Errorf("retry after %v, want exactly the 2s asked for", gap)
+		}
+		if c := d.BreakerCounts(); c.Failures != 0 {
+			t.Errorf("429 counted as breaker failure: %+v", c)
+		}
+
+		// A Retry-After beyond the deadline fails fast, with the value attached.
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		s = &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: runtime.Transient, RetryAfter: 2 * time.Second}}, ok}}
+		start = time.Now()
+		_, err = runtime.Do(ctx, op, "", s.attempt)
+		var re *runtime.RemoteError
+		if !errors.As(err, &re) || re.RetryAfter != 2*time.Second || re.Attempts != 1 {
+			t.Errorf("err = %v, want the 503 with Retry-After 2s after 1 attempt", err)
+		}
+		if el := time.Since(start); el != 0 {
+			t.Errorf("returned after %v, want at once", el)
+		}
+	})
+}
+
+func TestBreakerOpensAtExactlyTheRateAfterMinimum(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, OpenFor: 5 * time.Second}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
+		call := func(err error) error {
+			_, e := runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", err })
+			return e
+		}
+		// 19 failures: below the minimum number of calls, still closed.
+		for i := range 19 {
+			call(err503())
+			if s := d.BreakerState(); s != runtime.BreakerClosed {
+				t.Fatalf("state after %d failures = %v, want closed below the minimum", i+1, s)
+			}
+		}
+		// 20th call, a failure: 20 calls, 100% failures: opens.
+		call(err503())
+		if s := d.BreakerState(); s != runtime.BreakerOpen {
+			t.Fatalf("state after 20 failures = %v, want open", s)
+		}
+		err := call(nil)
+		if !errors.Is(err, runtime.ErrCircuitOpen) {
+			t.Errorf("call while open: %v, want ErrCircuitOpen", err)
+		}
+
+		// Exactly at the rate: 10 successes and 9 failures stay closed (47%);
+		// the 10th failure (10 of 20, 50%) opens.
+		d2 := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20}})
+		op2 := newOp(t, d2, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
+		for i := range 19 {
+			var e error
+			if i%2 == 1 {
+				e = err503()
+			}
+			runtime.Do(t.Context(), op2, "", func(context.Context) (string, error) { return "", e })
+		}
+		if s := d2.BreakerState(); s != runtime.BreakerClosed {
+			t.Fatalf("state at 9/19 failures = %v, want closed", s)
+		}
+		runtime.Do(t.Context(), op2, "", func(context.Context) (string, error) { return "", err503() })
+		if s := d2.BreakerState(); s != runtime.BreakerOpen {
+			t.Fatalf("state at 10/20 failures = %v, want open", s)
+		}
+	})
+}
+
+func TestBreakerIgnores4xxAndCancellation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
+		for range 50 {
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(404, runtime.Rejected) })
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(429, runtime.Throttled) })
+			ctx, cancel := context.WithCancel(t.Context())
+			runtime.Do(ctx, op, "", func(context.Context) (string, error) { cancel(); return "", context.Canceled })
+		}
+		if s := d.BreakerState(); s != runtime.BreakerClosed {
+			t.Errorf("state = %v, want closed: 4xx, 429 and cancellations are not failures", s)
+		}
+		if c := d.BreakerCounts(); c.Failures != 0 {
+			t.Errorf("counts = %+v, want no failures", c)
+		}
+	})
+}
+
+func TestHalfOpenLetsOnlyProbesThrough(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 4, OpenFor: 5 * time.Second, HalfOpenProbes: 3},
+			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 100}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent, Timeout: time.Minute})
+		for range 4 {
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", err503() })
+		}
+		if s := d.BreakerState(); s != runtime.BreakerOpen {
+			t.Fatalf("state = %v, want open", s)
+		}
+		time.Sleep(5*time.Second + time.Millisecond) // gobreaker half-opens strictly after the period
+		// 10 concurrent slow calls in half-open: only 3 reach the dependency.
+		s := &script{steps: []step{{latency: time.Second}}}
+		var rejected atomic.Int64
+		for range 10 {
+			go func() {
+				if _, err := runtime.Do(t.Context(), op, "", s.attempt); errors.Is(err, runtime.ErrCircuitOpen) {
+					rejected.Add(1)
+				}
+			}()
+		}
+		synctest.Wait()
+		if got := s.calls.Load(); got != 3 {
+			t.Errorf("probes let through = %d, want 3", got)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if rejected.Load() != 7 {
+			t.Errorf("rejected = %d, want 7", rejected.Load())
+		}
+		if st := d.BreakerState(); st != runtime.BreakerClosed {
+			t.Errorf("state after 3 successful probes = %v, want closed", st)
+		}
+	})
+}
+
+func TestOpenBreakerEndsRetryLoop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2}, Budget: runtime.BudgetPolicy{Disabled: true}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MaxRetries: 5}})
+		s := &script{steps: []step{{err: err503()}}}
+		_, err := runtime.Do(t.Context(), op, "", s.attempt)
+		var co *runtime.CircuitOpenError
+		if !errors.As(err, &co) || co.Attempts != 2 {
+			t.Fatalf("err = %v, want CircuitOpenError after 2 attempts", err)
+		}
+		var re *runtime.RemoteError
+		if !errors.As(err, &re) || re.Status != 503 {
+			t.Errorf("err = %v, want the last 503 wrapped", err)
+		}
+		if s.calls.Load() != 2 {
+			t.Errorf("attempts = %d, want 2", s.calls.Load())
+		}
+	})
+}
+
+func TestBudgetBoundsRequestsToFailingDependency(t *testing.T) {
+	for _, calls := range []int{1000, 10000} {
+		synctest.Test(t, func(t *testing.T) {
+			d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{Disabled: true}})
+			op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
+				Retry: runtime.RetryPolicy{Base: time.Nanosecond, Cap: time.Nanosecond}})
+			s := &script{steps: []step{{err: err503()}}}
+			exhausted := 0
+			for range calls {
+				_, err := runtime.Do(t.Context(), op, "", s.attempt)
+				if errors.Is(err, runtime.ErrBudgetExhausted) {
+					exhausted++
+				}
+			}
+			// Fake time barely moves, so the floor gives its burst only:
+			// retries = 10% of calls + the floor's 10, within one token.
+			retries := int(s.calls.Load()) - calls
+			want := calls/10 + runtime.DefaultBudgetMinPerSec
+			if retries < want-1 || retries > want+1 {
+				t.Errorf("%d calls: retries = %d, want %d ± 1", calls, retries, want)
+			}
+			if float64(s.calls.Load()) > 1.1*float64(calls)+runtime.DefaultBudgetMinPerSec {
+				t.Errorf("%d calls: requests = %d, more than 1.1 × calls + floor", calls, s.calls.Load())
+			}
+			if exhausted == 0 {
+				t.Error("no call failed with ErrBudgetExhausted")
+			}
+		})
+	}
+}
+
+func TestBudgetRefundedWhenCancelledMidBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// No floor and a ratio of 1: each call earns exactly one retry.
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 1, MinPerSecond: -1}, Breaker: runtime.BreakerPolicy{Disabled: true}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
+			Retry: runtime.RetryPolicy{MaxRetries: 1, Base: time.Second, DisableJitter: true}})
+		s := &script{steps: []step{{err: err503()}}}
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		runtime.Do(ctx, op, "", s.attempt) // earns 1, withdraws 1, cancelled: refunded
+		// The next call earns 1 more: two retries are affordable in a row.
+		ctx2, cancel2 := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel2()
+		op2 := op.With(runtime.WithMaxRetries(2))
+		s2 := &script{steps: []step{{err: err503()}}}
+		_, err := runtime.Do(ctx2, op2, "", s2.attempt)
+		if s2.calls.Load() != 3 || errors.Is(err, runtime.ErrBudgetExhausted) {
+			t.Errorf("attempts = %d (%v), want 3: the cancelled retry's token was not refunded", s2.calls.Load(), err)
+		}
+	})
+}
+
+func TestBreakerTripsAfterLongHealthyPeriod(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{Window: 10 * time.Second}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
+		up := func(context.Context) (string, error) { return "ok", nil }
+		down := func(context.Context) (string, error) { return "", err503() }
+		for i := range 100_000 {
+			runtime.Do(t.Context(), op, "", up)
+			if i%10_000 == 0 {
+				time.Sleep(time.Second)
+			}
+		}
+		time.Sleep(11 * time.Second) // the healthy period slides out of the window
+		for i := range 20 {
+			if s := d.BreakerState(); s != runtime.BreakerClosed {
+				t.Fatalf("opened after %d failures, want 20", i)
+			}
+			runtime.Do(t.Context(), op, "", down)
+		}
+		if s := d.BreakerState(); s != runtime.BreakerOpen {
+			t.Errorf("state after 20 failures = %v, want open", s)
+		}
+	})
+}
+
+func TestBreakerFlappingHalfOpenWindows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		obs := &countingObserver{}
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 4, OpenFor: 5 * time.Second, HalfOpenProbes: 3}},
+			runtime.WithObserver(obs))
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
+		var sent atomic.Int64
+		down := func(context.Context) (string, error) { sent.Add(1); return "", err503() }
+		// One call every 100ms for 30s against a dependency that is down.
+		for range 300 {
+			runtime.Do(t.Context(), op, "", down)
+			time.Sleep(100 * time.Millisecond)
+		}
+		// 4 calls trip it; then every 5s (plus the 100ms tick) one probe
+		// fails and reopens it: at most 6 windows in 30s.
+		if got := sent.Load(); got > 4+6 {
+			t.Errorf("requests reaching the dependency = %d, want at most 10", got)
+		}
+		obs.mu.Lock()
+		defer obs.mu.Unlock()
+		for i := 1; i < len(obs.transitions); i++ {
+			if obs.transitions[i] == obs.transitions[i-1] {
+				t.Errorf("transition %s logged twice in a row", obs.transitions[i])
+			}
+		}
+	})
+}
+
+func TestBulkheadRejectsWithoutUnboundedWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 3, MaxWait: 10 * time.Millisecond}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Minute})
+		s := &script{steps: []step{{latency: time.Second}}}
+		for range 3 {
+			go runtime.Do(t.Context(), op, "", s.attempt)
+		}
+		synctest.Wait()
+		start := time.Now()
+		_, err := runtime.Do(t.Context(), op, "", s.attempt)
+		var bf *runtime.BulkheadFullError
+		if !errors.As(err, &bf) || !errors.Is(err, runtime.ErrBulkheadFull) {
+			t.Fatalf("err = %v, want BulkheadFullError", err)
+		}
+		if el := time.Since(start); el != 10*time.Millisecond {
+			t.Errorf("rejected after %v, want the 10ms wait", el)
+		}
+		if s.maxSeen.Load() != 3 || d.BreakerCounts().Failures != 0 {
+			t.Errorf("max in flight %d, breaker %+v: want 3 and no failure", s.maxSeen.Load(), d.BreakerCounts())
+		}
+		synctest.Wait()
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if d.InFlight() != 0 {
+			t.Errorf("in flight after all calls = %d, want 0", d.InFlight())
+		}
+	})
+}
+
+func TestBulkheadNoWaitRejectsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, MaxWait: runtime.NoWait}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
+		s := &script{steps: []step{{latency: time.Second}}}
+		go runtime.Do(t.Context(), op, "", s.attempt)
+		synctest.Wait()
+		start := time.Now()
+		if _, err := runtime.Do(t.Context(), op, "", s.attempt); !errors.Is(err, runtime.ErrBulkheadFull) {
+			t.Errorf("err = %v, want ErrBulkheadFull", err)
+		}
+		if time.Since(start) != 0 {
+			t.Error("rejection waited")
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+	})
+}
+
+func TestHedgingCancelsTheLoser(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second,
+			Hedge: runtime.HedgePolicy{Delay: 50 * time.Millisecond}})
+		var n atomic.Int64
+		primaryCancelled := make(chan bool, 1)
+		attempt := func(ctx context.Context) (string, error) {
+			if n.Add(1) == 1 { // the primary is slow
+				select {
+				case <-time.After(time.Second):
+					primaryCancelled <- false
+					return "primary", nil
+				case <-ctx.Done():
+					primaryCancelled <- true
+					return "", ctx.Err()
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+			return "hedge", nil
+		}
+		start := time.Now()
+		v, err := runtime.Do(t.Context(), op, "", attempt)
+		if err != nil || v != "hedge" {
+			t.Fatalf("Do = %q, %v, want the hedge's answer", v, err)
+		}
+		if el := time.Since(start); el != 60*time.Millisecond {
+			t.Errorf("answered after %v, want 60ms (50ms delay + 10ms hedge)", el)
+		}
+		if !<-primaryCancelled {
+			t.Error("the losing primary was not cancelled")
+		}
+		synctest.Wait()
+		if d.InFlight() != 0 {
+			t.Errorf("in flight = %d after the race, want 0", d.InFlight())
+		}
+		if c := d.BreakerCounts(); c.Failures != 0 {
+			t.Errorf("the cancelled loser counted as a failure: %+v", c)
+		}
+	})
+}
+
+func TestNoHedgeWithoutBudget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{MinPerSecond: -1}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second,
+			Hedge: runtime.HedgePolicy{Delay: 50 * time.Millisecond}})
+		s := &script{steps: []step{{latency: 200 * time.Millisecond}}}
+		start := time.Now()
+		if _, err := runtime.Do(t.Context(), op, "", s.attempt); err != nil {
+			t.Fatal(err)
+		}
+		if s.calls.Load() != 1 || time.Since(start) != 200*time.Millisecond {
+			t.Errorf("attempts %d after %v, want 1 (no budget for a hedge) after 200ms", s.calls.Load(), time.Since(start))
+		}
+	})
+}
+
+func TestFallbackCachedIsMarkedDegraded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		obs := &countingObserver{}
+		d := newDep(t, runtime.Policy{}, runtime.WithObserver(obs))
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries},
+			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: time.Minute}})
+		good := func(context.Context) (string, error) { return "fresh", nil }
+		down := func(context.Context) (string, error) { return "", err503() }
+		if _, err := runtime.Do(t.Context(), op, "pets/1", good); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Second)
+		v, err := runtime.Do(t.Context(), op, "pets/1", down)
+		var de *runtime.DegradedError
+		if v != "fresh" || !errors.As(err, &de) || de.Age != 10*time.Second || !runtime.IsDegraded(err) {
+			t.Errorf("Do = %q, %v; want the cached value, degraded, age 10s", v, err)
+		}
+		var re *runtime.RemoteError
+		if !errors.As(err, &re) || re.Status != 503 {
+			t.Errorf("degraded error does not carry its cause: %v", err)
+		}
+		if obs.degraded.Load() != 1 {
+			t.Errorf("degraded answers counted = %d, want 1", obs.degraded.Load())
+		}
+		// Another key has no cached value; an expired entry is not served.
+		if _, err := runtime.Do(t.Context(), op, "pets/2", down); runtime.IsDegraded(err) {
+			t.Error("served a fallback for a key never cached")
+		}
+		time.Sleep(time.Minute)
+		if _, err := runtime.Do(t.Context(), op, "pets/1", down); runtime.IsDegraded(err) {
+			t.Error("served a cached value older than its TTL")
+		}
+		// A 4xx passes through unchanged.
+		runtime.Do(t.Context(), op, "pets/1", good)
+		_, err = runtime.Do(t.Context(), op, "pets/1", func(context.Context) (string, error) { return "", fail(404, runtime.Rejected) })
+		if runtime.IsDegraded(err) {
+			t.Error("a 404 was replaced by a fallback")
+		}
+	})
+}
+
+func TestFallbackStaticOnBreakerOpen(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries},
+			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "static"}})
+		down := func(context.Context) (string, error) { return "", err503() }
+		for range 2 {
+			runtime.Do(t.Context(), op, "", down)
+		}
+		v, err := runtime.Do(t.Context(), op, "", down)
+		if v != "static" || !errors.Is(err, runtime.ErrDegraded) || !errors.Is(err, runtime.ErrCircuitOpen) {
+			t.Errorf("Do = %q, %v; want the static value, degraded, caused by the open breaker", v, err)
+		}
+	})
+}
+
+func TestFallbackNeverForWrites(t *testing.T) {
+	d := newDep(t, runtime.Policy{})
+	for _, idem := range []runtime.Idempotency{runtime.NotIdempotent, runtime.Idempotent} {
+		_, err := d.Operation(runtime.OperationPolicy{Name: "Write", Idempotency: idem,
+			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "x"}})
+		if err == nil {
+			t.Errorf("%v operation accepted a fallback", idem)
+		}
+		_, err = d.Operation(runtime.OperationPolicy{Name: "Write", Idempotency: idem, Hedge: runtime.HedgePolicy{Delay: time.Millisecond}})
+		if err == nil {
+			t.Errorf("%v operation accepted hedging", idem)
+		}
+	}
+}
+
+func TestPolicyValidation(t *testing.T) {
+	bad := []runtime.Policy{
+		{Breaker: runtime.BreakerPolicy{FailureRate: 101}},
+		{Breaker: runtime.BreakerPolicy{Window: -time.Second}},
+		{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: -1}},
+		{Budget: runtime.BudgetPolicy{Ratio: 2}},
+	}
+	for _, p := range bad {
+		if _, err := runtime.NewDependency("d", p); err == nil {
+			t.Errorf("NewDependency(%+v) accepted an out-of-range policy", p)
+		}
+	}
+	d := newDep(t, runtime.Policy{})
+	if _, err := d.Operation(runtime.OperationPolicy{Timeout: time.Second, AttemptTimeout: 2 * time.Second}); err == nil {
+		t.Error("accepted an attempt timeout above the total")
+	}
+}
+
+func TestObserverSeesBreakerTransitions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		obs := &countingObserver{}
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2, OpenFor: time.Second, HalfOpenProbes: 1}}, runtime.WithObserver(obs))
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
+		down := func(context.Context) (string, error) { return "", err503() }
+		up := func(context.Context) (string, error) { return "ok", nil }
+		runtime.Do(t.Context(), op, "", down)
+		runtime.Do(t.Context(), op, "", down)
+		runtime.Do(t.Context(), op, "", up) // rejected
+		time.Sleep(time.Second + time.Millisecond)
+		runtime.Do(t.Context(), op, "", up) // probe closes it
+		want := []string{"closed->open", "open->half-open", "half-open->closed"}
+		obs.mu.Lock()
+		got := obs.transitions
+		obs.mu.Unlock()
+		if len(got) != len(want) {
+			t.Fatalf("transitions = %v, want %v", got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("transition %d = %s, want %s", i, got[i], want[i])
+			}
+		}
+		if obs.rejected.Load() != 1 {
+			t.Errorf("rejections = %d, want 1", obs.rejected.Load())
+		}
+	})
+}
+
+func TestBreakerTransitionsAreLogged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var buf strings.Builder
+		logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		}}))
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}}, runtime.WithLogger(logger))
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
+		runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", err503() })
+		want := "level=INFO msg=\"circuit breaker state change\" dependency=dep from=closed to=open\n"
+		if got := buf.String(); got != want {
+			t.Errorf("log = %q, want %q", got, want)
+		}
+	})
+}
