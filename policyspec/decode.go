@@ -54,7 +54,7 @@ func DecodeSnakeValue(v any, at Location) (Spec, error) {
 // returned, for the policy file's "operations".
 func (c *converter) spec(v *value, nm naming, extra []string) (Spec, map[string]entry) {
 	var s Spec
-	if v.kind == vNull {
+	if v.kind == vNull || v.invalid {
 		return s, nil
 	}
 	if v.kind != vMap {
@@ -87,6 +87,9 @@ func (c *converter) block(v *value, prefix string, nm naming, extra []string, s 
 		}
 		if !contains(allowed, key) {
 			c.unknownKey(e, prefix, nm, append(allowed, extra...))
+			continue
+		}
+		if e.val.invalid {
 			continue
 		}
 		name := key
@@ -234,14 +237,14 @@ func (c *converter) duration(def keyDef, v *value, loc Location, f *Field[time.D
 		example = `"30s"`
 	}
 	if v.kind != vString {
-		c.add(loc, rule, fmt.Sprintf("%s %s must be a go duration string with a unit", def.name, v.describe()), "write e.g. "+example)
+		c.add(loc, rule, fmt.Sprintf("%s %s must be a Go duration string with a unit", def.name, v.describe()), "write e.g. "+example)
 		return
 	}
 	d, reason := parseDuration(v.text, def.kind == kindDurationZero)
 	if reason != "" {
-		what := "a positive go duration"
+		what := "a positive Go duration"
 		if def.kind == kindDurationZero {
-			what = "a go duration of zero or more"
+			what = "a Go duration of zero or more"
 		}
 		c.add(loc, rule, fmt.Sprintf("%s %q must be %s (it %s)", def.name, v.text, what, reason), "write e.g. "+example)
 		return

@@ -1,17 +1,26 @@
 package policyspec
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
-// suggest returns the candidate nearest to word by edit distance, ignoring
-// case and underscores, or "" when none is near enough to be a likely typo.
+// suggest returns the candidate nearest to word, or "" when none is near
+// enough to be a likely typo. Case and underscores are ignored, a swap of
+// two letters counts as one edit, and a candidate also matches by its last
+// camelCase words ("retries" is near "maxRetries").
 func suggest(word string, candidates []string) string {
-	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
-	w := norm(word)
+	w := normalize(word)
+	if len(w) > 64 {
+		return ""
+	}
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		d := editDistance(w, norm(c))
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
+		for _, form := range suffixes(c) {
+			d := editDistance(w, normalize(form))
+			if bestDist < 0 || d < bestDist {
+				best, bestDist = c, d
+			}
 		}
 	}
 	limit := max(2, len([]rune(w))/3)
@@ -21,24 +30,43 @@ func suggest(word string, candidates []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in runes.
+func normalize(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+
+// suffixes returns s and each tail of s starting at an upper-case letter:
+// "maxRetries" gives "maxRetries" and "Retries".
+func suffixes(s string) []string {
+	out := []string{s}
+	for i, r := range s {
+		if i > 0 && unicode.IsUpper(r) {
+			out = append(out, s[i:])
+		}
+	}
+	return out
+}
+
+// editDistance is the optimal string alignment distance between a and b,
+// in runes: insertions, deletions, substitutions and swaps of neighbours.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return d[len(ra)][len(rb)]
 }

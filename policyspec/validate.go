@@ -32,12 +32,12 @@ func checkLatency(l LatencySpec) Diagnostics {
 }
 
 // narrower returns the location of whichever of two fields was set at the
-// narrower layer (the later one for equal layers), the one to blame for a
-// conflict between them.
+// narrower layer (a for equal layers), the one to blame for a conflict
+// between them.
 func narrower(a, b field) Location {
 	la, seta := a.where()
 	lb, setb := b.where()
-	if !setb || (seta && a.from() > b.from()) {
+	if !setb || (seta && a.from() >= b.from()) {
 		return la
 	}
 	return lb

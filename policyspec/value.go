@@ -46,6 +46,7 @@ type value struct {
 	entries []entry // vMap, in written order
 	items   []*value
 	loc     Location
+	invalid bool // already reported; decoding skips it
 }
 
 // entry is one key of a mapping.
@@ -92,7 +93,7 @@ func (c *converter) fromNode(n *yaml.Node, loc Location, depth int) *value {
 		loc = loc.At(n.Line, n.Column)
 	}
 	if !c.spend(loc, depth) {
-		return &value{kind: vNull, loc: loc}
+		return &value{kind: vNull, loc: loc, invalid: true}
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -149,7 +150,7 @@ func scalarNode(n *yaml.Node, loc Location) *value {
 // kin-openapi produce them, found at loc.
 func (c *converter) fromAny(x any, loc Location, depth int) *value {
 	if !c.spend(loc, depth) {
-		return &value{kind: vNull, loc: loc}
+		return &value{kind: vNull, loc: loc, invalid: true}
 	}
 	switch t := x.(type) {
 	case nil:
@@ -191,9 +192,9 @@ func (c *converter) fromAny(x any, loc Location, depth int) *value {
 		return c.fromAny(m, loc, depth)
 	}
 	c.diags = append(c.diags, Diagnostic{Location: loc, Rule: RuleType,
-		Message: fmt.Sprintf("unsupported value of go type %T", x),
+		Message: fmt.Sprintf("unsupported value of Go type %T", x),
 		Fix:     "give a string, number, boolean, list or mapping"})
-	return &value{kind: vNull, loc: loc}
+	return &value{kind: vNull, loc: loc, invalid: true}
 }
 
 func number(f float64, integer bool, loc Location) *value {
