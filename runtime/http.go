@@ -1,0 +1,380 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultDeadlineHeader is the request header that carries the remaining
+// time budget of a call, in integer milliseconds, from [DoHTTP] to the
+// server and, on the server, into [DeadlineMiddleware].
+const DefaultDeadlineHeader = "X-Request-Deadline"
+
+// DefaultDeadlineMargin is subtracted from the remaining budget before it
+// is sent: it covers the request's transit and the server's writing of the
+// response, so that the server gives up slightly before the caller does.
+const DefaultDeadlineMargin = 10 * time.Millisecond
+
+// MaxErrorBody is the number of bytes of a non-2xx response body kept in
+// [RemoteError.Body]; the rest is discarded.
+const MaxErrorBody = 64 << 10
+
+// maxDrain bounds how much of an unread body is discarded so that its
+// connection can be reused; a longer rest costs the connection instead.
+const maxDrain = 16 << 10
+
+// Doer sends one HTTP request. [*http.Client] implements it; tests and
+// middleware chains may provide their own.
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// HTTPClient is what [DoHTTP] sends attempts with: the [Doer] and how the
+// call's deadline goes out on the wire. The zero value is usable: it sends
+// with [http.DefaultClient] and propagates the deadline in
+// [DefaultDeadlineHeader] with [DefaultDeadlineMargin]. A nil *HTTPClient
+// behaves like the zero value. An HTTPClient must not be changed once in
+// use; it is then safe for concurrent use.
+type HTTPClient struct {
+	// Doer sends the attempts. Nil means [http.DefaultClient]; generated
+	// clients use an [*http.Client] whose transport comes from
+	// [NewTransport]. It should not retry on its own: retries belong to
+	// the pipeline.
+	Doer Doer
+	// DeadlineHeader names the header that carries the attempt's remaining
+	// budget. Empty means [DefaultDeadlineHeader].
+	DeadlineHeader string
+	// DeadlineMargin is subtracted from the remaining budget before it is
+	// sent. Zero means [DefaultDeadlineMargin]; a negative value means no
+	// margin.
+	DeadlineMargin time.Duration
+	// DisableDeadlineHeader stops sending the deadline header.
+	DisableDeadlineHeader bool
+}
+
+// ErrorDecoder turns a documented error answer into the operation's typed
+// error. It gets the [*RemoteError] built from the response (status, header,
+// the first [MaxErrorBody] bytes of the body, class and Retry-After) and
+// returns an error that wraps it, so that [errors.As] finds both the typed
+// error and the *RemoteError, and the pipeline still classifies it by the
+// status. It returns nil when the body is not one it knows, in which case
+// the *RemoteError itself is the attempt's error.
+type ErrorDecoder func(*RemoteError) error
+
+// DoHTTP runs one call of op that sends req, through the pipeline of [Do],
+// and decodes the answer. key is the request key of a cached fallback (see
+// [Do]). Every attempt:
+//
+//   - sends a clone of req bound to the attempt's context, so that the
+//     attempt timeout cancels it;
+//   - replays a request body only through req.GetBody (as set by
+//     [http.NewRequest] for in-memory bodies). A request with a body and no
+//     GetBody gets exactly one attempt, without retries or hedges. DoHTTP
+//     closes req.Body, as [http.Client.Do] would;
+//   - sets the deadline header (see [HTTPClient]) to the attempt's
+//     remaining time minus the margin, in integer milliseconds, replacing
+//     any value req carries. When the margin leaves nothing, the attempt is
+//     not sent and fails with an error matching
+//     [context.DeadlineExceeded], neither retried nor counted against the
+//     dependency;
+//   - for a 2xx answer, runs decode inside the attempt, so that the attempt
+//     timeout also bounds reading the body. A failure to read the body
+//     (a reset, an unexpected EOF, a timeout) is a [*ResponseTruncatedError],
+//     [Transient]; any other decode error (malformed JSON) is [Permanent].
+//     decode must not keep resp.Body: it is closed when decode returns;
+//   - for any other status, returns a [*RemoteError] with the status, the
+//     status text as Code, the header, the first [MaxErrorBody] bytes of
+//     the body, the delay of a Retry-After field and the class of
+//     [StatusClass], or the typed error decodeErr (may be nil) makes of it;
+//   - always drains a bounded rest of the body and closes it, also when the
+//     attempt is abandoned by a timeout, a cancellation or a lost hedge, so
+//     that no connection leaks.
+//
+// A transport error keeps the default class, [Transient]. The value
+// returned is decode's; the error is the pipeline's (see [Do]).
+func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+	if req.Body != nil && req.Body != http.NoBody {
+		if req.GetBody == nil {
+			// The body can be sent once only.
+			op = op.With(WithMaxRetries(0), WithoutHedging())
+		} else {
+			// Every attempt sends a fresh body from GetBody.
+			defer req.Body.Close()
+		}
+	}
+	return Do(ctx, op, key, func(actx context.Context) (T, error) {
+		return httpAttempt(actx, c, req, decode, decodeErr)
+	})
+}
+
+// httpAttempt sends one attempt of req under ctx and decodes the answer.
+func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+	var zero T
+	r := req.Clone(ctx)
+	if req.GetBody != nil && req.Body != nil && req.Body != http.NoBody {
+		body, err := req.GetBody()
+		if err != nil {
+			return zero, MarkPermanent(fmt.Errorf("runtime: replaying the request body: %w", err))
+		}
+		r.Body = body
+	}
+	var (
+		d      Doer = http.DefaultClient
+		name   string
+		margin time.Duration
+		send   = true
+	)
+	if c != nil {
+		name, margin, send = c.DeadlineHeader, c.DeadlineMargin, !c.DisableDeadlineHeader
+		if c.Doer != nil {
+			d = c.Doer
+		}
+	}
+	if send {
+		if err := setDeadlineHeader(ctx, r.Header, name, margin); err != nil {
+			closeRequestBody(r)
+			return zero, err
+		}
+	}
+
+	resp, err := d.Do(r)
+	if err != nil {
+		return zero, err
+	}
+	defer closeResponseBody(resp.Body)
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		body := &readTracker{r: resp.Body}
+		resp.Body = body
+		v, err := decode(resp)
+		if err != nil {
+			if body.err != nil || ctx.Err() != nil {
+				return zero, &ResponseTruncatedError{Status: resp.StatusCode, Err: err}
+			}
+			return zero, MarkPermanent(fmt.Errorf("runtime: decoding the %d response: %w", resp.StatusCode, err))
+		}
+		return v, nil
+	}
+	return zero, remoteError(resp, decodeErr)
+}
+
+// remoteError builds the error of a non-2xx answer, reading at most
+// [MaxErrorBody] bytes of its body.
+func remoteError(resp *http.Response, decodeErr ErrorDecoder) error {
+	body, readErr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
+	re := &RemoteError{
+		Status:  resp.StatusCode,
+		Code:    http.StatusText(resp.StatusCode),
+		Message: excerpt(body),
+		Class:   StatusClass(resp.StatusCode),
+		Body:    body,
+		Header:  resp.Header,
+	}
+	if d, ok := ParseRetryAfterHeader(resp.Header, time.Now()); ok {
+		re.RetryAfter = d
+	}
+	if decodeErr != nil && readErr == nil {
+		if err := decodeErr(re); err != nil {
+			return err
+		}
+	}
+	return re
+}
+
+// StatusClass returns the [Class] of an HTTP status outside 2xx: 429 is
+// [Throttled]; 408, 502, 503 and 504 are [Transient]; other 5xx are
+// [Failed]; anything else (400, 401, 403, 404, 409, 422, an unfollowed
+// redirect) is [Rejected].
+func StatusClass(status int) Class {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return Throttled
+	case status == http.StatusRequestTimeout, status == http.StatusBadGateway,
+		status == http.StatusServiceUnavailable, status == http.StatusGatewayTimeout:
+		return Transient
+	case status >= 500 && status <= 599:
+		return Failed
+	default:
+		return Rejected
+	}
+}
+
+// ErrResponseTruncated is matched by a [*ResponseTruncatedError].
+var ErrResponseTruncated = errors.New("runtime: response truncated")
+
+// ResponseTruncatedError reports a 2xx answer whose body could not be read
+// to the end (the connection was reset or cut, or the attempt timed out
+// while reading). It is [Transient]: an idempotent call retries it. For a
+// non-idempotent call it is returned as is: the dependency answered, so it
+// has applied the request, but the answer is lost. It matches
+// [ErrResponseTruncated]; Unwrap gives the read error.
+type ResponseTruncatedError struct {
+	// Status is the answer's HTTP status.
+	Status int
+	// Err is the error decode returned.
+	Err error
+}
+
+func (e *ResponseTruncatedError) Error() string {
+	return "runtime: response " + strconv.Itoa(e.Status) + " truncated: " + e.Err.Error()
+}
+
+// Is reports whether target is [ErrResponseTruncated].
+func (e *ResponseTruncatedError) Is(target error) bool { return target == ErrResponseTruncated }
+
+// Unwrap returns the read error.
+func (e *ResponseTruncatedError) Unwrap() error { return e.Err }
+
+// Classify returns [Transient].
+func (e *ResponseTruncatedError) Classify() Class { return Transient }
+
+// deadlineSpentError is the error of an attempt not sent because the
+// deadline margin left no time: it matches [context.DeadlineExceeded] and is
+// [Permanent], so it is neither retried nor counted as a failure of the
+// dependency, which never saw it.
+type deadlineSpentError struct {
+	left, margin time.Duration
+}
+
+func (e *deadlineSpentError) Error() string {
+	return fmt.Sprintf("runtime: not sent: %v left is within the deadline margin %v", e.left, e.margin)
+}
+
+func (e *deadlineSpentError) Is(target error) bool { return target == context.DeadlineExceeded }
+func (e *deadlineSpentError) Classify() Class      { return Permanent }
+
+// setDeadlineHeader sets header name (canonical or not; empty means
+// [DefaultDeadlineHeader]) of h to ctx's remaining time minus margin (zero
+// means [DefaultDeadlineMargin], negative none), in integer milliseconds. It
+// leaves h alone when ctx has no deadline and fails when nothing is left.
+func setDeadlineHeader(ctx context.Context, h http.Header, name string, margin time.Duration) error {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return nil
+	}
+	switch {
+	case margin == 0:
+		margin = DefaultDeadlineMargin
+	case margin < 0:
+		margin = 0
+	}
+	left := time.Until(dl)
+	ms := int64((left - margin) / time.Millisecond)
+	if ms <= 0 {
+		return &deadlineSpentError{left: left, margin: margin}
+	}
+	if name == "" {
+		name = DefaultDeadlineHeader
+	}
+	h.Set(name, strconv.FormatInt(ms, 10))
+	return nil
+}
+
+// readTracker remembers the first error, other than io.EOF, that reading a
+// response body met, so that a decode error can be told apart from a
+// failure to read.
+type readTracker struct {
+	r   io.ReadCloser
+	err error
+}
+
+func (t *readTracker) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if err != nil && err != io.EOF && t.err == nil {
+		t.err = err
+	}
+	return n, err
+}
+
+func (t *readTracker) Close() error { return t.r.Close() }
+
+// closeResponseBody discards at most maxDrain bytes of what is left of
+// body, so that a keep-alive connection can be reused, and closes it. When
+// the attempt's context is done the read fails at once.
+func closeResponseBody(body io.ReadCloser) {
+	io.CopyN(io.Discard, body, maxDrain)
+	body.Close()
+}
+
+func closeRequestBody(r *http.Request) {
+	if r.Body != nil {
+		r.Body.Close()
+	}
+}
+
+// excerpt returns the start of an error body for [RemoteError.Message]: its
+// first line, at most 200 bytes, when it is text.
+func excerpt(body []byte) string {
+	const max = 200
+	for i, c := range body {
+		if c == '\n' || c == '\r' {
+			body = body[:i]
+			break
+		}
+	}
+	if len(body) > max {
+		body = body[:max]
+		for len(body) > 0 && !utf8.Valid(body) {
+			body = body[:len(body)-1]
+		}
+	}
+	if !utf8.Valid(body) {
+		return ""
+	}
+	return string(body)
+}
+
+// DefaultConnectTimeout is the dial timeout of [NewTransport] when none is
+// given: the upper end of the 100 ms to 1 s range usual inside a region.
+const DefaultConnectTimeout = time.Second
+
+// NewTransport returns an [*http.Transport] for one dependency of a
+// generated client, to be wrapped in an [*http.Client] without Timeout (the
+// pipeline's deadlines bound each attempt, body included):
+//
+//   - dials with net.Dialer{Timeout: connectTimeout} (zero means
+//     [DefaultConnectTimeout]), and bounds the TLS handshake by the same
+//     time, so that a black-holed dependency costs at most that per
+//     connection;
+//   - MaxConnsPerHost is maxConns (zero means [DefaultMaxConcurrent]):
+//     pass the dependency's bulkhead size, [BulkheadPolicy.MaxConcurrent],
+//     so that the transport never opens more connections than calls can
+//     be in flight;
+//   - keeps as many idle connections per host (the default of 2 would
+//     close and reopen connections under steady load), for 90 s;
+//   - takes proxies from the environment and tries HTTP/2, like
+//     [http.DefaultTransport].
+//
+// Response-header and body timeouts are left to the pipeline's per-attempt
+// timeout. Note that net/http resends a request on its own, below the
+// pipeline, when a reused keep-alive connection turns out to be closed: a
+// request with no body or a GetBody that was not written at all, and after
+// a failed read a GET, HEAD, OPTIONS or TRACE, or any request carrying an
+// Idempotency-Key or X-Idempotency-Key header. Such resends are not counted
+// as attempts; a dependency's own counters include them.
+func NewTransport(connectTimeout time.Duration, maxConns int) *http.Transport {
+	if connectTimeout <= 0 {
+		connectTimeout = DefaultConnectTimeout
+	}
+	if maxConns <= 0 {
+		maxConns = DefaultMaxConcurrent
+	}
+	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		TLSHandshakeTimeout:   connectTimeout,
+		MaxConnsPerHost:       maxConns,
+		MaxIdleConns:          maxConns,
+		MaxIdleConnsPerHost:   maxConns,
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
