@@ -257,8 +257,8 @@ func TestDecodeValue(t *testing.T) {
 			want: []string{"timeout=800ms@12:7", "retry.maxRetries=1@12:7", "retry.budget=0.05@12:7", "fallback.kind=static@12:7", "fallback.value=[a true <nil>]@12:7"},
 		},
 		{
-			name:     "errors carry the path below the base",
-			value:    map[string]any{"retry": map[string]any{"maxRetries": 2.5, "bsae": "1s"}},
+			name:  "errors carry the path below the base",
+			value: map[string]any{"retry": map[string]any{"maxRetries": 2.5, "bsae": "1s"}},
 			wantErrs: []string{
 				`api.yaml:12:7: E-EXT-UNKNOWN: unknown key "bsae" in retry (#/paths/~1pets/get/x-resilience/retry/bsae); did you mean "base"?`,
 				`api.yaml:12:7: E-TYPE: retry.maxRetries must be an integer, found 2.5`,
@@ -270,8 +270,8 @@ func TestDecodeValue(t *testing.T) {
 			want:  []string{"retry.maxRetries=3@12:7", "bulkhead.maxConcurrent=8@12:7"},
 		},
 		{
-			name:     "unsupported go type",
-			value:    map[string]any{"timeout": struct{}{}},
+			name:  "unsupported go type",
+			value: map[string]any{"timeout": struct{}{}},
 			wantErrs: []string{
 				`api.yaml:12:7: E-TYPE: unsupported value of Go type struct {}; give a string, number, boolean, list or mapping`,
 			},

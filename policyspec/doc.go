@@ -90,8 +90,8 @@
 //
 //   - attemptTimeout = p99.9 × [AttemptTimeoutFactor] (or p99 × it),
 //     rounded up by [RoundUp];
-//   - timeout, when not set, covers every attempt: attempts × attemptTimeout
-//     + the longest backoff + the hedge delay ([CoveringTimeout]); when
+//   - timeout, when not set, covers every attempt: attempts × attemptTimeout,
+//     plus the longest backoff, plus the hedge delay ([CoveringTimeout]); when
 //     timeout is set and attemptTimeout is not, the derived attempt timeout
 //     is used if it is below the timeout, else the timeout after backoff is
 //     shared equally between attempts;
