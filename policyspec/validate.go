@@ -79,7 +79,7 @@ func checkTimeouts(r *resolution) {
 			"lower attemptTimeout, raise timeout, or remove one of them to derive it")
 	}
 	if p99 := r.op.Latency.P99; p99 > 0 {
-		suggestion, _ := DeriveAttemptTimeout(r.op.Latency)
+		suggestion, basis := DeriveAttemptTimeout(r.op.Latency)
 		for _, t := range []struct {
 			name string
 			f    *Field[time.Duration]
@@ -87,7 +87,7 @@ func checkTimeouts(r *resolution) {
 			if t.f.Set && t.f.Value < p99 {
 				r.add(t.f.Loc, RuleTimeoutBelowP99,
 					fmt.Sprintf("%s %s is below the measured p99 latency %s (set at %s): every slow-but-fine call would fail", t.name, t.f.Value, p99, s.Latency.P99.Loc),
-					fmt.Sprintf("raise it to at least %s (p99.9 × %g), or remove it to derive it", suggestion, AttemptTimeoutFactor))
+					fmt.Sprintf("raise it to at least %s (%s), or remove it to derive it", suggestion, basis))
 			}
 		}
 	}
