@@ -170,6 +170,3 @@ func (f *Field[T]) overlay(src any, kind LayerKind) bool {
 // fieldSet returns where a field (given as a pointer from the key table) was
 // set, and whether it was.
 func fieldSet(f any) (Location, bool) { return f.(field).where() }
-
-// fieldLayer returns the layer a merged field came from.
-func fieldLayer(f any) LayerKind { return f.(field).from() }
