@@ -75,10 +75,6 @@ type Type struct {
 	Deprecated bool
 	// Fields of a TypeStruct, in source order (allOf parts in order).
 	Fields []*Field
-	// Additional is the type of additional properties of a TypeStruct
-	// whose schema has both properties and a schema-valued
-	// additionalProperties; nil otherwise.
-	Additional *TypeRef
 	// Enum describes a TypeEnum.
 	Enum *Enum
 	// Union describes a TypeUnion.

@@ -111,3 +111,14 @@ var predeclared = map[string]bool{
 	// Names generated client code uses for its own locals.
 	"ctx": true, "err": true, "req": true, "resp": true,
 }
+
+// Part returns s as the tail of an identifier: its words capitalized and
+// joined, which may start with a digit ("in-stock" → "InStock", "1h" →
+// "1h"). It is empty when s holds no letter or digit.
+func Part(s string) string {
+	var b strings.Builder
+	for _, w := range words(s) {
+		b.WriteString(capitalize(w))
+	}
+	return b.String()
+}

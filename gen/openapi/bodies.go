@@ -1,0 +1,159 @@
+package openapi
+
+import (
+	"cmp"
+	"mime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/resilientgo/resilient/gen/golang/naming"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// requestBody builds an operation's request body. Inline schemas are named
+// after the operation ("CreatePetRequest") or the referenced component.
+func (b *builder) requestBody(o *ir.Operation, rr *openapi3.RequestBodyRef, ptr string) *ir.RequestBody {
+	rb := rr.Value
+	hint := o.Name + "Request"
+	if rr.Ref != "" {
+		hint = exportedOr(refName(rr.Ref), hint)
+	}
+	return &ir.RequestBody{
+		Required: rb.Required,
+		Doc:      rb.Description,
+		Contents: b.contents(rb.Content, hint, ptr),
+		Location: b.doc.locate(rb.Origin, ptr),
+	}
+}
+
+// responses builds an operation's responses, sorted by status.
+func (b *builder) responses(o *ir.Operation, m map[string]*openapi3.ResponseRef, ptr string) []*ir.Response {
+	statuses := sortedKeys(m)
+	slices.SortFunc(statuses, func(x, y string) int { return cmp.Compare(statusRank(x), statusRank(y)) })
+	successes := 0
+	for _, s := range statuses {
+		if (&ir.Response{Status: s}).IsSuccess() {
+			successes++
+		}
+	}
+	var out []*ir.Response
+	for _, status := range statuses {
+		rr := m[status]
+		if rr == nil || rr.Value == nil {
+			continue
+		}
+		r := &ir.Response{Status: status, Location: b.doc.locate(rr.Value.Origin, pointer(ptr, status))}
+		if rr.Value.Description != nil {
+			r.Doc = *rr.Value.Description
+		}
+		hint := o.Name + naming.Part(status) + "Response"
+		if r.IsSuccess() && successes == 1 {
+			hint = o.Name + "Response"
+		}
+		if rr.Ref != "" {
+			hint = exportedOr(refName(rr.Ref), hint)
+			if !strings.HasSuffix(hint, "Response") {
+				hint += "Response"
+			}
+		}
+		respPtr := pointer(ptr, status)
+		r.Contents = b.contents(rr.Value.Content, hint, respPtr)
+		r.Headers = b.headers(rr.Value.Headers, hint, respPtr)
+		out = append(out, r)
+	}
+	return out
+}
+
+// statusRank orders statuses: codes ascending, then ranges, then default.
+func statusRank(s string) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	if len(s) == 3 && s[0] >= '1' && s[0] <= '5' {
+		return 1000 + int(s[0]-'0')
+	}
+	return 2000
+}
+
+// contents builds the media types of a body, JSON first, then by name.
+func (b *builder) contents(c openapi3.Content, hint, ptr string) []*ir.Content {
+	types := sortedKeys(c)
+	slices.SortStableFunc(types, func(x, y string) int {
+		jx, jy := contentKind(x) == ir.ContentJSON, contentKind(y) == ir.ContentJSON
+		if jx != jy {
+			if jx {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	var out []*ir.Content
+	for _, mt := range types {
+		media := c[mt]
+		cptr := pointer(ptr, "content", mt)
+		ct := &ir.Content{MediaType: mt, Kind: contentKind(mt)}
+		if media != nil {
+			ct.Location = b.doc.locate(media.Origin, cptr)
+		}
+		switch ct.Kind {
+		case ir.ContentBinary:
+			ct.Type = &ir.TypeRef{Kind: ir.KindBinary}
+		case ir.ContentText:
+			ct.Type = &ir.TypeRef{Kind: ir.KindString}
+		default:
+			var schema *openapi3.SchemaRef
+			if media != nil {
+				schema = media.Schema
+			}
+			ct.Type = b.typeOf(schema, hint, cptr+"/schema")
+		}
+		out = append(out, ct)
+	}
+	return out
+}
+
+// headers builds a response's documented headers, sorted by name.
+func (b *builder) headers(h openapi3.Headers, hint, ptr string) []*ir.Header {
+	idents := newNamespace()
+	var out []*ir.Header
+	for _, name := range sortedKeys(h) {
+		hr := h[name]
+		if hr == nil || hr.Value == nil {
+			continue
+		}
+		hptr := pointer(ptr, "headers", name)
+		ident := idents.derive(exportedOr(name, "Header"), hptr)
+		out = append(out, &ir.Header{
+			Name:     name,
+			Ident:    ident,
+			Required: hr.Value.Required,
+			Type:     b.typeOf(hr.Value.Schema, hint+ident, hptr+"/schema"),
+			Doc:      hr.Value.Description,
+			Location: b.doc.locate(hr.Value.Origin, hptr),
+		})
+	}
+	return out
+}
+
+// contentKind classifies a media type.
+func contentKind(mediaType string) ir.ContentKind {
+	base, _, err := mime.ParseMediaType(mediaType)
+	if err != nil {
+		base = strings.ToLower(strings.TrimSpace(mediaType))
+	}
+	switch {
+	case base == "application/json" || strings.HasSuffix(base, "+json") || base == "text/json":
+		return ir.ContentJSON
+	case base == "application/x-www-form-urlencoded":
+		return ir.ContentForm
+	case strings.HasPrefix(base, "multipart/"):
+		return ir.ContentMultipart
+	case strings.HasPrefix(base, "text/"):
+		return ir.ContentText
+	}
+	return ir.ContentBinary
+}

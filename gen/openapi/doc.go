@@ -1,0 +1,18 @@
+// Package openapi is the OpenAPI front end: it loads an OpenAPI 3.0 or 3.1
+// document, or a Swagger 2.0 document converted to OpenAPI 3 (YAML or
+// JSON, one file or several joined by $ref), and builds the [ir.Service]
+// the back ends emit from.
+//
+// Two stages, each a function of its input:
+//
+//	doc, warnings, err := openapi.Load(fsys, "api.yaml", openapi.LoadOptions{})
+//	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{})
+//
+// Files are read only through the [io/fs.FS] given to [Load]: a $ref to a
+// URL or to a file outside it is an error, so untrusted specs cannot make
+// the generator fetch or read anything else. [LoadFile] reads a file from
+// disk with its folder as that boundary.
+//
+// Every problem is a [diag.Diagnostic] naming file:line:col and a rule;
+// errors are returned joined (sorted by position), warnings as a slice.
+package openapi

@@ -1,0 +1,179 @@
+package openapi
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// Document is a loaded OpenAPI document, converted to OpenAPI 3 and
+// validated, ready for [Build].
+type Document struct {
+	// T is the loaded document with all $refs resolved and origins kept.
+	T *openapi3.T
+	// Source is the entry file's name as diagnostics show it.
+	Source string
+	// Version is the version as written: "2.0", "3.0.3", "3.1.0".
+	Version string
+
+	src   *source
+	entry *file
+}
+
+// IsSwagger reports whether the document was written as Swagger 2.0.
+func (d *Document) IsSwagger() bool { return d.Version == "2.0" }
+
+// LoadOptions configures [Load]. The zero value is ready to use.
+type LoadOptions struct {
+	// Dir is how diagnostics and origins name the root of the file
+	// system: file names are shown as Dir joined with their path inside
+	// it. Empty shows paths relative to the file system's root.
+	Dir string
+}
+
+// LoadFile loads the document at path from disk. Files its $refs name must
+// lie in path's folder or below it.
+func LoadFile(path string) (*Document, []diag.Diagnostic, error) {
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	return Load(os.DirFS(dir), name, LoadOptions{Dir: filepath.ToSlash(filepath.Clean(dir))})
+}
+
+// Load reads the document name from fsys, resolves its $refs (to files in
+// fsys only), converts Swagger 2.0 to OpenAPI 3 and validates the result.
+//
+// Findings on examples, defaults and OpenAPI 3.1 keywords, and unknown
+// keywords inside schemas, are warnings: such documents still generate.
+// Everything else that makes the document unusable is an error; the
+// returned error joins all of them, and the Document is nil.
+func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnostic, error) {
+	var diags diag.List
+	src := newSource(fsys, opts.Dir)
+	doc := load(src, name, &diags)
+	return doc, diags.Warnings(), diags.Err()
+}
+
+func load(src *source, name string, diags *diag.List) *Document {
+	entry := src.open(name)
+	if entry.err != nil {
+		reportFileError(entry, diags)
+		return nil
+	}
+	version, swagger := documentVersion(entry.root)
+	switch {
+	case swagger && version != "2.0":
+		diags.Errorf(fileStart(entry), "E-VERSION",
+			fmt.Sprintf("unsupported Swagger version %q", version), `only "swagger: \"2.0\"" documents are converted`)
+		return nil
+	case !swagger && !strings.HasPrefix(version, "3.0") && !strings.HasPrefix(version, "3.1"):
+		found := "no openapi field"
+		if version != "" {
+			found = fmt.Sprintf("openapi %q", version)
+		}
+		diags.Errorf(fileStart(entry), "E-VERSION",
+			fmt.Sprintf("not an OpenAPI 3.0 or 3.1 document (found %s)", found),
+			`start the document with "openapi: 3.0.3" or "openapi: 3.1.0", or "swagger: \"2.0\""`)
+		return nil
+	}
+	src.checkRefs(entry, diags)
+	for _, f := range src.files {
+		if f != entry && f.err != nil && f.data != nil {
+			reportFileError(f, diags)
+		}
+	}
+	if diags.HasErrors() {
+		return nil
+	}
+
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	loader.IsExternalRefsAllowed = true
+	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) { return src.readURI(u) }
+	location := &url.URL{Path: entry.display}
+
+	var t *openapi3.T
+	var err error
+	if swagger {
+		t, err = convertSwagger(src, entry, loader, location)
+	} else {
+		t, err = loader.LoadFromURI(location)
+	}
+	if err != nil {
+		diags.Errorf(fileStart(entry), "E-LOAD", oneLine(err.Error()), "")
+		return nil
+	}
+	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry}
+	doc.validate(loader.Context, diags)
+	if diags.HasErrors() {
+		return nil
+	}
+	return doc
+}
+
+// documentVersion reads the "openapi" or "swagger" field of a document.
+func documentVersion(root *yaml.Node) (version string, swagger bool) {
+	if v := child(root, "openapi"); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value, false
+	}
+	if v := child(root, "swagger"); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value, true
+	}
+	return "", false
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// reportFileError reports a file that cannot be read or parsed.
+func reportFileError(f *file, diags *diag.List) {
+	loc := ir.Location{File: f.display}
+	if f.data == nil {
+		diags.Errorf(loc, "E-READ", oneLine(f.err.Error()), "")
+		return
+	}
+	msg := strings.TrimPrefix(oneLine(f.err.Error()), "yaml: ")
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		loc.Line, _ = strconv.Atoi(m[1])
+		msg = strings.TrimPrefix(strings.TrimPrefix(msg, m[0]), ": ")
+	}
+	fix := ""
+	if strings.Contains(msg, "cannot start any token") && strings.Contains(string(f.data), "\t") {
+		fix = "tabs are not allowed in YAML indentation; indent with spaces"
+	}
+	diags.Errorf(loc, "E-YAML", "invalid YAML: "+msg, fix)
+}
+
+func fileStart(f *file) ir.Location {
+	loc := ir.Location{File: f.display, Line: 1, Col: 1}
+	if f.root != nil {
+		loc.Line, loc.Col = f.root.Line, f.root.Column
+	}
+	return loc
+}
+
+// oneLine keeps the first line of a message.
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
+}
+
+// validateContext is the context validation runs in.
+func validateContext(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}

@@ -1,0 +1,252 @@
+package openapi
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/resilientgo/resilient/gen/golang/naming"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// operations builds every operation, sorted by path then method.
+func (b *builder) operations() []*ir.Operation {
+	paths := b.doc.T.Paths
+	if paths == nil {
+		return nil
+	}
+	keys := paths.Keys()
+	slices.Sort(keys)
+	var out []*ir.Operation
+	for _, path := range keys {
+		item := paths.Value(path)
+		if item == nil {
+			continue
+		}
+		itemPtr := pointer("#/paths", path)
+		layer := b.resilience(ir.LevelPathItem, item.Extensions, item.Origin, itemPtr)
+		ops := item.Operations()
+		for _, method := range sortedKeys(ops) {
+			if op := b.operation(path, method, item, ops[method], layer); op != nil {
+				out = append(out, op)
+			}
+		}
+	}
+	return out
+}
+
+// operation builds one operation; nil when it cannot be named.
+func (b *builder) operation(path, method string, item *openapi3.PathItem, op *openapi3.Operation, layer []ir.Extension) *ir.Operation {
+	method = strings.ToUpper(method)
+	ptr := pointer("#/paths", path, strings.ToLower(method))
+	o := &ir.Operation{
+		ID:          op.OperationID,
+		Method:      method,
+		Path:        path,
+		Summary:     op.Summary,
+		Description: op.Description,
+		Tags:        op.Tags,
+		Deprecated:  op.Deprecated,
+		Idempotency: ir.MethodIdempotency(method),
+		Location:    b.doc.locate(op.Origin, ptr),
+	}
+	o.Name = b.operationName(o, op.Extensions)
+	if o.Name == "" {
+		return nil
+	}
+	o.Resilience = append(slices.Clone(layer), b.resilience(ir.LevelOperation, op.Extensions, op.Origin, ptr)...)
+	o.Params = b.params(o, item.Parameters, op.Parameters, ptr)
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		o.Body = b.requestBody(o, op.RequestBody, ptr+"/requestBody")
+	}
+	if op.Responses != nil {
+		o.Responses = b.responses(o, op.Responses.Map(), ptr+"/responses")
+	}
+	return o
+}
+
+// operationName names an operation from x-go-name, its operationId, or its
+// method and path, and claims the name.
+func (b *builder) operationName(o *ir.Operation, ext map[string]any) string {
+	var name, owner string
+	switch {
+	case hasGoName(b, ext) || o.ID != "":
+		name = b.goName(ext, o.ID, "Op", o.Location, fmt.Sprintf("operationId %q", o.ID))
+		owner = fmt.Sprintf("operationId %q (%s %s)", o.ID, o.Method, o.Path)
+		if o.ID == "" {
+			owner = fmt.Sprintf("x-go-name of %s %s", o.Method, o.Path)
+		}
+	default:
+		var ok bool
+		name, ok = naming.FromPath(o.Method, o.Path)
+		owner = fmt.Sprintf("%s %s (no operationId)", o.Method, o.Path)
+		msg := fmt.Sprintf("operation %s %s has no operationId", o.Method, o.Path)
+		switch {
+		case !ok:
+			b.diags.Errorf(o.Location, "E-NAME-INVALID", msg+" and no name can be derived from its path", "add an operationId")
+			return ""
+		case b.opts.Strict:
+			b.diags.Errorf(o.Location, "E-NO-OPID", msg, "add an operationId or build without strict mode")
+		default:
+			b.diags.Warnf(o.Location, "W-NO-OPID", msg+"; named "+name, "add an operationId to choose the method name")
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	if prev, ok := b.ops.claim(name, owner); !ok {
+		b.diags.Errorf(o.Location, "E-NAME-COLLISION",
+			fmt.Sprintf("%s and %s both map to Go identifier %s", prev, owner, name),
+			"rename one or set x-go-name")
+		return ""
+	}
+	return name
+}
+
+// params merges path item and operation parameters (the operation's win)
+// and orders them: path parameters in template order, then query, header
+// and cookie parameters in document order.
+func (b *builder) params(o *ir.Operation, itemParams, opParams openapi3.Parameters, opPtr string) []*ir.Param {
+	type entry struct {
+		ref *openapi3.ParameterRef
+		ptr string
+	}
+	var merged []entry
+	add := func(params openapi3.Parameters, base string) {
+		for i, pr := range params {
+			if pr == nil || pr.Value == nil {
+				continue
+			}
+			e := entry{pr, fmt.Sprintf("%s/parameters/%d", base, i)}
+			if j := slices.IndexFunc(merged, func(x entry) bool {
+				return x.ref.Value.Name == pr.Value.Name && x.ref.Value.In == pr.Value.In
+			}); j >= 0 {
+				merged[j] = e
+				continue
+			}
+			merged = append(merged, e)
+		}
+	}
+	add(itemParams, opPtr[:strings.LastIndex(opPtr, "/")])
+	add(opParams, opPtr)
+
+	template := pathParamOrder(o.Path)
+	rank := func(e entry) (int, int) {
+		switch e.ref.Value.In {
+		case openapi3.ParameterInPath:
+			return 0, slices.Index(template, e.ref.Value.Name)
+		case openapi3.ParameterInQuery:
+			return 1, 0
+		case openapi3.ParameterInHeader:
+			return 2, 0
+		}
+		return 3, 0
+	}
+	slices.SortStableFunc(merged, func(x, y entry) int {
+		gx, ix := rank(x)
+		gy, iy := rank(y)
+		return cmp.Or(cmp.Compare(gx, gy), cmp.Compare(ix, iy))
+	})
+
+	idents := newNamespace()
+	var out []*ir.Param
+	for _, e := range merged {
+		out = append(out, b.param(o, e.ref, e.ptr, idents))
+	}
+	return out
+}
+
+// param builds one parameter.
+func (b *builder) param(o *ir.Operation, pr *openapi3.ParameterRef, ptr string, idents *namespace) *ir.Param {
+	p := pr.Value
+	ident := exportedOr(p.Name, "Param")
+	if v, _ := b.xGoName(p.Extensions); v != nil && naming.IsValid(fmt.Sprint(v)) {
+		ident = fmt.Sprint(v)
+	}
+	if _, taken := idents.owners[ident]; taken {
+		ident = naming.Part(p.In) + ident
+	}
+	out := &ir.Param{
+		Name:          p.Name,
+		Ident:         idents.derive(ident, ptr),
+		In:            paramIn(p.In),
+		Required:      p.Required || p.In == openapi3.ParameterInPath,
+		AllowReserved: p.AllowReserved,
+		Doc:           p.Description,
+		Deprecated:    p.Deprecated,
+		Location:      b.doc.locate(p.Origin, ptr),
+	}
+	hint := o.Name + ident
+	if pr.Ref != "" {
+		hint = exportedOr(refName(pr.Ref), hint)
+	}
+	switch {
+	case p.Schema != nil:
+		out.Type = b.typeOf(p.Schema, hint, ptr+"/schema")
+	case len(p.Content) > 0:
+		mt := sortedKeys(p.Content)[0]
+		out.ContentType = mt
+		out.Type = b.typeOf(p.Content[mt].Schema, hint, pointer(ptr, "content", mt, "schema"))
+	default:
+		out.Type = &ir.TypeRef{Kind: ir.KindString}
+	}
+	if sm, err := p.SerializationMethod(); err == nil {
+		out.Style, out.Explode = paramStyle(sm.Style), sm.Explode
+	}
+	return out
+}
+
+func paramIn(in string) ir.In {
+	switch in {
+	case openapi3.ParameterInPath:
+		return ir.InPath
+	case openapi3.ParameterInQuery:
+		return ir.InQuery
+	case openapi3.ParameterInHeader:
+		return ir.InHeader
+	}
+	return ir.InCookie
+}
+
+func paramStyle(s string) ir.Style {
+	switch s {
+	case openapi3.SerializationForm:
+		return ir.StyleForm
+	case openapi3.SerializationLabel:
+		return ir.StyleLabel
+	case openapi3.SerializationMatrix:
+		return ir.StyleMatrix
+	case openapi3.SerializationSpaceDelimited:
+		return ir.StyleSpaceDelimited
+	case openapi3.SerializationPipeDelimited:
+		return ir.StylePipeDelimited
+	case openapi3.SerializationDeepObject:
+		return ir.StyleDeepObject
+	}
+	return ir.StyleSimple
+}
+
+// pathParamOrder lists the parameter names of a path template in order.
+func pathParamOrder(path string) []string {
+	var names []string
+	for {
+		i := strings.IndexByte(path, '{')
+		if i < 0 {
+			return names
+		}
+		j := strings.IndexByte(path[i:], '}')
+		if j < 0 {
+			return names
+		}
+		names = append(names, path[i+1:i+j])
+		path = path[i+j+1:]
+	}
+}
+
+func hasGoName(b *builder, ext map[string]any) bool {
+	_, ok := b.xGoName(ext)
+	return ok
+}

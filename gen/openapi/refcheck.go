@@ -1,0 +1,164 @@
+package openapi
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// refSite is one "$ref" written in a file.
+type refSite struct {
+	from  *file
+	ptr   string // JSON pointer of the object holding the $ref
+	value string
+	line  int
+	col   int
+}
+
+// target is a resolved reference: a file and a pointer inside it.
+type target struct {
+	rel string
+	ptr string
+}
+
+// checkRefs walks every $ref reachable from the entry file and reports,
+// before the loader sees them, references that go to URLs or out of the
+// spec's folder (E-REF-EXTERNAL), that do not resolve (E-REF-UNRESOLVED),
+// and chains of references that never reach a value (E-REF-CYCLE). The
+// loader's own messages for these cases carry no position or mislead.
+func (s *source) checkRefs(entry *file, diags *diag.List) {
+	walked := map[string]bool{}
+	var sites []refSite
+	queue := []*file{entry}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		if walked[f.rel] || f.root == nil {
+			continue
+		}
+		walked[f.rel] = true
+		collectRefs(f, f.root, "#", &sites)
+		for _, site := range sites {
+			if t, ok := s.resolveSite(site, nil); ok && !walked[t.rel] {
+				queue = append(queue, s.open(t.rel))
+			}
+		}
+	}
+	reported := map[string]bool{}
+	for _, site := range sites {
+		t, ok := s.resolveSite(site, diags)
+		if !ok {
+			continue
+		}
+		if cycle := s.refChain(t); cycle != nil {
+			key := slices.Min(cycle)
+			if !reported[key] {
+				reported[key] = true
+				diags.Errorf(site.location(), "E-REF-CYCLE",
+					"$ref cycle "+strings.Join(cycle, " -> "),
+					"a chain of $refs must end at a schema; point one of them at a definition")
+			}
+		}
+	}
+}
+
+func (r refSite) location() ir.Location {
+	return ir.Location{File: r.from.display, Line: r.line, Col: r.col, Path: r.ptr}
+}
+
+// collectRefs appends every $ref under node.
+func collectRefs(f *file, node *yaml.Node, ptr string, out *[]refSite) {
+	switch node.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(node.Content); i += 2 {
+			k, v := node.Content[i], node.Content[i+1]
+			if k.Value == "$ref" && v.Kind == yaml.ScalarNode {
+				*out = append(*out, refSite{from: f, ptr: ptr, value: v.Value, line: k.Line, col: k.Column})
+				continue
+			}
+			collectRefs(f, v, pointer(ptr, k.Value), out)
+		}
+	case yaml.SequenceNode:
+		for i, item := range node.Content {
+			collectRefs(f, item, fmt.Sprintf("%s/%d", ptr, i), out)
+		}
+	}
+}
+
+// resolveSite finds what site refers to. With diags non-nil it reports why
+// a reference cannot be followed.
+func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
+	fail := func(rule, msg, fix string) (target, bool) {
+		if diags != nil {
+			diags.Errorf(site.location(), rule, msg, fix)
+		}
+		return target{}, false
+	}
+	u, err := url.Parse(site.value)
+	if err != nil {
+		return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q is not a valid URI reference: %v", site.value, err), "")
+	}
+	if u.Scheme != "" || u.Host != "" {
+		return fail("E-REF-EXTERNAL", fmt.Sprintf("$ref %q points to a URL", site.value),
+			"copy the referenced file under the spec's folder and refer to it by a relative path")
+	}
+	rel := site.from.rel
+	if u.Path != "" {
+		joined := path.Join(path.Dir(site.from.display), u.Path)
+		if path.IsAbs(u.Path) {
+			joined = u.Path
+		}
+		var ok bool
+		if rel, ok = s.rel(joined); !ok {
+			return fail("E-REF-EXTERNAL", fmt.Sprintf("$ref %q leaves the spec's folder", site.value),
+				"keep every referenced file under the folder of the entry file (or load from a wider root)")
+		}
+	}
+	f := s.open(rel)
+	if f.root == nil {
+		if f.data != nil && diags != nil {
+			// The file exists but does not parse; its own E-YAML is reported
+			// by the caller that parses it.
+			return target{}, false
+		}
+		return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q: cannot read %s", site.value, f.display), "")
+	}
+	if _, ok := lookup(f.root, u.Fragment); !ok {
+		return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q does not resolve", site.value),
+			"define the target or fix the reference")
+	}
+	return target{rel: rel, ptr: "#" + u.Fragment}, true
+}
+
+// refChain follows a target that is itself only a $ref, and returns the
+// chain when it comes back to a target already seen; nil when the chain
+// ends at a value.
+func (s *source) refChain(t target) []string {
+	seen := map[target]bool{}
+	var chain []string
+	for {
+		if seen[t] {
+			return append(chain, t.rel+t.ptr)
+		}
+		seen[t] = true
+		chain = append(chain, t.rel+t.ptr)
+		f := s.open(t.rel)
+		node, _ := lookup(f.root, t.ptr)
+		ref := child(node, "$ref")
+		if ref == nil || ref.Kind != yaml.ScalarNode {
+			return nil
+		}
+		next, ok := s.resolveSite(refSite{from: f, value: ref.Value}, nil)
+		if !ok {
+			return nil
+		}
+		t = next
+	}
+}

@@ -1,0 +1,128 @@
+package openapi
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/resilientgo/resilient/gen/golang/naming"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// property is one property met while flattening a struct.
+type property struct {
+	name string
+	ref  *openapi3.SchemaRef
+	ptr  string
+}
+
+// defineStruct fills in a struct: the schema's own properties, with the
+// properties of its allOf parts merged in front, in part order.
+func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
+	t.Kind = ir.TypeStruct
+	var props []property
+	required := map[string]bool{}
+	b.flatten(s, ptr, &props, required)
+
+	fields := newNamespace()
+	for i, p := range props {
+		ps := p.ref.Value
+		var ext map[string]any
+		if ps != nil {
+			ext = ps.Extensions
+		}
+		name := ""
+		if v, _ := b.xGoName(ext); v != nil && naming.IsValid(fmt.Sprint(v)) {
+			name = fmt.Sprint(v)
+		} else if id, ok := naming.Exported(p.name, "X"); ok {
+			name = id
+		} else {
+			name = "Field" + itoa(i)
+		}
+		f := &ir.Field{
+			Name:     fields.derive(name, p.ptr),
+			JSONName: p.name,
+			Type:     b.typeOf(p.ref, t.Name+name, p.ptr),
+			Required: required[p.name],
+			Location: b.doc.locate(p.ref.Origin, p.ptr),
+		}
+		if ps != nil {
+			f.Doc, f.ReadOnly, f.WriteOnly, f.Deprecated = firstNonEmpty(ps.Description, ps.Title), ps.ReadOnly, ps.WriteOnly, ps.Deprecated
+		}
+		t.Fields = append(t.Fields, f)
+	}
+}
+
+// flatten collects the properties and required names of s and of its
+// allOf parts, parts first. A later property of the same name replaces an
+// earlier one in place.
+func (b *builder) flatten(s *openapi3.Schema, ptr string, props *[]property, required map[string]bool) {
+	for i, part := range s.AllOf {
+		partPtr := fmt.Sprintf("%s/allOf/%d", ptr, i)
+		if part == nil || part.Value == nil {
+			continue
+		}
+		ps := part.Value
+		if sh, _, _ := shapeOf(ps); sh != shapeStruct && sh != shapeSame && sh != shapeMap && sh != shapeAny {
+			b.warnUnsupported(b.doc.locate(part.Origin, partPtr), "allOf part that is not an object is left out of the merged struct")
+			continue
+		}
+		if part.Ref != "" {
+			_, frag, _ := strings.Cut(part.Ref, "#")
+			partPtr = "#" + frag
+		}
+		b.flatten(ps, partPtr, props, required)
+	}
+	if len(s.OneOf)+len(s.AnyOf) > 0 && len(s.AllOf) > 0 {
+		if alts, _ := alternatives(s); !onlyConstraints(withoutNull(alts)) {
+			b.warnUnsupported(b.doc.locate(s.Origin, ptr), "oneOf/anyOf next to allOf is ignored in the merged struct")
+		}
+	}
+	for _, name := range orderedProperties(s.Properties) {
+		p := property{name: name, ref: s.Properties[name], ptr: pointer(ptr, "properties", name)}
+		if i := slices.IndexFunc(*props, func(q property) bool { return q.name == name }); i >= 0 {
+			(*props)[i] = p
+			continue
+		}
+		*props = append(*props, p)
+	}
+	for _, r := range s.Required {
+		required[r] = true
+	}
+}
+
+// orderedProperties returns property names in source order when the
+// loader recorded positions, by name otherwise.
+func orderedProperties(props openapi3.Schemas) []string {
+	names := sortedKeys(props)
+	pos := func(name string) (string, int, int, bool) {
+		if r := props[name]; r != nil && r.Origin != nil && r.Origin.Key != nil {
+			return r.Origin.Key.File, r.Origin.Key.Line, r.Origin.Key.Column, true
+		}
+		return "", 0, 0, false
+	}
+	slices.SortStableFunc(names, func(x, y string) int {
+		fx, lx, cx, okx := pos(x)
+		fy, ly, cy, oky := pos(y)
+		if okx != oky {
+			if okx {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(fx, fy), cmp.Compare(lx, ly), cmp.Compare(cx, cy), cmp.Compare(x, y))
+	})
+	return names
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

@@ -1,0 +1,116 @@
+package openapi
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/resilientgo/resilient/gen/golang/naming"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// defineUnion fills in a oneOf/anyOf union (null variants dropped: they
+// make uses of the union nullable instead), or a union of the types of a
+// 3.1 type list.
+func (b *builder) defineUnion(t *ir.Type, s *openapi3.Schema, ptr string) {
+	t.Kind = ir.TypeUnion
+	u := &ir.Union{OneOf: len(s.OneOf) > 0}
+	t.Union = u
+	names := newNamespace()
+	alts, key := alternatives(s)
+	if len(alts) == 0 {
+		for _, typ := range nonNullTypes(s) {
+			ref := &ir.TypeRef{Kind: scalarKind(typ, s.Format), Format: s.Format}
+			switch typ {
+			case openapi3.TypeArray:
+				ref = &ir.TypeRef{Kind: ir.KindArray, Elem: b.typeOf(s.Items, t.Name+"Item", ptr+"/items")}
+			case openapi3.TypeObject:
+				ref = &ir.TypeRef{Kind: ir.KindMap, Elem: &ir.TypeRef{Kind: ir.KindAny}}
+			}
+			u.Variants = append(u.Variants, &ir.Variant{Name: names.derive(variantName(ref), ptr), Type: ref})
+		}
+		return
+	}
+	if len(s.OneOf) > 0 && len(s.AnyOf) > 0 {
+		b.warnUnsupported(b.doc.locate(s.Origin, ptr), "anyOf next to oneOf is ignored")
+	}
+	if d := s.Discriminator; d != nil {
+		u.Discriminator = d.PropertyName
+	}
+	for i, alt := range alts {
+		if alt == nil || alt.Value == nil || isNullOnly(alt.Value) {
+			continue
+		}
+		altPtr := fmt.Sprintf("%s/%s/%d", ptr, key, i)
+		hint := t.Name + "Variant" + itoa(i)
+		if alt.Value.Title != "" {
+			hint = t.Name + naming.Part(alt.Value.Title)
+		}
+		ref := b.typeOf(alt, hint, altPtr)
+		ref.Nullable = false
+		v := &ir.Variant{Name: names.derive(variantName(ref), altPtr), Type: ref}
+		if u.Discriminator != "" {
+			v.Tags = b.discriminatorTags(s.Discriminator, alt)
+		}
+		u.Variants = append(u.Variants, v)
+	}
+}
+
+// discriminatorTags returns the discriminator values that select alt: the
+// mapping entries pointing to it, or, with none, the name of the component
+// it refers to.
+func (b *builder) discriminatorTags(d *openapi3.Discriminator, alt *openapi3.SchemaRef) []string {
+	var tags []string
+	for value, ref := range d.Mapping {
+		if alt.Ref != "" && refName(ref.Ref) == refName(alt.Ref) {
+			tags = append(tags, value)
+		}
+	}
+	if len(tags) == 0 && alt.Ref != "" {
+		tags = append(tags, refName(alt.Ref))
+	}
+	slices.Sort(tags)
+	return tags
+}
+
+// variantName names a variant after its type: the named type's name, or a
+// word for the builtin kind ("String", "Int64List", "AnyMap").
+func variantName(t *ir.TypeRef) string {
+	switch t.Kind {
+	case ir.KindNamed:
+		return t.Name
+	case ir.KindArray:
+		return variantName(t.Elem) + "List"
+	case ir.KindMap:
+		return variantName(t.Elem) + "Map"
+	}
+	return kindWord(t.Kind)
+}
+
+// kindWord names a builtin kind.
+func kindWord(k ir.Kind) string {
+	switch k {
+	case ir.KindBool:
+		return "Bool"
+	case ir.KindInt:
+		return "Int"
+	case ir.KindInt32:
+		return "Int32"
+	case ir.KindInt64:
+		return "Int64"
+	case ir.KindFloat32:
+		return "Float32"
+	case ir.KindFloat64:
+		return "Float64"
+	case ir.KindString:
+		return "String"
+	case ir.KindDateTime:
+		return "DateTime"
+	case ir.KindDate:
+		return "Date"
+	case ir.KindBytes, ir.KindBinary:
+		return "Bytes"
+	}
+	return "Any"
+}
