@@ -101,12 +101,12 @@ type ErrorDecoder func(*RemoteError) error
 // returned is decode's; the error is the pipeline's (see [Do]).
 func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
 	if req.Body != nil && req.Body != http.NoBody {
+		// Closed also when no attempt is made (bulkhead full, breaker open).
+		defer req.Body.Close()
 		if req.GetBody == nil {
-			// The body can be sent once only.
+			// The body can be sent once only. With GetBody, every attempt
+			// sends a fresh copy and req.Body itself is never read.
 			op = op.With(WithMaxRetries(0), WithoutHedging())
-		} else {
-			// Every attempt sends a fresh body from GetBody.
-			defer req.Body.Close()
 		}
 	}
 	return Do(ctx, op, key, func(actx context.Context) (T, error) {
@@ -148,10 +148,10 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, d
 	if err != nil {
 		return zero, err
 	}
-	defer closeResponseBody(resp.Body)
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 		body := &readTracker{r: resp.Body}
 		resp.Body = body
+		defer body.finish()
 		v, err := decode(resp)
 		if err != nil {
 			if body.err != nil || ctx.Err() != nil {
@@ -161,6 +161,7 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, d
 		}
 		return v, nil
 	}
+	defer closeResponseBody(resp.Body)
 	return zero, remoteError(resp, decodeErr)
 }
 
@@ -278,21 +279,35 @@ func setDeadlineHeader(ctx context.Context, h http.Header, name string, margin t
 
 // readTracker remembers the first error, other than io.EOF, that reading a
 // response body met, so that a decode error can be told apart from a
-// failure to read.
+// failure to read, and whether the body was read to its end, in which case
+// there is nothing to drain.
 type readTracker struct {
 	r   io.ReadCloser
 	err error
+	eof bool
 }
 
 func (t *readTracker) Read(p []byte) (int, error) {
 	n, err := t.r.Read(p)
-	if err != nil && err != io.EOF && t.err == nil {
+	switch {
+	case err == io.EOF:
+		t.eof = true
+	case err != nil && t.err == nil:
 		t.err = err
 	}
 	return n, err
 }
 
 func (t *readTracker) Close() error { return t.r.Close() }
+
+// finish closes the body, after draining it unless it was read to its end.
+func (t *readTracker) finish() {
+	if t.eof {
+		t.r.Close()
+		return
+	}
+	closeResponseBody(t.r)
+}
 
 // closeResponseBody discards at most maxDrain bytes of what is left of
 // body, so that a keep-alive connection can be reused, and closes it. When
