@@ -32,10 +32,9 @@ func (m *models) aliasView(t *ir.Type) aliasView {
 //
 // or, for a schema that is another named type, "type A = B".
 func emitAlias(f *jen.File, v aliasView) {
-	f.Add(comments(v.doc))
+	decl := comments(v.doc).Type().Id(v.name)
 	if v.same {
-		f.Type().Id(v.name).Op("=").Add(v.typ)
-		return
+		decl.Op("=")
 	}
-	f.Type().Id(v.name).Add(v.typ)
+	f.Add(decl.Add(v.typ))
 }

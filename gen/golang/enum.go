@@ -39,8 +39,7 @@ func (m *models) enumView(t *ir.Type) enumView {
 //		PetStatusSold      PetStatus = "sold"
 //	)
 func emitEnum(f *jen.File, v enumView) {
-	f.Add(comments(v.doc))
-	f.Type().Id(v.name).Add(v.base)
+	f.Add(comments(v.doc).Type().Id(v.name).Add(v.base))
 	defs := make([]jen.Code, 0, len(v.values))
 	for _, e := range v.values {
 		defs = append(defs, jen.Id(e.name).Id(v.name).Op("=").Add(e.value))

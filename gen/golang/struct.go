@@ -70,6 +70,5 @@ func emitStruct(f *jen.File, v structView) {
 	for _, fv := range v.fields {
 		fields = append(fields, comments(fv.doc).Id(fv.name).Add(fv.typ).Tag(map[string]string{"json": fv.jsonTag}))
 	}
-	f.Add(comments(v.doc))
-	f.Type().Id(v.name).Struct(fields...)
+	f.Add(comments(v.doc).Type().Id(v.name).Struct(fields...))
 }

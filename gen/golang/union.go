@@ -49,8 +49,8 @@ func (m *models) unionView(t *ir.Type) unionView {
 // plus Discriminator and ValueByDiscriminator when the schema has a
 // discriminator.
 func emitUnion(f *jen.File, v unionView) {
-	f.Add(comments(append(v.doc, "", "Use the As and From methods to read and set the value.")))
-	f.Type().Id(v.name).Struct(jen.Id("union").Qual("encoding/json", "RawMessage"))
+	doc := append(v.doc, "", "Use the As and From methods to read and set the value.")
+	f.Add(comments(doc).Type().Id(v.name).Struct(jen.Id("union").Qual("encoding/json", "RawMessage")))
 	for _, variant := range v.variants {
 		emitVariantAccessors(f, v.name, variant)
 	}
@@ -62,7 +62,7 @@ func emitUnion(f *jen.File, v unionView) {
 
 // emitVariantAccessors writes
 //
-//	// AsCat decodes the value as a Cat.
+//	// AsCat decodes the value as Cat.
 //	func (u Pet) AsCat() (Cat, error) {
 //		var v Cat
 //		err := json.Unmarshal(u.union, &v)
@@ -79,7 +79,7 @@ func emitUnion(f *jen.File, v unionView) {
 //		return nil
 //	}
 func emitVariantAccessors(f *jen.File, union string, v variantView) {
-	f.Comment("As" + v.name + " decodes the value as a " + v.name + ".")
+	f.Comment("As" + v.name + " decodes the value as " + v.name + ".")
 	f.Func().Params(jen.Id("u").Id(union)).Id("As"+v.name).Params().Params(v.typ.Clone(), jen.Error()).Block(
 		jen.Var().Id("v").Add(v.typ.Clone()),
 		jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("u").Dot("union"), jen.Op("&").Id("v")),

@@ -14,7 +14,9 @@ type Location struct {
 	Line int
 	// Col is the 1-based column, zero when unknown.
 	Col int
-	// Path is the JSON pointer of the node, starting with "#".
+	// Path is the JSON pointer of the node, starting with "#"; for nodes
+	// of a file other than the entry file, the pointer follows that file's
+	// name ("common/Error.yaml#/Error").
 	Path string
 }
 

@@ -35,6 +35,7 @@ func Build(doc *Document, opts BuildOptions) (*ir.Service, []diag.Diagnostic, er
 		ops:        newNamespace(),
 		types:      map[string]*ir.Type{},
 		bySchema:   map[*openapi3.Schema]*ir.TypeRef{},
+		byRef:      map[string]*ir.TypeRef{},
 		components: map[string]string{},
 		cyclic:     map[*openapi3.Schema]bool{},
 	}
@@ -56,6 +57,8 @@ type builder struct {
 	types    map[string]*ir.Type
 	// bySchema maps schemas already given a named type to it.
 	bySchema map[*openapi3.Schema]*ir.TypeRef
+	// byRef maps $ref targets outside the components to their named type.
+	byRef map[string]*ir.TypeRef
 	// components maps component schema names to their Go names.
 	components map[string]string
 	// cyclic marks schemas on an allOf cycle.

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -12,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
@@ -145,7 +146,15 @@ func reportFileError(f *file, diags *diag.List) {
 		return
 	}
 	msg := strings.TrimPrefix(oneLine(f.err.Error()), "yaml: ")
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	var le *yaml.LoadError
+	switch {
+	case errors.As(f.err, &le):
+		loc.Line, loc.Col, msg = le.Mark.Line, le.Mark.Column, le.Message
+		if le.ContextMsg != "" && le.ContextMark.Line > 0 && le.ContextMark.Line != le.Mark.Line {
+			msg += fmt.Sprintf(" (%s started at line %d)", le.ContextMsg, le.ContextMark.Line)
+		}
+	case yamlLine.MatchString(msg):
+		m := yamlLine.FindStringSubmatch(msg)
 		loc.Line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimPrefix(strings.TrimPrefix(msg, m[0]), ": ")
 	}

@@ -29,10 +29,14 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, hint, ptr string) *ir.TypeRef {
 	if b.cyclic[s] {
 		return &ir.TypeRef{Kind: ir.KindAny}
 	}
+	key := ""
 	if sr.Ref != "" {
+		key = refKey(sr)
+		if named, ok := b.byRef[key]; ok {
+			return &ir.TypeRef{Kind: ir.KindNamed, Name: named.Name, Nullable: nullable(s)}
+		}
 		hint = exportedOr(refName(sr.Ref), hint)
-		_, frag, _ := strings.Cut(sr.Ref, "#")
-		ptr = "#" + frag
+		ptr = key
 	}
 	sh, _, _ := shapeOf(s)
 	if !sh.named() {
@@ -41,6 +45,9 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, hint, ptr string) *ir.TypeRef {
 	name := b.pkg.derive(hint, ptr)
 	ref := &ir.TypeRef{Kind: ir.KindNamed, Name: name}
 	b.bySchema[s] = ref
+	if key != "" {
+		b.byRef[key] = ref
+	}
 	t := &ir.Type{Name: name, Location: b.schemaLocation(sr, ptr)}
 	b.types[name] = t
 	b.defineNamed(t, &openapi3.SchemaRef{Value: s}, ptr)
@@ -136,3 +143,15 @@ func unescapeToken(s string) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// refKey names the target of a $ref uniquely: the file it lies in as
+// diagnostics show it, and the pointer inside ("spec/Pet.yaml#/Pet").
+// The loader reads an external file once per reference, so the same
+// target can arrive as different schema values.
+func refKey(sr *openapi3.SchemaRef) string {
+	if u := sr.RefPath(); u != nil {
+		key := u.Path + "#" + u.Fragment
+		return key
+	}
+	return sr.Ref
+}

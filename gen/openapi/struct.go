@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -29,6 +30,10 @@ func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 
 	fields := newNamespace()
 	for i, p := range props {
+		if !validJSONName(p.name) {
+			b.warnUnsupported(b.doc.locate(p.ref.Origin, p.ptr), fmt.Sprintf("property name %q cannot be a Go struct tag and is left out", p.name))
+			continue
+		}
 		ps := p.ref.Value
 		var ext map[string]any
 		if ps != nil {
@@ -50,7 +55,10 @@ func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 			Location: b.doc.locate(p.ref.Origin, p.ptr),
 		}
 		if ps != nil {
-			f.Doc, f.ReadOnly, f.WriteOnly, f.Deprecated = firstNonEmpty(ps.Description, ps.Title), ps.ReadOnly, ps.WriteOnly, ps.Deprecated
+			if p.ref.Ref == "" {
+				f.Doc = firstNonEmpty(ps.Description, ps.Title)
+			}
+			f.ReadOnly, f.WriteOnly, f.Deprecated = ps.ReadOnly, ps.WriteOnly, ps.Deprecated
 		}
 		t.Fields = append(t.Fields, f)
 	}
@@ -125,4 +133,22 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// validJSONName reports whether encoding/json accepts name in a struct
+// tag: it must not be empty and may hold only letters, digits and
+// punctuation other than quotes, backslash and comma.
+func validJSONName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r):
+		case unicode.IsLetter(r), unicode.IsDigit(r):
+		default:
+			return false
+		}
+	}
+	return true
 }

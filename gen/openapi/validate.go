@@ -54,6 +54,12 @@ func (d *Document) finding(err error) diag.Diagnostic {
 		msg = oneLine(coded.Error())
 	}
 	ptr := contextPointer(err)
+	var dup *openapi3.DuplicateOperationIDError
+	if errors.As(err, &dup) {
+		if method, path, ok := strings.Cut(dup.Endpoint2, " "); ok {
+			ptr = pointer("#/paths", path, strings.ToLower(method))
+		}
+	}
 	loc := d.locate(originOf(err), ptr)
 	switch {
 	case code == "duplicate-operation-id":

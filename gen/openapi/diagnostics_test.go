@@ -1,0 +1,217 @@
+package openapi
+
+import (
+	"errors"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/resilientgo/resilient/gen/diag"
+)
+
+// head is the start of every test document, 4 lines long.
+const head = "openapi: 3.0.3\ninfo:\n  title: T\n  version: \"1\"\n"
+
+// run loads and builds api.yaml from files and returns every diagnostic,
+// warnings and errors, rendered.
+func run(files map[string]string) []string {
+	fsys := fstest.MapFS{}
+	for name, data := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(data)}
+	}
+	var out []string
+	doc, warnings, err := Load(fsys, "api.yaml", LoadOptions{Dir: "specs"})
+	out = append(out, render(warnings, err)...)
+	if err != nil {
+		return out
+	}
+	_, warnings, err = Build(doc, BuildOptions{})
+	return append(out, render(warnings, err)...)
+}
+
+func render(warnings []diag.Diagnostic, err error) []string {
+	var out []string
+	for _, w := range warnings {
+		out = append(out, w.Error())
+	}
+	if err == nil {
+		return out
+	}
+	var joined interface{ Unwrap() []error }
+	if !errors.As(err, &joined) {
+		return append(out, err.Error())
+	}
+	for _, e := range joined.Unwrap() {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+func TestDiagnostics(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{
+			name:  "invalid YAML",
+			files: map[string]string{"api.yaml": head + "paths:\n  /a: [x, y\n"},
+			want:  []string{"specs/api.yaml:7:1: E-YAML: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence started at line 6)"},
+		},
+		{
+			name:  "tab indentation",
+			files: map[string]string{"api.yaml": head + "paths:\n\t/a: {}\n"},
+			want:  []string{"specs/api.yaml:6:1: E-YAML: invalid YAML: found character that cannot start any token; tabs are not allowed in YAML indentation; indent with spaces"},
+		},
+		{
+			name:  "not OpenAPI",
+			files: map[string]string{"api.yaml": "info: {title: T}\n"},
+			want:  []string{`specs/api.yaml:1:1: E-VERSION: not an OpenAPI 3.0 or 3.1 document (found no openapi field); start the document with "openapi: 3.0.3" or "openapi: 3.1.0", or "swagger: \"2.0\""`},
+		},
+		{
+			name: "unresolved ref",
+			files: map[string]string{"api.yaml": head + `paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Missing"}
+`},
+			want: []string{`specs/api.yaml:14:24: E-REF-UNRESOLVED: $ref "#/components/schemas/Missing" does not resolve (#/paths/~1a/get/responses/200/content/application~1json/schema); define the target or fix the reference`},
+		},
+		{
+			name: "refs to a URL, outside the folder, to a missing file",
+			files: map[string]string{"api.yaml": head + `paths: {}
+components:
+  schemas:
+    A: {$ref: "https://example.com/a.yaml#/A"}
+    B: {$ref: "../b.yaml#/B"}
+    C: {$ref: "c.yaml#/C"}
+`},
+			want: []string{
+				`specs/api.yaml:8:9: E-REF-EXTERNAL: $ref "https://example.com/a.yaml#/A" points to a URL (#/components/schemas/A); copy the referenced file under the spec's folder and refer to it by a relative path`,
+				`specs/api.yaml:9:9: E-REF-EXTERNAL: $ref "../b.yaml#/B" leaves the spec's folder (#/components/schemas/B); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:10:9: E-REF-UNRESOLVED: $ref "c.yaml#/C": cannot read specs/c.yaml (#/components/schemas/C)`,
+			},
+		},
+		{
+			name: "ref cycle",
+			files: map[string]string{"api.yaml": head + `paths: {}
+components:
+  schemas:
+    A: {$ref: "#/components/schemas/B"}
+    B: {$ref: "#/components/schemas/A"}
+`},
+			want: []string{`specs/api.yaml:8:9: E-REF-CYCLE: $ref cycle api.yaml#/components/schemas/B -> api.yaml#/components/schemas/A -> api.yaml#/components/schemas/B (#/components/schemas/A); a chain of $refs must end at a schema; point one of them at a definition`},
+		},
+		{
+			name: "duplicate operationId",
+			files: map[string]string{"api.yaml": head + `paths:
+  /a:
+    get:
+      operationId: dup
+      responses: {"204": {description: ok}}
+  /b:
+    get:
+      operationId: dup
+      responses: {"204": {description: ok}}
+`},
+			want: []string{`specs/api.yaml:11:5: E-DUP-OPID: operations "GET /a" and "GET /b" have the same operation id "dup" (#/paths/~1b/get); give every operation a unique operationId`},
+		},
+		{
+			name: "missing operationId",
+			files: map[string]string{"api.yaml": head + `paths:
+  /users/{id}:
+    get:
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+`},
+			want: []string{`specs/api.yaml:7:5: W-NO-OPID: operation GET /users/{id} has no operationId; named GetUsersByID (#/paths/~1users~1{id}/get); add an operationId to choose the method name`},
+		},
+		{
+			name: "operation name collision",
+			files: map[string]string{"api.yaml": head + `paths:
+  /a:
+    get:
+      operationId: getUser
+      responses: {"204": {description: ok}}
+  /b:
+    get:
+      operationId: get_user
+      responses: {"204": {description: ok}}
+`},
+			want: []string{`specs/api.yaml:11:5: E-NAME-COLLISION: operationId "getUser" (GET /a) and operationId "get_user" (GET /b) both map to Go identifier GetUser (#/paths/~1b/get); rename one or set x-go-name`},
+		},
+		{
+			name: "schema name collision and invalid names",
+			files: map[string]string{"api.yaml": head + `paths: {}
+components:
+  schemas:
+    pet: {type: string}
+    Pet: {type: string}
+    "--": {type: string}
+    Good: {type: string, x-go-name: "not exported"}
+`},
+			want: []string{
+				`specs/api.yaml:8:5: E-NAME-COLLISION: schema "Pet" (#/components/schemas/Pet) and schema "pet" (#/components/schemas/pet) both map to Go identifier Pet (#/components/schemas/pet); rename one or set x-go-name`,
+				`specs/api.yaml:10:5: E-NAME-INVALID: cannot form a Go identifier from schema name "--" (#/components/schemas/--); set x-go-name`,
+				`specs/api.yaml:11:5: E-NAME-INVALID: x-go-name "not exported" is not an exported Go identifier (#/components/schemas/Good); use a name that starts with an upper-case letter and holds only letters, digits and underscores`,
+			},
+		},
+		{
+			name: "allOf cycle",
+			files: map[string]string{"api.yaml": head + `paths: {}
+components:
+  schemas:
+    B:
+      allOf: [{$ref: "#/components/schemas/A"}]
+    A:
+      allOf: [{$ref: "#/components/schemas/B"}]
+`},
+			want: []string{`specs/api.yaml:10:5: E-ALLOF-CYCLE: allOf cycle A -> B -> A cannot be flattened into Go structs (#/components/schemas/A); remove one of the allOf references, or use a property to refer back`},
+		},
+		{
+			name: "example and 3.1 keyword findings are warnings",
+			files: map[string]string{"api.yaml": head + `paths: {}
+components:
+  schemas:
+    A: {type: string, example: 5}
+    B: {type: object, properties: {x: {type: string}}, extra: 1}
+`},
+			want: []string{
+				`specs/api.yaml:8:5: W-OPENAPI: invalid example: value must be a string [example-violates-schema] (#/components/schemas/A)`,
+				`specs/api.yaml:9:5: W-OPENAPI: extra sibling fields: [extra] [extra-sibling-fields] (#/components/schemas/B)`,
+			},
+		},
+		{
+			name: "unsupported constructs degrade with a warning",
+			files: map[string]string{"api.yaml": head + `paths: {}
+components:
+  schemas:
+    A: {not: {type: string}}
+    B:
+      type: object
+      properties:
+        "a,b": {type: string}
+`},
+			want: []string{
+				`specs/api.yaml:8:5: W-UNSUPPORTED: schema with only "not"; the value is kept as raw JSON (#/components/schemas/A)`,
+				`specs/api.yaml:12:9: W-UNSUPPORTED: property name "a,b" cannot be a Go struct tag and is left out; the value is kept as raw JSON (#/components/schemas/B/properties/a,b)`,
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := run(tt.files)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
