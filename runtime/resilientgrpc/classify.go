@@ -1,0 +1,125 @@
+package resilientgrpc
+
+import (
+	"strconv"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// PushbackKey is the trailer in which a server asks for a retry delay, in
+// milliseconds (gRFC A6).
+const PushbackKey = "grpc-retry-pushback-ms"
+
+// Pushback is what a server said about retrying through the
+// grpc-retry-pushback-ms trailer.
+type Pushback uint8
+
+const (
+	// PushbackAbsent: the trailer is missing; the client's own backoff
+	// applies.
+	PushbackAbsent Pushback = iota
+	// PushbackDelay: one valid value ≥ 0 asks for a retry after exactly that
+	// delay.
+	PushbackDelay
+	// PushbackStop: a negative or unparsable value, or more than one value,
+	// asks the client not to retry.
+	PushbackStop
+)
+
+// String returns "absent", "delay" or "stop".
+func (p Pushback) String() string {
+	switch p {
+	case PushbackDelay:
+		return "delay"
+	case PushbackStop:
+		return "stop"
+	default:
+		return "absent"
+	}
+}
+
+// ParsePushback reads the grpc-retry-pushback-ms trailer from md as gRFC A6
+// and grpc-go read it: a single ASCII decimal int32 of milliseconds ≥ 0 is a
+// delay (returned exactly); a negative or unparsable value, or more than one
+// value, means do not retry. The delay is zero unless the result is
+// [PushbackDelay].
+func ParsePushback(md metadata.MD) (time.Duration, Pushback) {
+	vs := md.Get(PushbackKey)
+	switch len(vs) {
+	case 0:
+		return 0, PushbackAbsent
+	case 1:
+	default:
+		return 0, PushbackStop
+	}
+	ms, err := strconv.ParseInt(vs[0], 10, 32)
+	if err != nil || ms < 0 {
+		return 0, PushbackStop
+	}
+	return time.Duration(ms) * time.Millisecond, PushbackDelay
+}
+
+// Classify returns how the pipeline treats a gRPC status code received from
+// the server, given the pushback the server sent and whether the call was
+// committed (the server had sent response headers, or a streaming call had
+// delivered a message, before failing):
+//
+//   - UNAVAILABLE and DEADLINE_EXCEEDED (sent by the server; an attempt
+//     timeout on the client is classified by the pipeline itself):
+//     [runtime.Transient], retried when the operation is idempotent and
+//     counted as breaker failures.
+//   - RESOURCE_EXHAUSTED with a valid pushback: [runtime.Throttled], retried
+//     after exactly the pushback and not counted by the breaker. Without
+//     pushback it is [runtime.Rejected]: the code also stands for per-caller
+//     quotas and for messages over the size limit (which grpc-go raises on
+//     the client), neither of which a retry or an open breaker would help.
+//   - INTERNAL, UNKNOWN, DATA_LOSS and codes this package does not know:
+//     [runtime.Failed], counted by the breaker, never retried.
+//   - INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, PERMISSION_DENIED,
+//     UNAUTHENTICATED, FAILED_PRECONDITION, OUT_OF_RANGE, UNIMPLEMENTED and
+//     ABORTED (a conflict, retried at the transaction level if at all):
+//     [runtime.Rejected].
+//   - CANCELED from the server while the caller's context is still live:
+//     [runtime.Permanent], treated like the caller's cancellation (neither
+//     retried nor counted). A cancellation by the caller itself never
+//     reaches the classifier.
+//
+// A pushback that says stop turns a retryable code into a non-retryable one
+// (UNAVAILABLE and DEADLINE_EXCEEDED become [runtime.Failed],
+// RESOURCE_EXHAUSTED stays [runtime.Rejected]). A committed call is never
+// retried (gRFC A6): retryable codes become [runtime.Failed], or
+// [runtime.Rejected] for RESOURCE_EXHAUSTED.
+func Classify(code codes.Code, pushback Pushback, committed bool) runtime.Class {
+	c := baseClass(code)
+	if code == codes.ResourceExhausted && pushback == PushbackDelay {
+		c = runtime.Throttled
+	}
+	if c == runtime.Transient || c == runtime.Throttled {
+		if committed || pushback == PushbackStop {
+			if c == runtime.Throttled {
+				return runtime.Rejected
+			}
+			return runtime.Failed
+		}
+	}
+	return c
+}
+
+func baseClass(code codes.Code) runtime.Class {
+	switch code {
+	case codes.Unavailable, codes.DeadlineExceeded:
+		return runtime.Transient
+	case codes.InvalidArgument, codes.NotFound, codes.AlreadyExists, codes.PermissionDenied,
+		codes.Unauthenticated, codes.FailedPrecondition, codes.OutOfRange, codes.Unimplemented,
+		codes.Aborted, codes.ResourceExhausted:
+		return runtime.Rejected
+	case codes.Canceled, codes.OK:
+		return runtime.Permanent
+	default: // Internal, Unknown, DataLoss, and codes above 16.
+		return runtime.Failed
+	}
+}

@@ -1,0 +1,48 @@
+// Package resilientgrpc is the gRPC glue of the resilient runtime: the
+// helpers that a generated NewResilient<Service>Client calls so that it
+// implements the <Service>Client interface of protoc-gen-go-grpc with every
+// method running through a [runtime.Operation]'s pipeline. The core runtime
+// package does not import grpc; this one does.
+//
+// # Calls
+//
+//   - [Invoke] runs a unary call: each attempt is one cc.Invoke under the
+//     attempt's context, so the deadline travels natively as grpc-timeout.
+//   - [ServerStream] runs the establishment of a server stream (up to the
+//     first message) through the pipeline, retrying an idempotent one only
+//     before anything was received, and holds a bulkhead permit until the
+//     stream ends.
+//   - [ClientStream] and [BidiStream] run the establishment through the
+//     deadline, the bulkhead and the breaker, never retry, and hold the
+//     permit until the stream ends.
+//
+// # Status codes
+//
+// [Classify] maps gRPC codes to the pipeline's classes: UNAVAILABLE and a
+// server's DEADLINE_EXCEEDED are transient; RESOURCE_EXHAUSTED is throttled
+// only with a grpc-retry-pushback-ms trailer ≥ 0 and rejected otherwise;
+// INTERNAL, UNKNOWN and DATA_LOSS are failures that are not retried; the
+// caller's errors (INVALID_ARGUMENT, NOT_FOUND, …) are rejected. A pushback
+// is obeyed exactly ([ParsePushback]); a negative, unparsable or repeated
+// one forbids the retry, as gRFC A6 says. A call whose server had sent
+// response headers before failing is committed and never retried.
+//
+// # Errors
+//
+// Failed calls return an [*Error]. It unwraps to the pipeline's typed
+// errors ([*runtime.RemoteError], [*runtime.CircuitOpenError], …) and
+// implements GRPCStatus, so status.Code(err) keeps working: [Status] maps
+// an open breaker or a full bulkhead to UNAVAILABLE, a deadline to
+// DEADLINE_EXCEEDED, a cancellation to CANCELED, and a server's answer to
+// its own status.
+//
+// # One retry layer
+//
+// grpc-go can retry on its own from a service config's retryPolicy. Its
+// retries would stack with the pipeline's (attempts multiply) and bypass
+// the idempotency gate, the retry budget and the breaker. Every attempt
+// made by this package is committed once its request is sent, which keeps
+// grpc-go from retrying it; [DialOptions] also disables grpc-go's retries
+// for the whole connection, and [CheckNoBuiltinRetry] reports a service
+// config with a retryPolicy as far as grpc-go lets it be seen.
+package resilientgrpc

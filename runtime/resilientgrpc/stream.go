@@ -1,0 +1,234 @@
+package resilientgrpc
+
+import (
+	"context"
+	"io"
+	"sync"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// ServerStream opens a server-streaming call of method on cc through op's
+// pipeline and returns the stream. It is what a generated resilient
+// client's server-streaming method calls:
+//
+//	func (c *resilientPetsClient) ListPets(ctx context.Context, in *ListPetsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Pet], error) {
+//		return resilientgrpc.ServerStream[Pet](ctx, c.cc, c.listPets, &Pets_ServiceDesc.Streams[0], Pets_ListPets_FullMethodName, in, opts...)
+//	}
+//
+// The pipeline covers the establishment of the stream, which lasts until
+// the first message (or the end of an empty stream) is received: each
+// attempt opens the stream, sends req, closes the send side and receives
+// the first message, bounded by the operation's total and attempt
+// timeouts, counted by the breaker and retried, for an idempotent
+// operation, only while no message and no response headers have arrived
+// (the stream is committed from then on). The returned stream yields the
+// buffered first message and then the rest; errors after establishment
+// come from grpc-go unchanged and are never retried.
+//
+// The stream itself lives under ctx: ctx's deadline, if any, goes out as
+// grpc-timeout, and the operation's total timeout does not cut a stream
+// that is already established. The call holds one bulkhead permit of the
+// dependency until the stream ends: Recv returning an error (io.EOF
+// included) or ctx being done. A caller that abandons a stream without
+// either keeps the permit, so cancel ctx when done. Hedging and fallback do
+// not apply to streams.
+func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, req any, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Res], error) {
+	copts, pol := splitOptions(opts)
+	op = op.With(append(pol, runtime.WithoutHedging(), runtime.WithoutFallback())...)
+	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
+	s, release, err := runtime.DoHeld(ctx, op, "", func(actx context.Context) (*serverStream[Res], error) {
+		sctx, cancel := context.WithCancel(ctx)
+		stop := context.AfterFunc(actx, cancel)
+		fail := func(err error) (*serverStream[Res], error) {
+			stop()
+			cancel()
+			return nil, err
+		}
+		cs, err := cc.NewStream(sctx, desc, method, copts...)
+		if err != nil {
+			return fail(attemptError(err, nil, false))
+		}
+		// io.EOF from SendMsg means the server ended the stream; RecvMsg
+		// returns its status.
+		if err := cs.SendMsg(req); err != nil && err != io.EOF {
+			return fail(attemptError(err, cs.Trailer(), false))
+		}
+		if err := cs.CloseSend(); err != nil {
+			return fail(attemptError(err, cs.Trailer(), false))
+		}
+		s := &serverStream[Res]{ClientStream: cs, held: held{ctx: sctx, cancel: cancel}, first: new(Res)}
+		switch err := cs.RecvMsg(s.first); {
+		case err == io.EOF:
+			s.first, s.err = nil, io.EOF
+		case err != nil:
+			header, _ := cs.Header()
+			return fail(attemptError(err, cs.Trailer(), header != nil))
+		}
+		if !stop() {
+			// The attempt's context ended as the message arrived, and
+			// cancelled the stream with it.
+			cancel()
+			return nil, actx.Err()
+		}
+		return s, nil
+	})
+	if err != nil {
+		return nil, wrap(err)
+	}
+	s.hold(release)
+	if s.err != nil {
+		s.end()
+	}
+	return s, nil
+}
+
+// ClientStream opens a client-streaming call of method on cc through op's
+// pipeline. Establishment (grpc-go's NewStream) is bounded by the
+// operation's timeouts, needs a bulkhead permit and the breaker's consent,
+// and is never retried: the messages are the caller's to send once. The
+// permit is held until CloseAndRecv (or RecvMsg) returns, or ctx is done.
+// The stream lives under ctx, whose deadline goes out as grpc-timeout.
+func ClientStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.ClientStreamingClient[Req, Res], error) {
+	h, err := openStream(ctx, cc, op, desc, method, opts, true)
+	if err != nil {
+		return nil, err
+	}
+	return &grpc.GenericClientStream[Req, Res]{ClientStream: h}, nil
+}
+
+// BidiStream opens a bidirectional-streaming call of method on cc through
+// op's pipeline, as [ClientStream] does: establishment bounded, bulkheaded
+// and seen by the breaker, never retried. The permit is held until Recv
+// returns an error (io.EOF included) or ctx is done.
+func BidiStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Req, Res], error) {
+	h, err := openStream(ctx, cc, op, desc, method, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return &grpc.GenericClientStream[Req, Res]{ClientStream: h}, nil
+}
+
+// openStream establishes a client or bidi stream without retries.
+// single is true when the response is one message (client streaming).
+func openStream(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, opts []grpc.CallOption, single bool) (*heldStream, error) {
+	copts, pol := splitOptions(opts)
+	op = op.With(append(pol, runtime.WithMaxRetries(0), runtime.WithoutHedging(), runtime.WithoutFallback())...)
+	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
+	h, release, err := runtime.DoHeld(ctx, op, "", func(actx context.Context) (*heldStream, error) {
+		sctx, cancel := context.WithCancel(ctx)
+		stop := context.AfterFunc(actx, cancel)
+		cs, err := cc.NewStream(sctx, desc, method, copts...)
+		if !stop() {
+			cancel()
+			if err == nil {
+				err = actx.Err()
+			}
+			return nil, err
+		}
+		if err != nil {
+			cancel()
+			return nil, attemptError(err, nil, false)
+		}
+		return &heldStream{ClientStream: cs, held: held{ctx: sctx, cancel: cancel}, single: single}, nil
+	})
+	if err != nil {
+		return nil, wrap(err)
+	}
+	h.hold(release)
+	return h, nil
+}
+
+// held is the end of an established stream's life: it gives back the
+// bulkhead permit and cancels the stream's context, once, when the stream
+// ends or its context is done.
+type held struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	end    func()
+}
+
+// hold arranges for release to run when the stream ends.
+func (h *held) hold(release func()) {
+	h.end = sync.OnceFunc(func() {
+		h.cancel()
+		release()
+	})
+	context.AfterFunc(h.ctx, h.end)
+}
+
+// heldStream is an established client or bidi stream that holds a permit.
+type heldStream struct {
+	grpc.ClientStream
+	held
+	single bool
+}
+
+// RecvMsg receives a message; the stream ends on an error, or after the
+// single response of a client-streaming call.
+func (s *heldStream) RecvMsg(m any) error {
+	err := s.ClientStream.RecvMsg(m)
+	if err != nil || s.single {
+		s.end()
+	}
+	return err
+}
+
+// serverStream is an established server stream: the first message,
+// received during establishment, and then the rest.
+type serverStream[Res any] struct {
+	grpc.ClientStream
+	held
+	first *Res  // the buffered first message, nil once taken
+	err   error // io.EOF for an empty stream
+}
+
+// Recv returns the next message; io.EOF when the stream ended well.
+func (s *serverStream[Res]) Recv() (*Res, error) {
+	if m := s.first; m != nil {
+		s.first = nil
+		return m, nil
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	m := new(Res)
+	if err := s.ClientStream.RecvMsg(m); err != nil {
+		s.err = err
+		s.end()
+		return nil, err
+	}
+	return m, nil
+}
+
+// RecvMsg receives the next message into m, which must be a *Res.
+func (s *serverStream[Res]) RecvMsg(m any) error {
+	if s.first != nil {
+		dst, ok := m.(*Res)
+		if !ok {
+			return status.Errorf(codes.Internal, "resilientgrpc: RecvMsg into %T, want %T", m, s.first)
+		}
+		if dm, ok := m.(proto.Message); ok {
+			proto.Reset(dm)
+			proto.Merge(dm, any(s.first).(proto.Message))
+		} else {
+			*dst = *s.first
+		}
+		s.first = nil
+		return nil
+	}
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.ClientStream.RecvMsg(m); err != nil {
+		s.err = err
+		s.end()
+		return err
+	}
+	return nil
+}
