@@ -120,8 +120,10 @@ func serviceDesc() *grpc.ServiceDesc {
 
 // listDesc, uploadDesc and chatDesc are the client-side stream
 // descriptions, as generated code has them.
-func listDesc() *grpc.StreamDesc   { return &grpc.StreamDesc{StreamName: "List", ServerStreams: true} }
-func uploadDesc() *grpc.StreamDesc { return &grpc.StreamDesc{StreamName: "Upload", ClientStreams: true} }
+func listDesc() *grpc.StreamDesc { return &grpc.StreamDesc{StreamName: "List", ServerStreams: true} }
+func uploadDesc() *grpc.StreamDesc {
+	return &grpc.StreamDesc{StreamName: "Upload", ClientStreams: true}
+}
 func chatDesc() *grpc.StreamDesc {
 	return &grpc.StreamDesc{StreamName: "Chat", ServerStreams: true, ClientStreams: true}
 }

@@ -1,0 +1,279 @@
+package resilientgrpc_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+	"testing/synctest"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/resilientgrpc"
+)
+
+// sendN returns a List handler that fails calls below failCalls with
+// UNAVAILABLE before any message, then sends n messages and ends with end.
+func sendN(failCalls, n int, end error) func(int, *wrapperspb.StringValue, grpc.ServerStream) error {
+	return func(i int, in *wrapperspb.StringValue, ss grpc.ServerStream) error {
+		if i < failCalls {
+			return status.Error(codes.Unavailable, "not yet")
+		}
+		for range n {
+			if err := ss.SendMsg(in); err != nil {
+				return err
+			}
+		}
+		return end
+	}
+}
+
+// drain receives until an error and returns the messages and the error.
+func drain(s grpc.ServerStreamingClient[wrapperspb.StringValue]) (int, error) {
+	n := 0
+	for {
+		if _, err := s.Recv(); err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+func TestServerStream(t *testing.T) {
+	tests := []struct {
+		name        string
+		idempotency runtime.Idempotency
+		handler     func(int, *wrapperspb.StringValue, grpc.ServerStream) error
+		wantOpen    codes.Code // status of opening the stream
+		wantMsgs    int
+		wantEnd     codes.Code // status of the Recv that ends it; OK is io.EOF
+		wantCalls   int64
+	}{
+		{name: "retried before the first message", idempotency: runtime.Idempotent,
+			handler: sendN(2, 3, nil), wantMsgs: 3, wantCalls: 3},
+		{name: "not retried when not idempotent", idempotency: runtime.NotIdempotent,
+			handler: sendN(1, 3, nil), wantOpen: codes.Unavailable, wantCalls: 1},
+		{name: "error after a message not retried", idempotency: runtime.Idempotent,
+			handler: sendN(0, 1, status.Error(codes.Unavailable, "gone")), wantMsgs: 1, wantEnd: codes.Unavailable, wantCalls: 1},
+		{name: "empty stream", idempotency: runtime.Idempotent,
+			handler: sendN(0, 0, nil), wantCalls: 1},
+		{name: "error after headers not retried", idempotency: runtime.Idempotent,
+			handler: func(_ int, _ *wrapperspb.StringValue, ss grpc.ServerStream) error {
+				if err := ss.SendHeader(nil); err != nil {
+					return err
+				}
+				return status.Error(codes.Unavailable, "after headers")
+			}, wantOpen: codes.Unavailable, wantCalls: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := &echoServer{list: tt.handler}
+				cc := serveBufconn(t, s)
+				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "List", Idempotency: tt.idempotency, Retry: noJitter()})
+
+				stream, err := resilientgrpc.ServerStream[wrapperspb.StringValue](t.Context(), cc, op, listDesc(), listMethod, wrapperspb.String("hi"))
+
+				if got := status.Code(err); got != tt.wantOpen {
+					t.Fatalf("open: status.Code(err) = %v, want %v (err: %v)", got, tt.wantOpen, err)
+				}
+				if err == nil {
+					n, err := drain(stream)
+					if n != tt.wantMsgs {
+						t.Errorf("received %d messages, want %d", n, tt.wantMsgs)
+					}
+					if tt.wantEnd == codes.OK && err != io.EOF {
+						t.Errorf("stream ended with %v, want io.EOF", err)
+					}
+					if got := status.Code(err); tt.wantEnd != codes.OK && got != tt.wantEnd {
+						t.Errorf("stream ended with %v, want %v", err, tt.wantEnd)
+					}
+				}
+				if got := s.calls.Load(); got != tt.wantCalls {
+					t.Errorf("server saw %d calls, want %d", got, tt.wantCalls)
+				}
+				if got := op.Dependency().InFlight(); got != 0 {
+					t.Errorf("InFlight() = %d after the stream ended, want 0", got)
+				}
+			})
+		})
+	}
+}
+
+// TestServerStreamHoldsPermit: the bulkhead permit is held while the stream
+// is open and given back when it ends or its context is cancelled.
+func TestServerStreamHoldsPermit(t *testing.T) {
+	for _, end := range []string{"eof", "cancel"} {
+		t.Run(end, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				next := make(chan struct{})
+				s := &echoServer{list: func(_ int, in *wrapperspb.StringValue, ss grpc.ServerStream) error {
+					for {
+						if err := ss.SendMsg(in); err != nil {
+							return err
+						}
+						select {
+						case _, ok := <-next:
+							if !ok {
+								return nil
+							}
+						case <-ss.Context().Done():
+							return ss.Context().Err()
+						}
+					}
+				}}
+				cc := serveBufconn(t, s)
+				op := newOp(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, MaxWait: runtime.NoWait}},
+					runtime.OperationPolicy{Name: "List", Idempotency: runtime.ReadOnly})
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+
+				stream, err := resilientgrpc.ServerStream[wrapperspb.StringValue](ctx, cc, op, listDesc(), listMethod, wrapperspb.String("hi"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := stream.Recv(); err != nil {
+					t.Fatal(err)
+				}
+				if got := op.Dependency().InFlight(); got != 1 {
+					t.Errorf("InFlight() = %d with the stream open, want 1", got)
+				}
+				_, err = resilientgrpc.ServerStream[wrapperspb.StringValue](t.Context(), cc, op, listDesc(), listMethod, wrapperspb.String("hi"))
+				if !errors.Is(err, runtime.ErrBulkheadFull) || status.Code(err) != codes.Unavailable {
+					t.Errorf("second stream: err = %v (code %v), want bulkhead full, Unavailable", err, status.Code(err))
+				}
+
+				switch end {
+				case "eof":
+					close(next)
+					if _, err := drain(stream); err != io.EOF {
+						t.Errorf("stream ended with %v, want io.EOF", err)
+					}
+				case "cancel":
+					cancel()
+					synctest.Wait()
+				}
+				if got := op.Dependency().InFlight(); got != 0 {
+					t.Errorf("InFlight() = %d after %s, want 0", got, end)
+				}
+			})
+		})
+	}
+}
+
+func TestClientStream(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &echoServer{upload: func(ss grpc.ServerStream) error {
+			n := 0
+			for {
+				m := new(wrapperspb.StringValue)
+				if err := ss.RecvMsg(m); err == io.EOF {
+					break
+				} else if err != nil {
+					return err
+				}
+				n++
+			}
+			return ss.SendMsg(wrapperspb.String(string(rune('0' + n))))
+		}}
+		cc := serveBufconn(t, s)
+		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Upload", Idempotency: runtime.Idempotent})
+
+		stream, err := resilientgrpc.ClientStream[wrapperspb.StringValue, wrapperspb.StringValue](t.Context(), cc, op, uploadDesc(), uploadMethod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if err := stream.Send(wrapperspb.String("x")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := op.Dependency().InFlight(); got != 1 {
+			t.Errorf("InFlight() = %d while sending, want 1", got)
+		}
+		got, err := stream.CloseAndRecv()
+		if err != nil || got.GetValue() != "3" {
+			t.Errorf("CloseAndRecv() = %v, %v, want 3, nil", got, err)
+		}
+		if got := op.Dependency().InFlight(); got != 0 {
+			t.Errorf("InFlight() = %d after CloseAndRecv, want 0", got)
+		}
+	})
+}
+
+func TestBidiStream(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &echoServer{chat: func(ss grpc.ServerStream) error {
+			for {
+				m := new(wrapperspb.StringValue)
+				if err := ss.RecvMsg(m); err == io.EOF {
+					return status.Error(codes.Unavailable, "bye")
+				} else if err != nil {
+					return err
+				}
+				if err := ss.SendMsg(m); err != nil {
+					return err
+				}
+			}
+		}}
+		cc := serveBufconn(t, s)
+		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Chat", Idempotency: runtime.Idempotent, Retry: noJitter()})
+
+		stream, err := resilientgrpc.BidiStream[wrapperspb.StringValue, wrapperspb.StringValue](t.Context(), cc, op, chatDesc(), chatMethod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := stream.Send(wrapperspb.String("ping")); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := stream.Recv(); err != nil || got.GetValue() != "ping" {
+			t.Fatalf("Recv() = %v, %v, want ping", got, err)
+		}
+		if got := op.Dependency().InFlight(); got != 1 {
+			t.Errorf("InFlight() = %d with the stream open, want 1", got)
+		}
+		if err := stream.CloseSend(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := stream.Recv(); status.Code(err) != codes.Unavailable {
+			t.Errorf("Recv() after CloseSend = %v, want Unavailable", err)
+		}
+		if got := s.calls.Load(); got != 1 {
+			t.Errorf("server saw %d calls, want 1 (streams are never retried)", got)
+		}
+		if got := op.Dependency().InFlight(); got != 0 {
+			t.Errorf("InFlight() = %d after the stream ended, want 0", got)
+		}
+	})
+}
+
+// TestStreamBreakerOpen: an open breaker refuses a stream without
+// reaching the server.
+func TestStreamBreakerOpen(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &echoServer{list: sendN(100, 0, nil)}
+		cc := serveBufconn(t, s)
+		op := newOp(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 3}},
+			runtime.OperationPolicy{Name: "List", Idempotency: runtime.NotIdempotent})
+		open := func() error {
+			_, err := resilientgrpc.ServerStream[wrapperspb.StringValue](t.Context(), cc, op, listDesc(), listMethod, wrapperspb.String("hi"))
+			return err
+		}
+		for range 3 {
+			open()
+		}
+
+		err := open()
+
+		if !errors.Is(err, runtime.ErrCircuitOpen) || status.Code(err) != codes.Unavailable {
+			t.Errorf("err = %v (code %v), want circuit open, Unavailable", err, status.Code(err))
+		}
+		if got := s.calls.Load(); got != 3 {
+			t.Errorf("server saw %d calls, want 3", got)
+		}
+	})
+}
