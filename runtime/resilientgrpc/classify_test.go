@@ -183,4 +183,3 @@ func TestCheckNoBuiltinRetry(t *testing.T) {
 }
 
 type nonConn struct{ grpc.ClientConnInterface }
-
