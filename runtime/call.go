@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"time"
 )
 
@@ -41,9 +42,32 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 // key identifies the request for a cached fallback (for example the
 // request's path and query); it is unused otherwise and may be empty.
 func Do[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (T, error) {
+	v, _, err := call(ctx, op, key, attempt, false)
+	return v, err
+}
+
+// DoHeld is [Do] for calls whose result keeps using the dependency after the
+// pipeline returns, such as a gRPC stream or a streamed response body: on
+// success it keeps the call's bulkhead permit, and release gives it back.
+// release must be called once the result is no longer in use (the stream
+// ended, the body was closed); calling it again does nothing. On failure the
+// permit is already given back and release is a no-op; it is never nil.
+// Such calls are never hedged. Everything else is as in [Do]; a fallback
+// answer holds no permit.
+func DoHeld[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (v T, release func(), err error) {
+	v, held, err := call(ctx, op, key, attempt, true)
+	if !held {
+		return v, func() {}, err
+	}
+	return v, sync.OnceFunc(op.dep.bulkhead.release), err
+}
+
+// call runs the pipeline. With hold, a successful call keeps its bulkhead
+// permit and reports held; the caller then releases it.
+func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T], hold bool) (v T, held bool, err error) {
 	var zero T
 	if ctx.Err() != nil {
-		return zero, op.stopped(ctx, 0, nil)
+		return zero, false, op.stopped(ctx, 0, nil)
 	}
 	d := op.dep
 	deadline := time.Now().Add(op.timeout)
@@ -53,23 +77,33 @@ func Do[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T
 	waited, ok, err := d.bulkhead.acquire(ctx, deadline)
 	if !ok {
 		if err != nil {
-			return zero, op.stopped(ctx, 0, nil)
+			return zero, false, op.stopped(ctx, 0, nil)
 		}
 		if d.observed {
 			d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBulkheadFull})
 		}
-		return fallback[T](ctx, op, key, &BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: cap(d.bulkhead.sem), Waited: waited})
+		v, err := fallback[T](ctx, op, key, &BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: cap(d.bulkhead.sem), Waited: waited})
+		return v, false, err
 	}
 	d.budget.onCall()
-	v, err := retryLoop(ctx, op, deadline, attempt)
-	d.bulkhead.release()
-	if err == nil {
-		if op.fallback.Kind == FallbackCached {
-			d.store.Store(op.storeKey(key), v, time.Now())
+	v, handedOver, err := retryLoop(ctx, op, deadline, attempt, !hold)
+	if err != nil {
+		if !handedOver {
+			d.bulkhead.release()
 		}
-		return v, nil
+		v, err = fallback[T](ctx, op, key, err)
+		return v, false, err
 	}
-	return fallback[T](ctx, op, key, err)
+	if op.fallback.Kind == FallbackCached {
+		d.store.Store(op.storeKey(key), v, time.Now())
+	}
+	if hold {
+		return v, true, nil
+	}
+	if !handedOver {
+		d.bulkhead.release()
+	}
+	return v, false, nil
 }
 
 // Run is [Do] for attempts that return only an error.
@@ -93,24 +127,27 @@ type attemptResult[T any] struct {
 }
 
 // retryLoop runs attempts until one succeeds or the policy says stop.
-func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T]) (T, error) {
+// With hedge, a read-only operation with a hedge delay races hedged
+// attempts; handedOver then reports that the call's bulkhead permit went to
+// a losing attempt still finishing, which releases it itself.
+func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], hedge bool) (v T, handedOver bool, err error) {
 	var zero T
 	d := op.dep
 	attempts := 0
 	var last error
 	for retry := 0; ; retry++ {
 		var r attemptResult[T]
-		if op.hedgeDelay > 0 {
+		if hedge && op.hedgeDelay > 0 {
 			var refused bool
-			r, refused = hedgedRound(ctx, op, deadline, attempt, &attempts)
+			r, refused, handedOver = hedgedRound(ctx, op, deadline, attempt, &attempts)
 			if refused {
-				return zero, op.circuitOpen(attempts, last)
+				return zero, false, op.circuitOpen(attempts, last)
 			}
 		} else {
 			done, ok := d.breaker.allow()
 			d.report()
 			if !ok {
-				return zero, op.circuitOpen(attempts, last)
+				return zero, false, op.circuitOpen(attempts, last)
 			}
 			attempts++
 			actx, cancel := op.attemptContext(ctx, deadline)
@@ -120,50 +157,54 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			}
 		}
 		if r.err == nil {
-			return r.v, nil
+			return r.v, handedOver, nil
 		}
 		last = r.err
 
 		if op.idempotency == NotIdempotent {
 			switch {
 			case r.timedOut:
-				return zero, &OutcomeUnknownError{Dependency: d.name, Operation: op.name,
+				return zero, false, &OutcomeUnknownError{Dependency: d.name, Operation: op.name,
 					Err: &DeadlineExceededError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last}}
 			case r.interrupted:
-				return zero, &OutcomeUnknownError{Dependency: d.name, Operation: op.name, Err: op.stopped(ctx, attempts, last)}
+				return zero, false, &OutcomeUnknownError{Dependency: d.name, Operation: op.name, Err: op.stopped(ctx, attempts, last)}
 			}
-			return zero, withAttempts(last, attempts)
+			return zero, false, withAttempts(last, attempts)
 		}
 		if r.interrupted || ctx.Err() != nil {
-			return zero, op.stopped(ctx, attempts, last)
+			return zero, false, op.stopped(ctx, attempts, last)
 		}
 		now := time.Now()
 		if !now.Before(deadline) {
-			return zero, &DeadlineExceededError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last}
+			return zero, false, &DeadlineExceededError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last}
 		}
 		if !r.class.retryable() || retry >= op.maxRetries {
-			return zero, withAttempts(last, attempts)
+			return zero, false, withAttempts(last, attempts)
 		}
 		delay, asked := op.backoff(retry), false
 		if ra, ok := retryAfter(last); ok {
+			if ra > op.cap {
+				// The dependency asks for more than this caller ever waits.
+				return zero, false, withAttempts(last, attempts)
+			}
 			delay, asked = ra, true
 		}
-		if !now.Add(delay + op.minAttempt).Before(deadline) {
+		if left := deadline.Sub(now); delay >= left || left-delay <= op.minAttempt {
 			// No time for another attempt: fail now rather than at the deadline.
-			return zero, withAttempts(last, attempts)
+			return zero, false, withAttempts(last, attempts)
 		}
 		if !d.budget.withdraw() {
 			if d.observed {
 				d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBudgetExhausted, Attempts: attempts})
 			}
-			return zero, &BudgetExhaustedError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: withAttempts(last, attempts)}
+			return zero, false, &BudgetExhaustedError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: withAttempts(last, attempts)}
 		}
 		if d.observed {
 			d.observer.Retry(RetryEvent{Dependency: d.name, Operation: op.name, Attempt: attempts, Delay: delay, RetryAfter: asked, Err: last})
 		}
 		if !sleep(ctx, delay) {
 			d.budget.refund()
-			return zero, op.stopped(ctx, attempts, last)
+			return zero, false, op.stopped(ctx, attempts, last)
 		}
 	}
 }
@@ -199,9 +240,11 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 			done(errBreakerExcluded)
 		case r.timedOut || r.class.breakerFailure():
 			done(errBreakerFailure)
-		case r.class == Throttled:
+		case r.class == Throttled, r.class == Permanent:
+			// Pacing, or a failure on the caller's side: says nothing of
+			// the dependency's health.
 			done(errBreakerExcluded)
-		default: // Rejected, Permanent: the dependency answered as it should.
+		default: // Rejected: the dependency answered as it should.
 			done(nil)
 		}
 		d.report()

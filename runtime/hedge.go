@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 )
 
@@ -12,13 +13,25 @@ import (
 // other attempts are cancelled; if every attempt fails the round returns
 // the last failure. refused is true when the breaker refused the first
 // attempt. attempts is increased by the number of attempts started.
-func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], attempts *int) (r attemptResult[T], refused bool) {
+//
+// The first attempt runs on the call's own bulkhead permit, each hedge on a
+// permit of its own that it gives back when it ends. When a hedge wins while
+// the first attempt is still finishing its cancellation, that attempt keeps
+// the call's permit and gives it back itself, so that in-flight work never
+// exceeds the bulkhead: handedOver then tells the caller not to.
+func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], attempts *int) (r attemptResult[T], refused, handedOver bool) {
 	d := op.dep
 	done, ok := d.breaker.allow()
 	d.report()
 	if !ok {
-		return r, true
+		return r, true, false
 	}
+	const (
+		running int32 = iota
+		collected
+		abandoned
+	)
+	var primary atomic.Int32
 	results := make(chan attemptResult[T], 1+op.maxHedges)
 	cancels := make([]context.CancelFunc, 0, 1+op.maxHedges)
 	defer func() {
@@ -33,7 +46,7 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 		cancels = append(cancels, cancel)
 		go func() {
 			res := runAttempt(ctx, actx, op, attempt, done, n, hedge)
-			if hedge {
+			if hedge || !primary.CompareAndSwap(running, collected) {
 				d.bulkhead.release()
 			}
 			results <- res
@@ -50,7 +63,8 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 		case res := <-results:
 			outstanding--
 			if res.err == nil || outstanding == 0 {
-				return res, false
+				handedOver = outstanding > 0 && primary.CompareAndSwap(running, abandoned)
+				return res, false, handedOver
 			}
 			r = res
 		case <-timer.C:

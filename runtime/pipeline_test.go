@@ -27,8 +27,8 @@ type script struct {
 	calls    atomic.Int64
 	inFlight atomic.Int64
 	maxSeen  atomic.Int64
-	mu     sync.Mutex
-	starts []time.Time // attempt start times
+	mu       sync.Mutex
+	starts   []time.Time // attempt start times
 }
 
 type step struct {
@@ -622,6 +622,7 @@ func TestHedgingCancelsTheLoser(t *testing.T) {
 					primaryCancelled <- false
 					return "primary", nil
 				case <-ctx.Done():
+					time.Sleep(20 * time.Millisecond) // slow to wind down
 					primaryCancelled <- true
 					return "", ctx.Err()
 				}
@@ -636,6 +637,9 @@ func TestHedgingCancelsTheLoser(t *testing.T) {
 		}
 		if el := time.Since(start); el != 60*time.Millisecond {
 			t.Errorf("answered after %v, want 60ms (50ms delay + 10ms hedge)", el)
+		}
+		if got := d.InFlight(); got != 1 {
+			t.Errorf("in flight while the loser winds down = %d, want 1 (its permit)", got)
 		}
 		if !<-primaryCancelled {
 			t.Error("the losing primary was not cancelled")
@@ -801,6 +805,34 @@ func TestBreakerTransitionsAreLogged(t *testing.T) {
 		want := "level=INFO msg=\"circuit breaker state change\" dependency=dep from=closed to=open\n"
 		if got := buf.String(); got != want {
 			t.Errorf("log = %q, want %q", got, want)
+		}
+	})
+}
+
+func TestRetryAfterAboveCapFailsFast(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
+			Retry: runtime.RetryPolicy{Cap: 2 * time.Second}})
+		s := &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: runtime.Transient, RetryAfter: 86400 * time.Second}}, ok}}
+		start := time.Now()
+		_, err := runtime.Do(t.Context(), op, "", s.attempt)
+		var re *runtime.RemoteError
+		if !errors.As(err, &re) || re.RetryAfter != 86400*time.Second || s.calls.Load() != 1 || time.Since(start) != 0 {
+			t.Errorf("Do = %v after %d attempts and %v, want the 503 with its Retry-After at once", err, s.calls.Load(), time.Since(start))
+		}
+	})
+}
+
+func TestPermanentErrorsAreNotBreakerCounts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
+		runtime.Do(t.Context(), op, "", func(context.Context) (string, error) {
+			return "", runtime.MarkPermanent(errors.New("bad request body"))
+		})
+		if c := d.BreakerCounts(); c.Successes != 0 || c.Failures != 0 || c.Exclusions != 1 {
+			t.Errorf("counts = %+v, want one exclusion", c)
 		}
 	})
 }
