@@ -87,4 +87,3 @@ func run(files []string) error {
 }
 
 func ptr[T any](v T) *T { return &v }
-
