@@ -1,0 +1,22 @@
+// Package gen runs the generator's pipelines as pure functions: a spec
+// and its options in, generated Go source, the resilience review and the
+// warnings out. Nothing here touches the process: files are read only
+// through the [io/fs.FS] given, nothing is written, and there is no
+// package-level state, so generations may run in parallel.
+//
+// The OpenAPI pipeline is
+//
+//	openapi.Load → openapi.Build → policy.Resolve → golang.EmitModels (+ client)
+//
+// and three entry points run it to different depths:
+//
+//	res, err := gen.OpenAPI(fsys, "openapi.yaml", gen.OpenAPIOptions{Package: "petstore"})
+//	warnings, err := gen.Check(fsys, "openapi.yaml", gen.OpenAPIOptions{})   // lint only
+//	review, warnings, err := gen.Review(fsys, "openapi.yaml", gen.OpenAPIOptions{})
+//
+// Every problem is a [diag.Diagnostic] ("file:line:col: E-RULE: what
+// (where); fix"). Errors of all stages come back joined in one error,
+// sorted by position; [Diagnostics] takes them apart again and
+// [Unusable] tells input that cannot be read, parsed or resolved from a
+// loadable spec that breaks a rule.
+package gen

@@ -1,0 +1,208 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/golang"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/gen/openapi"
+	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/policyspec"
+)
+
+// OpenAPI generates the Go client of the OpenAPI document spec, read from
+// fsys (its $refs may name other files of fsys, nothing else): the
+// models, the client with its policy table, and the resilience review.
+//
+// The error joins every error diagnostic of every stage that ran, sorted
+// by position; the Result is then nil. Bad input gives an error, never a
+// panic.
+func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
+	s, err := resolve(fsys, spec, opts)
+	if err != nil {
+		return nil, err
+	}
+	code, err := emit(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		Code:       code,
+		Review:     s.review(opts.ReviewMode),
+		Warnings:   s.diags.Warnings(),
+		Dependency: s.dependency,
+	}, nil
+}
+
+// Check lints the OpenAPI document spec and its policy without generating
+// code: it loads the document, builds the IR and resolves the policy of
+// every operation. It returns the warnings, and the errors joined as with
+// [OpenAPI].
+func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, error) {
+	s, err := resolve(fsys, spec, opts)
+	if err != nil {
+		return s.diags.Warnings(), err
+	}
+	return s.diags.Warnings(), nil
+}
+
+// Review returns the Markdown resilience review of the OpenAPI document
+// spec: one table of the resolved policy (see [policyspec.RenderReview]),
+// with the warnings, and the errors joined as with [OpenAPI].
+func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagnostic, error) {
+	s, err := resolve(fsys, spec, opts)
+	if err != nil {
+		return "", s.diags.Warnings(), err
+	}
+	return s.review(opts.ReviewMode), s.diags.Warnings(), nil
+}
+
+// state is what the stages of one run produced.
+type state struct {
+	diags      diag.List
+	svc        *ir.Service
+	policy     *policy.Service
+	dependency string
+}
+
+// resolve runs load, build and policy resolution. The returned state is
+// never nil; the error joins all error diagnostics.
+func resolve(fsys fs.FS, spec string, opts OpenAPIOptions) (*state, error) {
+	s := &state{}
+	file := s.policyFile(opts)
+	doc, warnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir})
+	s.add(warnings, err)
+	if s.diags.HasErrors() {
+		return s, s.diags.Err()
+	}
+	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict})
+	s.add(warnings, err)
+	if s.diags.HasErrors() {
+		return s, s.diags.Err()
+	}
+	s.svc = svc
+	s.dependency = opts.Dependency
+	if s.dependency == "" {
+		s.dependency = DependencyName(svc.Title, spec)
+	}
+	pol, warnings, err := policy.Resolve(svc, s.dependency, file)
+	s.add(warnings, err)
+	if s.diags.HasErrors() {
+		return s, s.diags.Err()
+	}
+	s.policy = pol
+	return s, nil
+}
+
+// policyFile returns the options' policy file, decoding it when given as
+// bytes; nil when there is none.
+func (s *state) policyFile(opts OpenAPIOptions) *policyspec.File {
+	if opts.Policy != nil || opts.PolicyData == nil {
+		return opts.Policy
+	}
+	name := opts.PolicyName
+	if name == "" {
+		name = "policy.yaml"
+	}
+	f, err := policyspec.DecodeFile(name, opts.PolicyData)
+	for _, d := range Diagnostics(err) {
+		s.diags.Add(d)
+	}
+	return f
+}
+
+// add records one stage's warnings and errors.
+func (s *state) add(warnings []diag.Diagnostic, err error) {
+	for _, d := range warnings {
+		s.diags.Add(d)
+	}
+	for _, d := range Diagnostics(err) {
+		s.diags.Add(d)
+	}
+}
+
+// review renders the review table of the resolved service.
+func (s *state) review(mode policyspec.ReviewMode) string {
+	name := s.svc.Title
+	if name == "" {
+		name = s.svc.Name
+	}
+	return policyspec.RenderReview(name, []policyspec.ReviewDependency{s.policy.Review("HTTP")}, mode)
+}
+
+// emit writes the Go file of a resolved service.
+func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
+	pkg := opts.Package
+	if pkg == "" {
+		pkg = PackageName(path.Base(s.svc.Source), "client")
+	}
+	source := opts.Source
+	if source == "" {
+		source = s.svc.Source
+	}
+	f := golang.NewFile(pkg, source)
+	golang.EmitModels(f, s.svc)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, diag.Diagnostic{Rule: "E-EMIT", Message: "generated code does not format: " + oneLine(err.Error()),
+			Fix: "report this as a generator bug with the spec that caused it"}
+	}
+	return buf.Bytes(), nil
+}
+
+// Diagnostics takes an error returned by this package (or by the front
+// ends and package policyspec) apart into its diagnostics. An error that
+// holds none becomes one E-INTERNAL diagnostic without a location.
+func Diagnostics(err error) []diag.Diagnostic {
+	if err == nil {
+		return nil
+	}
+	var out []diag.Diagnostic
+	var walk func(error)
+	walk = func(err error) {
+		switch e := err.(type) {
+		case diag.Diagnostic:
+			out = append(out, e)
+		case policyspec.Diagnostic:
+			out = append(out, fromSpec(e))
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				walk(inner)
+			}
+		default:
+			var d diag.Diagnostic
+			if errors.As(err, &d) {
+				out = append(out, d)
+				return
+			}
+			out = append(out, diag.Diagnostic{Rule: "E-INTERNAL", Message: oneLine(err.Error())})
+		}
+	}
+	walk(err)
+	return out
+}
+
+// fromSpec converts a policy diagnostic to the generator's.
+func fromSpec(d policyspec.Diagnostic) diag.Diagnostic {
+	sev := diag.Error
+	if d.Severity == policyspec.SeverityWarning {
+		sev = diag.Warning
+	}
+	return diag.Diagnostic{
+		Location: ir.Location{File: d.Location.File, Line: d.Location.Line, Col: d.Location.Col, Path: d.Location.Path},
+		Rule:     string(d.Rule),
+		Message:  d.Message,
+		Fix:      d.Fix,
+		Severity: sev,
+	}
+}
+
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
+}

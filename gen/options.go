@@ -1,0 +1,59 @@
+package gen
+
+import (
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/policyspec"
+)
+
+// OpenAPIOptions configures [OpenAPI], [Check] and [Review]. The zero
+// value is ready to use.
+type OpenAPIOptions struct {
+	// Package is the Go package name of the generated file. Empty derives
+	// it from the spec's file name with [PackageName] ("pet-store.yaml" →
+	// "petstore").
+	Package string
+	// Source is how the generated file's header names the spec
+	// ("// source: api/openapi.yaml"): a path relative to the user's
+	// project, never an absolute one. Empty uses the spec name as given.
+	Source string
+	// Dir is how diagnostics name the root of the file system the spec is
+	// read from (see [openapi.LoadOptions]). Empty shows paths relative
+	// to it.
+	Dir string
+
+	// Policy is the decoded policy file. When nil and PolicyData is set,
+	// PolicyData is decoded; when both are unset there is no policy file
+	// and the built-in defaults apply below the spec's x-resilience.
+	Policy *policyspec.File
+	// PolicyName is the policy file's name as diagnostics show it.
+	PolicyName string
+	// PolicyData is the policy file's content (YAML), used when Policy is
+	// nil.
+	PolicyData []byte
+
+	// Dependency is the name the policy file knows the spec's service by,
+	// and the name of its breaker, bulkhead and retry budget. Empty
+	// derives it with [DependencyName] from the document's info.title, or
+	// from the spec's file name when there is no title.
+	Dependency string
+	// Strict makes an operation without operationId an error instead of
+	// a warning.
+	Strict bool
+	// ReviewMode selects the rows of the review table; the zero value is
+	// one row per operation.
+	ReviewMode policyspec.ReviewMode
+}
+
+// Result is the outcome of a successful [OpenAPI] run.
+type Result struct {
+	// Code is the generated Go file: the models and the client,
+	// gofmt-clean, deterministic for the same input.
+	Code []byte
+	// Review is the Markdown resilience review of the service.
+	Review string
+	// Warnings are the findings that did not stop generation, sorted by
+	// position.
+	Warnings []diag.Diagnostic
+	// Dependency is the dependency name the policy was resolved under.
+	Dependency string
+}
