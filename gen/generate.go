@@ -132,14 +132,19 @@ func (s *state) review(mode policyspec.ReviewMode) string {
 	if name == "" {
 		name = s.svc.Name
 	}
-	return policyspec.RenderReview(name, []policyspec.ReviewDependency{s.policy.Review("HTTP")}, mode)
+	out := policyspec.RenderReview(name, []policyspec.ReviewDependency{s.policy.Review("HTTP")}, mode)
+	if !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return out
 }
 
 // emit writes the Go file of a resolved service.
 func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
 	pkg := opts.Package
 	if pkg == "" {
-		pkg = PackageName(path.Base(s.svc.Source), "client")
+		base := path.Base(s.svc.Source)
+		pkg = PackageName(strings.TrimSuffix(base, path.Ext(base)), "client")
 	}
 	source := opts.Source
 	if source == "" {

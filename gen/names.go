@@ -9,14 +9,13 @@ import (
 	"github.com/resilientgo/resilient/gen/diag"
 )
 
-// PackageName turns a file or folder name into a Go package name: the
-// extension is dropped, letters are lower-cased and everything but
-// letters and digits is removed ("pet-store.yaml" → "petstore",
-// "Billing_API" → "billingapi"). A name that starts with a digit gets the
+// PackageName turns a name (a folder, or a file name without its
+// extension) into a Go package name: letters are lower-cased and
+// everything but ASCII letters and digits is removed ("pet-store" →
+// "petstore", "Billing_API" → "billingapi"). A name that starts with a digit gets the
 // prefix "p"; a Go keyword gets the suffix "api". When nothing usable is
 // left, fallback is returned.
 func PackageName(name, fallback string) string {
-	name = strings.TrimSuffix(name, path.Ext(name))
 	var b strings.Builder
 	for _, r := range name {
 		switch {

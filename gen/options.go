@@ -9,8 +9,8 @@ import (
 // value is ready to use.
 type OpenAPIOptions struct {
 	// Package is the Go package name of the generated file. Empty derives
-	// it from the spec's file name with [PackageName] ("pet-store.yaml" →
-	// "petstore").
+	// it from the spec's file name without its extension with
+	// [PackageName] ("pet-store.yaml" → "petstore").
 	Package string
 	// Source is how the generated file's header names the spec
 	// ("// source: api/openapi.yaml"): a path relative to the user's

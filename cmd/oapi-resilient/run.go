@@ -1,0 +1,321 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/policyspec"
+)
+
+// Exit statuses; see the command documentation.
+const (
+	exitOK       = 0
+	exitLint     = 1
+	exitUnusable = 2
+)
+
+const usage = `usage:
+  oapi-resilient generate [-package NAME] [-o OUT.go] [-policy POLICY.yaml] [-review OUT.md] SPEC
+  oapi-resilient check    [-policy POLICY.yaml] SPEC
+  oapi-resilient review   [-policy POLICY.yaml] SPEC
+Run "oapi-resilient COMMAND -h" for a command's flags.
+`
+
+// run runs the command line args (without the program name) and returns
+// the exit status. It reads and writes files only as the arguments say.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	_ = stdin
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUnusable
+	}
+	switch args[0] {
+	case "generate", "check", "review":
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "oapi-resilient: unknown command %q\n%s", args[0], usage)
+		return exitUnusable
+	}
+	cmd, err := parse(args[0], args[1:], stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "oapi-resilient %s: %v\n", args[0], err)
+		return exitUnusable
+	}
+	return cmd.run(stdout, stderr)
+}
+
+// command is one parsed command line.
+type command struct {
+	name       string
+	spec       string
+	root       string
+	policy     string
+	dependency string
+	strict     bool
+	by         policyspec.ReviewMode
+	out        string
+	pkg        string
+	review     string
+}
+
+func parse(name string, args []string, stderr io.Writer) (*command, error) {
+	c := &command{name: name}
+	fs := flag.NewFlagSet("oapi-resilient "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.policy, "policy", "", "policy `file` (YAML) layered below the spec's x-resilience")
+	fs.StringVar(&c.dependency, "dependency", "", "`name` the policy file knows the service by (default: from info.title)")
+	fs.StringVar(&c.root, "root", "", "`folder` the spec's $refs may reach (default: the spec's folder)")
+	fs.BoolVar(&c.strict, "strict", false, "make an operation without operationId an error")
+	by := fs.String("by", "operation", "rows of the review table: operation or dependency")
+	if name == "generate" {
+		fs.StringVar(&c.out, "o", "", "output `file` (default: standard output)")
+		fs.StringVar(&c.pkg, "package", "", "Go package `name` (default: from the output folder)")
+		fs.StringVar(&c.review, "review", "", "also write the Markdown resilience review to `file`")
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: oapi-resilient %s [flags] SPEC\n", name)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return nil, fmt.Errorf("want exactly one SPEC argument, got %d", fs.NArg())
+	}
+	c.spec = fs.Arg(0)
+	switch *by {
+	case "operation":
+		c.by = policyspec.ReviewPerOperation
+	case "dependency":
+		c.by = policyspec.ReviewPerDependency
+	default:
+		return nil, fmt.Errorf("-by %q: want operation or dependency", *by)
+	}
+	if c.pkg != "" && (!token.IsIdentifier(c.pkg) || token.IsKeyword(c.pkg)) {
+		return nil, fmt.Errorf("-package %q is not a Go package name", c.pkg)
+	}
+	return c, nil
+}
+
+func (c *command) run(stdout, stderr io.Writer) int {
+	fsys, name, opts, status := c.options(stderr)
+	if status != exitOK {
+		return status
+	}
+	switch c.name {
+	case "check":
+		warnings, err := gen.Check(fsys, name, opts)
+		return report(stderr, warnings, err)
+	case "review":
+		review, warnings, err := gen.Review(fsys, name, opts)
+		if status := report(stderr, warnings, err); status != exitOK {
+			return status
+		}
+		if _, err := io.WriteString(stdout, review); err != nil {
+			fmt.Fprintf(stderr, "oapi-resilient: %v\n", err)
+			return exitUnusable
+		}
+		return exitOK
+	}
+	opts.Package = c.pkg
+	if opts.Package == "" {
+		opts.Package = c.defaultPackage()
+	}
+	opts.Source = c.source()
+	res, err := gen.OpenAPI(fsys, name, opts)
+	var warnings []diag.Diagnostic
+	if res != nil {
+		warnings = res.Warnings
+	}
+	if status := report(stderr, warnings, err); status != exitOK {
+		return status
+	}
+	if err := c.write(stdout, c.out, res.Code); err != nil {
+		fmt.Fprintf(stderr, "oapi-resilient: %v\n", err)
+		return exitUnusable
+	}
+	if c.review != "" {
+		if err := c.write(stdout, c.review, []byte(res.Review)); err != nil {
+			fmt.Fprintf(stderr, "oapi-resilient: %v\n", err)
+			return exitUnusable
+		}
+	}
+	return exitOK
+}
+
+// options opens the spec's folder (or -root) and reads the policy file.
+func (c *command) options(stderr io.Writer) (fs.FS, string, gen.OpenAPIOptions, int) {
+	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, ReviewMode: c.by}
+	root := c.root
+	if root == "" {
+		root = filepath.Dir(c.spec)
+	}
+	rel, err := filepath.Rel(root, c.spec)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		fmt.Fprintf(stderr, "oapi-resilient: spec %s is outside -root %s\n", c.spec, root)
+		return nil, "", opts, exitUnusable
+	}
+	opts.Dir = filepath.ToSlash(filepath.Clean(root))
+	if c.policy != "" {
+		data, err := os.ReadFile(c.policy)
+		if err != nil {
+			d := diag.Diagnostic{Rule: "E-READ", Message: "cannot read the policy file: " + pathError(err)}
+			d.Location.File = c.policy
+			return nil, "", opts, report(stderr, nil, d)
+		}
+		opts.PolicyName, opts.PolicyData = filepath.ToSlash(c.policy), data
+	}
+	return os.DirFS(root), filepath.ToSlash(rel), opts, exitOK
+}
+
+// pathError drops the path an *fs.PathError repeats.
+func pathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// report prints warnings and errors and returns the exit status they
+// call for.
+func report(stderr io.Writer, warnings []diag.Diagnostic, err error) int {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w.Error())
+	}
+	status := exitOK
+	for _, d := range gen.Diagnostics(err) {
+		fmt.Fprintln(stderr, d.Error())
+		if gen.Unusable(d) {
+			status = exitUnusable
+		} else if status == exitOK {
+			status = exitLint
+		}
+	}
+	return status
+}
+
+// source names the spec in the generated file's header, never with an
+// absolute path: a spec given by a relative path is named relative to the
+// output file's folder (as given when writing to standard output), so the
+// header does not depend on the working folder; an absolute one by its
+// file name.
+func (c *command) source() string {
+	if filepath.IsAbs(c.spec) {
+		return filepath.Base(c.spec)
+	}
+	if c.out != "" {
+		spec, err1 := filepath.Abs(c.spec)
+		out, err2 := filepath.Abs(filepath.Dir(c.out))
+		if err1 == nil && err2 == nil {
+			if rel, err := filepath.Rel(out, spec); err == nil {
+				return filepath.ToSlash(rel)
+			}
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(c.spec))
+}
+
+var majorVersion = regexp.MustCompile(`^v[0-9]+$`)
+
+// defaultPackage picks the package name when -package is not given: the
+// package of the Go files already in the output folder, else the folder's
+// name, else (writing to standard output, or a folder called "main" with
+// no Go files) the spec's file name.
+func (c *command) defaultPackage() string {
+	base := filepath.Base(c.spec)
+	fromSpec := gen.PackageName(strings.TrimSuffix(base, filepath.Ext(base)), "client")
+	if c.out == "" {
+		return fromSpec
+	}
+	dir, err := filepath.Abs(filepath.Dir(c.out))
+	if err != nil {
+		return fromSpec
+	}
+	if pkg := existingPackage(dir, filepath.Base(c.out)); pkg != "" {
+		return pkg
+	}
+	name := filepath.Base(dir)
+	if majorVersion.MatchString(name) {
+		name = filepath.Base(filepath.Dir(dir))
+	}
+	pkg := gen.PackageName(name, "")
+	if pkg == "" || pkg == "main" {
+		return fromSpec
+	}
+	return pkg
+}
+
+// existingPackage returns the package clause of the first non-test Go
+// file in dir other than skip, or "".
+func existingPackage(dir, skip string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || n == skip || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.PackageClauseOnly)
+		if err == nil && f.Name != nil {
+			return f.Name.Name
+		}
+	}
+	return ""
+}
+
+// write writes data to the file name, or to stdout when name is empty.
+// Missing folders are made. An existing file with the same content is
+// left untouched; otherwise the
+// data goes to a temporary file in the same folder that is then renamed,
+// so a failed write never leaves half a file.
+func (c *command) write(stdout io.Writer, name string, data []byte) error {
+	if name == "" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
