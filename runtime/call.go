@@ -86,11 +86,16 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 		return v, false, err
 	}
 	d.budget.onCall()
-	v, handedOver, err := retryLoop(ctx, op, deadline, attempt, !hold)
-	if err != nil {
-		if !handedOver {
+	// The permit goes back when the call ends, also if the attempt panics,
+	// unless the caller holds it or a losing hedge still uses it.
+	keep := false
+	defer func() {
+		if !keep {
 			d.bulkhead.release()
 		}
+	}()
+	v, keep, err = retryLoop(ctx, op, deadline, attempt, !hold)
+	if err != nil {
 		v, err = fallback[T](ctx, op, key, err)
 		return v, false, err
 	}
@@ -98,10 +103,8 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 		d.store.Store(op.storeKey(key), v, time.Now())
 	}
 	if hold {
+		keep = true
 		return v, true, nil
-	}
-	if !handedOver {
-		d.bulkhead.release()
 	}
 	return v, false, nil
 }

@@ -836,3 +836,19 @@ func TestPermanentErrorsAreNotBreakerCounts(t *testing.T) {
 		}
 	})
 }
+
+func TestPanickingAttemptGivesBackItsPermit(t *testing.T) {
+	d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{Disabled: true}})
+	op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the attempt's panic did not reach the caller")
+			}
+		}()
+		runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { panic("boom") })
+	}()
+	if got := d.InFlight(); got != 0 {
+		t.Errorf("in flight after a panicking attempt = %d, want 0", got)
+	}
+}
