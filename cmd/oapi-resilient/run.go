@@ -181,7 +181,7 @@ func (c *command) options(stderr io.Writer) (fs.FS, string, gen.OpenAPIOptions, 
 			d.Location.File = c.policy
 			return nil, "", opts, report(stderr, nil, d)
 		}
-		opts.PolicyName, opts.PolicyData = filepath.ToSlash(c.policy), data
+		opts.PolicyName, opts.PolicyData = filepath.ToSlash(filepath.Clean(c.policy)), data
 	}
 	return os.DirFS(root), filepath.ToSlash(rel), opts, exitOK
 }
