@@ -12,6 +12,9 @@ const (
 	LevelPathItem
 	// LevelOperation is one operation.
 	LevelOperation
+	// LevelService is a gRPC service (the (resilient.v1.service) option);
+	// a gRPC file's (resilient.v1.file) option is LevelDocument.
+	LevelService
 )
 
 // String returns the level's name.
@@ -23,6 +26,8 @@ func (l Level) String() string {
 		return "path item"
 	case LevelOperation:
 		return "operation"
+	case LevelService:
+		return "service"
 	}
 	return "unknown"
 }
@@ -34,5 +39,8 @@ func (l Level) String() string {
 type Extension struct {
 	Level Level
 	Value any
+	// Snake reports that the keys are in snake_case ("max_retries"), as
+	// the proto options spell them; x-resilience keys are camelCase.
+	Snake bool
 	Location
 }

@@ -33,6 +33,11 @@ type Operation struct {
 	// Resilience holds the x-resilience values of the path item and the
 	// operation, widest first (document-level values are on the Service).
 	Resilience []Extension
+	// RPC describes a gRPC method; nil for HTTP operations, which use
+	// Method, Path, Params, Body and Responses instead. For an RPC, Name is
+	// the Go method name, ID the method name as written in the .proto
+	// file, and Idempotency comes from its idempotency_level.
+	RPC *RPC
 	Location
 }
 

@@ -19,8 +19,15 @@ type Service struct {
 	Operations []*Operation
 	// Types are the named types, sorted by Name.
 	Types []*Type
-	// Resilience holds the document-level x-resilience value, if any.
+	// Resilience holds the document-level x-resilience value, if any. For
+	// a gRPC service it holds the file option, then the service option.
 	Resilience []Extension
+	// FullName is a gRPC service's full name ("helloworld.Greeter"), which
+	// is also its dependency name; empty for HTTP services.
+	FullName string
+	// GoPackage is the Go package a gRPC service's client is generated
+	// into, the package of protoc-gen-go's output for its file.
+	GoPackage GoPackage
 	Location
 }
 

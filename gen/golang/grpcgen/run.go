@@ -1,0 +1,215 @@
+package grpcgen
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/gen/protoir"
+	"github.com/resilientgo/resilient/policyspec"
+)
+
+// Options are the plugin's own parameters; protogen handles paths=,
+// module= and M.
+type Options struct {
+	// Policy is the policy file (parameter policy=), read with ReadFile;
+	// empty for none.
+	Policy string
+	// Review is the name of the Markdown review to emit as an extra
+	// generated file (parameter review=); empty for none.
+	Review string
+	// ReadFile reads the policy file; nil means os.ReadFile, relative to
+	// the working directory.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// Set sets the parameter name to value, for protogen.Options.ParamFunc.
+func (o *Options) Set(name, value string) error {
+	switch name {
+	case "policy":
+		o.Policy = value
+	case "review":
+		o.Review = value
+	default:
+		return fmt.Errorf("unknown parameter %q (known: paths, module, M<file>, policy, review)", name)
+	}
+	return nil
+}
+
+// Run runs the plugin on req and returns its response. readFile reads the
+// policy file (nil: os.ReadFile). A failure is reported in the response's
+// error field, as protoc expects; Run itself never fails.
+func Run(req *pluginpb.CodeGeneratorRequest, readFile func(string) ([]byte, error)) *pluginpb.CodeGeneratorResponse {
+	opts := &Options{ReadFile: readFile}
+	gen, err := protogen.Options{ParamFunc: opts.Set}.New(req)
+	if err != nil {
+		return errorResponse(newError(req, err))
+	}
+	if err := Generate(gen, *opts); err != nil {
+		gen.Error(err)
+	}
+	return gen.Response()
+}
+
+func errorResponse(err error) *pluginpb.CodeGeneratorResponse {
+	return &pluginpb.CodeGeneratorResponse{
+		Error:             proto.String(err.Error()),
+		SupportedFeatures: proto.Uint64(supportedFeatures),
+		MinimumEdition:    proto.Int32(int32(descriptorpb.Edition_EDITION_PROTO2)),
+		MaximumEdition:    proto.Int32(int32(descriptorpb.Edition_EDITION_2023)),
+	}
+}
+
+// newError adds the file and its proto package to protogen's error about
+// a file without a Go import path, keeping protogen's wording.
+func newError(req *pluginpb.CodeGeneratorRequest, err error) error {
+	if !strings.Contains(err.Error(), "unable to determine Go import path") {
+		return err
+	}
+	for _, f := range req.GetProtoFile() {
+		if strings.Contains(err.Error(), fmt.Sprintf("%q", f.GetName())) {
+			return fmt.Errorf("%s: E-GO-PACKAGE: %w (proto package %q)", f.GetName(), err, f.GetPackage())
+		}
+	}
+	return err
+}
+
+const supportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL) | uint64(pluginpb.CodeGeneratorResponse_FEATURE_SUPPORTS_EDITIONS)
+
+// Generate emits the resilient clients of the files gen is asked to
+// generate, with the plugin options opts. Diagnostics of every file are
+// collected and returned together, sorted; nothing is emitted then.
+func Generate(gen *protogen.Plugin, opts Options) error {
+	gen.SupportedFeatures = supportedFeatures
+	gen.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
+	gen.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
+
+	var list diag.List
+	addErr := func(err error) {
+		for _, d := range diagnostics(err) {
+			list.Add(d)
+		}
+	}
+	var file *policyspec.File
+	if opts.Policy != "" {
+		read := opts.ReadFile
+		if read == nil {
+			read = os.ReadFile
+		}
+		data, err := read(opts.Policy)
+		if err != nil {
+			return fmt.Errorf("policy file: %w", err)
+		}
+		f, err := policyspec.DecodeFile(opts.Policy, data)
+		addErr(err)
+		file = f
+	}
+	services, _, err := protoir.Files(gen)
+	addErr(err)
+	resolved := make([]*policy.Service, len(services))
+	for i, svc := range services {
+		res, _, err := policy.ResolveRPC(svc, file)
+		addErr(err)
+		resolved[i] = res
+	}
+	if file != nil {
+		// Entries for dependencies that no service of this run defines.
+		known := map[string][]string{}
+		for _, svc := range services {
+			ops := []string{}
+			for _, op := range svc.Operations {
+				ops = append(ops, op.Name, op.ID)
+			}
+			known[svc.FullName] = ops
+		}
+		addErr(file.CheckNames(known))
+	}
+	if list.HasErrors() {
+		return list.Err()
+	}
+
+	byFile := map[string][]int{}
+	for i, svc := range services {
+		byFile[svc.Source] = append(byFile[svc.Source], i)
+	}
+	for _, f := range gen.Files {
+		idx := byFile[f.Desc.Path()]
+		if !f.Generate || len(idx) == 0 {
+			continue
+		}
+		views := make([]*serviceView, len(idx))
+		for j, i := range idx {
+			views[j] = newServiceView(services[i], resolved[i])
+		}
+		g := gen.NewGeneratedFile(f.GeneratedFilenamePrefix+"_resilient.pb.go", f.GoImportPath)
+		if err := emitFile(g, f.Desc.Path(), string(f.GoPackageName), string(f.GoImportPath), views); err != nil {
+			return fmt.Errorf("%s: %w", f.Desc.Path(), err)
+		}
+	}
+	if opts.Review != "" {
+		g := gen.NewGeneratedFile(opts.Review, "")
+		g.P(review(services, resolved))
+	}
+	return nil
+}
+
+// review renders the Markdown review of every generated service.
+func review(services []*ir.Service, resolved []*policy.Service) string {
+	var deps []policyspec.ReviewDependency
+	var sources []string
+	for i, svc := range services {
+		deps = append(deps, resolved[i].Review("gRPC"))
+		if !slices.Contains(sources, svc.Source) {
+			sources = append(sources, svc.Source)
+		}
+	}
+	title := strings.Join(sources, ", ")
+	if len(sources) == 1 {
+		title = path.Base(sources[0])
+	}
+	return strings.TrimRight(policyspec.RenderReview(title, deps, policyspec.ReviewPerOperation), "\n")
+}
+
+// diagnostics splits a joined error into diagnostics.
+func diagnostics(err error) []diag.Diagnostic {
+	if err == nil {
+		return nil
+	}
+	var out []diag.Diagnostic
+	var walk func(error)
+	walk = func(e error) {
+		var d diag.Diagnostic
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		if errors.As(e, &d) {
+			out = append(out, d)
+			return
+		}
+		var pd policyspec.Diagnostic
+		if errors.As(e, &pd) {
+			out = append(out, diag.Diagnostic{
+				Location: ir.Location{File: pd.Location.File, Line: pd.Location.Line, Col: pd.Location.Col, Path: pd.Location.Path},
+				Rule:     string(pd.Rule), Message: pd.Message, Fix: pd.Fix,
+			})
+			return
+		}
+		out = append(out, diag.Diagnostic{Rule: "E-PLUGIN", Message: e.Error()})
+	}
+	walk(err)
+	return out
+}

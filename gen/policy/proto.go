@@ -1,0 +1,152 @@
+package policy
+
+import (
+	"fmt"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// RuleRetryStream is reported for a retry or hedge setting on a method
+// whose client streams: such a stream is never retried.
+const RuleRetryStream = "E-RETRY-STREAM"
+
+// RuleStreamFallback is reported for a fallback on a streaming method,
+// which has no single answer to fall back to.
+const RuleStreamFallback = "E-FALLBACK-STREAM"
+
+// ResolveRPC resolves the policy of svc, a gRPC service built by the proto
+// front end, with the policy file file (nil when there is none). The
+// dependency is named by the service's full name; a policy file entry for
+// an operation may use the rpc name as written or its Go name. Layers, from
+// the widest: built-in defaults, the policy file's defaults, its dependency
+// entry, the (resilient.v1.file) option, the (resilient.v1.service) option,
+// the policy file's operation entry, the (resilient.v1.method) option.
+//
+// Beyond the checks of package policyspec, a method that streams requests
+// (client or bidi streaming) is never retried nor hedged, and asking for it
+// on the method is E-RETRY-STREAM; a fallback on any streaming method is
+// E-FALLBACK-STREAM. Problems come back as diagnostics: errors joined in
+// the error, warnings in the slice.
+func ResolveRPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
+	var list diag.List
+	add := func(err error) {
+		for _, d := range specDiagnostics(err) {
+			list.Add(d)
+		}
+	}
+	dependency := svc.FullName
+	depLayers := file.DependencyLayers(dependency)
+	for _, ext := range svc.Resilience {
+		l, err := decodeRPC(ext)
+		add(err)
+		depLayers = append(depLayers, l)
+	}
+	dep, err := policyspec.ResolveDependency(dependency, depLayers...)
+	add(err)
+	if dep == nil {
+		return nil, list.Warnings(), list.Err()
+	}
+	add(dep.Warnings.Err())
+
+	out := &Service{Dependency: dep, Operations: make([]*policyspec.Operation, len(svc.Operations))}
+	known := make([]string, 0, 2*len(svc.Operations))
+	for i, op := range svc.Operations {
+		layers := slicesConcat(file.OperationLayers(dependency, op.Name), fileLayersByID(file, dependency, op))
+		for _, ext := range op.Resilience {
+			l, err := decodeRPC(ext)
+			add(err)
+			layers = append(layers, l)
+		}
+		res, err := dep.ResolveOperation(op.Name, Idempotency(op.Idempotency), layers...)
+		add(err)
+		if res == nil {
+			res = &policyspec.Operation{Name: op.Name, Dependency: dependency, Sources: map[string]policyspec.Source{}}
+		}
+		add(res.Warnings.Err())
+		if op.RPC != nil {
+			res.Policy.Name = op.RPC.FullMethod
+			streamRules(op, layers, res, &list)
+		}
+		out.Operations[i] = res
+		known = append(known, op.Name)
+		if op.ID != "" && op.ID != op.Name {
+			known = append(known, op.ID)
+		}
+	}
+	add(file.CheckNames(map[string][]string{dependency: known}))
+	return out, list.Warnings(), list.Err()
+}
+
+// streamRules applies what streaming changes: no retries or hedges when
+// the client streams, no fallback on any stream.
+func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Operation, list *diag.List) {
+	if !op.RPC.IsStreaming() {
+		return
+	}
+	name := op.RPC.FullMethod
+	for _, l := range layers {
+		s := l.Spec
+		if op.RPC.ClientStreams() {
+			if loc, ok := firstSet(s.Retry.MaxRetries.Loc, s.Retry.MaxRetries.Set, s.Retry.Base.Loc, s.Retry.Base.Set, s.Retry.Cap.Loc, s.Retry.Cap.Set,
+				s.Hedge.Delay.Loc, s.Hedge.Delay.Set, s.Hedge.MaxHedges.Loc, s.Hedge.MaxHedges.Set); ok {
+				list.Errorf(irLocation(loc), RuleRetryStream,
+					fmt.Sprintf("retry policy not supported on %s method %s: a stream of requests cannot be replayed", op.RPC.Kind, name),
+					"remove retry and hedge from the method's policy")
+			}
+		}
+		if s.Fallback.Kind.Set || s.Fallback.TTL.Set || s.Fallback.Value.Set {
+			loc := s.Fallback.Kind.Loc
+			if !s.Fallback.Kind.Set {
+				loc = s.Fallback.TTL.Loc
+				if !s.Fallback.TTL.Set {
+					loc = s.Fallback.Value.Loc
+				}
+			}
+			if l.Kind == policyspec.LayerOperation || l.Kind == policyspec.LayerFileOperation {
+				list.Errorf(irLocation(loc), RuleStreamFallback,
+					fmt.Sprintf("fallback not supported on %s method %s: a stream has no single answer to replace", op.RPC.Kind, name),
+					"remove fallback from the method's policy")
+			}
+		}
+	}
+	p := &res.Policy
+	p.Fallback = runtime.FallbackPolicy{}
+	if op.RPC.ClientStreams() {
+		p.Retry.MaxRetries = runtime.NoRetries
+		p.Hedge = runtime.HedgePolicy{}
+		res.Sources["retry.maxRetries"] = policyspec.Source{Origin: policyspec.OriginDerived, Basis: op.RPC.Kind.String() + ": never retried"}
+	}
+}
+
+// firstSet returns the first location whose flag is set, from pairs of
+// (location, set).
+func firstSet(pairs ...any) (policyspec.Location, bool) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1].(bool) {
+			return pairs[i].(policyspec.Location), true
+		}
+	}
+	return policyspec.Location{}, false
+}
+
+// decodeRPC decodes one raw option value of a gRPC service into its layer.
+func decodeRPC(ext ir.Extension) (policyspec.Layer, error) {
+	kind := policyspec.LayerOperation
+	switch ext.Level {
+	case ir.LevelDocument:
+		kind = policyspec.LayerDocument
+	case ir.LevelService:
+		kind = policyspec.LayerService
+	case ir.LevelPathItem:
+		kind = policyspec.LayerPathItem
+	}
+	decode := policyspec.DecodeValue
+	if ext.Snake {
+		decode = policyspec.DecodeSnakeValue
+	}
+	spec, err := decode(ext.Value, specLocation(ext.Location))
+	return policyspec.Layer{Kind: kind, Spec: spec}, err
+}

@@ -1,0 +1,21 @@
+// Package protoir is the proto front end of the generator: it turns the
+// services of a .proto file, as protogen presents them, into [ir.Service]
+// values, one per service, that the Go back end emits a resilient client
+// for.
+//
+// Each service is one dependency named by its full name
+// ("helloworld.Greeter"). Each method becomes an [ir.Operation] carrying an
+// [ir.RPC] (its gRPC path, streaming kind and Go message types) and the
+// idempotency of its idempotency_level option: NO_SIDE_EFFECTS is
+// [ir.ReadOnly], IDEMPOTENT is [ir.Idempotent], anything else is
+// [ir.NotIdempotent]. The resilience options are kept as raw policy layers,
+// in snake_case, for package policy to decode and check:
+// (resilient.v1.file) at [ir.LevelDocument], (resilient.v1.service) at
+// [ir.LevelService] and (resilient.v1.method) at [ir.LevelOperation].
+//
+// Problems that would make the generated code fail to compile (two methods
+// with one Go name, a message named like a generated type) or that the
+// generator does not support (an edition above 2023) are reported as
+// diagnostics that name the file, the service and the method; all of them,
+// sorted.
+package protoir

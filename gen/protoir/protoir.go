@@ -1,0 +1,245 @@
+package protoir
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	resilientv1 "github.com/resilientgo/resilient/annotations/resilient/v1"
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// Rules reported by this package.
+const (
+	// RuleNameCollision: two generated Go names are the same.
+	RuleNameCollision = "E-NAME-COLLISION"
+	// RuleNameReserved: a method takes a name the generated code needs.
+	RuleNameReserved = "E-NAME-RESERVED"
+	// RuleEdition: an edition above the supported maximum.
+	RuleEdition = "E-EDITION-UNSUPPORTED"
+	// RuleOption: a resilience option that cannot be read.
+	RuleOption = "E-OPTION"
+	// RuleNoPackage: a service without a proto package.
+	RuleNoPackage = "W-NO-PACKAGE"
+)
+
+// Files builds the services of every file gen is asked to generate, in the
+// order of the request. Diagnostics of all files are collected: warnings
+// come back in the slice, errors joined and sorted in the error. Names are
+// checked across all files of one Go package.
+func Files(gen *protogen.Plugin) ([]*ir.Service, []diag.Diagnostic, error) {
+	var list diag.List
+	var out []*ir.Service
+	for _, f := range gen.Files {
+		if !f.Generate {
+			continue
+		}
+		out = append(out, file(f, &list)...)
+	}
+	checkPackages(gen, &list)
+	return out, list.Warnings(), list.Err()
+}
+
+// File builds the services of f alone. See [Files].
+func File(f *protogen.File) ([]*ir.Service, []diag.Diagnostic, error) {
+	var list diag.List
+	out := file(f, &list)
+	checkPackageNames([]*protogen.File{f}, &list)
+	return out, list.Warnings(), list.Err()
+}
+
+func file(f *protogen.File, list *diag.List) []*ir.Service {
+	if ed := f.Proto.GetEdition(); f.Proto.GetSyntax() == "editions" && ed > descriptorpb.Edition_EDITION_2023 {
+		list.Errorf(location(f, f.Desc), RuleEdition,
+			fmt.Sprintf("edition %s of %s is not supported (supported: proto2, proto3, 2023)", editionName(ed), f.Desc.Path()),
+			`write edition = "2023"`)
+		return nil
+	}
+	fileExt := extension(f, f.Desc, ir.LevelDocument, resilientv1.E_File, list)
+	var out []*ir.Service
+	for _, s := range f.Services {
+		out = append(out, service(f, s, fileExt, list))
+	}
+	return out
+}
+
+func editionName(ed descriptorpb.Edition) string {
+	return strings.TrimPrefix(ed.String(), "EDITION_")
+}
+
+func service(f *protogen.File, s *protogen.Service, fileExt *ir.Extension, list *diag.List) *ir.Service {
+	svc := &ir.Service{
+		Name:      s.GoName,
+		Doc:       comment(s.Comments.Leading),
+		Source:    f.Desc.Path(),
+		FullName:  string(s.Desc.FullName()),
+		GoPackage: ir.GoPackage{ImportPath: string(f.GoImportPath), Name: string(f.GoPackageName)},
+		Location:  location(f, s.Desc),
+	}
+	if f.Desc.Package() == "" {
+		list.Warnf(svc.Location, RuleNoPackage,
+			fmt.Sprintf("service %s has no proto package: its methods are called as /%s/Method and its dependency is named %q", svc.FullName, svc.FullName, svc.FullName),
+			"add a package statement")
+	}
+	if fileExt != nil {
+		svc.Resilience = append(svc.Resilience, *fileExt)
+	}
+	if e := extension(f, s.Desc, ir.LevelService, resilientv1.E_Service, list); e != nil {
+		svc.Resilience = append(svc.Resilience, *e)
+	}
+	byGoName := map[string]*protogen.Method{}
+	for _, m := range s.Methods {
+		op := method(f, s, m, list)
+		svc.Operations = append(svc.Operations, op)
+		if prev, ok := byGoName[m.GoName]; ok {
+			list.Errorf(op.Location, RuleNameCollision,
+				fmt.Sprintf("rpcs %s and %s of service %s both map to Go method %s", prev.Desc.Name(), m.Desc.Name(), svc.FullName, m.GoName),
+				"rename one of them")
+		}
+		byGoName[m.GoName] = m
+		if m.GoName == "Dependency" {
+			list.Errorf(op.Location, RuleNameReserved,
+				fmt.Sprintf("rpc %s of service %s maps to Go name Dependency, which the generated %sPolicy uses for the dependency-wide policy", m.Desc.Name(), svc.FullName, s.GoName),
+				"rename the rpc")
+		}
+	}
+	return svc
+}
+
+func method(f *protogen.File, s *protogen.Service, m *protogen.Method, list *diag.List) *ir.Operation {
+	rpc := &ir.RPC{
+		FullMethod: "/" + string(s.Desc.FullName()) + "/" + string(m.Desc.Name()),
+		Name:       string(m.Desc.Name()),
+		Input:      ir.GoIdent{ImportPath: string(m.Input.GoIdent.GoImportPath), Name: m.Input.GoIdent.GoName},
+		Output:     ir.GoIdent{ImportPath: string(m.Output.GoIdent.GoImportPath), Name: m.Output.GoIdent.GoName},
+		Leading:    comment(m.Comments.Leading),
+	}
+	switch {
+	case m.Desc.IsStreamingClient() && m.Desc.IsStreamingServer():
+		rpc.Kind = ir.BidiStreaming
+	case m.Desc.IsStreamingClient():
+		rpc.Kind = ir.ClientStreaming
+	case m.Desc.IsStreamingServer():
+		rpc.Kind = ir.ServerStreaming
+	}
+	opts, _ := m.Desc.Options().(*descriptorpb.MethodOptions)
+	rpc.Deprecated = opts.GetDeprecated()
+	op := &ir.Operation{
+		Name:        m.GoName,
+		ID:          string(m.Desc.Name()),
+		Description: rpc.Leading,
+		Deprecated:  rpc.Deprecated,
+		Idempotency: Idempotency(opts.GetIdempotencyLevel()),
+		RPC:         rpc,
+		Location:    location(f, m.Desc),
+	}
+	if e := extension(f, m.Desc, ir.LevelOperation, resilientv1.E_Method, list); e != nil {
+		op.Resilience = append(op.Resilience, *e)
+	}
+	return op
+}
+
+// Idempotency maps a method's idempotency_level to the IR's.
+func Idempotency(l descriptorpb.MethodOptions_IdempotencyLevel) ir.Idempotency {
+	switch l {
+	case descriptorpb.MethodOptions_NO_SIDE_EFFECTS:
+		return ir.ReadOnly
+	case descriptorpb.MethodOptions_IDEMPOTENT:
+		return ir.Idempotent
+	}
+	return ir.NotIdempotent
+}
+
+// location is where d is declared in f, with its full name as path.
+func location(f *protogen.File, d protoreflect.Descriptor) ir.Location {
+	loc := ir.Location{File: f.Desc.Path(), Path: string(d.FullName())}
+	if _, isFile := d.(protoreflect.FileDescriptor); isFile {
+		loc.Path = ""
+		if pkg := f.Desc.Package(); pkg != "" {
+			loc.Path = string(pkg)
+		}
+		return loc
+	}
+	if sl := f.Desc.SourceLocations().ByDescriptor(d); sl.Path != nil || sl.StartLine > 0 {
+		loc.Line, loc.Col = sl.StartLine+1, sl.StartColumn+1
+	}
+	return loc
+}
+
+// comment returns a leading comment without markers and surrounding
+// blank lines.
+func comment(c protogen.Comments) string {
+	s := strings.TrimSpace(string(c))
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(strings.TrimPrefix(l, " "), " \t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// extension returns the option xt of d as a raw snake_case policy layer,
+// nil when it is not set.
+func extension(f *protogen.File, d protoreflect.Descriptor, level ir.Level, xt protoreflect.ExtensionType, list *diag.List) *ir.Extension {
+	opts := d.Options()
+	if opts == nil || !proto.HasExtension(opts, xt) {
+		return nil
+	}
+	loc := location(f, d)
+	optName := "(" + string(xt.TypeDescriptor().FullName()) + ")"
+	if loc.Path == "" {
+		loc.Path = optName
+	} else {
+		loc.Path += "." + optName
+	}
+	msg, _ := proto.GetExtension(opts, xt).(proto.Message)
+	v, err := optionValue(msg)
+	if err != nil {
+		list.Errorf(loc, RuleOption, fmt.Sprintf("option %s cannot be read: %v", optName, err), "check its durations: seconds and nanos must have the same sign")
+		return nil
+	}
+	return &ir.Extension{Level: level, Value: v, Snake: true, Location: loc}
+}
+
+// optionValue turns an option message into the policy object it stands
+// for: snake_case keys, durations as Go duration strings, the fallback
+// kind as "cached", "static" or "none", and a static fallback value parsed
+// from its JSON.
+func optionValue(m proto.Message) (map[string]any, error) {
+	b, err := protojson.MarshalOptions{UseProtoNames: true}.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v map[string]any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if fb, ok := v["fallback"].(map[string]any); ok {
+		if k, ok := fb["kind"].(string); ok {
+			fb["kind"] = strings.ToLower(strings.TrimPrefix(k, "FALLBACK_KIND_"))
+			if fb["kind"] == "unspecified" {
+				delete(fb, "kind")
+			}
+		}
+		if s, ok := fb["value"].(string); ok {
+			var x any
+			if err := json.Unmarshal([]byte(s), &x); err != nil {
+				return nil, fmt.Errorf("fallback.value is not JSON: %v", err)
+			}
+			fb["value"] = x
+		}
+	}
+	return v, nil
+}
