@@ -72,6 +72,11 @@ func wrap(line string, width int) []string {
 func comments(lines []string) *jen.Statement {
 	s := jen.Null()
 	for _, l := range lines {
+		if strings.HasPrefix(l, "\t") {
+			// A code block: written as is, as gofmt wants it ("//\tcode").
+			s.Comment("//" + l).Line()
+			continue
+		}
 		s.Comment(l).Line()
 	}
 	return s

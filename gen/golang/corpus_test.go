@@ -15,6 +15,7 @@ import (
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
+	"github.com/resilientgo/resilient/gen/policy"
 )
 
 // nonEntry lists the corpus files that are only reached through $ref.
@@ -40,7 +41,7 @@ var corpusCases = map[string]corpusCase{
 	"docker-engine/swagger.yaml": {collisions: 8},
 }
 
-// TestCorpus generates the models of every OpenAPI entry file of the
+// TestCorpus generates the models and the client of every OpenAPI entry file of the
 // shared corpus, and of the feature specs in gen/openapi/testdata, into
 // one temporary module, then runs go build, go vet and the feature tests
 // on it. Generating twice must give identical bytes.
@@ -164,6 +165,13 @@ func emit(t *testing.T, svc *ir.Service, pkg, source string) []byte {
 	t.Helper()
 	f := golang.NewFile(pkg, source)
 	golang.EmitModels(f, svc)
+	pol, _, err := policy.Resolve(svc, pkg, nil)
+	if err != nil {
+		t.Fatalf("policy.Resolve: %v", err)
+	}
+	if _, err := golang.EmitClient(f, svc, pol, golang.ClientOptions{}); err != nil {
+		t.Fatalf("EmitClient: %v", err)
+	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		t.Fatalf("Render: %v", err)

@@ -1,0 +1,183 @@
+package golang
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/gen/policy"
+)
+
+// runtimePath is the import path of the runtime package; generated code
+// imports it under the fixed name runtimeAlias, since its own name,
+// "runtime", is the standard library's.
+const (
+	runtimePath  = "github.com/resilientgo/resilient/runtime"
+	runtimeAlias = "resilient"
+)
+
+// rt refers to a name of the runtime package.
+func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
+
+// ClientOptions tunes [EmitClient]. The zero value is ready to use.
+type ClientOptions struct {
+	// DependencyName is the default name of the client's
+	// runtime.Dependency, shown in errors, logs and observer events; the
+	// generated WithDependencyName option overrides it. Empty means the
+	// name the policy was resolved for, and when that is empty too, the
+	// host of the base URL given to NewClient.
+	DependencyName string
+}
+
+// EmitClient writes the resilient HTTP client of svc into f, with the
+// resolved policy pol (from [policy.Resolve] for the same service): the
+// Client type and NewClient with its options, the Policy table and
+// DefaultPolicy, one method per operation with its Params struct and typed
+// error, and the helpers they share. The model types come from
+// [EmitModels], into the same package.
+//
+// Constructs it cannot type degrade (a parameter sent as JSON, a multipart
+// body sent as raw bytes, a second success type read as the first) and come
+// back as warnings. Names the client needs that the models already use are
+// errors (E-NAME-RESERVED, E-NAME-COLLISION), joined in the error; f is
+// left untouched then.
+func EmitClient(f *jen.File, svc *ir.Service, pol *policy.Service, opts ClientOptions) ([]diag.Diagnostic, error) {
+	if pol == nil || pol.Dependency == nil || len(pol.Operations) != len(svc.Operations) {
+		return nil, errors.New("golang: the policy does not belong to service " + svc.Name + ": resolve it with policy.Resolve for the same service")
+	}
+	var list diag.List
+	v := newClientView(svc, pol, opts, &list)
+	if list.HasErrors() {
+		return list.Warnings(), list.Err()
+	}
+	f.ImportAlias(runtimePath, runtimeAlias)
+	emitVersionCheck(f)
+	emitClientType(f, v)
+	emitOptions(f, v)
+	emitNewClient(f, v)
+	emitPolicyType(f, v)
+	emitDefaultPolicy(f, v)
+	for _, op := range v.ops {
+		emitMethod(f, op)
+		if op.params != nil {
+			emitParams(f, op)
+		}
+		emitRequest(f, op)
+		if op.errType != nil {
+			emitErrorType(f, op)
+		}
+	}
+	emitHelpers(f, v)
+	return list.Warnings(), nil
+}
+
+// clientView is what the client's emitters write: everything decided.
+type clientView struct {
+	svcName string
+	depName string
+	dep     depPolicyView
+	ops     []*opView
+	// helpers used by at least one operation.
+	usesJSON, usesBytes, usesNothing bool
+}
+
+// newClientView computes the client of svc, reporting degraded constructs
+// as warnings and name clashes as errors.
+func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, list *diag.List) *clientView {
+	c := &clientGen{m: newModels(svc), list: list}
+	v := &clientView{svcName: svc.Name, depName: opts.DependencyName, dep: depView(pol)}
+	if v.depName == "" {
+		v.depName = pol.Dependency.Name
+	}
+	for i, op := range svc.Operations {
+		ov := c.opView(op, pol.Operations[i])
+		v.ops = append(v.ops, ov)
+		switch {
+		case ov.result == nil:
+			v.usesNothing = true
+		case ov.result.json:
+			v.usesJSON = true
+		default:
+			v.usesBytes = true
+		}
+	}
+	checkNames(svc, v, list)
+	return v
+}
+
+// clientGen holds what computing the views of operations needs.
+type clientGen struct {
+	m    *models
+	list *diag.List
+}
+
+// emitVersionCheck writes
+//
+//	// This check fails to compile when the runtime module is older than the
+//	// generated code needs: upgrade github.com/resilientgo/resilient.
+//	const _ = resilient.SupportPackageIsVersion1
+func emitVersionCheck(f *jen.File) {
+	f.Comment("This check fails to compile when the runtime module is older than this")
+	f.Comment("generated code needs; upgrade it with")
+	f.Comment("go get github.com/resilientgo/resilient@latest.")
+	f.Const().Id("_").Op("=").Add(rt("SupportPackageIsVersion1"))
+}
+
+// emitClientType writes
+//
+//	// Client calls the Petstore API ...
+//	type Client struct {
+//		baseURL string
+//		httpc   *resilient.HTTPClient
+//		dep     *resilient.Dependency
+//		ops     struct {
+//			GetPet *resilient.Operation
+//		}
+//	}
+//
+//	// Dependency returns the runtime dependency all calls of c share.
+//	func (c *Client) Dependency() *resilient.Dependency { return c.dep }
+func emitClientType(f *jen.File, v *clientView) {
+	doc := []string{
+		"Client calls the " + v.svcName + " API. Every method runs its request through",
+		"the resilience pipeline of the runtime package (deadline, bulkhead, retries",
+		"for idempotent operations, circuit breaker, per-attempt timeout) with the",
+		"operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the",
+		"trailing call options override it for one call.",
+		"",
+		"A Client is safe for concurrent use; make one per base URL and keep it.",
+	}
+	ops := make([]jen.Code, 0, len(v.ops))
+	for _, op := range v.ops {
+		ops = append(ops, jen.Id(op.name).Op("*").Add(rt("Operation")))
+	}
+	f.Add(comments(doc).Type().Id("Client").Struct(
+		jen.Id("baseURL").String(),
+		jen.Id("httpc").Op("*").Add(rt("HTTPClient")),
+		jen.Id("dep").Op("*").Add(rt("Dependency")),
+		jen.Id("ops").Struct(ops...),
+	))
+	f.Comment("Dependency returns the runtime dependency that all calls of c share: its")
+	f.Comment("breaker state, bulkhead occupancy and name.")
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Dependency").Params().Op("*").Add(rt("Dependency")).Block(
+		jen.Return(jen.Id("c").Dot("dep")),
+	)
+}
+
+// lines renders codes as a multi-line, comma-separated group between open
+// and close, as in a composite literal or a long call.
+func lines(open, close string, items ...jen.Code) *jen.Statement {
+	return jen.CustomFunc(jen.Options{Open: open, Close: close, Separator: ",", Multi: true}, func(g *jen.Group) {
+		for _, it := range items {
+			g.Add(it)
+		}
+	})
+}
+
+// statusLit is a status code in generated code.
+func statusLit(code int) *jen.Statement { return jen.Lit(code) }
+
+// itoa is strconv.Itoa, kept short for view code.
+func itoa(n int) string { return strconv.Itoa(n) }

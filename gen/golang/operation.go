@@ -1,0 +1,312 @@
+package golang
+
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec"
+)
+
+// opView is what the emitters of one operation write.
+type opView struct {
+	// name is the method's name.
+	name   string
+	doc    []string
+	policy opPolicyView
+	// method is the HTTP method; path the template split into parts.
+	method string
+	path   []pathPart
+	// args are the required path parameters, in template order.
+	args    []*paramView
+	params  *paramsView
+	body    *bodyView
+	result  *resultView
+	errType *errorView
+	// keyHeader is the idempotency key header, empty when none is sent.
+	keyHeader string
+}
+
+// pathPart is a literal piece of a path template, or a parameter.
+type pathPart struct {
+	lit   string
+	param *paramView
+}
+
+// fixedLocals are the names the generated methods and request builders
+// use for their own locals and imports; arguments avoid them.
+var fixedLocals = map[string]bool{
+	"c": true, "ctx": true, "opts": true, "params": true, "body": true, "contentType": true,
+	"req": true, "err": true, "u": true, "q": true, "op": true, "key": true, "data": true,
+	"v": true, "vs": true, "i": true, "k": true, "zero": true, "cookie": true,
+	"url": true, "http": true, "strconv": true, "json": true, "bytes": true, "time": true,
+	"strings": true, "io": true, "context": true, "resilient": true, "slices": true, "maps": true,
+	"base64": true, "errors": true, "fmt": true, "slog": true,
+}
+
+func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView {
+	v := &opView{name: op.Name, method: op.Method, policy: opPolicy(res), keyHeader: res.IdempotencyKey}
+	taken := map[string]bool{}
+	for _, p := range op.Params {
+		switch p.In {
+		case ir.InPath:
+			v.args = append(v.args, c.pathArg(p, taken))
+		default:
+			if v.params == nil {
+				v.params = &paramsView{name: op.Name + "Params", op: op.Name}
+			}
+			v.params.fields = append(v.params.fields, c.paramField(p))
+		}
+	}
+	v.path = c.pathParts(op, v.args)
+	if v.keyHeader != "" && !v.params.documents(v.keyHeader) {
+		if v.params == nil {
+			v.params = &paramsView{name: op.Name + "Params", op: op.Name}
+		}
+		v.params.keyField = v.params.freeField("IdempotencyKey")
+	}
+	if v.params != nil {
+		v.params.keyHeader = v.keyHeader
+	}
+	v.body = c.bodyView(op)
+	v.result = c.resultView(op)
+	v.errType = c.errorView(op)
+	v.doc = c.methodDoc(op, v)
+	return v
+}
+
+// methodDoc is the method's comment: the summary and description, the
+// policy line, and notes on the body and deprecation.
+func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
+	lines := []string{op.Name + " calls " + op.Method + " " + sanitizeLine(op.Path) + "."}
+	if body := docLines(joinDoc(op.Summary, op.Description)); len(body) > 0 {
+		lines = append(append(lines, ""), body...)
+	}
+	lines = append(lines, "", v.policy.docLine)
+	if v.keyHeader != "" {
+		lines = append(lines, "", "Every call sends one idempotency key in the "+v.keyHeader+" header, the same on",
+			"every attempt: the caller's when params sets it, else a new random one.")
+	}
+	if v.body != nil && (v.body.kind == ir.ContentBinary || v.body.kind == ir.ContentMultipart) {
+		lines = append(lines, "", "A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be",
+			"sent again and so retried; any other io.Reader gets one attempt only.")
+	}
+	if v.errType != nil {
+		lines = append(lines, "", "Documented error answers come back as a *"+v.errType.name+"; any other",
+			"failure of the dependency as a *resilient.RemoteError.")
+	}
+	if op.Deprecated {
+		lines = append(lines, "", "Deprecated: the operation is marked deprecated.")
+	}
+	return lines
+}
+
+// signature returns the parameters shared by the method and its request
+// builder: ctx, the path arguments, params and the body.
+func (v *opView) signature() []jen.Code {
+	out := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+	for _, a := range v.args {
+		out = append(out, jen.Id(a.name).Add(a.typ()))
+	}
+	if v.params != nil {
+		out = append(out, jen.Id("params").Op("*").Id(v.params.name))
+	}
+	if v.body != nil {
+		out = append(out, jen.Id("body").Add(v.body.typ()))
+		if v.body.kind == ir.ContentMultipart {
+			out = append(out, jen.Id("contentType").String())
+		}
+	}
+	return out
+}
+
+// callArgs are the names of signature, to pass them on.
+func (v *opView) callArgs() []jen.Code {
+	out := []jen.Code{jen.Id("ctx")}
+	for _, a := range v.args {
+		out = append(out, jen.Id(a.name))
+	}
+	if v.params != nil {
+		out = append(out, jen.Id("params"))
+	}
+	if v.body != nil {
+		out = append(out, jen.Id("body"))
+		if v.body.kind == ir.ContentMultipart {
+			out = append(out, jen.Id("contentType"))
+		}
+	}
+	return out
+}
+
+// emitMethod writes
+//
+//	// GetPet calls GET /pets/{id}.
+//	//
+//	// Policy: read-only, 3 attempts, timeout 2.1s, attempt 500ms.
+//	func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOption) (Pet, error) {
+//		req, err := c.requestGetPet(ctx, id)
+//		if err != nil {
+//			var zero Pet
+//			return zero, err
+//		}
+//		op := c.ops.GetPet.With(opts...)
+//		var key string
+//		if op.CachesFallback() {
+//			key = req.Method + " " + req.URL.String()
+//		}
+//		return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], decodeGetPetError)
+//	}
+//
+// A method without a result returns only the error.
+func emitMethod(f *jen.File, v *opView) {
+	params := append(v.signature(), jen.Id("opts").Op("...").Add(rt("CallOption")))
+	decodeErr := jen.Nil()
+	if v.errType != nil {
+		decodeErr = jen.Id("decode" + v.errType.name)
+	}
+	fail := jen.Return(jen.Err())
+	results := jen.Error()
+	decode := jen.Id("discardBody")
+	if v.result != nil {
+		fail = jen.Block(jen.Var().Id("zero").Add(v.result.typ()), jen.Return(jen.Id("zero"), jen.Err()))
+		results = jen.Params(v.result.typ(), jen.Error())
+		decode = v.result.decodeFunc()
+	}
+	do := rt("DoHTTP").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("c").Dot("httpc"), jen.Id("key"), jen.Id("req"), decode, decodeErr)
+	last := []jen.Code{jen.Return(do)}
+	if v.result == nil {
+		last = []jen.Code{jen.List(jen.Id("_"), jen.Err()).Op("=").Add(do), jen.Return(jen.Err())}
+	}
+	var onErr jen.Code = jen.Block(fail)
+	if v.result != nil {
+		onErr = fail
+	}
+	body := []jen.Code{
+		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("c").Dot("request" + v.name).Call(v.callArgs()...),
+		jen.If(jen.Err().Op("!=").Nil()).Add(onErr),
+		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")),
+		jen.Var().Id("key").String(),
+		jen.If(jen.Id("op").Dot("CachesFallback").Call()).Block(
+			jen.Id("key").Op("=").Id("req").Dot("Method").Op("+").Lit(" ").Op("+").Id("req").Dot("URL").Dot("String").Call(),
+		),
+	}
+	body = append(body, last...)
+	f.Add(comments(v.doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(v.name).Params(params...).Add(results).Block(body...))
+}
+
+// emitRequest writes the request builder of an operation:
+//
+//	// requestGetPet builds the request of GetPet.
+//	func (c *Client) requestGetPet(ctx context.Context, id string, params *GetPetParams) (*http.Request, error) {
+//		u := c.baseURL + "/pets/" + url.PathEscape(id)
+//		var q []string
+//		if params != nil { ... q = append(q, "limit="+url.QueryEscape(strconv.Itoa(*params.Limit))) ... }
+//		if len(q) > 0 {
+//			u += "?" + strings.Join(q, "&")
+//		}
+//		req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+//		if err != nil {
+//			return nil, err
+//		}
+//		req.Header.Set("Accept", "application/json")
+//		if params != nil { ... headers and cookies ... }
+//		if req.Header.Get("Idempotency-Key") == "" {
+//			req.Header.Set("Idempotency-Key", resilient.NewIdempotencyKey())
+//		}
+//		return req, nil
+//	}
+func emitRequest(f *jen.File, v *opView) {
+	var body []jen.Code
+	body = append(body, v.pathLocals()...)
+	body = append(body, jen.Id("u").Op(":=").Add(v.pathExpr()))
+	if v.params.hasQuery() {
+		body = append(body, jen.Var().Id("q").Index().String())
+		body = append(body, jen.If(jen.Id("params").Op("!=").Nil()).Block(v.params.queryCode()...))
+		body = append(body, jen.If(jen.Len(jen.Id("q")).Op(">").Lit(0)).Block(
+			jen.Id("u").Op("+=").Lit("?").Op("+").Qual("strings", "Join").Call(jen.Id("q"), jen.Lit("&")),
+		))
+	}
+	reader := jen.Nil()
+	if v.body != nil {
+		var pre []jen.Code
+		pre, reader = v.body.encode()
+		body = append(body, pre...)
+	}
+	body = append(body,
+		jen.List(jen.Id("req"), jen.Err()).Op(":=").Qual("net/http", "NewRequestWithContext").Call(jen.Id("ctx"), jen.Lit(v.method), jen.Id("u"), reader),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	)
+	if v.body != nil {
+		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Content-Type"), v.body.contentType()))
+	}
+	if v.result != nil && v.result.mediaType != "" {
+		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Accept"), jen.Lit(v.result.mediaType)))
+	}
+	if v.params.hasHeaders() {
+		body = append(body, jen.If(jen.Id("params").Op("!=").Nil()).Block(v.params.headerCode()...))
+	}
+	if v.keyHeader != "" {
+		body = append(body, jen.If(jen.Id("req").Dot("Header").Dot("Get").Call(jen.Lit(v.keyHeader)).Op("==").Lit("")).Block(
+			jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit(v.keyHeader), rt("NewIdempotencyKey").Call()),
+		))
+	}
+	body = append(body, jen.Return(jen.Id("req"), jen.Nil()))
+	f.Comment("request" + v.name + " builds the request of " + v.name + ".")
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("request"+v.name).Params(v.signature()...).
+		Params(jen.Op("*").Qual("net/http", "Request"), jen.Error()).Block(body...)
+}
+
+// pathParts splits the template into literals and parameters. A template
+// variable without a parameter stays as written, with a warning.
+func (c *clientGen) pathParts(op *ir.Operation, args []*paramView) []pathPart {
+	var out []pathPart
+	rest := op.Path
+	for rest != "" {
+		i := strings.IndexByte(rest, '{')
+		j := strings.IndexByte(rest[max(i, 0):], '}') + max(i, 0)
+		if i < 0 || j < i {
+			out = append(out, pathPart{lit: rest})
+			break
+		}
+		if i > 0 {
+			out = append(out, pathPart{lit: rest[:i]})
+		}
+		name := rest[i+1 : j]
+		var found *paramView
+		for _, a := range args {
+			if a.p.Name == name {
+				found = a
+			}
+		}
+		if found == nil {
+			c.list.Warnf(op.Location, "W-PATH-TEMPLATE", "path variable "+quote(name)+" has no path parameter; it is sent as written", "declare the parameter with in: path")
+			out = append(out, pathPart{lit: rest[i : j+1]})
+		} else {
+			out = append(out, pathPart{param: found})
+		}
+		rest = rest[j+1:]
+	}
+	return out
+}
+
+// pathExpr is the URL without query: c.baseURL + "/pets/" + url.PathEscape(id).
+func (v *opView) pathExpr() *jen.Statement {
+	s := jen.Id("c").Dot("baseURL")
+	for _, p := range v.path {
+		if p.param == nil {
+			s.Op("+").Lit(p.lit)
+			continue
+		}
+		s.Op("+").Add(p.param.pathValue())
+	}
+	return s
+}
+
+// pathLocals computes the path parameters that need statements.
+func (v *opView) pathLocals() []jen.Code {
+	var out []jen.Code
+	for _, a := range v.args {
+		out = append(out, a.pathLocal()...)
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package golang
+
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// resultView is the typed result of a method.
+type resultView struct {
+	typ func() *jen.Statement
+	// json: decoded with decodeJSON; otherwise read whole with readBody.
+	json      bool
+	mediaType string
+}
+
+// decodeFunc is the decode argument of DoHTTP: decodeJSON[T] or readBody.
+func (r *resultView) decodeFunc() *jen.Statement {
+	if r.json {
+		return jen.Id("decodeJSON").Types(r.typ())
+	}
+	return jen.Id("readBody")
+}
+
+// resultView applies the result rules (see the package documentation):
+// the first 2xx response with a body gives the result, JSON decoded into
+// its type, any other media type read whole as []byte; an operation whose
+// 2xx responses have no body returns only an error. Other 2xx responses
+// with a different type are read as the first one, with a warning.
+func (c *clientGen) resultView(op *ir.Operation) *resultView {
+	var first *ir.Content
+	for _, r := range op.Successes() {
+		if len(r.Contents) == 0 {
+			continue
+		}
+		ct := r.Contents[0]
+		if first == nil {
+			first = ct
+			continue
+		}
+		if ct.Kind != first.Kind || ct.Kind == ir.ContentJSON && !sameType(ct.Type, first.Type) {
+			c.list.Warnf(r.Location, "W-RESPONSE-TYPES", "operation "+op.Name+": the "+r.Status+" response's body differs from the first success's; it is decoded as that one", "")
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	v := &resultView{mediaType: first.MediaType}
+	if strings.Contains(v.mediaType, "*") {
+		v.mediaType = ""
+	}
+	if first.Kind == ir.ContentJSON {
+		t := first.Type
+		if t == nil {
+			t = &ir.TypeRef{Kind: ir.KindAny}
+		}
+		v.json = true
+		v.typ = func() *jen.Statement { return c.m.goType(t) }
+		return v
+	}
+	if first.Kind == ir.ContentForm || first.Kind == ir.ContentMultipart {
+		c.list.Warnf(first.Location, "W-RESPONSE-RAW", "operation "+op.Name+": the "+first.MediaType+" response body is returned as raw bytes", "")
+	}
+	v.typ = func() *jen.Statement { return jen.Index().Byte() }
+	return v
+}
+
+// sameType reports whether two type uses are the same Go type.
+func sameType(a, b *ir.TypeRef) bool {
+	switch {
+	case a == nil || b == nil:
+		return a == b
+	case a.Kind != b.Kind || a.Name != b.Name:
+		return false
+	case a.Elem != nil || b.Elem != nil:
+		return sameType(a.Elem, b.Elem)
+	}
+	return true
+}
+
+// emitHelpers writes the decode functions the methods use:
+//
+//	// decodeJSON decodes a JSON answer; a 204 answer is T's zero value.
+//	func decodeJSON[T any](resp *http.Response) (T, error)
+//
+//	// readBody reads a whole answer.
+//	func readBody(resp *http.Response) ([]byte, error)
+//
+//	// discardBody ignores the answer's body.
+//	func discardBody(*http.Response) (struct{}, error)
+func emitHelpers(f *jen.File, v *clientView) {
+	resp := jen.Id("resp").Op("*").Qual("net/http", "Response")
+	if v.usesJSON {
+		f.Comment("decodeJSON decodes a JSON answer; a 204 answer is T's zero value.")
+		f.Func().Id("decodeJSON").Types(jen.Id("T").Any()).Params(resp.Clone()).Params(jen.Id("T"), jen.Error()).Block(
+			jen.Var().Id("v").Id("T"),
+			jen.If(jen.Id("resp").Dot("StatusCode").Op("==").Qual("net/http", "StatusNoContent")).Block(jen.Return(jen.Id("v"), jen.Nil())),
+			jen.Err().Op(":=").Qual("encoding/json", "NewDecoder").Call(jen.Id("resp").Dot("Body")).Dot("Decode").Call(jen.Op("&").Id("v")),
+			jen.Return(jen.Id("v"), jen.Err()),
+		)
+	}
+	if v.usesBytes {
+		f.Comment("readBody reads a whole answer, inside the attempt so that the attempt")
+		f.Comment("timeout bounds it.")
+		f.Func().Id("readBody").Params(resp.Clone()).Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Return(jen.Qual("io", "ReadAll").Call(jen.Id("resp").Dot("Body"))),
+		)
+	}
+	if v.usesNothing {
+		f.Comment("discardBody ignores an answer's body; the runtime drains it.")
+		f.Func().Id("discardBody").Params(jen.Op("*").Qual("net/http", "Response")).Params(jen.Struct(), jen.Error()).Block(
+			jen.Return(jen.Struct().Values(), jen.Nil()),
+		)
+	}
+}
