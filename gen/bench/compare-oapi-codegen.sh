@@ -20,6 +20,7 @@ runs=${2:-5}
 oapi_codegen=github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2
 
 [ -f "$spec" ] || { echo "no spec at $spec" >&2; exit 2; }
+spec=$(cd "$(dirname "$spec")" && pwd)/$(basename "$spec")
 [ -x /usr/bin/time ] || { echo "GNU time is needed at /usr/bin/time" >&2; exit 2; }
 
 work=$(mktemp -d)
