@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	resilientv1 "github.com/resilientgo/resilient/annotations/resilient/v1"
@@ -191,11 +192,15 @@ func comment(c protogen.Comments) string {
 // extension returns the option xt of d as a raw snake_case policy layer,
 // nil when it is not set.
 func extension(f *protogen.File, d protoreflect.Descriptor, level ir.Level, xt protoreflect.ExtensionType, list *diag.List) *ir.Extension {
-	opts := d.Options()
+	loc := location(f, d)
+	opts, err := typedOptions(d.Options())
+	if err != nil {
+		list.Errorf(loc, RuleOption, fmt.Sprintf("options of %s cannot be read: %v", d.FullName(), err), "")
+		return nil
+	}
 	if opts == nil || !proto.HasExtension(opts, xt) {
 		return nil
 	}
-	loc := location(f, d)
 	optName := "(" + string(xt.TypeDescriptor().FullName()) + ")"
 	if loc.Path == "" {
 		loc.Path = optName
@@ -209,6 +214,24 @@ func extension(f *protogen.File, d protoreflect.Descriptor, level ir.Level, xt p
 		return nil
 	}
 	return &ir.Extension{Level: level, Value: v, Snake: true, Location: loc}
+}
+
+// typedOptions re-reads an options message with the extensions linked
+// into this program, so that an extension set by a compiler that knew it
+// only dynamically comes back as its Go type.
+func typedOptions(opts proto.Message) (proto.Message, error) {
+	if opts == nil || !opts.ProtoReflect().IsValid() {
+		return nil, nil
+	}
+	b, err := proto.Marshal(opts)
+	if err != nil {
+		return nil, err
+	}
+	fresh := opts.ProtoReflect().New().Interface()
+	if err := (proto.UnmarshalOptions{Resolver: protoregistry.GlobalTypes}).Unmarshal(b, fresh); err != nil {
+		return nil, err
+	}
+	return fresh, nil
 }
 
 // optionValue turns an option message into the policy object it stands

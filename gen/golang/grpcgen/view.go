@@ -94,7 +94,7 @@ func opNotes(res *policyspec.Operation) (string, string) {
 		timeout = runtime.DefaultTimeout
 	}
 	plain := []string{p.Idempotency.String(), plural(attempts, "attempt"), "timeout " + shortDuration(timeout)}
-	noted := []string{plain[0] + origin(res.Sources, "idempotent"), plain[1] + origin(res.Sources, "retry.maxRetries"), plain[2] + origin(res.Sources, "timeout")}
+	noted := []string{plain[0] + idemOrigin(res.Sources), plain[1] + origin(res.Sources, "retry.maxRetries"), plain[2] + origin(res.Sources, "timeout")}
 	add := func(s, key string) {
 		plain = append(plain, s)
 		noted = append(noted, s+origin(res.Sources, key))
@@ -154,3 +154,11 @@ func shortDuration(d time.Duration) string {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// idemOrigin notes where the idempotency came from when no policy set it.
+func idemOrigin(sources map[string]policyspec.Source) string {
+	if s, ok := sources["idempotent"]; ok && s.Origin == policyspec.OriginDefault {
+		return " (idempotency_level)"
+	}
+	return origin(sources, "idempotent")
+}

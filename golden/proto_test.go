@@ -1,0 +1,204 @@
+package golden
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/protobuf/cmd/protoc-gen-go/internal_gengo"
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/resilientgo/resilient/gen/golang/grpcgen"
+	"github.com/resilientgo/resilient/gen/protoir/prototest"
+)
+
+// protoCase is one folder of golden/proto: .proto inputs (and an optional
+// policy.yaml) with, beside them, the generated Go package: protoc-gen-go's
+// and protoc-gen-go-grpc's output (rewritten by -update) and ours
+// (compared byte for byte), plus review.md.
+type protoCase struct {
+	name   string
+	proves string
+	files  []string
+	param  string
+}
+
+var protoCases = []protoCase{
+	{"unary", "an unmarked unary method is sent once, a NO_SIDE_EFFECTS one retried; built-in defaults only", []string{"greeter.proto"}, "paths=source_relative,review=review.md"},
+	{"streaming", "each streaming kind maps to its glue helper; client and bidi streams are never retried", []string{"streams.proto"}, "paths=source_relative,review=review.md"},
+	{"options", "every option at file, service and method level, an idempotency key and a policy file", []string{"options.proto"}, "paths=source_relative,policy=policy.yaml,review=review.md"},
+	{"twoservices", "two services of one file are two dependencies with their own tables", []string{"two.proto"}, "paths=source_relative,review=review.md"},
+	{"editions", "an edition 2023 file", []string{"route.proto"}, "paths=source_relative,review=review.md"},
+	{"behaviour", "the service the behaviour tests run against a real grpc-go server", []string{"counter.proto"}, "paths=source_relative"},
+}
+
+// protoRequest compiles a case's files in-process.
+func protoRequest(t *testing.T, dir string, c protoCase) *pluginpb.CodeGeneratorRequest {
+	t.Helper()
+	req, err := prototest.Request([]string{dir, prototest.AnnotationsDir("golden")}, nil, c.param, c.files...)
+	if err != nil {
+		t.Fatalf("compiling %s: %v", c.name, err)
+	}
+	return req
+}
+
+func TestProtoGolden(t *testing.T) {
+	for _, c := range protoCases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join("proto", c.name)
+			req := protoRequest(t, dir, c)
+			resp := grpcgen.Run(req, func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
+			if resp.Error != nil {
+				t.Fatalf("protoc-gen-resilient: %s", resp.GetError())
+			}
+			if len(resp.File) == 0 {
+				t.Fatal("no file generated")
+			}
+			for _, f := range resp.File {
+				compareOrUpdate(t, filepath.Join(dir, f.GetName()), []byte(f.GetContent()))
+			}
+			if *update {
+				other := proto.CloneOf(req)
+				other.Parameter = proto.String("paths=source_relative")
+				writeResponse(t, dir, generateGo(t, other))
+				writeResponse(t, dir, runPlugin(t, goGRPCPlugin(t), other))
+			}
+		})
+	}
+}
+
+// TestProtoGoldenBuilds builds the case packages: our output together with
+// protoc-gen-go's and protoc-gen-go-grpc's.
+func TestProtoGoldenBuilds(t *testing.T) {
+	out, err := exec.Command("go", "vet", "./proto/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go vet ./golden/proto/...: %v\n%s", err, out)
+	}
+}
+
+func compareOrUpdate(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v; run go test ./golden -run TestProtoGolden -update", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the generated output; review the change and run go test ./golden -run TestProtoGolden -update\n%s", path, firstDiff(want, got))
+	}
+}
+
+// firstDiff shows the first differing line.
+func firstDiff(want, got []byte) string {
+	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return "line " + itoa(i+1) + ":\n-" + a + "\n+" + b
+		}
+	}
+	return ""
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// generateGo runs protoc-gen-go in-process.
+func generateGo(t *testing.T, req *pluginpb.CodeGeneratorRequest) *pluginpb.CodeGeneratorResponse {
+	t.Helper()
+	gen, err := protogen.Options{}.New(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range gen.Files {
+		if f.Generate {
+			internal_gengo.GenerateFile(gen, f)
+		}
+	}
+	gen.SupportedFeatures = internal_gengo.SupportedFeatures
+	gen.SupportedEditionsMinimum = internal_gengo.SupportedEditionsMinimum
+	gen.SupportedEditionsMaximum = internal_gengo.SupportedEditionsMaximum
+	return gen.Response()
+}
+
+var goGRPC struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// goGRPCPlugin builds protoc-gen-go-grpc v1.6.2 once per test binary.
+func goGRPCPlugin(t *testing.T) string {
+	t.Helper()
+	goGRPC.once.Do(func() {
+		dir, err := os.MkdirTemp("", "protoc-gen-go-grpc")
+		if err != nil {
+			goGRPC.err = err
+			return
+		}
+		cmd := exec.Command("go", "install", "google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2")
+		cmd.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=-buildvcs=false")
+		goGRPC.out, goGRPC.err = cmd.CombinedOutput()
+		goGRPC.path = filepath.Join(dir, "protoc-gen-go-grpc")
+	})
+	if goGRPC.err != nil {
+		t.Fatalf("building protoc-gen-go-grpc: %v\n%s", goGRPC.err, goGRPC.out)
+	}
+	return goGRPC.path
+}
+
+// runPlugin runs a plugin binary on req.
+func runPlugin(t *testing.T, bin string, req *pluginpb.CodeGeneratorRequest) *pluginpb.CodeGeneratorResponse {
+	t.Helper()
+	in, err := proto.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, stderr.Bytes())
+	}
+	resp := &pluginpb.CodeGeneratorResponse{}
+	if err := proto.Unmarshal(out, resp); err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func writeResponse(t *testing.T, dir string, resp *pluginpb.CodeGeneratorResponse) {
+	t.Helper()
+	if resp.Error != nil {
+		t.Fatalf("plugin error: %s", resp.GetError())
+	}
+	for _, f := range resp.File {
+		p := filepath.Join(dir, f.GetName())
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f.GetContent()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
