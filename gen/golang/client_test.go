@@ -57,7 +57,36 @@ func TestClientDeterministic(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Fatal("two generations differ")
 	}
-	if out := os.Getenv("CLIENT_DUMP"); out != "" {
-		os.WriteFile(out, first, 0o644)
+}
+
+// TestClientBehaviour generates the shapes spec's client into a temporary
+// module and runs the hand-written tests of testdata/client next to it,
+// under the race detector, against httptest servers.
+func TestClientBehaviour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a generated module with -race; skipped with -short")
 	}
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := loadSpec(t, os.DirFS(filepath.Join("testdata", "client")), "shapes.yaml", openapi.BuildOptions{})
+	code, _ := emitAll(t, svc, "shapes", "testdata/client/shapes.yaml")
+	mod := t.TempDir()
+	writeModule(t, mod, repo)
+	dir := filepath.Join(mod, "shapes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests, err := os.ReadFile(filepath.Join("testdata", "client", "shapes_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"shapes.go": code, "shapes_test.go": tests} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goCmd(t, mod, "vet", "./...")
+	goCmd(t, mod, "test", "-race", "-count=1", "./...")
 }
