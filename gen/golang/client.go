@@ -8,6 +8,8 @@ import (
 	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 // runtimePath is the import path of the runtime package; generated code
@@ -92,7 +94,13 @@ func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, lis
 		v.depName = pol.Dependency.Name
 	}
 	for i, op := range svc.Operations {
-		ov := c.opView(op, pol.Operations[i])
+		res := pol.Operations[i]
+		if res.Policy.Fallback.Kind == runtime.FallbackStatic {
+			res = withoutStaticFallback(res)
+			list.Warnf(op.Location, "W-FALLBACK-STATIC", "operation "+op.Name+": a static fallback value is not generated yet; the client has no fallback",
+				"set one at run time with WithPolicy: p."+op.Name+".Fallback = resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: value}")
+		}
+		ov := c.opView(op, res)
 		v.ops = append(v.ops, ov)
 		switch {
 		case ov.result == nil:
@@ -105,6 +113,13 @@ func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, lis
 	}
 	checkNames(svc, v, list)
 	return v
+}
+
+// withoutStaticFallback returns a copy of res without its fallback.
+func withoutStaticFallback(res *policyspec.Operation) *policyspec.Operation {
+	c := *res
+	c.Policy.Fallback = runtime.FallbackPolicy{}
+	return &c
 }
 
 // clientGen holds what computing the views of operations needs.

@@ -2,6 +2,10 @@ package golang_test
 
 import (
 	"bytes"
+	"go/format"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,6 +60,53 @@ func TestClientDeterministic(t *testing.T) {
 	second, _ := emitAll(t, svc, "shapes", "testdata/client/shapes.yaml")
 	if !bytes.Equal(first, second) {
 		t.Fatal("two generations differ")
+	}
+	formatted, err := format.Source(first)
+	if err != nil {
+		t.Fatalf("format.Source: %v", err)
+	}
+	if !bytes.Equal(formatted, first) {
+		t.Errorf("generated code is not gofmt-clean")
+	}
+}
+
+// TestClientNames checks that names the client needs are reported, not
+// emitted as invalid Go.
+func TestClientNames(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: Names, version: "1"}
+paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: q, in: query, schema: {type: string}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Client'}}}}
+  /dependency:
+    get:
+      operationId: dependency
+      responses:
+        "204": {description: ok}
+components:
+  schemas:
+    Client: {type: object, properties: {a: {type: string}}}
+    GetThingParams: {type: object, properties: {b: {type: string}}}
+`
+	svc := loadSpec(t, fstest.MapFS{"names.yaml": {Data: []byte(spec)}}, "names.yaml", openapi.BuildOptions{})
+	pol, _, err := policy.Resolve(svc, "names", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = golang.EmitClient(golang.NewFile("names", ""), svc, pol, golang.ClientOptions{})
+	got := map[string]int{}
+	for _, rule := range []string{"E-NAME-RESERVED", "E-NAME-COLLISION"} {
+		got[rule] = countRule(err, rule)
+	}
+	want := map[string]int{"E-NAME-RESERVED": 2, "E-NAME-COLLISION": 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("EmitClient diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
 	}
 }
 

@@ -1,9 +1,60 @@
 // Package golang emits Go source from the IR with jennifer: [EmitModels]
 // writes the model types of an [ir.Service] (structs, enums, unions and
-// named aliases) into a [jen.File] made by [NewFile].
+// named aliases) into a [jen.File] made by [NewFile], and [EmitClient]
+// writes the service's resilient HTTP client into the same file.
 //
 // Emission is "compute, then emit": a small view of the service decides
-// Go types, pointers and tags first; then one emit function per construct
-// writes it. Output is deterministic and gofmt-clean (jennifer formats
-// it), and imports go through jen.Qual only.
+// Go types, pointers, tags, names and policy literals first; then one
+// emit function per construct writes it. Output is deterministic and
+// gofmt-clean (jennifer formats it), and imports go through jen.Qual
+// only; the runtime package is always imported as "resilient".
+//
+// # The generated client
+//
+// One Client per service, made by NewClient(baseURL, opts...) with the
+// options WithHTTPClient, WithPolicy, WithObserver, WithFallbackStore,
+// WithLogger and WithDependencyName; one runtime.Dependency per client.
+// The policy table is the Policy struct (Dependency plus one
+// runtime.OperationPolicy per operation) and DefaultPolicy, a literal a
+// reviewer can read in a diff. A constant refers to
+// runtime.SupportPackageIsVersion1, so that code generated for a newer
+// runtime fails to compile against an older one.
+//
+// Each operation becomes a method
+//
+//	func (c *Client) Op(ctx context.Context, <path params>, [params *OpParams], [body B], opts ...resilient.CallOption) ([R,] error)
+//
+// with the required path parameters in template order, an OpParams struct
+// for query, header and cookie parameters (required ones as values,
+// optional ones as pointers, slices and maps as they are; nil is not sent)
+// and the request body: the model type for JSON, url.Values for forms,
+// string for text, io.Reader for binary payloads (replayable, and so
+// retried, only when it is a *bytes.Reader, *bytes.Buffer or
+// *strings.Reader) and, degraded with a warning, for multipart payloads,
+// together with their content type.
+//
+// The result follows these rules:
+//
+//   - the first 2xx response with a body gives the result type: its JSON
+//     type, decoded with encoding/json, or []byte for any other media
+//     type, read whole inside the attempt so that the attempt timeout
+//     bounds it;
+//   - other 2xx responses are decoded as that type (a 204 answer as the
+//     zero value); a 2xx response with another type is a warning;
+//   - when no 2xx response has a body, the method returns only an error;
+//   - documented non-2xx responses with a JSON body become OpError, with
+//     one field per status, wrapping the runtime's *RemoteError; any other
+//     failure is the runtime's error (*RemoteError, *DeadlineExceededError,
+//     *OutcomeUnknownError, ...).
+//
+// Parameters are serialized without reflection: path parameters escaped
+// (simple, label or matrix style), query parameters in form (exploded or
+// comma-joined), spaceDelimited, pipeDelimited and deepObject styles,
+// headers and cookies; primitives with strconv, times in RFC 3339, enums
+// by their value. Other shapes are sent as JSON text, with a warning.
+//
+// An operation whose policy names an idempotency key header gets one key
+// per call from runtime.NewIdempotencyKey, the same on every attempt,
+// unless the caller sets one through the params (the documented header
+// parameter, or an added IdempotencyKey field).
 package golang
