@@ -1,0 +1,73 @@
+// Command protoc-gen-resilient is a protoc and buf plugin that generates
+// drop-in resilient gRPC clients. Beside the output of protoc-gen-go and
+// protoc-gen-go-grpc it writes, for every .proto file with services, a
+// <name>_resilient.pb.go in the same Go package with, per service,
+// NewResilient<Service>Client(cc, opts...) <Service>Client: the interface
+// protoc-gen-go-grpc generates, so adoption is one constructor change.
+// Every RPC gets deadline propagation, a bulkhead, a circuit breaker and
+// retries only where the proto says the method is idempotent
+// (idempotency_level NO_SIDE_EFFECTS or IDEMPOTENT, or the
+// (resilient.v1.method) option).
+//
+// With protoc:
+//
+//	protoc -I . \
+//	  --go_out=. --go_opt=paths=source_relative \
+//	  --go-grpc_out=. --go-grpc_opt=paths=source_relative \
+//	  --resilient_out=. --resilient_opt=paths=source_relative,policy=resilience.yaml,review=REVIEW.md \
+//	  petstore/v1/petstore.proto
+//
+// With buf (buf.gen.yaml, version v2):
+//
+//	version: v2
+//	plugins:
+//	  - local: protoc-gen-go
+//	    out: gen
+//	    opt: paths=source_relative
+//	  - local: protoc-gen-go-grpc
+//	    out: gen
+//	    opt: paths=source_relative
+//	  - local: protoc-gen-resilient
+//	    out: gen
+//	    opt:
+//	      - paths=source_relative
+//	      - policy=resilience.yaml
+//
+// Parameters (comma-separated, snake_case like protoc's):
+//
+//	paths=import|source_relative  where output goes, as for protoc-gen-go; default import
+//	module=<prefix>                strip this Go import path prefix from output names; default none
+//	M<file>=<import path>          the Go package of a .proto file without go_package; default none
+//	policy=<file>                  policy file (YAML), read relative to the working directory;
+//	                               default none (built-in defaults and the proto options only)
+//	review=<file>                  also write the Markdown resilience review of every service
+//	                               generated in this run to <file> under the output directory;
+//	                               default none
+//
+// Policy layers, widest first: built-in defaults, the policy file's
+// defaults and its entry for the service (named by its full name, such as
+// "helloworld.Greeter"), the (resilient.v1.file) option, the
+// (resilient.v1.service) option, the policy file's entry for the method
+// (its rpc or Go name) and the (resilient.v1.method) option.
+//
+// Supported inputs: proto2, proto3 and editions up to 2023 (the plugin
+// declares FEATURE_PROTO3_OPTIONAL and FEATURE_SUPPORTS_EDITIONS, minimum
+// edition PROTO2, maximum 2023); a later edition is E-EDITION-UNSUPPORTED.
+// Bad input ends with every problem in the response's error field, sorted,
+// each naming file, line, service and method: a missing go_package
+// (protogen's wording plus the file and proto package), retries on a
+// method that is not idempotent (E-RETRY-UNSAFE), a negative duration
+// (E-DURATION), retry on a client or bidi stream (E-RETRY-STREAM), Go
+// name collisions (E-NAME-COLLISION).
+//
+// # One retry layer
+//
+// grpc-go can retry on its own from a service config's retryPolicy. Those
+// retries would stack with the client's (attempts multiply) and bypass the
+// idempotency gate, the retry budget and the breaker. The generated client
+// commits every attempt as soon as its request is sent, which keeps
+// grpc-go from retrying it; dial with resilientgrpc.DialOptions() (which
+// adds grpc.WithDisableRetry()) and keep retryPolicy out of the service
+// config. resilientgrpc.CheckNoBuiltinRetry reports a retryPolicy it can
+// see.
+package main
