@@ -1,0 +1,88 @@
+package grpcgen
+
+import (
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/resilientgo/resilient/gen/protoir/prototest"
+)
+
+const header = "syntax = \"proto3\";\npackage p;\nimport \"resilient/v1/resilient.proto\";\noption go_package = \"example.com/p\";\nmessage M {}\n"
+
+func TestRunBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string // substrings of the error, in order
+	}{
+		{"missing go_package", "syntax = \"proto3\";\npackage nogo;\nservice S { rpc A(M) returns (M); }\nmessage M {}\n",
+			[]string{"x.proto: E-GO-PACKAGE: unable to determine Go import path for \"x.proto\"", `(proto package "nogo")`}},
+		{"retry on a method that is not idempotent", header + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } }\n",
+			[]string{"x.proto:6:", "E-RETRY-UNSAFE", "p.S.A.(resilient.v1.method)"}},
+		{"negative duration", header + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {timeout: {seconds: -5}}; } }\n",
+			[]string{"E-DURATION", `timeout "-5s"`, "p.S.A.(resilient.v1.method).timeout"}},
+		{"retry on a bidi stream", header + "service S { rpc A(stream M) returns (stream M) { option idempotency_level = IDEMPOTENT; option (resilient.v1.method) = {retry: {max_retries: 1}}; } }\n",
+			[]string{"E-RETRY-STREAM: retry policy not supported on bidi-streaming method /p.S/A"}},
+		{"rpc names that map to one Go name", header + "service S { rpc get_foo(M) returns (M); rpc GetFoo(M) returns (M); }\n",
+			[]string{"E-NAME-COLLISION: rpcs get_foo and GetFoo of service p.S both map to Go method GetFoo"}},
+		{"message named like the client interface", header + "message SClient {}\nservice S { rpc A(M) returns (M); }\n",
+			[]string{"E-NAME-COLLISION: message p.SClient and the client interface of protoc-gen-go-grpc of service p.S both map to Go name SClient"}},
+		{"nested message and its flattened twin", header + "message Foo { message Bar {} }\nmessage Foo_Bar {}\nservice S { rpc A(M) returns (M); }\n",
+			[]string{"E-NAME-COLLISION: message p.Foo.Bar and message p.Foo_Bar both map to Go name Foo_Bar"}},
+		{"all problems together, sorted", header + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } rpc B(M) returns (M) { option (resilient.v1.method) = {attempt_timeout: {seconds: -1}}; } }\n",
+			[]string{"E-RETRY-UNSAFE", "\n", "E-DURATION"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": tt.src}, "", "x.proto")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp := Run(req, nil)
+			got := resp.GetError()
+			rest := got
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("Run error = %q, want it to contain %q (in order %q)", got, w, tt.want)
+				}
+				rest = rest[i+len(w):]
+			}
+			if len(resp.File) != 0 {
+				t.Errorf("Run wrote %d files despite the error", len(resp.File))
+			}
+		})
+	}
+}
+
+func TestRunEdition2024(t *testing.T) {
+	// protocompile v0.14.1 cannot parse edition 2024; build the request
+	// from an edition 2023 file and raise its edition.
+	req, err := prototest.Request(nil, map[string]string{"e.proto": "edition = \"2023\";\npackage e;\noption go_package = \"example.com/e\";\nmessage M {}\nservice S { rpc A(M) returns (M); }\n"}, "", "e.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range req.ProtoFile {
+		if f.GetName() == "e.proto" {
+			f.Edition = editionPtr(int32(descriptorpb.Edition_EDITION_2024))
+		}
+	}
+	got := Run(req, nil).GetError()
+	if !strings.Contains(got, "E-EDITION-UNSUPPORTED: edition 2024 of e.proto is not supported (supported: proto2, proto3, 2023)") {
+		t.Errorf("Run error = %q, want E-EDITION-UNSUPPORTED", got)
+	}
+}
+
+func TestRunUnknownParameter(t *testing.T) {
+	req, err := prototest.Request(nil, map[string]string{"u.proto": "syntax = \"proto3\";\npackage u;\noption go_package = \"example.com/u\";\n"}, "polcy=x.yaml", "u.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Run(req, nil).GetError(); !strings.Contains(got, `unknown parameter "polcy"`) {
+		t.Errorf("Run error = %q, want unknown parameter", got)
+	}
+}
+
+func editionPtr(n int32) *descriptorpb.Edition { e := descriptorpb.Edition(n); return &e }
