@@ -101,7 +101,7 @@ func (c *clientGen) paramValue(p *ir.Param, name string) *paramView {
 	case c.scalarFormat(p.Type) != nil:
 		v.shape, v.format = shapeScalar, c.scalarFormat(p.Type)
 		return v
-	case p.Type.Kind == ir.KindArray && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil && p.Style != ir.StyleDeepObject:
+	case p.Type.Kind == ir.KindArray && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil && (p.Style != ir.StyleDeepObject || p.In == ir.InQuery):
 		v.shape, v.format = shapeArray, c.scalarFormat(p.Type.Elem)
 		return v
 	case objectStyle && p.Type.Kind == ir.KindMap && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil:
@@ -252,8 +252,8 @@ func appendQuery(pair *jen.Statement) jen.Code {
 
 // queryCode serializes the query parameters of params into q:
 // form (exploded: "k=a&k=b", else "k=a,b"), spaceDelimited ("k=a%20b"),
-// pipeDelimited ("k=a|b") and deepObject ("k[p]=v"); keys of maps in
-// sorted order.
+// pipeDelimited ("k=a|b") and deepObject ("k[p]=v" for objects, "k[]=a"
+// for arrays); keys of maps in sorted order.
 func (pv *paramsView) queryCode() []jen.Code {
 	var out []jen.Code
 	for _, v := range pv.fields {
@@ -268,9 +268,15 @@ func (pv *paramsView) queryCode() []jen.Code {
 		case shapeScalar:
 			code = []jen.Code{appendQuery(jen.Lit(key + "=").Op("+").Add(esc(v.format(v.value()))))}
 		case shapeArray:
-			if v.p.Style == ir.StyleForm && v.p.Explode {
+			if v.p.Style == ir.StyleForm && v.p.Explode || v.p.Style == ir.StyleDeepObject {
+				name := key + "="
+				if v.p.Style == ir.StyleDeepObject {
+					// OpenAPI leaves arrays in deepObject undefined; this is
+					// the common "k[]=a&k[]=b" convention.
+					name = key + "[]="
+				}
 				code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(v.value())).Block(
-					appendQuery(jen.Lit(key + "=").Op("+").Add(esc(v.format(jen.Id("v"))))),
+					appendQuery(jen.Lit(name).Op("+").Add(esc(v.format(jen.Id("v"))))),
 				)}
 				break
 			}
