@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
@@ -40,12 +42,17 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 }
 
 // Check lints the OpenAPI document spec and its policy without generating
-// code: it loads the document, builds the IR and resolves the policy of
-// every operation. It returns the warnings, and the errors joined as with
+// code: it loads the document, builds the IR, resolves the policy of
+// every operation and runs the client emitter's name checks. It returns the warnings, and the errors joined as with
 // [OpenAPI].
 func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, error) {
 	s, err := resolve(fsys, spec, opts)
 	if err != nil {
+		return s.diags.Warnings(), err
+	}
+	// The client's own name checks run too, on a file that is never
+	// rendered.
+	if _, err := s.emitFile("check", ""); err != nil {
 		return s.diags.Warnings(), err
 	}
 	return s.diags.Warnings(), nil
@@ -150,14 +157,28 @@ func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
 	if source == "" {
 		source = s.svc.Source
 	}
-	f := golang.NewFile(pkg, source)
-	golang.EmitModels(f, s.svc)
+	f, err := s.emitFile(pkg, source)
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, diag.Diagnostic{Rule: "E-EMIT", Message: "generated code does not format: " + oneLine(err.Error()),
 			Fix: "report this as a generator bug with the spec that caused it"}
 	}
 	return buf.Bytes(), nil
+}
+
+// emitFile emits the models and the client into a new file.
+func (s *state) emitFile(pkg, source string) (*jen.File, error) {
+	f := golang.NewFile(pkg, source)
+	golang.EmitModels(f, s.svc)
+	warnings, err := golang.EmitClient(f, s.svc, s.policy, golang.ClientOptions{DependencyName: s.dependency})
+	s.add(warnings, err)
+	if err != nil {
+		return nil, s.diags.Err()
+	}
+	return f, nil
 }
 
 // Diagnostics takes an error returned by this package (or by the front

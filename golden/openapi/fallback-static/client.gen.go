@@ -3,6 +3,18 @@
 
 package fallbackstatic
 
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	resilient "github.com/resilientgo/resilient/runtime"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
 // Flags models the object schema (#/components/schemas/Flags).
 type Flags struct {
 	Flags []FlagsFlagsItem `json:"flags"`
@@ -13,4 +25,254 @@ type Flags struct {
 type FlagsFlagsItem struct {
 	Name    string `json:"name"`
 	Enabled bool   `json:"enabled"`
+}
+
+// This check fails to compile when the runtime module is older than this
+// generated code needs; upgrade it with
+// go get github.com/resilientgo/resilient@latest.
+const _ = resilient.SupportPackageIsVersion1
+
+// Client calls the FeatureFlags API. Every method runs its request through
+// the resilience pipeline of the runtime package (deadline, bulkhead, retries
+// for idempotent operations, circuit breaker, per-attempt timeout) with the
+// operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
+// trailing call options override it for one call.
+//
+// A Client is safe for concurrent use; make one per base URL and keep it.
+type Client struct {
+	baseURL string
+	httpc   *resilient.HTTPClient
+	dep     *resilient.Dependency
+	ops     struct {
+		ListFlags *resilient.Operation
+	}
+}
+
+// Dependency returns the runtime dependency that all calls of c share: its
+// breaker state, bulkhead occupancy and name.
+func (c *Client) Dependency() *resilient.Dependency {
+	return c.dep
+}
+
+// Option configures a Client made by NewClient.
+type Option interface {
+	applyOption(*clientOptions)
+}
+
+// clientOptions holds what the options of NewClient set.
+type clientOptions struct {
+	httpClient     *http.Client
+	edits          []func(*Policy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	dependencyName string
+}
+type optionFunc func(*clientOptions)
+
+func (f optionFunc) applyOption(o *clientOptions) {
+	f(o)
+}
+
+// WithHTTPClient sends the requests with hc instead of the default: an
+// http.Client without Timeout (the pipeline's deadlines bound every attempt)
+// on a transport from resilient.NewTransport, dialling with the largest
+// connect timeout of the policy and holding at most as many connections
+// as the bulkhead lets calls be in flight. hc should not retry on its own.
+func WithHTTPClient(p *http.Client) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = p
+	})
+}
+
+// WithPolicy changes the policy the client starts from, [DefaultPolicy],
+// without regenerating: edit changes it in place, for example
+//
+//	WithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
+//
+// Several WithPolicy options apply in order.
+func WithPolicy(p func(*Policy)) Option {
+	return optionFunc(func(o *clientOptions) {
+		if p != nil {
+			o.edits = append(o.edits, p)
+		}
+	})
+}
+
+// WithObserver sets the observer of the client's calls (attempts, retries,
+// breaker changes, rejections, degraded answers). The default observes
+// nothing.
+func WithObserver(p resilient.Observer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.observer = p
+	})
+}
+
+// WithFallbackStore sets where last-known-good answers are kept for cached
+// fallbacks. The default is the runtime's in-memory store.
+func WithFallbackStore(p resilient.FallbackStore) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.store = p
+	})
+}
+
+// WithLogger sets the logger that circuit breaker transitions are written
+// to. The default is slog.Default at the time of NewClient.
+func WithLogger(p *slog.Logger) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.logger = p
+	})
+}
+
+// WithDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewClient's documentation.
+func WithDependencyName(p string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.dependencyName = p
+	})
+}
+
+// NewClient returns a client of the API at baseURL, an absolute URL to which
+// the operations' paths are appended ("https://api.example.com/v1"). Its
+// dependency is named "feature_flags" unless WithDependencyName says
+// otherwise. It fails when baseURL is not absolute or the policy is invalid.
+func NewClient(baseURL string, opts ...Option) (*Client, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		opt.applyOption(&o)
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("featureflags: base URL %q is not an absolute URL", baseURL)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "feature_flags"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+	)
+	if err != nil {
+		return nil, err
+	}
+	hc := o.httpClient
+	if hc == nil {
+		connect := max(
+			time.Duration(0),
+			p.ListFlags.ConnectTimeout,
+		)
+		hc = &http.Client{Transport: resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)}
+	}
+	c := &Client{
+		baseURL: strings.TrimSuffix(u.String(), "/"),
+		dep:     dep,
+		httpc:   &resilient.HTTPClient{Doer: hc},
+	}
+	if c.ops.ListFlags, err = dep.Operation(p.ListFlags); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Policy is the resilience policy of a Client: the dependency-wide part and
+// one entry per operation. [DefaultPolicy] returns the one resolved at
+// generation time; [WithPolicy] changes it without regenerating. Zero
+// fields take the runtime package's defaults.
+type Policy struct {
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
+	// retry budget.
+	Dependency resilient.Policy
+	// ListFlags is the policy of [Client.ListFlags].
+	ListFlags resilient.OperationPolicy
+}
+
+// DefaultPolicy returns the policy resolved at generation time from the
+// spec's x-resilience values, the policy file and the built-in defaults.
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, "(derived)" for one computed from other values.
+func DefaultPolicy() Policy {
+	return Policy{
+		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		Dependency: resilient.Policy{
+			Breaker: resilient.BreakerPolicy{
+				FailureRate:    50.0,
+				MinimumCalls:   20,
+				Window:         10 * time.Second,
+				OpenFor:        30 * time.Second,
+				HalfOpenProbes: 5,
+			},
+			Bulkhead: resilient.BulkheadPolicy{
+				MaxConcurrent: 32,
+				MaxWait:       10 * time.Millisecond,
+			},
+			Budget: resilient.BudgetPolicy{
+				Ratio:        0.1,
+				MinPerSecond: 10.0,
+				MaxBalance:   100.0,
+			},
+		},
+		// ListFlags: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		ListFlags: resilient.OperationPolicy{
+			Name:           "ListFlags",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        6300 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
+		},
+	}
+}
+
+// ListFlags calls GET /flags.
+//
+// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+func (c *Client) ListFlags(ctx context.Context, opts ...resilient.CallOption) (Flags, error) {
+	req, err := c.requestListFlags(ctx)
+	if err != nil {
+		var zero Flags
+		return zero, err
+	}
+	op := c.ops.ListFlags.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Flags], nil)
+}
+
+// requestListFlags builds the request of ListFlags.
+func (c *Client) requestListFlags(ctx context.Context) (*http.Request, error) {
+	u := c.baseURL + "/flags"
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// decodeJSON decodes a JSON answer; a 204 answer is T's zero value.
+func decodeJSON[T any](resp *http.Response) (T, error) {
+	var v T
+	if resp.StatusCode == http.StatusNoContent {
+		return v, nil
+	}
+	err := json.NewDecoder(resp.Body).Decode(&v)
+	return v, err
 }

@@ -4,8 +4,17 @@
 package features
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	resilient "github.com/resilientgo/resilient/runtime"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -199,3 +208,700 @@ const (
 	PetStatusEmpty   PetStatus = ""
 	PetStatus3d      PetStatus = "3d"
 )
+
+// This check fails to compile when the runtime module is older than this
+// generated code needs; upgrade it with
+// go get github.com/resilientgo/resilient@latest.
+const _ = resilient.SupportPackageIsVersion1
+
+// Client calls the PetStore API. Every method runs its request through
+// the resilience pipeline of the runtime package (deadline, bulkhead, retries
+// for idempotent operations, circuit breaker, per-attempt timeout) with the
+// operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
+// trailing call options override it for one call.
+//
+// A Client is safe for concurrent use; make one per base URL and keep it.
+type Client struct {
+	baseURL string
+	httpc   *resilient.HTTPClient
+	dep     *resilient.Dependency
+	ops     struct {
+		ListPets          *resilient.Operation
+		CreatePet         *resilient.Operation
+		DeletePetsByPetID *resilient.Operation
+		GetPetByID        *resilient.Operation
+		ReplacePet        *resilient.Operation
+		Func              *resilient.Operation
+	}
+}
+
+// Dependency returns the runtime dependency that all calls of c share: its
+// breaker state, bulkhead occupancy and name.
+func (c *Client) Dependency() *resilient.Dependency {
+	return c.dep
+}
+
+// Option configures a Client made by NewClient.
+type Option interface {
+	applyOption(*clientOptions)
+}
+
+// clientOptions holds what the options of NewClient set.
+type clientOptions struct {
+	httpClient     *http.Client
+	edits          []func(*Policy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	dependencyName string
+}
+type optionFunc func(*clientOptions)
+
+func (f optionFunc) applyOption(o *clientOptions) {
+	f(o)
+}
+
+// WithHTTPClient sends the requests with hc instead of the default: an
+// http.Client without Timeout (the pipeline's deadlines bound every attempt)
+// on a transport from resilient.NewTransport, dialling with the largest
+// connect timeout of the policy and holding at most as many connections
+// as the bulkhead lets calls be in flight. hc should not retry on its own.
+func WithHTTPClient(p *http.Client) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = p
+	})
+}
+
+// WithPolicy changes the policy the client starts from, [DefaultPolicy],
+// without regenerating: edit changes it in place, for example
+//
+//	WithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
+//
+// Several WithPolicy options apply in order.
+func WithPolicy(p func(*Policy)) Option {
+	return optionFunc(func(o *clientOptions) {
+		if p != nil {
+			o.edits = append(o.edits, p)
+		}
+	})
+}
+
+// WithObserver sets the observer of the client's calls (attempts, retries,
+// breaker changes, rejections, degraded answers). The default observes
+// nothing.
+func WithObserver(p resilient.Observer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.observer = p
+	})
+}
+
+// WithFallbackStore sets where last-known-good answers are kept for cached
+// fallbacks. The default is the runtime's in-memory store.
+func WithFallbackStore(p resilient.FallbackStore) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.store = p
+	})
+}
+
+// WithLogger sets the logger that circuit breaker transitions are written
+// to. The default is slog.Default at the time of NewClient.
+func WithLogger(p *slog.Logger) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.logger = p
+	})
+}
+
+// WithDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewClient's documentation.
+func WithDependencyName(p string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.dependencyName = p
+	})
+}
+
+// NewClient returns a client of the API at baseURL, an absolute URL to which
+// the operations' paths are appended ("https://api.example.com/v1"). Its
+// dependency is named "pet_store" unless WithDependencyName says
+// otherwise. It fails when baseURL is not absolute or the policy is invalid.
+func NewClient(baseURL string, opts ...Option) (*Client, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		opt.applyOption(&o)
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("petstore: base URL %q is not an absolute URL", baseURL)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "pet_store"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+	)
+	if err != nil {
+		return nil, err
+	}
+	hc := o.httpClient
+	if hc == nil {
+		connect := max(
+			time.Duration(0),
+			p.ListPets.ConnectTimeout,
+			p.CreatePet.ConnectTimeout,
+			p.DeletePetsByPetID.ConnectTimeout,
+			p.GetPetByID.ConnectTimeout,
+			p.ReplacePet.ConnectTimeout,
+			p.Func.ConnectTimeout,
+		)
+		hc = &http.Client{Transport: resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)}
+	}
+	c := &Client{
+		baseURL: strings.TrimSuffix(u.String(), "/"),
+		dep:     dep,
+		httpc:   &resilient.HTTPClient{Doer: hc},
+	}
+	if c.ops.ListPets, err = dep.Operation(p.ListPets); err != nil {
+		return nil, err
+	}
+	if c.ops.CreatePet, err = dep.Operation(p.CreatePet); err != nil {
+		return nil, err
+	}
+	if c.ops.DeletePetsByPetID, err = dep.Operation(p.DeletePetsByPetID); err != nil {
+		return nil, err
+	}
+	if c.ops.GetPetByID, err = dep.Operation(p.GetPetByID); err != nil {
+		return nil, err
+	}
+	if c.ops.ReplacePet, err = dep.Operation(p.ReplacePet); err != nil {
+		return nil, err
+	}
+	if c.ops.Func, err = dep.Operation(p.Func); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Policy is the resilience policy of a Client: the dependency-wide part and
+// one entry per operation. [DefaultPolicy] returns the one resolved at
+// generation time; [WithPolicy] changes it without regenerating. Zero
+// fields take the runtime package's defaults.
+type Policy struct {
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
+	// retry budget.
+	Dependency resilient.Policy
+	// ListPets is the policy of [Client.ListPets].
+	ListPets resilient.OperationPolicy
+	// CreatePet is the policy of [Client.CreatePet].
+	CreatePet resilient.OperationPolicy
+	// DeletePetsByPetID is the policy of [Client.DeletePetsByPetID].
+	DeletePetsByPetID resilient.OperationPolicy
+	// GetPetByID is the policy of [Client.GetPetByID].
+	GetPetByID resilient.OperationPolicy
+	// ReplacePet is the policy of [Client.ReplacePet].
+	ReplacePet resilient.OperationPolicy
+	// Func is the policy of [Client.Func].
+	Func resilient.OperationPolicy
+}
+
+// DefaultPolicy returns the policy resolved at generation time from the
+// spec's x-resilience values, the policy file and the built-in defaults.
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, "(derived)" for one computed from other values.
+func DefaultPolicy() Policy {
+	return Policy{
+		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		Dependency: resilient.Policy{
+			Breaker: resilient.BreakerPolicy{
+				FailureRate:    50.0,
+				MinimumCalls:   20,
+				Window:         10 * time.Second,
+				OpenFor:        30 * time.Second,
+				HalfOpenProbes: 5,
+			},
+			Bulkhead: resilient.BulkheadPolicy{
+				MaxConcurrent: 32,
+				MaxWait:       10 * time.Millisecond,
+			},
+			Budget: resilient.BudgetPolicy{
+				Ratio:        0.1,
+				MinPerSecond: 10.0,
+				MaxBalance:   100.0,
+			},
+		},
+		// ListPets: read-only, 2 attempts, timeout 2s, attempt 950ms (derived), hedged after 50ms.
+		ListPets: resilient.OperationPolicy{
+			Name:           "ListPets",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 950 * time.Millisecond,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 1,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 50 * time.Millisecond, MaxHedges: 1},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// CreatePet: not idempotent, 1 attempt (derived), timeout 2s.
+		CreatePet: resilient.OperationPolicy{
+			Name:           "CreatePet",
+			Idempotency:    resilient.NotIdempotent,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 0,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// DeletePetsByPetID: idempotent, 3 attempts (default), timeout 2s, attempt 560ms (derived).
+		DeletePetsByPetID: resilient.OperationPolicy{
+			Name:           "DeletePetsByPetID",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 560 * time.Millisecond,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// GetPetByID: read-only, 3 attempts (default), timeout 2s, attempt 560ms (derived).
+		GetPetByID: resilient.OperationPolicy{
+			Name:           "GetPetByID",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 560 * time.Millisecond,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// ReplacePet: idempotent, 3 attempts (default), timeout 2s, attempt 560ms (derived).
+		ReplacePet: resilient.OperationPolicy{
+			Name:           "ReplacePet",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 560 * time.Millisecond,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// Func: not idempotent, 1 attempt (derived), timeout 2s.
+		Func: resilient.OperationPolicy{
+			Name:           "Func",
+			Idempotency:    resilient.NotIdempotent,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 0,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+	}
+}
+
+// ListPets calls GET /pets.
+//
+// List pets.
+//
+// Policy: read-only, 2 attempts, timeout 2s, attempt 950ms, hedged after 50ms.
+//
+// Documented error answers come back as a *ListPetsError; any other
+// failure of the dependency as a *resilient.RemoteError.
+func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...resilient.CallOption) ([]Pet, error) {
+	req, err := c.requestListPets(ctx, params)
+	if err != nil {
+		var zero []Pet
+		return zero, err
+	}
+	op := c.ops.ListPets.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[[]Pet], decodeListPetsError)
+}
+
+// ListPetsParams holds the query, header and cookie parameters of [Client.ListPets].
+// Optional parameters are pointers (or nil slices and maps) and are not sent
+// when nil. A nil *ListPetsParams sends none.
+type ListPetsParams struct {
+	// Tags is the query parameter "tags".
+	Tags []string
+	// IDs is the query parameter "ids".
+	IDs []int64
+	// Names is the query parameter "names".
+	Names []string
+	// Words is the query parameter "words".
+	Words []string
+	// Filter is the query parameter "filter".
+	Filter *ListPetsFilter
+	// Status is the query parameter "status" (required).
+	Status ListPetsStatus
+	// XRequestID is the header parameter "X-Request-ID".
+	XRequestID *string
+	// Session is the cookie parameter "session".
+	Session *string
+}
+
+// requestListPets builds the request of ListPets.
+func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*http.Request, error) {
+	u := c.baseURL + "/pets"
+	var q []string
+	if params != nil {
+		for _, v := range params.Tags {
+			q = append(q, "tags="+url.QueryEscape(v))
+		}
+		if len(params.IDs) > 0 {
+			vs := make([]string, len(params.IDs))
+			for i, v := range params.IDs {
+				vs[i] = url.QueryEscape(strconv.FormatInt(v, 10))
+			}
+			q = append(q, "ids="+strings.Join(vs, ","))
+		}
+		if len(params.Names) > 0 {
+			vs := make([]string, len(params.Names))
+			for i, v := range params.Names {
+				vs[i] = url.QueryEscape(v)
+			}
+			q = append(q, "names="+strings.Join(vs, "|"))
+		}
+		if len(params.Words) > 0 {
+			vs := make([]string, len(params.Words))
+			for i, v := range params.Words {
+				vs[i] = url.QueryEscape(v)
+			}
+			q = append(q, "words="+strings.Join(vs, "%20"))
+		}
+		if params.Filter != nil {
+			if params.Filter.Kind != nil {
+				q = append(q, "filter[kind]="+url.QueryEscape(*params.Filter.Kind))
+			}
+		}
+		q = append(q, "status="+url.QueryEscape(string(params.Status)))
+	}
+	if len(q) > 0 {
+		u += "?" + strings.Join(q, "&")
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if params != nil {
+		if params.XRequestID != nil {
+			req.Header.Set("X-Request-ID", *params.XRequestID)
+		}
+		if params.Session != nil {
+			req.AddCookie(&http.Cookie{
+				Name:  "session",
+				Value: *params.Session,
+			})
+		}
+	}
+	return req, nil
+}
+
+// ListPetsError is a documented error answer of [Client.ListPets], its body
+// decoded into the field of its status; the other fields are nil. It wraps
+// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
+// errors.As finds either.
+type ListPetsError struct {
+	// StatusCode is the answer's HTTP status.
+	StatusCode int
+	// Default is the body of any other documented answer.
+	//
+	// An error.
+	Default *Error
+	// Remote is the runtime's error for the answer.
+	Remote *resilient.RemoteError
+}
+
+// Error describes the answer.
+func (e *ListPetsError) Error() string {
+	if e.Remote == nil {
+		return "listPets: error answer " + strconv.Itoa(e.StatusCode)
+	}
+	return e.Remote.Error()
+}
+
+// Unwrap returns the runtime's error, so that errors.As finds it and the
+// pipeline classifies the answer by its status.
+func (e *ListPetsError) Unwrap() error {
+	return e.Remote
+}
+
+// decodeListPetsError makes a *ListPetsError of a documented answer whose body
+// decodes, and returns nil for any other.
+func decodeListPetsError(re *resilient.RemoteError) error {
+	e := &ListPetsError{
+		Remote:     re,
+		StatusCode: re.Status,
+	}
+	switch {
+	default:
+		var v Error
+		if json.Unmarshal(re.Body, &v) != nil {
+			return nil
+		}
+		e.Default = &v
+	}
+	return e
+}
+
+// CreatePet calls POST /pets.
+//
+// Policy: not idempotent, 1 attempt, timeout 2s.
+//
+// Documented error answers come back as a *CreatePetError; any other
+// failure of the dependency as a *resilient.RemoteError.
+func (c *Client) CreatePet(ctx context.Context, body CreatePetRequest, opts ...resilient.CallOption) (CreatePetResponse, error) {
+	req, err := c.requestCreatePet(ctx, body)
+	if err != nil {
+		var zero CreatePetResponse
+		return zero, err
+	}
+	op := c.ops.CreatePet.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[CreatePetResponse], decodeCreatePetError)
+}
+
+// requestCreatePet builds the request of CreatePet.
+func (c *Client) requestCreatePet(ctx context.Context, body CreatePetRequest) (*http.Request, error) {
+	u := c.baseURL + "/pets"
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// CreatePetError is a documented error answer of [Client.CreatePet], its body
+// decoded into the field of its status; the other fields are nil. It wraps
+// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
+// errors.As finds either.
+type CreatePetError struct {
+	// StatusCode is the answer's HTTP status.
+	StatusCode int
+	// Conflict is the body of a 409 answer.
+	//
+	// Conflict.
+	Conflict *Error
+	// Remote is the runtime's error for the answer.
+	Remote *resilient.RemoteError
+}
+
+// Error describes the answer.
+func (e *CreatePetError) Error() string {
+	if e.Remote == nil {
+		return "createPet: error answer " + strconv.Itoa(e.StatusCode)
+	}
+	return e.Remote.Error()
+}
+
+// Unwrap returns the runtime's error, so that errors.As finds it and the
+// pipeline classifies the answer by its status.
+func (e *CreatePetError) Unwrap() error {
+	return e.Remote
+}
+
+// decodeCreatePetError makes a *CreatePetError of a documented answer whose body
+// decodes, and returns nil for any other.
+func decodeCreatePetError(re *resilient.RemoteError) error {
+	e := &CreatePetError{
+		Remote:     re,
+		StatusCode: re.Status,
+	}
+	switch {
+	case re.Status == 409:
+		var v Error
+		if json.Unmarshal(re.Body, &v) != nil {
+			return nil
+		}
+		e.Conflict = &v
+	default:
+		return nil
+	}
+	return e
+}
+
+// DeletePetsByPetID calls DELETE /pets/{petId}.
+//
+// Policy: idempotent, 3 attempts, timeout 2s, attempt 560ms.
+func (c *Client) DeletePetsByPetID(ctx context.Context, petID int64, opts ...resilient.CallOption) error {
+	req, err := c.requestDeletePetsByPetID(ctx, petID)
+	if err != nil {
+		return err
+	}
+	op := c.ops.DeletePetsByPetID.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// requestDeletePetsByPetID builds the request of DeletePetsByPetID.
+func (c *Client) requestDeletePetsByPetID(ctx context.Context, petID int64) (*http.Request, error) {
+	u := c.baseURL + "/pets/" + url.PathEscape(strconv.FormatInt(petID, 10))
+	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// GetPetByID calls GET /pets/{petId}.
+//
+// Policy: read-only, 3 attempts, timeout 2s, attempt 560ms.
+func (c *Client) GetPetByID(ctx context.Context, petID int64, opts ...resilient.CallOption) (Pet, error) {
+	req, err := c.requestGetPetByID(ctx, petID)
+	if err != nil {
+		var zero Pet
+		return zero, err
+	}
+	op := c.ops.GetPetByID.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], nil)
+}
+
+// requestGetPetByID builds the request of GetPetByID.
+func (c *Client) requestGetPetByID(ctx context.Context, petID int64) (*http.Request, error) {
+	u := c.baseURL + "/pets/" + url.PathEscape(strconv.FormatInt(petID, 10))
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// ReplacePet calls PUT /pets/{petId}.
+//
+// Policy: idempotent, 3 attempts, timeout 2s, attempt 560ms.
+//
+// A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be
+// sent again and so retried; any other io.Reader gets one attempt only.
+func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, opts ...resilient.CallOption) error {
+	req, err := c.requestReplacePet(ctx, petID, body)
+	if err != nil {
+		return err
+	}
+	op := c.ops.ReplacePet.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// requestReplacePet builds the request of ReplacePet.
+func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Reader) (*http.Request, error) {
+	u := c.baseURL + "/pets/" + url.PathEscape(strconv.FormatInt(petID, 10))
+	req, err := http.NewRequestWithContext(ctx, "PUT", u, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/octet-stream")
+	return req, nil
+}
+
+// Func calls PATCH /pets/{petId}/photo.
+//
+// Policy: not idempotent, 1 attempt, timeout 2s.
+func (c *Client) Func(ctx context.Context, petID int, body string, opts ...resilient.CallOption) ([]byte, error) {
+	req, err := c.requestFunc(ctx, petID, body)
+	if err != nil {
+		var zero []byte
+		return zero, err
+	}
+	op := c.ops.Func.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, readBody, nil)
+}
+
+// requestFunc builds the request of Func.
+func (c *Client) requestFunc(ctx context.Context, petID int, body string) (*http.Request, error) {
+	u := c.baseURL + "/pets/" + url.PathEscape(strconv.Itoa(petID)) + "/photo"
+	req, err := http.NewRequestWithContext(ctx, "PATCH", u, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "text/plain")
+	req.Header.Set("Accept", "image/png")
+	return req, nil
+}
+
+// decodeJSON decodes a JSON answer; a 204 answer is T's zero value.
+func decodeJSON[T any](resp *http.Response) (T, error) {
+	var v T
+	if resp.StatusCode == http.StatusNoContent {
+		return v, nil
+	}
+	err := json.NewDecoder(resp.Body).Decode(&v)
+	return v, err
+}
+
+// readBody reads a whole answer, inside the attempt so that the attempt
+// timeout bounds it.
+func readBody(resp *http.Response) ([]byte, error) {
+	return io.ReadAll(resp.Body)
+}
+
+// discardBody ignores an answer's body; the runtime drains it.
+func discardBody(*http.Response) (struct{}, error) {
+	return struct{}{}, nil
+}

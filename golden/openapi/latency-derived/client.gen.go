@@ -3,8 +3,325 @@
 
 package latencyderived
 
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	resilient "github.com/resilientgo/resilient/runtime"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
 // GetPriceResponse models the object schema (#/paths/~1prices~1{sku}/get/responses/200/content/application~1json/schema).
 type GetPriceResponse struct {
 	SKU   string `json:"sku"`
 	Cents int64  `json:"cents"`
+}
+
+// This check fails to compile when the runtime module is older than this
+// generated code needs; upgrade it with
+// go get github.com/resilientgo/resilient@latest.
+const _ = resilient.SupportPackageIsVersion1
+
+// Client calls the Pricing API. Every method runs its request through
+// the resilience pipeline of the runtime package (deadline, bulkhead, retries
+// for idempotent operations, circuit breaker, per-attempt timeout) with the
+// operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
+// trailing call options override it for one call.
+//
+// A Client is safe for concurrent use; make one per base URL and keep it.
+type Client struct {
+	baseURL string
+	httpc   *resilient.HTTPClient
+	dep     *resilient.Dependency
+	ops     struct {
+		GetPrice    *resilient.Operation
+		CreateQuote *resilient.Operation
+	}
+}
+
+// Dependency returns the runtime dependency that all calls of c share: its
+// breaker state, bulkhead occupancy and name.
+func (c *Client) Dependency() *resilient.Dependency {
+	return c.dep
+}
+
+// Option configures a Client made by NewClient.
+type Option interface {
+	applyOption(*clientOptions)
+}
+
+// clientOptions holds what the options of NewClient set.
+type clientOptions struct {
+	httpClient     *http.Client
+	edits          []func(*Policy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	dependencyName string
+}
+type optionFunc func(*clientOptions)
+
+func (f optionFunc) applyOption(o *clientOptions) {
+	f(o)
+}
+
+// WithHTTPClient sends the requests with hc instead of the default: an
+// http.Client without Timeout (the pipeline's deadlines bound every attempt)
+// on a transport from resilient.NewTransport, dialling with the largest
+// connect timeout of the policy and holding at most as many connections
+// as the bulkhead lets calls be in flight. hc should not retry on its own.
+func WithHTTPClient(p *http.Client) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = p
+	})
+}
+
+// WithPolicy changes the policy the client starts from, [DefaultPolicy],
+// without regenerating: edit changes it in place, for example
+//
+//	WithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
+//
+// Several WithPolicy options apply in order.
+func WithPolicy(p func(*Policy)) Option {
+	return optionFunc(func(o *clientOptions) {
+		if p != nil {
+			o.edits = append(o.edits, p)
+		}
+	})
+}
+
+// WithObserver sets the observer of the client's calls (attempts, retries,
+// breaker changes, rejections, degraded answers). The default observes
+// nothing.
+func WithObserver(p resilient.Observer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.observer = p
+	})
+}
+
+// WithFallbackStore sets where last-known-good answers are kept for cached
+// fallbacks. The default is the runtime's in-memory store.
+func WithFallbackStore(p resilient.FallbackStore) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.store = p
+	})
+}
+
+// WithLogger sets the logger that circuit breaker transitions are written
+// to. The default is slog.Default at the time of NewClient.
+func WithLogger(p *slog.Logger) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.logger = p
+	})
+}
+
+// WithDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewClient's documentation.
+func WithDependencyName(p string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.dependencyName = p
+	})
+}
+
+// NewClient returns a client of the API at baseURL, an absolute URL to which
+// the operations' paths are appended ("https://api.example.com/v1"). Its
+// dependency is named "pricing" unless WithDependencyName says
+// otherwise. It fails when baseURL is not absolute or the policy is invalid.
+func NewClient(baseURL string, opts ...Option) (*Client, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		opt.applyOption(&o)
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("pricing: base URL %q is not an absolute URL", baseURL)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "pricing"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+	)
+	if err != nil {
+		return nil, err
+	}
+	hc := o.httpClient
+	if hc == nil {
+		connect := max(
+			time.Duration(0),
+			p.GetPrice.ConnectTimeout,
+			p.CreateQuote.ConnectTimeout,
+		)
+		hc = &http.Client{Transport: resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)}
+	}
+	c := &Client{
+		baseURL: strings.TrimSuffix(u.String(), "/"),
+		dep:     dep,
+		httpc:   &resilient.HTTPClient{Doer: hc},
+	}
+	if c.ops.GetPrice, err = dep.Operation(p.GetPrice); err != nil {
+		return nil, err
+	}
+	if c.ops.CreateQuote, err = dep.Operation(p.CreateQuote); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Policy is the resilience policy of a Client: the dependency-wide part and
+// one entry per operation. [DefaultPolicy] returns the one resolved at
+// generation time; [WithPolicy] changes it without regenerating. Zero
+// fields take the runtime package's defaults.
+type Policy struct {
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
+	// retry budget.
+	Dependency resilient.Policy
+	// GetPrice is the policy of [Client.GetPrice].
+	GetPrice resilient.OperationPolicy
+	// CreateQuote is the policy of [Client.CreateQuote].
+	CreateQuote resilient.OperationPolicy
+}
+
+// DefaultPolicy returns the policy resolved at generation time from the
+// spec's x-resilience values, the policy file and the built-in defaults.
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, "(derived)" for one computed from other values.
+func DefaultPolicy() Policy {
+	return Policy{
+		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 96 (derived); retry budget 10% (default).
+		Dependency: resilient.Policy{
+			Breaker: resilient.BreakerPolicy{
+				FailureRate:    50.0,
+				MinimumCalls:   20,
+				Window:         10 * time.Second,
+				OpenFor:        30 * time.Second,
+				HalfOpenProbes: 5,
+			},
+			Bulkhead: resilient.BulkheadPolicy{
+				MaxConcurrent: 96,
+				MaxWait:       10 * time.Millisecond,
+			},
+			Budget: resilient.BudgetPolicy{
+				Ratio:        0.1,
+				MinPerSecond: 10.0,
+				MaxBalance:   100.0,
+			},
+		},
+		// GetPrice: read-only, 3 attempts (default), timeout 1.2s (derived), attempt 300ms (derived).
+		GetPrice: resilient.OperationPolicy{
+			Name:           "GetPrice",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        1200 * time.Millisecond,
+			AttemptTimeout: 300 * time.Millisecond,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 15 * time.Millisecond,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// CreateQuote: not idempotent, 1 attempt (derived), timeout 720ms (derived).
+		CreateQuote: resilient.OperationPolicy{
+			Name:           "CreateQuote",
+			Idempotency:    resilient.NotIdempotent,
+			Timeout:        720 * time.Millisecond,
+			AttemptTimeout: 0,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 40 * time.Millisecond,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+	}
+}
+
+// GetPrice calls GET /prices/{sku}.
+//
+// Policy: read-only, 3 attempts, timeout 1.2s, attempt 300ms.
+func (c *Client) GetPrice(ctx context.Context, sku string, opts ...resilient.CallOption) (GetPriceResponse, error) {
+	req, err := c.requestGetPrice(ctx, sku)
+	if err != nil {
+		var zero GetPriceResponse
+		return zero, err
+	}
+	op := c.ops.GetPrice.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[GetPriceResponse], nil)
+}
+
+// requestGetPrice builds the request of GetPrice.
+func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request, error) {
+	u := c.baseURL + "/prices/" + url.PathEscape(sku)
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// CreateQuote calls POST /quotes.
+//
+// Policy: not idempotent, 1 attempt, timeout 720ms.
+func (c *Client) CreateQuote(ctx context.Context, opts ...resilient.CallOption) error {
+	req, err := c.requestCreateQuote(ctx)
+	if err != nil {
+		return err
+	}
+	op := c.ops.CreateQuote.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// requestCreateQuote builds the request of CreateQuote.
+func (c *Client) requestCreateQuote(ctx context.Context) (*http.Request, error) {
+	u := c.baseURL + "/quotes"
+	req, err := http.NewRequestWithContext(ctx, "POST", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// decodeJSON decodes a JSON answer; a 204 answer is T's zero value.
+func decodeJSON[T any](resp *http.Response) (T, error) {
+	var v T
+	if resp.StatusCode == http.StatusNoContent {
+		return v, nil
+	}
+	err := json.NewDecoder(resp.Body).Decode(&v)
+	return v, err
+}
+
+// discardBody ignores an answer's body; the runtime drains it.
+func discardBody(*http.Response) (struct{}, error) {
+	return struct{}{}, nil
 }

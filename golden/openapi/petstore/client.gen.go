@@ -3,6 +3,20 @@
 
 package petstore
 
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	resilient "github.com/resilientgo/resilient/runtime"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
 // Error models the object schema (#/components/schemas/Error).
 type Error struct {
 	Code    int32  `json:"code"`
@@ -18,3 +32,539 @@ type Pet struct {
 
 // Pets models the schema (#/components/schemas/Pets).
 type Pets []Pet
+
+// This check fails to compile when the runtime module is older than this
+// generated code needs; upgrade it with
+// go get github.com/resilientgo/resilient@latest.
+const _ = resilient.SupportPackageIsVersion1
+
+// Client calls the SwaggerPetstore API. Every method runs its request through
+// the resilience pipeline of the runtime package (deadline, bulkhead, retries
+// for idempotent operations, circuit breaker, per-attempt timeout) with the
+// operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
+// trailing call options override it for one call.
+//
+// A Client is safe for concurrent use; make one per base URL and keep it.
+type Client struct {
+	baseURL string
+	httpc   *resilient.HTTPClient
+	dep     *resilient.Dependency
+	ops     struct {
+		ListPets    *resilient.Operation
+		CreatePets  *resilient.Operation
+		ShowPetByID *resilient.Operation
+	}
+}
+
+// Dependency returns the runtime dependency that all calls of c share: its
+// breaker state, bulkhead occupancy and name.
+func (c *Client) Dependency() *resilient.Dependency {
+	return c.dep
+}
+
+// Option configures a Client made by NewClient.
+type Option interface {
+	applyOption(*clientOptions)
+}
+
+// clientOptions holds what the options of NewClient set.
+type clientOptions struct {
+	httpClient     *http.Client
+	edits          []func(*Policy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	dependencyName string
+}
+type optionFunc func(*clientOptions)
+
+func (f optionFunc) applyOption(o *clientOptions) {
+	f(o)
+}
+
+// WithHTTPClient sends the requests with hc instead of the default: an
+// http.Client without Timeout (the pipeline's deadlines bound every attempt)
+// on a transport from resilient.NewTransport, dialling with the largest
+// connect timeout of the policy and holding at most as many connections
+// as the bulkhead lets calls be in flight. hc should not retry on its own.
+func WithHTTPClient(p *http.Client) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = p
+	})
+}
+
+// WithPolicy changes the policy the client starts from, [DefaultPolicy],
+// without regenerating: edit changes it in place, for example
+//
+//	WithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
+//
+// Several WithPolicy options apply in order.
+func WithPolicy(p func(*Policy)) Option {
+	return optionFunc(func(o *clientOptions) {
+		if p != nil {
+			o.edits = append(o.edits, p)
+		}
+	})
+}
+
+// WithObserver sets the observer of the client's calls (attempts, retries,
+// breaker changes, rejections, degraded answers). The default observes
+// nothing.
+func WithObserver(p resilient.Observer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.observer = p
+	})
+}
+
+// WithFallbackStore sets where last-known-good answers are kept for cached
+// fallbacks. The default is the runtime's in-memory store.
+func WithFallbackStore(p resilient.FallbackStore) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.store = p
+	})
+}
+
+// WithLogger sets the logger that circuit breaker transitions are written
+// to. The default is slog.Default at the time of NewClient.
+func WithLogger(p *slog.Logger) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.logger = p
+	})
+}
+
+// WithDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewClient's documentation.
+func WithDependencyName(p string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.dependencyName = p
+	})
+}
+
+// NewClient returns a client of the API at baseURL, an absolute URL to which
+// the operations' paths are appended ("https://api.example.com/v1"). Its
+// dependency is named "swagger_petstore" unless WithDependencyName says
+// otherwise. It fails when baseURL is not absolute or the policy is invalid.
+func NewClient(baseURL string, opts ...Option) (*Client, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		opt.applyOption(&o)
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("swaggerpetstore: base URL %q is not an absolute URL", baseURL)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "swagger_petstore"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+	)
+	if err != nil {
+		return nil, err
+	}
+	hc := o.httpClient
+	if hc == nil {
+		connect := max(
+			time.Duration(0),
+			p.ListPets.ConnectTimeout,
+			p.CreatePets.ConnectTimeout,
+			p.ShowPetByID.ConnectTimeout,
+		)
+		hc = &http.Client{Transport: resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)}
+	}
+	c := &Client{
+		baseURL: strings.TrimSuffix(u.String(), "/"),
+		dep:     dep,
+		httpc:   &resilient.HTTPClient{Doer: hc},
+	}
+	if c.ops.ListPets, err = dep.Operation(p.ListPets); err != nil {
+		return nil, err
+	}
+	if c.ops.CreatePets, err = dep.Operation(p.CreatePets); err != nil {
+		return nil, err
+	}
+	if c.ops.ShowPetByID, err = dep.Operation(p.ShowPetByID); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Policy is the resilience policy of a Client: the dependency-wide part and
+// one entry per operation. [DefaultPolicy] returns the one resolved at
+// generation time; [WithPolicy] changes it without regenerating. Zero
+// fields take the runtime package's defaults.
+type Policy struct {
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
+	// retry budget.
+	Dependency resilient.Policy
+	// ListPets is the policy of [Client.ListPets].
+	ListPets resilient.OperationPolicy
+	// CreatePets is the policy of [Client.CreatePets].
+	CreatePets resilient.OperationPolicy
+	// ShowPetByID is the policy of [Client.ShowPetByID].
+	ShowPetByID resilient.OperationPolicy
+}
+
+// DefaultPolicy returns the policy resolved at generation time from the
+// spec's x-resilience values, the policy file and the built-in defaults.
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, "(derived)" for one computed from other values.
+func DefaultPolicy() Policy {
+	return Policy{
+		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		Dependency: resilient.Policy{
+			Breaker: resilient.BreakerPolicy{
+				FailureRate:    50.0,
+				MinimumCalls:   20,
+				Window:         10 * time.Second,
+				OpenFor:        30 * time.Second,
+				HalfOpenProbes: 5,
+			},
+			Bulkhead: resilient.BulkheadPolicy{
+				MaxConcurrent: 32,
+				MaxWait:       10 * time.Millisecond,
+			},
+			Budget: resilient.BudgetPolicy{
+				Ratio:        0.1,
+				MinPerSecond: 10.0,
+				MaxBalance:   100.0,
+			},
+		},
+		// ListPets: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		ListPets: resilient.OperationPolicy{
+			Name:           "ListPets",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        6300 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// CreatePets: not idempotent, 1 attempt (derived), timeout 2s (guess).
+		CreatePets: resilient.OperationPolicy{
+			Name:           "CreatePets",
+			Idempotency:    resilient.NotIdempotent,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 0,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// ShowPetByID: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		ShowPetByID: resilient.OperationPolicy{
+			Name:           "ShowPetByID",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        6300 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+	}
+}
+
+// ListPets calls GET /pets.
+//
+// List all pets
+//
+// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+//
+// Documented error answers come back as a *ListPetsError; any other
+// failure of the dependency as a *resilient.RemoteError.
+func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...resilient.CallOption) (Pets, error) {
+	req, err := c.requestListPets(ctx, params)
+	if err != nil {
+		var zero Pets
+		return zero, err
+	}
+	op := c.ops.ListPets.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pets], decodeListPetsError)
+}
+
+// ListPetsParams holds the query, header and cookie parameters of [Client.ListPets].
+// Optional parameters are pointers (or nil slices and maps) and are not sent
+// when nil. A nil *ListPetsParams sends none.
+type ListPetsParams struct {
+	// Limit is the query parameter "limit".
+	//
+	// How many items to return at one time (max 100)
+	Limit *int32
+}
+
+// requestListPets builds the request of ListPets.
+func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*http.Request, error) {
+	u := c.baseURL + "/pets"
+	var q []string
+	if params != nil {
+		if params.Limit != nil {
+			q = append(q, "limit="+url.QueryEscape(strconv.FormatInt(int64(*params.Limit), 10)))
+		}
+	}
+	if len(q) > 0 {
+		u += "?" + strings.Join(q, "&")
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// ListPetsError is a documented error answer of [Client.ListPets], its body
+// decoded into the field of its status; the other fields are nil. It wraps
+// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
+// errors.As finds either.
+type ListPetsError struct {
+	// StatusCode is the answer's HTTP status.
+	StatusCode int
+	// Default is the body of any other documented answer.
+	//
+	// unexpected error
+	Default *Error
+	// Remote is the runtime's error for the answer.
+	Remote *resilient.RemoteError
+}
+
+// Error describes the answer.
+func (e *ListPetsError) Error() string {
+	if e.Remote == nil {
+		return "listPets: error answer " + strconv.Itoa(e.StatusCode)
+	}
+	return e.Remote.Error()
+}
+
+// Unwrap returns the runtime's error, so that errors.As finds it and the
+// pipeline classifies the answer by its status.
+func (e *ListPetsError) Unwrap() error {
+	return e.Remote
+}
+
+// decodeListPetsError makes a *ListPetsError of a documented answer whose body
+// decodes, and returns nil for any other.
+func decodeListPetsError(re *resilient.RemoteError) error {
+	e := &ListPetsError{
+		Remote:     re,
+		StatusCode: re.Status,
+	}
+	switch {
+	default:
+		var v Error
+		if json.Unmarshal(re.Body, &v) != nil {
+			return nil
+		}
+		e.Default = &v
+	}
+	return e
+}
+
+// CreatePets calls POST /pets.
+//
+// Create a pet
+//
+// Policy: not idempotent, 1 attempt, timeout 2s.
+//
+// Documented error answers come back as a *CreatePetsError; any other
+// failure of the dependency as a *resilient.RemoteError.
+func (c *Client) CreatePets(ctx context.Context, body Pet, opts ...resilient.CallOption) error {
+	req, err := c.requestCreatePets(ctx, body)
+	if err != nil {
+		return err
+	}
+	op := c.ops.CreatePets.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, decodeCreatePetsError)
+	return err
+}
+
+// requestCreatePets builds the request of CreatePets.
+func (c *Client) requestCreatePets(ctx context.Context, body Pet) (*http.Request, error) {
+	u := c.baseURL + "/pets"
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return req, nil
+}
+
+// CreatePetsError is a documented error answer of [Client.CreatePets], its body
+// decoded into the field of its status; the other fields are nil. It wraps
+// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
+// errors.As finds either.
+type CreatePetsError struct {
+	// StatusCode is the answer's HTTP status.
+	StatusCode int
+	// Default is the body of any other documented answer.
+	//
+	// unexpected error
+	Default *Error
+	// Remote is the runtime's error for the answer.
+	Remote *resilient.RemoteError
+}
+
+// Error describes the answer.
+func (e *CreatePetsError) Error() string {
+	if e.Remote == nil {
+		return "createPets: error answer " + strconv.Itoa(e.StatusCode)
+	}
+	return e.Remote.Error()
+}
+
+// Unwrap returns the runtime's error, so that errors.As finds it and the
+// pipeline classifies the answer by its status.
+func (e *CreatePetsError) Unwrap() error {
+	return e.Remote
+}
+
+// decodeCreatePetsError makes a *CreatePetsError of a documented answer whose body
+// decodes, and returns nil for any other.
+func decodeCreatePetsError(re *resilient.RemoteError) error {
+	e := &CreatePetsError{
+		Remote:     re,
+		StatusCode: re.Status,
+	}
+	switch {
+	default:
+		var v Error
+		if json.Unmarshal(re.Body, &v) != nil {
+			return nil
+		}
+		e.Default = &v
+	}
+	return e
+}
+
+// ShowPetByID calls GET /pets/{petId}.
+//
+// Info for a specific pet
+//
+// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+//
+// Documented error answers come back as a *ShowPetByIDError; any other
+// failure of the dependency as a *resilient.RemoteError.
+func (c *Client) ShowPetByID(ctx context.Context, petID string, opts ...resilient.CallOption) (Pet, error) {
+	req, err := c.requestShowPetByID(ctx, petID)
+	if err != nil {
+		var zero Pet
+		return zero, err
+	}
+	op := c.ops.ShowPetByID.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], decodeShowPetByIDError)
+}
+
+// requestShowPetByID builds the request of ShowPetByID.
+func (c *Client) requestShowPetByID(ctx context.Context, petID string) (*http.Request, error) {
+	u := c.baseURL + "/pets/" + url.PathEscape(petID)
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// ShowPetByIDError is a documented error answer of [Client.ShowPetByID], its body
+// decoded into the field of its status; the other fields are nil. It wraps
+// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
+// errors.As finds either.
+type ShowPetByIDError struct {
+	// StatusCode is the answer's HTTP status.
+	StatusCode int
+	// Default is the body of any other documented answer.
+	//
+	// unexpected error
+	Default *Error
+	// Remote is the runtime's error for the answer.
+	Remote *resilient.RemoteError
+}
+
+// Error describes the answer.
+func (e *ShowPetByIDError) Error() string {
+	if e.Remote == nil {
+		return "showPetByID: error answer " + strconv.Itoa(e.StatusCode)
+	}
+	return e.Remote.Error()
+}
+
+// Unwrap returns the runtime's error, so that errors.As finds it and the
+// pipeline classifies the answer by its status.
+func (e *ShowPetByIDError) Unwrap() error {
+	return e.Remote
+}
+
+// decodeShowPetByIDError makes a *ShowPetByIDError of a documented answer whose body
+// decodes, and returns nil for any other.
+func decodeShowPetByIDError(re *resilient.RemoteError) error {
+	e := &ShowPetByIDError{
+		Remote:     re,
+		StatusCode: re.Status,
+	}
+	switch {
+	default:
+		var v Error
+		if json.Unmarshal(re.Body, &v) != nil {
+			return nil
+		}
+		e.Default = &v
+	}
+	return e
+}
+
+// decodeJSON decodes a JSON answer; a 204 answer is T's zero value.
+func decodeJSON[T any](resp *http.Response) (T, error) {
+	var v T
+	if resp.StatusCode == http.StatusNoContent {
+		return v, nil
+	}
+	err := json.NewDecoder(resp.Body).Decode(&v)
+	return v, err
+}
+
+// discardBody ignores an answer's body; the runtime drains it.
+func discardBody(*http.Response) (struct{}, error) {
+	return struct{}{}, nil
+}

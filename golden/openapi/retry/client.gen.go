@@ -3,8 +3,491 @@
 
 package retry
 
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	resilient "github.com/resilientgo/resilient/runtime"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
 // Item models the object schema (#/components/schemas/Item).
 type Item struct {
 	ID       string `json:"id"`
 	Quantity int32  `json:"quantity"`
+}
+
+// This check fails to compile when the runtime module is older than this
+// generated code needs; upgrade it with
+// go get github.com/resilientgo/resilient@latest.
+const _ = resilient.SupportPackageIsVersion1
+
+// Client calls the Inventory API. Every method runs its request through
+// the resilience pipeline of the runtime package (deadline, bulkhead, retries
+// for idempotent operations, circuit breaker, per-attempt timeout) with the
+// operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
+// trailing call options override it for one call.
+//
+// A Client is safe for concurrent use; make one per base URL and keep it.
+type Client struct {
+	baseURL string
+	httpc   *resilient.HTTPClient
+	dep     *resilient.Dependency
+	ops     struct {
+		AddItem    *resilient.Operation
+		DeleteItem *resilient.Operation
+		GetItem    *resilient.Operation
+		PutItem    *resilient.Operation
+		RunReport  *resilient.Operation
+	}
+}
+
+// Dependency returns the runtime dependency that all calls of c share: its
+// breaker state, bulkhead occupancy and name.
+func (c *Client) Dependency() *resilient.Dependency {
+	return c.dep
+}
+
+// Option configures a Client made by NewClient.
+type Option interface {
+	applyOption(*clientOptions)
+}
+
+// clientOptions holds what the options of NewClient set.
+type clientOptions struct {
+	httpClient     *http.Client
+	edits          []func(*Policy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	dependencyName string
+}
+type optionFunc func(*clientOptions)
+
+func (f optionFunc) applyOption(o *clientOptions) {
+	f(o)
+}
+
+// WithHTTPClient sends the requests with hc instead of the default: an
+// http.Client without Timeout (the pipeline's deadlines bound every attempt)
+// on a transport from resilient.NewTransport, dialling with the largest
+// connect timeout of the policy and holding at most as many connections
+// as the bulkhead lets calls be in flight. hc should not retry on its own.
+func WithHTTPClient(p *http.Client) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = p
+	})
+}
+
+// WithPolicy changes the policy the client starts from, [DefaultPolicy],
+// without regenerating: edit changes it in place, for example
+//
+//	WithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
+//
+// Several WithPolicy options apply in order.
+func WithPolicy(p func(*Policy)) Option {
+	return optionFunc(func(o *clientOptions) {
+		if p != nil {
+			o.edits = append(o.edits, p)
+		}
+	})
+}
+
+// WithObserver sets the observer of the client's calls (attempts, retries,
+// breaker changes, rejections, degraded answers). The default observes
+// nothing.
+func WithObserver(p resilient.Observer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.observer = p
+	})
+}
+
+// WithFallbackStore sets where last-known-good answers are kept for cached
+// fallbacks. The default is the runtime's in-memory store.
+func WithFallbackStore(p resilient.FallbackStore) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.store = p
+	})
+}
+
+// WithLogger sets the logger that circuit breaker transitions are written
+// to. The default is slog.Default at the time of NewClient.
+func WithLogger(p *slog.Logger) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.logger = p
+	})
+}
+
+// WithDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewClient's documentation.
+func WithDependencyName(p string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.dependencyName = p
+	})
+}
+
+// NewClient returns a client of the API at baseURL, an absolute URL to which
+// the operations' paths are appended ("https://api.example.com/v1"). Its
+// dependency is named "inventory" unless WithDependencyName says
+// otherwise. It fails when baseURL is not absolute or the policy is invalid.
+func NewClient(baseURL string, opts ...Option) (*Client, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		opt.applyOption(&o)
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("inventory: base URL %q is not an absolute URL", baseURL)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "inventory"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+	)
+	if err != nil {
+		return nil, err
+	}
+	hc := o.httpClient
+	if hc == nil {
+		connect := max(
+			time.Duration(0),
+			p.AddItem.ConnectTimeout,
+			p.DeleteItem.ConnectTimeout,
+			p.GetItem.ConnectTimeout,
+			p.PutItem.ConnectTimeout,
+			p.RunReport.ConnectTimeout,
+		)
+		hc = &http.Client{Transport: resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)}
+	}
+	c := &Client{
+		baseURL: strings.TrimSuffix(u.String(), "/"),
+		dep:     dep,
+		httpc:   &resilient.HTTPClient{Doer: hc},
+	}
+	if c.ops.AddItem, err = dep.Operation(p.AddItem); err != nil {
+		return nil, err
+	}
+	if c.ops.DeleteItem, err = dep.Operation(p.DeleteItem); err != nil {
+		return nil, err
+	}
+	if c.ops.GetItem, err = dep.Operation(p.GetItem); err != nil {
+		return nil, err
+	}
+	if c.ops.PutItem, err = dep.Operation(p.PutItem); err != nil {
+		return nil, err
+	}
+	if c.ops.RunReport, err = dep.Operation(p.RunReport); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Policy is the resilience policy of a Client: the dependency-wide part and
+// one entry per operation. [DefaultPolicy] returns the one resolved at
+// generation time; [WithPolicy] changes it without regenerating. Zero
+// fields take the runtime package's defaults.
+type Policy struct {
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
+	// retry budget.
+	Dependency resilient.Policy
+	// AddItem is the policy of [Client.AddItem].
+	AddItem resilient.OperationPolicy
+	// DeleteItem is the policy of [Client.DeleteItem].
+	DeleteItem resilient.OperationPolicy
+	// GetItem is the policy of [Client.GetItem].
+	GetItem resilient.OperationPolicy
+	// PutItem is the policy of [Client.PutItem].
+	PutItem resilient.OperationPolicy
+	// RunReport is the policy of [Client.RunReport].
+	RunReport resilient.OperationPolicy
+}
+
+// DefaultPolicy returns the policy resolved at generation time from the
+// spec's x-resilience values, the policy file and the built-in defaults.
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, "(derived)" for one computed from other values.
+func DefaultPolicy() Policy {
+	return Policy{
+		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 20%.
+		Dependency: resilient.Policy{
+			Breaker: resilient.BreakerPolicy{
+				FailureRate:    50.0,
+				MinimumCalls:   20,
+				Window:         10 * time.Second,
+				OpenFor:        30 * time.Second,
+				HalfOpenProbes: 5,
+			},
+			Bulkhead: resilient.BulkheadPolicy{
+				MaxConcurrent: 32,
+				MaxWait:       10 * time.Millisecond,
+			},
+			Budget: resilient.BudgetPolicy{
+				Ratio:        0.2,
+				MinPerSecond: 5.0,
+				MaxBalance:   100.0,
+			},
+		},
+		// AddItem: not idempotent, 1 attempt (derived), timeout 2s (guess).
+		AddItem: resilient.OperationPolicy{
+			Name:           "AddItem",
+			Idempotency:    resilient.NotIdempotent,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 0,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
+				Base:       50 * time.Millisecond,
+				Cap:        time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// DeleteItem: idempotent, 1 attempt, timeout 2s (guess).
+		DeleteItem: resilient.OperationPolicy{
+			Name:           "DeleteItem",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 0,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
+				Base:       50 * time.Millisecond,
+				Cap:        time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// GetItem: read-only, 4 attempts, timeout 8.4s (guess), attempt 2s (guess).
+		GetItem: resilient.OperationPolicy{
+			Name:           "GetItem",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        8400 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 3,
+				Base:       50 * time.Millisecond,
+				Cap:        time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// PutItem: idempotent, 2 attempts, timeout 4.1s (guess), attempt 2s (guess).
+		PutItem: resilient.OperationPolicy{
+			Name:           "PutItem",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        4100 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 1,
+				Base:       50 * time.Millisecond,
+				Cap:        time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// RunReport: idempotent, 3 attempts (default), timeout 6.2s (guess), attempt 2s (guess).
+		RunReport: resilient.OperationPolicy{
+			Name:           "RunReport",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        6200 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       50 * time.Millisecond,
+				Cap:        time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+	}
+}
+
+// AddItem calls POST /items.
+//
+// The document-level retry block says how, not whether; a plain POST is never
+// retried.
+//
+// Policy: not idempotent, 1 attempt, timeout 2s.
+func (c *Client) AddItem(ctx context.Context, body Item, opts ...resilient.CallOption) error {
+	req, err := c.requestAddItem(ctx, body)
+	if err != nil {
+		return err
+	}
+	op := c.ops.AddItem.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// requestAddItem builds the request of AddItem.
+func (c *Client) requestAddItem(ctx context.Context, body Item) (*http.Request, error) {
+	u := c.baseURL + "/items"
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return req, nil
+}
+
+// DeleteItem calls DELETE /items/{id}.
+//
+// Policy: idempotent, 1 attempt, timeout 2s.
+func (c *Client) DeleteItem(ctx context.Context, id string, opts ...resilient.CallOption) error {
+	req, err := c.requestDeleteItem(ctx, id)
+	if err != nil {
+		return err
+	}
+	op := c.ops.DeleteItem.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// requestDeleteItem builds the request of DeleteItem.
+func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Request, error) {
+	u := c.baseURL + "/items/" + url.PathEscape(id)
+	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// GetItem calls GET /items/{id}.
+//
+// Policy: read-only, 4 attempts, timeout 8.4s, attempt 2s.
+func (c *Client) GetItem(ctx context.Context, id string, opts ...resilient.CallOption) (Item, error) {
+	req, err := c.requestGetItem(ctx, id)
+	if err != nil {
+		var zero Item
+		return zero, err
+	}
+	op := c.ops.GetItem.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Item], nil)
+}
+
+// requestGetItem builds the request of GetItem.
+func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, error) {
+	u := c.baseURL + "/items/" + url.PathEscape(id)
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// PutItem calls PUT /items/{id}.
+//
+// Policy: idempotent, 2 attempts, timeout 4.1s, attempt 2s.
+func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...resilient.CallOption) error {
+	req, err := c.requestPutItem(ctx, id, body)
+	if err != nil {
+		return err
+	}
+	op := c.ops.PutItem.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// requestPutItem builds the request of PutItem.
+func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*http.Request, error) {
+	u := c.baseURL + "/items/" + url.PathEscape(id)
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, "PUT", u, bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return req, nil
+}
+
+// RunReport calls POST /reports.
+//
+// A POST the server treats as idempotent.
+//
+// Policy: idempotent, 3 attempts, timeout 6.2s, attempt 2s.
+func (c *Client) RunReport(ctx context.Context, opts ...resilient.CallOption) error {
+	req, err := c.requestRunReport(ctx)
+	if err != nil {
+		return err
+	}
+	op := c.ops.RunReport.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// requestRunReport builds the request of RunReport.
+func (c *Client) requestRunReport(ctx context.Context) (*http.Request, error) {
+	u := c.baseURL + "/reports"
+	req, err := http.NewRequestWithContext(ctx, "POST", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// decodeJSON decodes a JSON answer; a 204 answer is T's zero value.
+func decodeJSON[T any](resp *http.Response) (T, error) {
+	var v T
+	if resp.StatusCode == http.StatusNoContent {
+		return v, nil
+	}
+	err := json.NewDecoder(resp.Body).Decode(&v)
+	return v, err
+}
+
+// discardBody ignores an answer's body; the runtime drains it.
+func discardBody(*http.Response) (struct{}, error) {
+	return struct{}{}, nil
 }
