@@ -1,0 +1,87 @@
+package petstore
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// SetLatency adds d to every request's service time (0 removes it). The
+// delay is slept with the request's context, so a cancelled request stops.
+func (f *Faults) SetLatency(d time.Duration) { f.latency.Store(int64(d)) }
+
+// Latency returns the added latency.
+func (f *Faults) Latency() time.Duration { return time.Duration(f.latency.Load()) }
+
+// SetStatus makes the servers answer every request with the HTTP status
+// (503, 429, 500 …; gRPC maps it to the matching code) and, when
+// retryAfter is positive, a Retry-After field (gRPC: grpc-retry-pushback-ms).
+// SetStatus(0, 0) clears it.
+func (f *Faults) SetStatus(status int, retryAfter time.Duration) {
+	f.retryAfter.Store(int64(retryAfter))
+	f.status.Store(int64(status))
+}
+
+// Status returns the forced status (0 for none) and its Retry-After.
+func (f *Faults) Status() (status int, retryAfter time.Duration) {
+	return int(f.status.Load()), time.Duration(f.retryAfter.Load())
+}
+
+// SetTail makes a fraction of requests (0..1) factor times slower than the
+// base latency plus the added latency. The slow requests are chosen
+// deterministically by a counter: with fraction 0.05, one request in every
+// 20. SetTail(0, 0) clears it.
+func (f *Faults) SetTail(fraction, factor float64) {
+	f.tailFactor.Store(math.Float64bits(factor))
+	f.tailFraction.Store(math.Float64bits(fraction))
+}
+
+// Tail returns the tail fraction and factor.
+func (f *Faults) Tail() (fraction, factor float64) {
+	return math.Float64frombits(f.tailFraction.Load()), math.Float64frombits(f.tailFactor.Load())
+}
+
+// SetHang makes the servers never answer, until each request's context
+// ends (the client gives up or the server shuts down).
+func (f *Faults) SetHang(on bool) { f.hang.Store(on) }
+
+// Hang reports whether the servers hang.
+func (f *Faults) Hang() bool { return f.hang.Load() }
+
+// Reset clears every fault: the servers are healthy again.
+func (f *Faults) Reset() {
+	f.SetLatency(0)
+	f.SetStatus(0, 0)
+	f.SetTail(0, 0)
+	f.SetHang(false)
+	f.tailCounter.Store(0)
+}
+
+// delay returns how long a request with base service time base should take
+// under the current faults, advancing the tail counter.
+func (f *Faults) delay(base time.Duration) time.Duration {
+	d := base + f.Latency()
+	frac, factor := f.Tail()
+	if frac > 0 && factor > 1 {
+		every := uint64(math.Round(1 / math.Min(frac, 1)))
+		if n := f.tailCounter.Add(1); every > 0 && n%every == 0 {
+			d = time.Duration(float64(d) * factor)
+		}
+	}
+	return d
+}
+
+// sleep waits d or until ctx ends, reporting whether it waited it all.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
