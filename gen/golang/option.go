@@ -23,11 +23,11 @@ func clientOptionList() []clientOption {
 		{
 			name: "WithHTTPClient",
 			doc: []string{
-				"WithHTTPClient sends the requests with the given client instead of the default: an",
+				"WithHTTPClient sends the requests with hc instead of the default: an",
 				"http.Client without Timeout (the pipeline's deadlines bound every attempt)",
 				"on a transport from resilient.NewTransport, dialling with the largest",
 				"connect timeout of the policy and holding at most as many connections",
-				"as the bulkhead lets calls be in flight. The client should not retry on its own.",
+				"as the bulkhead lets calls be in flight. hc should not retry on its own.",
 			},
 			param: jen.Op("*").Qual("net/http", "Client"),
 			set:   func() *jen.Statement { return o().Dot("httpClient").Op("=").Add(p()) },
@@ -36,7 +36,7 @@ func clientOptionList() []clientOption {
 			name: "WithPolicy",
 			doc: []string{
 				"WithPolicy changes the policy the client starts from, [DefaultPolicy],",
-				"without regenerating: the function changes it in place, for example",
+				"without regenerating: edit changes it in place, for example",
 				"",
 				"\tWithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })",
 				"",
