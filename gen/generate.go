@@ -29,9 +29,12 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := emit(s, opts)
-	if err != nil {
+	code, emitErr := emit(s, opts)
+	if err := s.validated(); err != nil {
 		return nil, err
+	}
+	if emitErr != nil {
+		return nil, emitErr
 	}
 	return &Result{
 		Code:       code,
@@ -52,10 +55,11 @@ func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, err
 	}
 	// The client's own name checks run too, on a file that is never
 	// rendered.
-	if _, err := s.emitFile("check", ""); err != nil {
+	_, emitErr := s.emitFile("check", "")
+	if err := s.validated(); err != nil {
 		return s.diags.Warnings(), err
 	}
-	return s.diags.Warnings(), nil
+	return s.diags.Warnings(), emitErr
 }
 
 // Review returns the Markdown resilience review of the OpenAPI document
@@ -63,6 +67,9 @@ func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, err
 // with the warnings, and the errors joined as with [OpenAPI].
 func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagnostic, error) {
 	s, err := resolve(fsys, spec, opts)
+	if err == nil {
+		err = s.validated()
+	}
 	if err != nil {
 		return "", s.diags.Warnings(), err
 	}
@@ -75,6 +82,34 @@ type state struct {
 	svc        *ir.Service
 	policy     *policy.Service
 	dependency string
+	// validation delivers kin-openapi's findings, which are computed
+	// while the later stages run; nil once collected.
+	validation chan validation
+	// loaded holds the load's own findings, kept apart from the later
+	// stages' in case validation fails.
+	loaded diag.List
+}
+
+// validation is the outcome of [openapi.Document.Validate].
+type validation struct {
+	warnings []diag.Diagnostic
+	err      error
+}
+
+// validated waits for the document's validation, adds its findings and
+// returns all errors so far, joined.
+func (s *state) validated() error {
+	if s.validation != nil {
+		v := <-s.validation
+		s.validation = nil
+		if v.err != nil {
+			// The later stages ran on a document that does not validate;
+			// their findings would only echo the validator's.
+			s.diags = s.loaded
+		}
+		s.add(v.warnings, v.err)
+	}
+	return s.diags.Err()
 }
 
 // resolve runs load, build and policy resolution. The returned state is
@@ -82,15 +117,23 @@ type state struct {
 func resolve(fsys fs.FS, spec string, opts OpenAPIOptions) (*state, error) {
 	s := &state{}
 	file := s.policyFile(opts)
-	doc, warnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir})
+	doc, warnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir, DeferValidation: true})
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.diags.Err()
 	}
+	s.loaded.Append(s.diags)
+	// Validation only reports; it runs beside building and emitting,
+	// which only read the document.
+	s.validation = make(chan validation, 1)
+	go func() {
+		w, err := doc.Validate()
+		s.validation <- validation{w, err}
+	}()
 	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict})
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
-		return s, s.diags.Err()
+		return s, s.validated()
 	}
 	s.svc = svc
 	s.dependency = opts.Dependency
@@ -100,7 +143,7 @@ func resolve(fsys fs.FS, spec string, opts OpenAPIOptions) (*state, error) {
 	pol, warnings, err := policy.Resolve(svc, s.dependency, file)
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
-		return s, s.diags.Err()
+		return s, s.validated()
 	}
 	s.policy = pol
 	return s, nil

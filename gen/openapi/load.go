@@ -31,6 +31,8 @@ type Document struct {
 
 	src   *source
 	entry *file
+	// validation is the loader's context, kept for a deferred Validate.
+	validation context.Context
 }
 
 // IsSwagger reports whether the document was written as Swagger 2.0.
@@ -42,6 +44,10 @@ type LoadOptions struct {
 	// system: file names are shown as Dir joined with their path inside
 	// it. Empty shows paths relative to the file system's root.
 	Dir string
+	// DeferValidation skips kin-openapi's validation during Load; the
+	// caller runs [Document.Validate] itself, typically while it builds
+	// and emits, since validation only reports.
+	DeferValidation bool
 }
 
 // LoadFile loads the document at path from disk. Files its $refs name must
@@ -64,11 +70,11 @@ func LoadFile(path string) (*Document, []diag.Diagnostic, error) {
 func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnostic, error) {
 	var diags diag.List
 	src := newSource(fsys, opts.Dir)
-	doc := load(src, name, &diags)
+	doc := load(src, name, opts.DeferValidation, &diags)
 	return doc, diags.Warnings(), diags.Err()
 }
 
-func load(src *source, name string, diags *diag.List) *Document {
+func load(src *source, name string, deferValidation bool, diags *diag.List) *Document {
 	entry := src.open(name)
 	if entry.err != nil {
 		reportFileError(entry, diags)
@@ -117,7 +123,10 @@ func load(src *source, name string, diags *diag.List) *Document {
 		diags.Errorf(fileStart(entry), "E-LOAD", oneLine(err.Error()), "")
 		return nil
 	}
-	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry}
+	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context}
+	if deferValidation {
+		return doc
+	}
 	doc.validate(loader.Context, diags)
 	if diags.HasErrors() {
 		return nil
@@ -185,4 +194,14 @@ func validateContext(ctx context.Context) context.Context {
 		return context.Background()
 	}
 	return ctx
+}
+
+// Validate runs kin-openapi's validation of a document loaded with
+// [LoadOptions.DeferValidation] and returns its findings as [Load] would:
+// warnings in the slice, errors joined. It only reads the document, so it
+// may run while the document is built into the IR.
+func (d *Document) Validate() ([]diag.Diagnostic, error) {
+	var diags diag.List
+	d.validate(d.validation, &diags)
+	return diags.Warnings(), diags.Err()
 }
