@@ -8,17 +8,18 @@ import (
 
 // clientOption is one generated With function.
 type clientOption struct {
-	name  string
-	doc   []string
+	name string
+	doc  []string
+	// arg names the parameter; the doc refers to it by that name.
+	arg   string
 	param *jen.Statement
-	// set assigns the parameter p to the options o.
-	set func() *jen.Statement
+	// set assigns the parameter to the options o.
+	set func(p *jen.Statement) *jen.Statement
 }
 
 // clientOptionList is the fixed set of client options.
 func clientOptionList() []clientOption {
 	o := func() *jen.Statement { return jen.Id("o") }
-	p := func() *jen.Statement { return jen.Id("p") }
 	return []clientOption{
 		{
 			name: "WithHTTPClient",
@@ -29,8 +30,9 @@ func clientOptionList() []clientOption {
 				"connect timeout of the policy and holding at most as many connections",
 				"as the bulkhead lets calls be in flight. hc should not retry on its own.",
 			},
+			arg:   "hc",
 			param: jen.Op("*").Qual("net/http", "Client"),
-			set:   func() *jen.Statement { return o().Dot("httpClient").Op("=").Add(p()) },
+			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("httpClient").Op("=").Add(p) },
 		},
 		{
 			name: "WithPolicy",
@@ -42,34 +44,39 @@ func clientOptionList() []clientOption {
 				"",
 				"Several WithPolicy options apply in order.",
 			},
+			arg:   "edit",
 			param: jen.Func().Params(jen.Op("*").Id("Policy")),
-			set: func() *jen.Statement {
-				return jen.If(p().Op("!=").Nil()).Block(o().Dot("edits").Op("=").Append(o().Dot("edits"), p()))
+			set: func(p *jen.Statement) *jen.Statement {
+				return jen.If(p.Clone().Op("!=").Nil()).Block(o().Dot("edits").Op("=").Append(o().Dot("edits"), p))
 			},
 		},
 		{
 			name:  "WithObserver",
 			doc:   []string{"WithObserver sets the observer of the client's calls (attempts, retries,", "breaker changes, rejections, degraded answers). The default observes", "nothing."},
+			arg:   "obs",
 			param: rt("Observer"),
-			set:   func() *jen.Statement { return o().Dot("observer").Op("=").Add(p()) },
+			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("observer").Op("=").Add(p) },
 		},
 		{
 			name:  "WithFallbackStore",
 			doc:   []string{"WithFallbackStore sets where last-known-good answers are kept for cached", "fallbacks. The default is the runtime's in-memory store."},
+			arg:   "store",
 			param: rt("FallbackStore"),
-			set:   func() *jen.Statement { return o().Dot("store").Op("=").Add(p()) },
+			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("store").Op("=").Add(p) },
 		},
 		{
 			name:  "WithLogger",
 			doc:   []string{"WithLogger sets the logger that circuit breaker transitions are written", "to. The default is slog.Default at the time of NewClient."},
+			arg:   "logger",
 			param: jen.Op("*").Qual("log/slog", "Logger"),
-			set:   func() *jen.Statement { return o().Dot("logger").Op("=").Add(p()) },
+			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("logger").Op("=").Add(p) },
 		},
 		{
 			name:  "WithDependencyName",
 			doc:   []string{"WithDependencyName names the client's dependency in errors, logs and", "observer events. The default is given in NewClient's documentation."},
+			arg:   "name",
 			param: jen.String(),
-			set:   func() *jen.Statement { return o().Dot("dependencyName").Op("=").Add(p()) },
+			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("dependencyName").Op("=").Add(p) },
 		},
 	}
 }
@@ -86,8 +93,8 @@ func clientOptionList() []clientOption {
 //	func (f optionFunc) applyOption(o *clientOptions) { f(o) }
 //
 //	// WithLogger sets ...
-//	func WithLogger(p *slog.Logger) Option {
-//		return optionFunc(func(o *clientOptions) { o.logger = p })
+//	func WithLogger(logger *slog.Logger) Option {
+//		return optionFunc(func(o *clientOptions) { o.logger = logger })
 //	}
 func emitOptions(f *jen.File, v *clientView) {
 	f.Comment("Option configures a Client made by NewClient.")
@@ -104,8 +111,8 @@ func emitOptions(f *jen.File, v *clientView) {
 	f.Type().Id("optionFunc").Func().Params(jen.Op("*").Id("clientOptions"))
 	f.Func().Params(jen.Id("f").Id("optionFunc")).Id("applyOption").Params(jen.Id("o").Op("*").Id("clientOptions")).Block(jen.Id("f").Call(jen.Id("o")))
 	for _, opt := range clientOptionList() {
-		f.Add(comments(opt.doc).Func().Id(opt.name).Params(jen.Id("p").Add(opt.param)).Id("Option").Block(
-			jen.Return(jen.Id("optionFunc").Call(jen.Func().Params(jen.Id("o").Op("*").Id("clientOptions")).Block(opt.set()))),
+		f.Add(comments(opt.doc).Func().Id(opt.name).Params(jen.Id(opt.arg).Add(opt.param)).Id("Option").Block(
+			jen.Return(jen.Id("optionFunc").Call(jen.Func().Params(jen.Id("o").Op("*").Id("clientOptions")).Block(opt.set(jen.Id(opt.arg))))),
 		))
 	}
 }

@@ -93,9 +93,9 @@ func (f optionFunc) applyOption(o *clientOptions) {
 // on a transport from resilient.NewTransport, dialling with the largest
 // connect timeout of the policy and holding at most as many connections
 // as the bulkhead lets calls be in flight. hc should not retry on its own.
-func WithHTTPClient(p *http.Client) Option {
+func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.httpClient = p
+		o.httpClient = hc
 	})
 }
 
@@ -105,10 +105,10 @@ func WithHTTPClient(p *http.Client) Option {
 //	WithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
 // Several WithPolicy options apply in order.
-func WithPolicy(p func(*Policy)) Option {
+func WithPolicy(edit func(*Policy)) Option {
 	return optionFunc(func(o *clientOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -116,33 +116,33 @@ func WithPolicy(p func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(p resilient.Observer) Option {
+func WithObserver(obs resilient.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.observer = p
+		o.observer = obs
 	})
 }
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(p resilient.FallbackStore) Option {
+func WithFallbackStore(store resilient.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.store = p
+		o.store = store
 	})
 }
 
 // WithLogger sets the logger that circuit breaker transitions are written
 // to. The default is slog.Default at the time of NewClient.
-func WithLogger(p *slog.Logger) Option {
+func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.logger = p
+		o.logger = logger
 	})
 }
 
 // WithDependencyName names the client's dependency in errors, logs and
 // observer events. The default is given in NewClient's documentation.
-func WithDependencyName(p string) Option {
+func WithDependencyName(name string) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.dependencyName = p
+		o.dependencyName = name
 	})
 }
 
