@@ -13,6 +13,11 @@ import (
 // whose client streams: such a stream is never retried.
 const RuleRetryStream = "E-RETRY-STREAM"
 
+// RuleStaticFallbackRPC is reported for a static fallback on an RPC: its
+// value would have to be a message of the method's response type, which a
+// policy cannot spell.
+const RuleStaticFallbackRPC = "E-FALLBACK-STATIC"
+
 // RuleStreamFallback is reported for a fallback on a streaming method,
 // which has no single answer to fall back to.
 const RuleStreamFallback = "E-FALLBACK-STREAM"
@@ -68,6 +73,7 @@ func ResolveRPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagno
 		add(res.Warnings.Err())
 		if op.RPC != nil {
 			res.Policy.Name = op.RPC.FullMethod
+			staticFallbackRule(op, layers, res, &list)
 			streamRules(op, layers, res, &list)
 		}
 		out.Operations[i] = res
@@ -78,6 +84,22 @@ func ResolveRPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagno
 	}
 	add(file.CheckNames(map[string][]string{dependency: known}))
 	return out, list.Warnings(), list.Err()
+}
+
+// staticFallbackRule reports a static fallback on an RPC, which the
+// generated client cannot serve, and removes it from the policy.
+func staticFallbackRule(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Operation, list *diag.List) {
+	if res.Policy.Fallback.Kind != runtime.FallbackStatic {
+		return
+	}
+	for _, l := range layers {
+		if k := l.Spec.Fallback.Kind; k.Set && k.Value == runtime.FallbackStatic {
+			list.Errorf(irLocation(k.Loc), RuleStaticFallbackRPC,
+				fmt.Sprintf("static fallback not supported on method %s: its value would have to be a %s message", op.RPC.FullMethod, op.RPC.Output.Name),
+				"use kind: cached, or set Fallback.Static in the client's policy with the generated With...Policy option")
+		}
+	}
+	res.Policy.Fallback = runtime.FallbackPolicy{}
 }
 
 // streamRules applies what streaming changes: no retries or hedges when

@@ -23,6 +23,8 @@ func TestRunBadInput(t *testing.T) {
 			[]string{"x.proto:6:", "E-RETRY-UNSAFE", "p.S.A.(resilient.v1.method)"}},
 		{"negative duration", header + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {timeout: {seconds: -5}}; } }\n",
 			[]string{"E-DURATION", `timeout "-5s"`, "p.S.A.(resilient.v1.method).timeout"}},
+		{"static fallback on an RPC", header + "service S { rpc A(M) returns (M) { option idempotency_level = NO_SIDE_EFFECTS; option (resilient.v1.method) = {fallback: {kind: FALLBACK_KIND_STATIC, value: \"{}\"}}; } }\n",
+			[]string{"x.proto:6:", "E-FALLBACK-STATIC: static fallback not supported on method /p.S/A: its value would have to be a M message"}},
 		{"retry on a bidi stream", header + "service S { rpc A(stream M) returns (stream M) { option idempotency_level = IDEMPOTENT; option (resilient.v1.method) = {retry: {max_retries: 1}}; } }\n",
 			[]string{"E-RETRY-STREAM: retry policy not supported on bidi-streaming method /p.S/A"}},
 		{"rpc names that map to one Go name", header + "service S { rpc get_foo(M) returns (M); rpc GetFoo(M) returns (M); }\n",
