@@ -3,6 +3,7 @@ package golang_test
 import (
 	"bytes"
 	"go/format"
+	"strings"
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,6 +67,12 @@ func TestClientDeterministic(t *testing.T) {
 		t.Fatalf("format.Source: %v", err)
 	}
 	if !bytes.Equal(formatted, first) {
+		a, b := strings.Split(string(first), "\n"), strings.Split(string(formatted), "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("generated code is not gofmt-clean: line %d is\n%q\ngofmt makes it\n%q", i+1, a[i], b[i])
+			}
+		}
 		t.Errorf("generated code is not gofmt-clean")
 	}
 }

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"go/doc/comment"
 	"strings"
 	"unicode"
 
@@ -68,16 +69,44 @@ func wrap(line string, width int) []string {
 	return append(out, cur)
 }
 
-// comments renders lines as consecutive "//" comments.
-func comments(lines []string) *jen.Statement {
+// comments renders lines as consecutive "//" comments; see [DocComment].
+func comments(lines []string) *jen.Statement { return DocComment(lines...) }
+
+// DocComment renders lines (each may hold several, split at "\n") as
+// consecutive "//" comments, in the canonical form gofmt gives doc comments
+// (headings, lists, code blocks), so that generated files are a fixed point
+// of gofmt whatever the source's comment text holds.
+func DocComment(lines ...string) *jen.Statement {
 	s := jen.Null()
-	for _, l := range lines {
-		if strings.HasPrefix(l, "\t") {
-			// A code block: written as is, as gofmt wants it ("//\tcode").
-			s.Comment("//" + l).Line()
-			continue
+	if len(lines) == 0 {
+		return s
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(canonicalDoc(strings.Join(lines, "\n")+"\n"), "\n"), "\n") {
+		switch {
+		case l == "":
+			s.Comment("//").Line()
+		case strings.HasPrefix(l, "\t"):
+			s.Comment("//" + l).Line() // a code block, as gofmt writes it
+		default:
+			s.Comment("// " + l).Line()
 		}
-		s.Comment(l).Line()
 	}
 	return s
+}
+
+// canonicalDoc returns text as gofmt writes a doc comment. Reformatting is
+// repeated until it changes nothing, since one pass over unusual Markdown
+// (indented continuation lines after a list) can give text that a second
+// pass would change again.
+func canonicalDoc(text string) string {
+	var p comment.Parser
+	var pr comment.Printer
+	for range 8 {
+		out := string(pr.Comment(p.Parse(text)))
+		if out == text {
+			break
+		}
+		text = out
+	}
+	return text
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +89,14 @@ func TestCorpus(t *testing.T) {
 	goCmd(t, mod, "build", "./...")
 	goCmd(t, mod, "vet", "./...")
 	goCmd(t, mod, "test", "-count=1", "./features")
+	// The generated files are a fixed point of gofmt, doc comments
+	// written from the specs' Markdown included.
+	cmd := exec.Command(filepath.Join(goruntime.GOROOT(), "bin", "gofmt"), "-l", ".")
+	cmd.Dir = mod
+	out, err := cmd.CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("gofmt -l lists generated files (%v):\n%s", err, out)
+	}
 }
 
 // corpusEntries lists the corpus's OpenAPI files that are not fragments.

@@ -2,6 +2,9 @@ package golang
 
 import (
 	"github.com/dave/jennifer/jen"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/resilientgo/resilient/gen/ir"
 )
@@ -67,7 +70,21 @@ func joinDoc(title, doc string) string {
 	case title == "" || title == doc:
 		return doc
 	case doc == "":
+		return sentence(title)
+	}
+	return sentence(title) + "\n\n" + doc
+}
+
+// sentence ends a one-line title with a period, so that a doc comment does
+// not turn it into a heading ("List all pets" before a paragraph is one to
+// gofmt).
+func sentence(title string) string {
+	t := strings.TrimSpace(title)
+	if t == "" || strings.Contains(t, "\n") {
 		return title
 	}
-	return title + "\n\n" + doc
+	if r, _ := utf8.DecodeLastRuneInString(t); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return t + "."
+	}
+	return title
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/compiler/protogen"
 
+	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
 )
 
@@ -29,16 +30,8 @@ func grpcName(name string) *jen.Statement { return jen.Qual(grpcPath, name) }
 // ident refers to a Go identifier of the IR.
 func ident(id ir.GoIdent) *jen.Statement { return jen.Qual(id.ImportPath, id.Name) }
 
-// comments writes lines as a // comment block, each line on its own.
-func comments(lines ...string) *jen.Statement {
-	s := jen.Null()
-	for _, l := range lines {
-		for _, x := range strings.Split(l, "\n") {
-			s.Comment(x).Line()
-		}
-	}
-	return s
-}
+// comments writes lines as a // doc comment block in gofmt's form.
+func comments(lines ...string) *jen.Statement { return golang.DocComment(lines...) }
 
 // emitFile writes the file of views into g.
 func emitFile(g *protogen.GeneratedFile, source, pkgName, pkgPath string, views []*serviceView) error {

@@ -293,7 +293,7 @@ func DefaultPolicy() Policy {
 
 // ListPets calls GET /pets.
 //
-// List all pets
+// List all pets.
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
 //
@@ -392,7 +392,7 @@ func decodeListPetsError(re *resilient.RemoteError) error {
 
 // CreatePets calls POST /pets.
 //
-// Create a pet
+// Create a pet.
 //
 // Policy: not idempotent, 1 attempt, timeout 2s.
 //
@@ -476,7 +476,7 @@ func decodeCreatePetsError(re *resilient.RemoteError) error {
 
 // ShowPetByID calls GET /pets/{petId}.
 //
-// Info for a specific pet
+// Info for a specific pet.
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
 //
