@@ -70,9 +70,16 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 		return zero, false, op.stopped(ctx, 0, nil)
 	}
 	d := op.dep
-	deadline := time.Now().Add(op.timeout)
+	now := time.Now()
+	deadline := now.Add(op.timeout)
 	if cd, ok := ctx.Deadline(); ok && cd.Before(deadline) {
 		deadline = cd
+	}
+	if op.minAttempt > 0 && deadline.Sub(now) < op.minAttempt {
+		// Less time left than the dependency usually takes: an attempt
+		// would only load it with work nobody waits for.
+		v, err := fallback[T](ctx, op, key, &DeadlineExceededError{Dependency: d.name, Operation: op.name})
+		return v, false, err
 	}
 	waited, ok, err := d.bulkhead.acquire(ctx, deadline)
 	if !ok {

@@ -59,8 +59,9 @@ func (s *MemoryStore) Load(key string) (any, time.Time, bool) {
 func (s *MemoryStore) Store(key string, value any, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.entries[key]; ok {
-		e.value, e.at = value, at
+	if _, ok := s.entries[key]; ok {
+		// Replaced, not changed in place: Load reads an entry unlocked.
+		s.entries[key] = &memoryEntry{value: value, at: at}
 		return
 	}
 	for len(s.entries) >= s.max && len(s.order) > 0 {

@@ -852,3 +852,26 @@ func TestPanickingAttemptGivesBackItsPermit(t *testing.T) {
 		t.Errorf("in flight after a panicking attempt = %d, want 0", got)
 	}
 }
+
+func TestCallWithLessThanMinAttemptLeftFailsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond}})
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Millisecond)
+		defer cancel()
+		s := &script{steps: []step{ok}}
+		_, err := runtime.Do(ctx, op, "", s.attempt)
+		var de *runtime.DeadlineExceededError
+		if !errors.As(err, &de) || de.Attempts != 0 || s.calls.Load() != 0 {
+			t.Errorf("Do = %v after %d attempts, want a deadline error before any attempt", err, s.calls.Load())
+		}
+		if c := d.BreakerCounts(); c.Requests != 0 {
+			t.Errorf("breaker counts = %+v, want none", c)
+		}
+		ctx2, cancel2 := context.WithTimeout(t.Context(), 6*time.Millisecond)
+		defer cancel2()
+		if _, err := runtime.Do(ctx2, op, "", s.attempt); err != nil || s.calls.Load() != 1 {
+			t.Errorf("with 6ms left: %v after %d attempts, want success", err, s.calls.Load())
+		}
+	})
+}

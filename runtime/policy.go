@@ -169,9 +169,11 @@ type RetryPolicy struct {
 	Base time.Duration
 	// Cap bounds the backoff. Zero means [DefaultBackoffCap].
 	Cap time.Duration
-	// MinAttempt is the least time that must remain before the deadline,
-	// after the backoff, for another attempt to start; typically the
-	// dependency's median latency. Zero means any positive time.
+	// MinAttempt is the least time that must remain before the deadline
+	// for an attempt to start: a call entering with less fails at once
+	// with a deadline error, and a retry whose backoff would leave less is
+	// not made. Typically the dependency's median latency. Zero means any
+	// positive time.
 	MinAttempt time.Duration
 	// DisableJitter sleeps the full min(Cap, Base·2^n) instead of a random
 	// share of it. Meant for tests and for tools that show the schedule.
