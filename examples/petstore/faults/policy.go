@@ -56,12 +56,12 @@ func LoadPolicy() (map[Transport]Policy, error) {
 		HTTP: {
 			Dependency: "petstore",
 			Shared:     hp.Dependency,
-			Ops: opsOf(hp.ListPets, hp.GetPet, hp.CreatePet, hp.UpdatePet, hp.DeletePet, hp.AdoptPet),
+			Ops:        opsOf(hp.ListPets, hp.GetPet, hp.CreatePet, hp.UpdatePet, hp.DeletePet, hp.AdoptPet),
 		},
 		GRPC: {
 			Dependency: "petstore.v1.PetStore",
 			Shared:     gp.Dependency,
-			Ops: opsOf(gp.ListPets, gp.GetPet, gp.CreatePet, gp.UpdatePet, gp.DeletePet, gp.AdoptPet),
+			Ops:        opsOf(gp.ListPets, gp.GetPet, gp.CreatePet, gp.UpdatePet, gp.DeletePet, gp.AdoptPet),
 		},
 	}
 	files := map[Transport][2]string{

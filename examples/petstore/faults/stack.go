@@ -112,7 +112,6 @@ func (s *Stack) RemoveToxic(name string) {
 	_ = s.proxy.Toxics.RemoveToxic(ctx, name)
 }
 
-
 // OpenConns returns the connections the server has open now.
 func (s *Stack) OpenConns() int64 { return s.ln.open.Load() }
 
