@@ -326,6 +326,20 @@ func BenchmarkHTTP(b *testing.B) {
 			}
 		}
 	})
+	// The least a client with a deadline does: the seed's first example,
+	// context.WithTimeout around client.Do. net/http then watches the
+	// context, which plain client.Do does not.
+	b.Run("nethttp-timeout", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ctx, cancel := context.WithTimeout(context.Background(), benchTimeout)
+			p, err := getPet(ctx, client, url)
+			cancel()
+			if err != nil || p.ID != 7 {
+				b.Fatal(p, err)
+			}
+		}
+	})
 	b.Run("resilient", func(b *testing.B) {
 		op := benchOperation(b)
 		hc := &runtime.HTTPClient{Doer: client}

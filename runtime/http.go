@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/textproto"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -117,7 +118,11 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string
 // httpAttempt sends one attempt of req under ctx and decodes the answer.
 func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
 	var zero T
-	r := req.Clone(ctx)
+	// A shallow copy bound to ctx with a header of its own: the deadline
+	// header differs per attempt, and a previous attempt's transport may
+	// still read its own header. Nothing else of req is written to.
+	r := req.WithContext(ctx)
+	r.Header = cloneHeader(req.Header)
 	if req.GetBody != nil && req.Body != nil && req.Body != http.NoBody {
 		body, err := req.GetBody()
 		if err != nil {
@@ -272,9 +277,28 @@ func setDeadlineHeader(ctx context.Context, h http.Header, name string, margin t
 	}
 	if name == "" {
 		name = DefaultDeadlineHeader
+	} else {
+		name = textproto.CanonicalMIMEHeaderKey(name)
 	}
-	h.Set(name, strconv.FormatInt(ms, 10))
+	h[name] = []string{strconv.FormatInt(ms, 10)}
 	return nil
+}
+
+// cloneHeader copies h into a map with one spare entry, for the deadline
+// header, and its values into one backing array.
+func cloneHeader(h http.Header) http.Header {
+	n := 0
+	for _, vv := range h {
+		n += len(vv)
+	}
+	c := make(http.Header, len(h)+1)
+	values := make([]string, n)
+	for k, vv := range h {
+		m := copy(values, vv)
+		c[k] = values[:m:m]
+		values = values[m:]
+	}
+	return c
 }
 
 // readTracker remembers the first error, other than io.EOF, that reading a
