@@ -21,11 +21,16 @@ import (
 // fsys (its $refs may name other files of fsys, nothing else): the
 // models, the client with its policy table, and the resilience review.
 //
+// The document is validated beside generation, except its examples: an
+// example that does not match its schema changes no generated code, and
+// checking them all is the costliest part of loading a large spec. [Check]
+// reports them, as warnings.
+//
 // The error joins every error diagnostic of every stage that ran, sorted
 // by position; the Result is then nil. Bad input gives an error, never a
 // panic.
 func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
-	s, err := resolve(fsys, spec, opts)
+	s, err := resolve(fsys, spec, opts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -45,11 +50,12 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 }
 
 // Check lints the OpenAPI document spec and its policy without generating
-// code: it loads the document, builds the IR, resolves the policy of
-// every operation and runs the client emitter's name checks. It returns the warnings, and the errors joined as with
-// [OpenAPI].
+// code: it loads and fully validates the document (examples included),
+// builds the IR, resolves the policy of every operation and runs the
+// client emitter's name checks. It returns the warnings, and the errors
+// joined as with [OpenAPI].
 func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, error) {
-	s, err := resolve(fsys, spec, opts)
+	s, err := resolve(fsys, spec, opts, true)
 	if err != nil {
 		return s.diags.Warnings(), err
 	}
@@ -66,7 +72,7 @@ func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, err
 // spec: one table of the resolved policy (see [policyspec.RenderReview]),
 // with the warnings, and the errors joined as with [OpenAPI].
 func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagnostic, error) {
-	s, err := resolve(fsys, spec, opts)
+	s, err := resolve(fsys, spec, opts, false)
 	if err == nil {
 		err = s.validated()
 	}
@@ -112,9 +118,10 @@ func (s *state) validated() error {
 	return s.diags.Err()
 }
 
-// resolve runs load, build and policy resolution. The returned state is
-// never nil; the error joins all error diagnostics.
-func resolve(fsys fs.FS, spec string, opts OpenAPIOptions) (*state, error) {
+// resolve runs load, build and policy resolution. With examples, the
+// document's examples are also checked against their schemas. The returned
+// state is never nil; the error joins all error diagnostics.
+func resolve(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
 	s := &state{}
 	file := s.policyFile(opts)
 	doc, warnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir, DeferValidation: true})
@@ -127,7 +134,7 @@ func resolve(fsys fs.FS, spec string, opts OpenAPIOptions) (*state, error) {
 	// which only read the document.
 	s.validation = make(chan validation, 1)
 	go func() {
-		w, err := doc.Validate()
+		w, err := doc.Validate(examples)
 		s.validation <- validation{w, err}
 	}()
 	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict})

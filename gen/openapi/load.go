@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -75,6 +76,36 @@ func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnost
 }
 
 func load(src *source, name string, deferValidation bool, diags *diag.List) *Document {
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	loader.IsExternalRefsAllowed = true
+	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) { return src.readURI(u) }
+	location := &url.URL{Path: src.display(name)}
+
+	// An OpenAPI 3 document is loaded by kin-openapi while this package
+	// parses it again for positions and checks its references; the result
+	// is used only when that check passes. A document that may be Swagger
+	// is loaded after it, by the converter.
+	var loaded chan loadResult
+	if _, data, err := src.readData(name); err == nil && !bytes.Contains(data, []byte("swagger")) {
+		loaded = make(chan loadResult, 1)
+		go func() {
+			t, err := loader.LoadFromURI(location)
+			loaded <- loadResult{t, err}
+		}()
+	}
+	// Every return below waits for that load, so that no goroutine
+	// outlives the call.
+	wait := func() loadResult {
+		if loaded == nil {
+			return loadResult{}
+		}
+		r := <-loaded
+		loaded = nil
+		return r
+	}
+	defer wait()
+
 	entry := src.open(name)
 	if entry.err != nil {
 		reportFileError(entry, diags)
@@ -97,8 +128,8 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		return nil
 	}
 	src.checkRefs(entry, diags)
-	for _, f := range src.files {
-		if f != entry && f.err != nil && f.data != nil {
+	for _, f := range src.failedParses() {
+		if f != entry {
 			reportFileError(f, diags)
 		}
 	}
@@ -106,17 +137,15 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		return nil
 	}
 
-	loader := openapi3.NewLoader()
-	loader.IncludeOrigin = true
-	loader.IsExternalRefsAllowed = true
-	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) { return src.readURI(u) }
-	location := &url.URL{Path: entry.display}
-
 	var t *openapi3.T
 	var err error
-	if swagger {
+	switch {
+	case swagger:
 		t, err = convertSwagger(src, entry, loader, location)
-	} else {
+	case loaded != nil:
+		r := wait()
+		t, err = r.t, r.err
+	default:
 		t, err = loader.LoadFromURI(location)
 	}
 	if err != nil {
@@ -127,11 +156,17 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 	if deferValidation {
 		return doc
 	}
-	doc.validate(loader.Context, diags)
+	doc.validate(loader.Context, diags, true)
 	if diags.HasErrors() {
 		return nil
 	}
 	return doc
+}
+
+// loadResult is what kin-openapi's loader returned.
+type loadResult struct {
+	t   *openapi3.T
+	err error
 }
 
 // documentVersion reads the "openapi" or "swagger" field of a document.
@@ -198,10 +233,12 @@ func validateContext(ctx context.Context) context.Context {
 
 // Validate runs kin-openapi's validation of a document loaded with
 // [LoadOptions.DeferValidation] and returns its findings as [Load] would:
-// warnings in the slice, errors joined. It only reads the document, so it
-// may run while the document is built into the IR.
-func (d *Document) Validate() ([]diag.Diagnostic, error) {
+// warnings in the slice, errors joined. With examples false, examples are
+// not checked against their schemas; such findings are only ever warnings.
+// It only reads the document, so it may run while the document is built
+// into the IR.
+func (d *Document) Validate(examples bool) ([]diag.Diagnostic, error) {
 	var diags diag.List
-	d.validate(d.validation, &diags)
+	d.validate(d.validation, &diags, examples)
 	return diags.Warnings(), diags.Err()
 }

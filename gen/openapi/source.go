@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 )
@@ -18,16 +20,25 @@ import (
 // Files are named two ways: rel is the slash-separated path inside fsys
 // ("spec/Pet.yaml"), display is how diagnostics name it (dir joined with
 // rel, "specs/spec/Pet.yaml").
+//
+// A source is safe for concurrent use: the loader may read files while
+// references are being checked.
 type source struct {
 	fsys  fs.FS
 	dir   string
+	mu    sync.Mutex
 	files map[string]*file
+	// unparsable lists the files that were read but did not parse.
+	unparsable []*file
 }
 
-// file is one read and parsed file.
+// file is one read and parsed file. Reading and parsing happen once each,
+// on first need; the loader reads without parsing.
 type file struct {
 	rel, display string
-	data         []byte
+	read, parse  sync.Once
+
+	data []byte
 	// root is the parsed document's top node; nil when parsing failed.
 	root *yaml.Node
 	// err is why the file could not be read or parsed.
@@ -64,27 +75,57 @@ func (s *source) rel(display string) (string, bool) {
 	return p, fs.ValidPath(p) && p != "."
 }
 
+// entry returns the file rel, creating its record on first use.
+func (s *source) entry(rel string) *file {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, ok := s.files[rel]
+	if !ok {
+		f = &file{rel: rel, display: s.display(rel)}
+		s.files[rel] = f
+	}
+	return f
+}
+
+// failedParses returns the files that were read but did not parse.
+func (s *source) failedParses() []*file {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.unparsable)
+}
+
+// readData reads rel once and returns its bytes.
+func (s *source) readData(rel string) (*file, []byte, error) {
+	f := s.entry(rel)
+	var err error
+	f.read.Do(func() { f.data, f.err = fs.ReadFile(s.fsys, rel) })
+	if f.data == nil {
+		err = f.err
+	}
+	return f, f.data, err
+}
+
 // open reads and parses rel once.
 func (s *source) open(rel string) *file {
-	if f, ok := s.files[rel]; ok {
+	f, data, err := s.readData(rel)
+	if err != nil {
 		return f
 	}
-	f := &file{rel: rel, display: s.display(rel)}
-	s.files[rel] = f
-	f.data, f.err = fs.ReadFile(s.fsys, rel)
-	if f.err != nil {
-		return f
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(f.data, &doc); err != nil {
-		f.err = err
-		return f
-	}
-	if len(doc.Content) == 0 {
-		f.err = errors.New("the file is empty")
-		return f
-	}
-	f.root = doc.Content[0]
+	f.parse.Do(func() {
+		var doc yaml.Node
+		switch err := yaml.Unmarshal(data, &doc); {
+		case err != nil:
+			f.err = err
+		case len(doc.Content) == 0:
+			f.err = errors.New("the file is empty")
+		default:
+			f.root = doc.Content[0]
+			return
+		}
+		s.mu.Lock()
+		s.unparsable = append(s.unparsable, f)
+		s.mu.Unlock()
+	})
 	return f
 }
 
@@ -97,11 +138,8 @@ func (s *source) readURI(u *url.URL) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("reference to %q leaves the spec's folder", u.Path)
 	}
-	f := s.open(rel)
-	if f.err != nil && f.data == nil {
-		return nil, f.err
-	}
-	return f.data, nil
+	_, data, err := s.readData(rel)
+	return data, err
 }
 
 // lookup resolves a JSON pointer ("#/components/schemas/Pet" or

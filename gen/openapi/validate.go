@@ -13,9 +13,15 @@ import (
 )
 
 // validate runs the loader's validation with every finding collected, and
-// turns each finding into a diagnostic.
-func (d *Document) validate(ctx context.Context, diags *diag.List) {
-	err := d.T.Validate(validateContext(ctx), openapi3.EnableMultiError())
+// turns each finding into a diagnostic. Without examples, examples are not
+// checked against their schemas (those findings are only warnings, and the
+// costliest part of validating a large spec).
+func (d *Document) validate(ctx context.Context, diags *diag.List, examples bool) {
+	opts := []openapi3.ValidationOption{openapi3.EnableMultiError()}
+	if !examples {
+		opts = append(opts, openapi3.DisableExamplesValidation())
+	}
+	err := d.T.Validate(validateContext(ctx), opts...)
 	if err == nil {
 		return
 	}
