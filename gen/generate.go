@@ -137,7 +137,7 @@ func resolve(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 		w, err := doc.Validate(examples)
 		s.validation <- validation{w, err}
 	}()
-	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict})
+	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames})
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()

@@ -39,6 +39,10 @@ type OpenAPIOptions struct {
 	// Strict makes an operation without operationId an error instead of
 	// a warning.
 	Strict bool
+	// IgnoreGoNames disregards the document's x-go-name values, for a
+	// document whose names were written for another generator's package
+	// layout and clash in one Go package.
+	IgnoreGoNames bool
 	// ReviewMode selects the rows of the review table; the zero value is
 	// one row per operation.
 	ReviewMode policyspec.ReviewMode

@@ -19,6 +19,8 @@
 //	               spec's own folder. Widen it for specs that refer to
 //	               "../common/..."; files outside it and URLs are never read
 //	-strict        an operation without operationId is an error, not a warning
+//	-ignore-go-names  disregard x-go-name values (written for another
+//	               generator's package layout, they may clash in one package)
 //	-by dependency|operation
 //	               rows of the review table; default: operation
 //

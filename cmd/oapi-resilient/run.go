@@ -69,6 +69,7 @@ type command struct {
 	policy     string
 	dependency string
 	strict     bool
+	noGoNames  bool
 	by         policyspec.ReviewMode
 	out        string
 	pkg        string
@@ -83,6 +84,7 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 	fs.StringVar(&c.dependency, "dependency", "", "`name` the policy file knows the service by (default: from info.title)")
 	fs.StringVar(&c.root, "root", "", "`folder` the spec's $refs may reach (default: the spec's folder)")
 	fs.BoolVar(&c.strict, "strict", false, "make an operation without operationId an error")
+	fs.BoolVar(&c.noGoNames, "ignore-go-names", false, "disregard x-go-name values written for another generator's package layout")
 	by := fs.String("by", "operation", "rows of the review table: operation or dependency")
 	if name == "generate" {
 		fs.StringVar(&c.out, "o", "", "output `file` (default: standard output)")
@@ -163,7 +165,7 @@ func (c *command) run(stdout, stderr io.Writer) int {
 
 // options opens the spec's folder (or -root) and reads the policy file.
 func (c *command) options(stderr io.Writer) (fs.FS, string, gen.OpenAPIOptions, int) {
-	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, ReviewMode: c.by}
+	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, IgnoreGoNames: c.noGoNames, ReviewMode: c.by}
 	root := c.root
 	if root == "" {
 		root = filepath.Dir(c.spec)

@@ -407,3 +407,35 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestIgnoreGoNames(t *testing.T) {
+	t.Chdir(writeFiles(t, map[string]string{"api.yaml": `openapi: 3.0.3
+info: {title: Summaries, version: "1"}
+paths: {}
+components:
+  schemas:
+    ImageSummary:
+      type: object
+      x-go-name: Summary
+    NetworkSummary:
+      type: object
+      x-go-name: Summary
+`}))
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"check", "api.yaml"}, nil, &stdout, &stderr); status != 1 || !strings.Contains(stderr.String(), "-ignore-go-names") {
+		t.Errorf("check with clashing x-go-name = %d, %q; want 1 and a hint at -ignore-go-names", status, stderr.String())
+	}
+	stderr.Reset()
+	if status := run([]string{"generate", "-ignore-go-names", "-o", "client.go", "api.yaml"}, nil, &stdout, &stderr); status != 0 {
+		t.Fatalf("generate -ignore-go-names = %d, want 0; standard error:\n%s", status, stderr.String())
+	}
+	code, err := os.ReadFile("client.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"type ImageSummary ", "type NetworkSummary "} {
+		if !strings.Contains(string(code), want) {
+			t.Errorf("generated code lacks %q", want)
+		}
+	}
+}

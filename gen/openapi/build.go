@@ -153,9 +153,12 @@ func (b *builder) componentSchemas() {
 		}
 		owner := fmt.Sprintf("schema %q (%s)", name, ptr)
 		if prev, ok := b.pkg.claim(goName, owner); !ok {
+			fix := "rename one or set x-go-name"
+			if _, set := b.xGoName(ext); set {
+				fix = "give them distinct x-go-name values, or disregard x-go-name (oapi-resilient -ignore-go-names) if the values were written for another generator"
+			}
 			b.diags.Errorf(loc, "E-NAME-COLLISION",
-				fmt.Sprintf("%s and %s both map to Go identifier %s", prev, owner, goName),
-				"rename one or set x-go-name")
+				fmt.Sprintf("%s and %s both map to Go identifier %s", prev, owner, goName), fix)
 			continue
 		}
 		b.components[name] = goName
