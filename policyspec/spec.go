@@ -148,3 +148,13 @@ type LatencySpec struct {
 	// RPS is the request rate, in requests per second.
 	RPS Field[float64]
 }
+
+// Relocate replaces the location of every field set in s by what to
+// returns for it. A front end that decoded s from a value without
+// positions ([DecodeValue]) uses it to point each field at where it was
+// written.
+func (s *Spec) Relocate(to func(Location) Location) {
+	for _, def := range keyTable() {
+		def.field(s).(field).move(to)
+	}
+}

@@ -102,7 +102,7 @@ paths:
         "200": {description: ok}
 `},
 		args:   []string{"check", "api.yaml"},
-		want:   `api.yaml:7:7: E-DURATION: timeout "-5s" must be a positive Go duration (it is negative) (#/paths/~1orders/get/x-resilience/timeout); write e.g. "800ms"`,
+		want:   `api.yaml:8:9: E-DURATION: timeout "-5s" must be a positive Go duration (it is negative) (#/paths/~1orders/get/x-resilience/timeout); write e.g. "800ms"`,
 		status: 1,
 	},
 	{
@@ -116,7 +116,7 @@ paths:
         "200": {description: ok}
 `},
 		args:   []string{"generate", "api.yaml"},
-		want:   `api.yaml:7:7: E-EXT-UNKNOWN: unknown key "retires" in retry (#/paths/~1orders/get/x-resilience/retry/retires); did you mean "maxRetries"?`,
+		want:   `api.yaml:9:11: E-EXT-UNKNOWN: unknown key "retires" in retry (#/paths/~1orders/get/x-resilience/retry/retires); did you mean "maxRetries"?`,
 		status: 1,
 	},
 	{
@@ -130,7 +130,7 @@ paths:
         "201": {description: created}
 `},
 		args:   []string{"check", "api.yaml"},
-		want:   `api.yaml:7:7: E-RETRY-UNSAFE: operation CreateOrder asks for retries but is not idempotent: a retried request may repeat its side effect (RFC 9110 §9.2.2) (#/paths/~1orders/post/x-resilience/retry/maxRetries); set idempotencyKey: Idempotency-Key if the server deduplicates by key, idempotent: true if repeating is harmless, or remove the retry settings`,
+		want:   `api.yaml:9:11: E-RETRY-UNSAFE: operation CreateOrder asks for retries but is not idempotent: a retried request may repeat its side effect (RFC 9110 §9.2.2) (#/paths/~1orders/post/x-resilience/retry/maxRetries); set idempotencyKey: Idempotency-Key if the server deduplicates by key, idempotent: true if repeating is harmless, or remove the retry settings`,
 		status: 1,
 	},
 	{
@@ -145,7 +145,7 @@ paths:
         "201": {description: created}
 `},
 		args:   []string{"review", "api.yaml"},
-		want:   `api.yaml:7:7: E-FALLBACK-UNSAFE: operation CreateOrder asks for a cached fallback but is not idempotent: a write must report its failure, not a made-up answer (#/paths/~1orders/post/x-resilience/fallback/kind); remove the fallback, or queue the write for later in the caller`,
+		want:   `api.yaml:9:11: E-FALLBACK-UNSAFE: operation CreateOrder asks for a cached fallback but is not idempotent: a write must report its failure, not a made-up answer (#/paths/~1orders/post/x-resilience/fallback/kind); remove the fallback, or queue the write for later in the caller`,
 		status: 1,
 	},
 	{
@@ -159,7 +159,7 @@ paths:
         "200": {description: ok}
 `},
 		args:   []string{"check", "api.yaml"},
-		want:   `api.yaml:7:7: E-TIMEOUT-ORDER: attemptTimeout 3s must be below timeout 2s (set at api.yaml:7:7) (#/paths/~1orders/get/x-resilience/attemptTimeout); lower attemptTimeout, raise timeout, or remove one of them to derive it`,
+		want:   `api.yaml:9:9: E-TIMEOUT-ORDER: attemptTimeout 3s must be below timeout 2s (set at api.yaml:8:9) (#/paths/~1orders/get/x-resilience/attemptTimeout); lower attemptTimeout, raise timeout, or remove one of them to derive it`,
 		status: 1,
 	},
 	{

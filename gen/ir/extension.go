@@ -42,5 +42,10 @@ type Extension struct {
 	// Snake reports that the keys are in snake_case ("max_retries"), as
 	// the proto options spell them; x-resilience keys are camelCase.
 	Snake bool
+	// Positions gives, when the front end knows them, where each key
+	// inside Value was written, by JSON pointer relative to the value
+	// ("/retry/maxRetries"), so that diagnostics can point at the key
+	// rather than at the extension. It may be nil.
+	Positions map[string]Location
 	Location
 }

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/gen/ir"
 )
@@ -23,5 +24,33 @@ func (b *builder) resilience(level ir.Level, ext map[string]any, o *openapi3.Ori
 			loc = ir.Location{File: at.File, Line: at.Line, Col: at.Column, Path: keyPtr}
 		}
 	}
-	return []ir.Extension{{Level: level, Value: v, Location: loc}}
+	return []ir.Extension{{Level: level, Value: v, Location: loc, Positions: b.doc.keyPositions(loc, keyPtr)}}
+}
+
+// keyPositions returns where each key inside the value at ptr was written,
+// by pointer relative to that value, when the value is in the entry file
+// at loc; nil otherwise.
+func (d *Document) keyPositions(loc ir.Location, ptr string) map[string]ir.Location {
+	if d.entry.root == nil || loc.File != d.entry.display {
+		return nil
+	}
+	node, ok := lookup(d.entry.root, d.sourcePointer(ptr))
+	if !ok || node.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := map[string]ir.Location{}
+	var walk func(n *yaml.Node, rel string)
+	walk = func(n *yaml.Node, rel string) {
+		if n.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := pointer(rel, k.Value)
+			out[p] = ir.Location{File: loc.File, Line: k.Line, Col: k.Column, Path: ptr + p}
+			walk(v, p)
+		}
+	}
+	walk(node, "")
+	return out
 }

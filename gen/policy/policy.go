@@ -6,6 +6,7 @@ package policy
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
@@ -37,9 +38,10 @@ func (s *Service) Review(protocol string) policyspec.ReviewDependency {
 // of svc is an error.
 func Resolve(svc *ir.Service, dependency string, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
 	var list diag.List
+	at := keyPositions(svc)
 	add := func(err error) {
 		for _, d := range specDiagnostics(err) {
-			list.Add(d)
+			list.Add(at.relocate(d))
 		}
 	}
 
@@ -101,6 +103,12 @@ func decode(ext ir.Extension) (policyspec.Layer, error) {
 		kind = policyspec.LayerPathItem
 	}
 	spec, err := policyspec.DecodeValue(ext.Value, specLocation(ext.Location))
+	spec.Relocate(func(l policyspec.Location) policyspec.Location {
+		if p, ok := ext.Positions[strings.TrimPrefix(l.Path, ext.Path)]; ok && strings.HasPrefix(l.Path, ext.Path) {
+			l.Line, l.Col = p.Line, p.Col
+		}
+		return l
+	})
 	return policyspec.Layer{Kind: kind, Spec: spec}, err
 }
 
@@ -148,4 +156,34 @@ func specDiagnostics(err error) []diag.Diagnostic {
 		out[i] = diag.Diagnostic{Location: irLocation(d.Location), Rule: string(d.Rule), Message: d.Message, Fix: d.Fix, Severity: sev}
 	}
 	return out
+}
+
+// positions maps the JSON pointer of every key written inside the
+// service's resilience extensions to where it was written.
+type positions map[string]ir.Location
+
+// keyPositions collects the key positions of every extension of svc.
+func keyPositions(svc *ir.Service) positions {
+	at := positions{}
+	collect := func(exts []ir.Extension) {
+		for _, e := range exts {
+			for rel, loc := range e.Positions {
+				at[e.Path+rel] = loc
+			}
+		}
+	}
+	collect(svc.Resilience)
+	for _, op := range svc.Operations {
+		collect(op.Resilience)
+	}
+	return at
+}
+
+// relocate points d at the key its path names, when that key's position
+// is known; a diagnostic about a whole extension keeps its location.
+func (at positions) relocate(d diag.Diagnostic) diag.Diagnostic {
+	if loc, ok := at[d.Location.Path]; ok && (d.Location.File == "" || d.Location.File == loc.File) {
+		d.Location.Line, d.Location.Col = loc.Line, loc.Col
+	}
+	return d
 }
