@@ -3,6 +3,7 @@ package golang
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/diag"
@@ -66,7 +67,7 @@ func EmitClient(f *jen.File, svc *ir.Service, pol *policy.Service, opts ClientOp
 		if op.params != nil {
 			emitParams(f, op)
 		}
-		emitRequest(f, op)
+		emitRequest(f, op, strings.ToLower(v.svcName))
 		if op.errType != nil {
 			emitErrorType(f, op)
 		}

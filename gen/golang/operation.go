@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -215,8 +216,14 @@ func emitMethod(f *jen.File, v *opView) {
 //		}
 //		return req, nil
 //	}
-func emitRequest(f *jen.File, v *opView) {
+func emitRequest(f *jen.File, v *opView, prefix string) {
 	var body []jen.Code
+	if name, in, ok := v.params.required(); ok {
+		// A nil Params would silently drop a parameter the server needs.
+		body = append(body, jen.If(jen.Id("params").Op("==").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(prefix+": "+v.name+": params is nil, but it carries the required "+in+" parameter "+strconv.Quote(name)))),
+		))
+	}
 	body = append(body, v.pathLocals()...)
 	body = append(body, jen.Id("u").Op(":=").Add(v.pathExpr()))
 	if v.params.hasQuery() {

@@ -411,6 +411,20 @@ func (v *paramView) pathLocal() []jen.Code {
 	return jsonText(v.local, jen.Id(v.name))
 }
 
+// required returns the spec name and location of the first required
+// parameter the Params struct carries, if any.
+func (pv *paramsView) required() (string, string, bool) {
+	if pv == nil {
+		return "", "", false
+	}
+	for _, v := range pv.fields {
+		if v.p.Required {
+			return v.p.Name, v.p.In.String(), true
+		}
+	}
+	return "", "", false
+}
+
 func (pv *paramsView) hasQuery() bool {
 	if pv == nil {
 		return false

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
 	"io"
@@ -582,6 +583,9 @@ type ListPetsParams struct {
 
 // requestListPets builds the request of ListPets.
 func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*http.Request, error) {
+	if params == nil {
+		return nil, errors.New("petstore: ListPets: params is nil, but it carries the required query parameter \"status\"")
+	}
 	u := c.baseURL + "/pets"
 	var q []string
 	if params != nil {

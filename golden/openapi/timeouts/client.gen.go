@@ -6,6 +6,7 @@ package timeouts
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
 	"log/slog"
@@ -327,6 +328,9 @@ type SearchParams struct {
 
 // requestSearch builds the request of Search.
 func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http.Request, error) {
+	if params == nil {
+		return nil, errors.New("search: Search: params is nil, but it carries the required query parameter \"q\"")
+	}
 	u := c.baseURL + "/search"
 	var q []string
 	if params != nil {
