@@ -57,8 +57,9 @@
 // each naming file, line, service and method: a missing go_package
 // (protogen's wording plus the file and proto package), retries on a
 // method that is not idempotent (E-RETRY-UNSAFE), a negative duration
-// (E-DURATION), retry on a client or bidi stream (E-RETRY-STREAM), Go
-// name collisions (E-NAME-COLLISION).
+// (E-DURATION), retry on a client or bidi stream (E-RETRY-STREAM), a
+// static fallback, whose value a policy cannot spell as a message
+// (E-FALLBACK-STATIC), Go name collisions (E-NAME-COLLISION).
 //
 // # One retry layer
 //
