@@ -1,6 +1,7 @@
 package policyspec
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -67,6 +68,35 @@ func FuzzParseDuration(f *testing.F) {
 		}
 		if d <= 0 || d > MaxDuration {
 			t.Fatalf("ParseDuration(%q) = %v, outside (0, %v]", s, d, MaxDuration)
+		}
+	})
+}
+
+// FuzzDecodeValue decodes arbitrary JSON as an x-resilience value, the way
+// the OpenAPI front end hands it over (maps, slices, strings, float64,
+// bools), in both spellings, and resolves it on a read and on a write: an
+// error made of diagnostics, never a panic.
+func FuzzDecodeValue(f *testing.F) {
+	for _, s := range []string{`{"timeout":"2s","retry":{"maxRetries":2,"budget":"10%"}}`,
+		`{"fallback":{"kind":"static","value":{"a":[1,2]}}}`, `{"hedge":{"delay":"-1s"}}`, `[1,2]`, `null`,
+		`{"retry_budget":1}`, `{"breaker":{"failureRate":1e309}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v any
+		if json.Unmarshal(data, &v) != nil {
+			return
+		}
+		at := Location{File: "api.yaml", Line: 3, Col: 5, Path: "#/x-resilience"}
+		spec, err := DecodeValue(v, at)
+		checkDiagnostics(t, err)
+		_, err = DecodeSnakeValue(v, at)
+		checkDiagnostics(t, err)
+		d, err := ResolveDependency("dep")
+		checkDiagnostics(t, err)
+		for _, idem := range []runtime.Idempotency{runtime.ReadOnly, runtime.NotIdempotent} {
+			_, err := d.ResolveOperation("Op", idem, Layer{Kind: LayerOperation, Spec: spec})
+			checkDiagnostics(t, err)
 		}
 	})
 }
