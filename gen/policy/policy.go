@@ -37,6 +37,16 @@ func (s *Service) Review(protocol string) policyspec.ReviewDependency {
 // error, warnings in the slice. A policy file entry that names no operation
 // of svc is an error.
 func Resolve(svc *ir.Service, dependency string, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
+	return resolve(svc, dependency, file, nil)
+}
+
+// opRule adjusts a resolved operation for its protocol, reporting what
+// the protocol forbids.
+type opRule func(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Operation, list *diag.List)
+
+// resolve resolves the policy of svc as the dependency called dependency,
+// applying rule (when not nil) to every resolved operation.
+func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opRule) (*Service, []diag.Diagnostic, error) {
 	var list diag.List
 	at := keyPositions(svc)
 	add := func(err error) {
@@ -53,6 +63,9 @@ func Resolve(svc *ir.Service, dependency string, file *policyspec.File) (*Servic
 	}
 	dep, err := policyspec.ResolveDependency(dependency, depLayers...)
 	add(err)
+	if dep == nil {
+		return nil, list.Warnings(), list.Err()
+	}
 	add(dep.Warnings.Err())
 
 	out := &Service{Dependency: dep, Operations: make([]*policyspec.Operation, len(svc.Operations))}
@@ -66,7 +79,13 @@ func Resolve(svc *ir.Service, dependency string, file *policyspec.File) (*Servic
 		}
 		res, err := dep.ResolveOperation(op.Name, Idempotency(op.Idempotency), layers...)
 		add(err)
+		if res == nil {
+			res = &policyspec.Operation{Name: op.Name, Dependency: dependency, Sources: map[string]policyspec.Source{}}
+		}
 		add(res.Warnings.Err())
+		if rule != nil {
+			rule(op, layers, res, &list)
+		}
 		out.Operations[i] = res
 		known = append(known, op.Name)
 		if op.ID != "" && op.ID != op.Name {
@@ -93,16 +112,24 @@ func slicesConcat(a, b []policyspec.Layer) []policyspec.Layer {
 	return append(a, b...)
 }
 
-// decode decodes one raw x-resilience value into its layer.
+// decode decodes one raw extension value (x-resilience, or a proto
+// option in snake_case) into its layer, with each field located at the
+// key that set it when the front end knows where that is.
 func decode(ext ir.Extension) (policyspec.Layer, error) {
 	kind := policyspec.LayerOperation
 	switch ext.Level {
 	case ir.LevelDocument:
 		kind = policyspec.LayerDocument
+	case ir.LevelService:
+		kind = policyspec.LayerService
 	case ir.LevelPathItem:
 		kind = policyspec.LayerPathItem
 	}
-	spec, err := policyspec.DecodeValue(ext.Value, specLocation(ext.Location))
+	decodeValue := policyspec.DecodeValue
+	if ext.Snake {
+		decodeValue = policyspec.DecodeSnakeValue
+	}
+	spec, err := decodeValue(ext.Value, specLocation(ext.Location))
 	spec.Relocate(func(l policyspec.Location) policyspec.Location {
 		if p, ok := ext.Positions[strings.TrimPrefix(l.Path, ext.Path)]; ok && strings.HasPrefix(l.Path, ext.Path) {
 			l.Line, l.Col = p.Line, p.Col

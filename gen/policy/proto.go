@@ -36,54 +36,18 @@ const RuleStreamFallback = "E-FALLBACK-STREAM"
 // E-FALLBACK-STREAM. Problems come back as diagnostics: errors joined in
 // the error, warnings in the slice.
 func ResolveRPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
-	var list diag.List
-	add := func(err error) {
-		for _, d := range specDiagnostics(err) {
-			list.Add(d)
-		}
-	}
-	dependency := svc.FullName
-	depLayers := file.DependencyLayers(dependency)
-	for _, ext := range svc.Resilience {
-		l, err := decodeRPC(ext)
-		add(err)
-		depLayers = append(depLayers, l)
-	}
-	dep, err := policyspec.ResolveDependency(dependency, depLayers...)
-	add(err)
-	if dep == nil {
-		return nil, list.Warnings(), list.Err()
-	}
-	add(dep.Warnings.Err())
+	return resolve(svc, svc.FullName, file, rpcRules)
+}
 
-	out := &Service{Dependency: dep, Operations: make([]*policyspec.Operation, len(svc.Operations))}
-	known := make([]string, 0, 2*len(svc.Operations))
-	for i, op := range svc.Operations {
-		layers := slicesConcat(file.OperationLayers(dependency, op.Name), fileLayersByID(file, dependency, op))
-		for _, ext := range op.Resilience {
-			l, err := decodeRPC(ext)
-			add(err)
-			layers = append(layers, l)
-		}
-		res, err := dep.ResolveOperation(op.Name, Idempotency(op.Idempotency), layers...)
-		add(err)
-		if res == nil {
-			res = &policyspec.Operation{Name: op.Name, Dependency: dependency, Sources: map[string]policyspec.Source{}}
-		}
-		add(res.Warnings.Err())
-		if op.RPC != nil {
-			res.Policy.Name = op.RPC.FullMethod
-			staticFallbackRule(op, layers, res, &list)
-			streamRules(op, layers, res, &list)
-		}
-		out.Operations[i] = res
-		known = append(known, op.Name)
-		if op.ID != "" && op.ID != op.Name {
-			known = append(known, op.ID)
-		}
+// rpcRules names an RPC's policy by its full method name and applies what
+// gRPC changes: no static fallback, and the streaming rules.
+func rpcRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Operation, list *diag.List) {
+	if op.RPC == nil {
+		return
 	}
-	add(file.CheckNames(map[string][]string{dependency: known}))
-	return out, list.Warnings(), list.Err()
+	res.Policy.Name = op.RPC.FullMethod
+	staticFallbackRule(op, layers, res, list)
+	streamRules(op, layers, res, list)
 }
 
 // staticFallbackRule reports a static fallback on an RPC, which the
@@ -152,23 +116,4 @@ func firstSet(pairs ...any) (policyspec.Location, bool) {
 		}
 	}
 	return policyspec.Location{}, false
-}
-
-// decodeRPC decodes one raw option value of a gRPC service into its layer.
-func decodeRPC(ext ir.Extension) (policyspec.Layer, error) {
-	kind := policyspec.LayerOperation
-	switch ext.Level {
-	case ir.LevelDocument:
-		kind = policyspec.LayerDocument
-	case ir.LevelService:
-		kind = policyspec.LayerService
-	case ir.LevelPathItem:
-		kind = policyspec.LayerPathItem
-	}
-	decode := policyspec.DecodeValue
-	if ext.Snake {
-		decode = policyspec.DecodeSnakeValue
-	}
-	spec, err := decode(ext.Value, specLocation(ext.Location))
-	return policyspec.Layer{Kind: kind, Spec: spec}, err
 }
