@@ -38,6 +38,7 @@ type CircuitOpenError struct {
 	Last error
 }
 
+// Error describes the failure.
 func (e *CircuitOpenError) Error() string {
 	return withLast(fmt.Sprintf("runtime: %s %s: circuit breaker open after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
@@ -60,6 +61,7 @@ type BulkheadFullError struct {
 	Waited time.Duration
 }
 
+// Error describes the failure.
 func (e *BulkheadFullError) Error() string {
 	return fmt.Sprintf("runtime: %s %s: bulkhead full (%d in flight, waited %v)", e.Dependency, e.Operation, e.MaxConcurrent, e.Waited)
 }
@@ -77,6 +79,7 @@ type BudgetExhaustedError struct {
 	Last       error
 }
 
+// Error describes the failure.
 func (e *BudgetExhaustedError) Error() string {
 	return withLast(fmt.Sprintf("runtime: %s %s: retry budget exhausted after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
@@ -100,6 +103,7 @@ type DeadlineExceededError struct {
 	Last error
 }
 
+// Error describes the failure.
 func (e *DeadlineExceededError) Error() string {
 	return withLast(fmt.Sprintf("runtime: %s %s: deadline exceeded after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
@@ -124,6 +128,7 @@ type CanceledError struct {
 	Last  error
 }
 
+// Error describes the failure.
 func (e *CanceledError) Error() string {
 	return withLast(fmt.Sprintf("runtime: %s %s: %v after %d attempts", e.Dependency, e.Operation, e.Cause, e.Attempts), e.Last)
 }
@@ -147,6 +152,7 @@ type OutcomeUnknownError struct {
 	Err        error
 }
 
+// Error describes the failure.
 func (e *OutcomeUnknownError) Error() string {
 	return fmt.Sprintf("runtime: %s %s: outcome unknown, the call may have been applied: %v", e.Dependency, e.Operation, e.Err)
 }
@@ -179,6 +185,7 @@ type RemoteError struct {
 	Header http.Header
 }
 
+// Error describes the failure.
 func (e *RemoteError) Error() string {
 	msg := "runtime: remote error " + strconv.Itoa(e.Status)
 	if e.Code != "" {
@@ -221,6 +228,7 @@ type DegradedError struct {
 	Cause error
 }
 
+// Error describes the failure.
 func (e *DegradedError) Error() string {
 	s := fmt.Sprintf("runtime: %s %s: degraded answer from %s fallback", e.Dependency, e.Operation, e.Source)
 	if e.Source == FallbackCached {

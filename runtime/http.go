@@ -227,6 +227,7 @@ type ResponseTruncatedError struct {
 	Err error
 }
 
+// Error describes the failure.
 func (e *ResponseTruncatedError) Error() string {
 	return "runtime: response " + strconv.Itoa(e.Status) + " truncated: " + e.Err.Error()
 }
@@ -248,6 +249,7 @@ type deadlineSpentError struct {
 	left, margin time.Duration
 }
 
+// Error describes the failure.
 func (e *deadlineSpentError) Error() string {
 	return fmt.Sprintf("runtime: not sent: %v left is within the deadline margin %v", e.left, e.margin)
 }

@@ -191,6 +191,7 @@ type StatusError struct {
 	RetryAfter string
 }
 
+// Error describes the failure.
 func (e *StatusError) Error() string {
 	return fmt.Sprintf("petstore: %s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
 }

@@ -51,6 +51,7 @@ type FaultError struct {
 	RetryAfter time.Duration
 }
 
+// Error describes the failure.
 func (e *FaultError) Error() string {
 	return fmt.Sprintf("petstore: injected fault: %d %s", e.Status, http.StatusText(e.Status))
 }
