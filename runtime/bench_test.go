@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -284,9 +285,20 @@ func decodePet(resp *http.Response) (pet, error) {
 	return p, err
 }
 
+// newGetPet builds the request of both HTTP arms as a generated client
+// does.
+func newGetPet(ctx context.Context, url string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
 // getPet is the plain net/http arm: a GET decoded from JSON.
 func getPet(ctx context.Context, client *http.Client, url string) (pet, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req, err := newGetPet(ctx, url)
 	if err != nil {
 		return pet{}, err
 	}
@@ -302,60 +314,175 @@ func getPet(ctx context.Context, client *http.Client, url string) (pet, error) {
 	return decodePet(resp)
 }
 
-// BenchmarkHTTP compares a GET on loopback made with plain net/http against
-// the same GET made through [runtime.DoHTTP], which adds the pipeline, a
-// clone of the request per attempt and the deadline header. Both arms use
-// the same client and transport.
-func BenchmarkHTTP(b *testing.B) {
+// httpRig is the loopback set-up of the HTTP benchmarks: an httptest
+// server on 127.0.0.1 answering a 33-byte JSON body, and one client for
+// every arm. The client's transport is a clone of [http.DefaultTransport],
+// as plain net/http uses, keeping as many idle connections as the bulkhead
+// allows.
+type httpRig struct {
+	client *http.Client
+	url    string
+	op     *runtime.Operation
+	hc     *runtime.HTTPClient
+}
+
+func newHTTPRig(b *testing.B) *httpRig {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(benchBody)
 	}))
-	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchBulkhead}}
-	defer client.CloseIdleConnections()
-	url := srv.URL + "/pets/7"
+	b.Cleanup(srv.Close)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = benchBulkhead
+	client := &http.Client{Transport: tr}
+	b.Cleanup(client.CloseIdleConnections)
+	return &httpRig{client: client, url: srv.URL + "/pets/7", op: benchOperation(b), hc: &runtime.HTTPClient{Doer: client}}
+}
 
-	b.Run("nethttp", func(b *testing.B) {
-		ctx := context.Background()
-		b.ReportAllocs()
-		for b.Loop() {
-			p, err := getPet(ctx, client, url)
-			if err != nil || p.ID != 7 {
-				b.Fatal(p, err)
-			}
-		}
-	})
-	// The least a client with a deadline does: the seed's first example,
-	// context.WithTimeout around client.Do. net/http then watches the
-	// context, which plain client.Do does not.
-	b.Run("nethttp-timeout", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+// An httpArm makes one GET of the rig, decoded, and checks the answer.
+type httpArm func() error
+
+// plain is the GET with plain client.Do under ctx.
+func (r *httpRig) plain(ctx context.Context) error {
+	return checkPet(getPet(ctx, r.client, r.url))
+}
+
+// resilient is the GET through runtime.DoHTTP under ctx: the pipeline, a
+// shallow copy of the request per attempt and the deadline header.
+func (r *httpRig) resilient(ctx context.Context) error {
+	req, err := newGetPet(ctx, r.url)
+	if err != nil {
+		return err
+	}
+	return checkPet(runtime.DoHTTP(ctx, r.op, r.hc, "", req, decodePet, nil))
+}
+
+// arms returns the arms of the benchmarks:
+//
+//   - nethttp: plain client.Do, no deadline at all;
+//   - nethttp-timeout: the least a client with a deadline does, the seed's
+//     first example: context.WithTimeout around client.Do. net/http then
+//     watches the context, which it does not without a deadline;
+//   - resilient: runtime.DoHTTP from a context without a deadline; the
+//     pipeline adds the operation's total timeout (1 s);
+//   - resilient-timeout: runtime.DoHTTP under the same context as
+//     nethttp-timeout, as a service calls a dependency while serving a
+//     request that has a deadline; the pipeline keeps that deadline, the
+//     earlier one, instead of making its own.
+func (r *httpRig) arms() map[string]httpArm {
+	withTimeout := func(call func(context.Context) error) httpArm {
+		return func() error {
 			ctx, cancel := context.WithTimeout(context.Background(), benchTimeout)
-			p, err := getPet(ctx, client, url)
-			cancel()
-			if err != nil || p.ID != 7 {
-				b.Fatal(p, err)
-			}
+			defer cancel()
+			return call(ctx)
 		}
-	})
-	b.Run("resilient", func(b *testing.B) {
-		op := benchOperation(b)
-		hc := &runtime.HTTPClient{Doer: client}
-		ctx := context.Background()
-		b.ReportAllocs()
-		for b.Loop() {
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-			if err != nil {
-				b.Fatal(err)
+	}
+	return map[string]httpArm{
+		"nethttp":           func() error { return r.plain(context.Background()) },
+		"nethttp-timeout":   withTimeout(r.plain),
+		"resilient":         func() error { return r.resilient(context.Background()) },
+		"resilient-timeout": withTimeout(r.resilient),
+	}
+}
+
+func checkPet(p pet, err error) error {
+	if err == nil && p.ID != 7 {
+		err = fmt.Errorf("got pet %d, want 7", p.ID)
+	}
+	return err
+}
+
+// BenchmarkHTTP measures each loopback arm on its own (see
+// [httpRig.arms]).
+func BenchmarkHTTP(b *testing.B) {
+	arms := newHTTPRig(b).arms()
+	for _, name := range []string{"nethttp", "nethttp-timeout", "resilient", "resilient-timeout"} {
+		call := arms[name]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := call(); err != nil {
+					b.Fatal(err)
+				}
 			}
-			p, err := runtime.DoHTTP(ctx, op, hc, "", req, decodePet, nil)
-			if err != nil || p.ID != 7 {
-				b.Fatal(p, err)
+		})
+	}
+}
+
+// httpBlock is the number of calls of one arm between two switches of
+// BenchmarkHTTPPaired.
+const httpBlock = 500
+
+// BenchmarkHTTPPaired compares two arms in the same process, interleaved:
+// blocks of [httpBlock] calls of each, in the order A B B A A B... A load
+// spike on a shared machine then hits both alike, where separate
+// benchmarks can each land in a different minute. A garbage collection
+// starts when the bytes allocated since the last one reach a threshold, so
+// it falls in a block with a chance proportional to what that block
+// allocates: each arm pays for collections in proportion to its
+// allocations. One iteration is one call of each arm; the metrics are
+// medians over the blocks: the cost of a call of the baseline
+// (base-ns/call) and of the arm (arm-ns/call), and overhead-%, the arm's
+// time over the baseline's in each pair of blocks, less one.
+//
+//   - caller-deadline: resilient-timeout against nethttp-timeout. Both
+//     calls honour the same deadline: the cost of the pipeline and the
+//     deadline header.
+//   - no-deadline: resilient against nethttp. The plain call has no
+//     deadline at all; the resilient one also pays for the deadline it
+//     adds.
+//   - deadline-only: nethttp-timeout against nethttp, what a deadline alone
+//     costs plain net/http.
+func BenchmarkHTTPPaired(b *testing.B) {
+	arms := newHTTPRig(b).arms()
+	for _, pair := range []struct{ name, base, arm string }{
+		{"caller-deadline", "nethttp-timeout", "resilient-timeout"},
+		{"no-deadline", "nethttp", "resilient"},
+		{"deadline-only", "nethttp", "nethttp-timeout"},
+	} {
+		b.Run(pair.name, func(b *testing.B) { pairedBlocks(b, arms[pair.base], arms[pair.arm]) })
+	}
+}
+
+// pairedBlocks runs b.N calls of base and of arm interleaved in blocks and
+// reports the medians described at [BenchmarkHTTPPaired].
+func pairedBlocks(b *testing.B, base, arm httpArm) {
+	calls := [2]httpArm{base, arm}
+	var perCall [2][]float64
+	var overhead []float64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done, pair := 0, 0; done < b.N; pair++ {
+		n := min(httpBlock, b.N-done)
+		var took [2]time.Duration
+		for i := range 2 {
+			which := i ^ pair&1
+			start := time.Now()
+			for range n {
+				if err := calls[which](); err != nil {
+					b.Fatal(err)
+				}
 			}
+			took[which] = time.Since(start)
 		}
-	})
+		for which := range 2 {
+			perCall[which] = append(perCall[which], float64(took[which])/float64(n))
+		}
+		overhead = append(overhead, (float64(took[1])/float64(took[0])-1)*100)
+		done += n
+	}
+	b.ReportMetric(median(perCall[0]), "base-ns/call")
+	b.ReportMetric(median(perCall[1]), "arm-ns/call")
+	b.ReportMetric(median(overhead), "overhead-%")
+}
+
+// median returns the median of xs, which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
 }
 
 // TestBenchArms checks that every arm answers the attempt's value and

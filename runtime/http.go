@@ -73,8 +73,17 @@ type ErrorDecoder func(*RemoteError) error
 // and decodes the answer. key is the request key of a cached fallback (see
 // [Do]). Every attempt:
 //
-//   - sends a clone of req bound to the attempt's context, so that the
-//     attempt timeout cancels it;
+//   - sends req bound to the attempt's context, so that the attempt
+//     timeout cancels it: a shallow copy, or req itself for the first
+//     attempt when the attempt's context is req's own (the caller's
+//     deadline comes first) and there is no body to replay. Unless the
+//     operation hedges, the first attempt sends req.Header itself, with
+//     the deadline header set in it; every later attempt, and every
+//     attempt of a hedging operation, sends a copy of that header, since
+//     an abandoned attempt's transport may still be reading its own.
+//     DoHTTP thus owns req until it returns, and req must not be sent
+//     again while an abandoned attempt may still be writing it (build a
+//     request per call, as generated clients do);
 //   - replays a request body only through req.GetBody (as set by
 //     [http.NewRequest] for in-memory bodies). A request with a body and no
 //     GetBody gets exactly one attempt, without retries or hedges. DoHTTP
@@ -110,20 +119,41 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string
 			op = op.With(WithMaxRetries(0), WithoutHedging())
 		}
 	}
+	// Without hedging, attempts run one after the other on this goroutine:
+	// the first may write req.Header before sending it, and every later one
+	// copies it after that write. Hedged attempts run concurrently, so
+	// every one of them sends a copy.
+	inPlace := op.hedgeDelay <= 0
 	return Do(ctx, op, key, func(actx context.Context) (T, error) {
-		return httpAttempt(actx, c, req, decode, decodeErr)
+		first := inPlace
+		if first { // never written when hedged attempts may read it
+			inPlace = false
+		}
+		return httpAttempt(actx, c, req, first, decode, decodeErr)
 	})
 }
 
 // httpAttempt sends one attempt of req under ctx and decodes the answer.
-func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+// The first attempt (first is true) writes its deadline header into
+// req.Header and sends it; any other sends a copy of req.Header, which a
+// previous attempt's transport may still be reading.
+func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, first bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
 	var zero T
-	// A shallow copy bound to ctx with a header of its own: the deadline
-	// header differs per attempt, and a previous attempt's transport may
-	// still read its own header. Nothing else of req is written to.
-	r := req.WithContext(ctx)
-	r.Header = cloneHeader(req.Header)
-	if req.GetBody != nil && req.Body != nil && req.Body != http.NoBody {
+	// Nothing of req but its header is ever written to, and that by the
+	// first attempt only, before it is sent. That attempt sends req itself
+	// when req is already bound to ctx and has no body to replay; every
+	// other attempt sends a shallow copy bound to ctx.
+	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
+	r := req
+	if !first || replay || req.Context() != ctx {
+		r = req.WithContext(ctx)
+	}
+	if !first {
+		r.Header = cloneHeader(req.Header)
+	} else if r.Header == nil {
+		r.Header = make(http.Header, 1)
+	}
+	if replay {
 		body, err := req.GetBody()
 		if err != nil {
 			return zero, MarkPermanent(fmt.Errorf("runtime: replaying the request body: %w", err))

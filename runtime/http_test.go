@@ -945,3 +945,50 @@ func BenchmarkDoHTTP(b *testing.B) {
 		}
 	})
 }
+
+// TestDoHTTPRequestPerAttempt: the first attempt sends req itself when the
+// caller's context is the attempt's, with the deadline header set in
+// req.Header; a retry sends a copy with a header of its own, so that the
+// first attempt's header is never written to once sent.
+func TestDoHTTPRequestPerAttempt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://dep.test/pets/7", nil)
+		req.Header.Set("Accept", "application/json")
+		type sent struct {
+			req              *http.Request
+			accept, deadline string
+		}
+		var got []sent
+		doer := doerFunc(func(r *http.Request) (*http.Response, error) {
+			got = append(got, sent{r, r.Header.Get("Accept"), r.Header.Get(DefaultDeadlineHeader)})
+			time.Sleep(100 * time.Millisecond)
+			if len(got) == 1 {
+				return &http.Response{StatusCode: 503, Header: http.Header{}, Body: http.NoBody}, nil
+			}
+			return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(`{"id":7}`))}, nil
+		})
+		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly, Timeout: time.Second,
+			Retry: RetryPolicy{DisableJitter: true}})
+
+		if p, err := DoHTTP(ctx, op, &HTTPClient{Doer: doer}, "", req, decodePet, nil); err != nil || p.ID != 7 {
+			t.Fatalf("DoHTTP = %+v, %v, want pet 7", p, err)
+		}
+		if len(got) != 2 {
+			t.Fatalf("%d attempts, want 2", len(got))
+		}
+		first, retry := got[0], got[1]
+		if first.req != req || retry.req == req {
+			t.Errorf("first attempt sent req: %v, retry sent req: %v; want true, false", first.req == req, retry.req == req)
+		}
+		// 500ms from the caller, less the margin; then 100ms of work and 100ms of backoff later.
+		if first.deadline != "490" || retry.deadline != "290" || first.accept != "application/json" || retry.accept != "application/json" {
+			t.Errorf("deadline headers %q, %q, Accept %q, %q; want 490, 290 and application/json on both",
+				first.deadline, retry.deadline, first.accept, retry.accept)
+		}
+		if got := req.Header.Get(DefaultDeadlineHeader); got != "490" {
+			t.Errorf("req's own header after the retry = %q, want the first attempt's 490", got)
+		}
+	})
+}
