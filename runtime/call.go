@@ -154,13 +154,19 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 				return zero, false, op.circuitOpen(attempts, last)
 			}
 		} else {
+			// The attempt's context comes first so that the breaker's two
+			// steps follow each other closely: its mutex, shared by every
+			// call to the dependency, then changes cores half as often.
+			actx, cancel := op.attemptContext(ctx, deadline)
 			done, ok := d.breaker.allow()
 			d.report()
 			if !ok {
+				if cancel != nil {
+					cancel()
+				}
 				return zero, false, op.circuitOpen(attempts, last)
 			}
 			attempts++
-			actx, cancel := op.attemptContext(ctx, deadline)
 			r = runAttempt(ctx, actx, op, attempt, done, attempts, false)
 			if cancel != nil {
 				cancel()
