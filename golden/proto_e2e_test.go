@@ -162,7 +162,7 @@ func TestProtoCorpusBuilds(t *testing.T) {
 		only := proto.CloneOf(req)
 		only.FileToGenerate = []string{e.file}
 		writeResponse(t, out, runPlugin(t, grpcBin, only))
-		resp := grpcgen.Run(only, nil)
+		resp := grpcgen.Run(only, nil, nil)
 		if resp.Error != nil {
 			t.Fatalf("%s/%s: %s", e.root, e.file, resp.GetError())
 		}

@@ -54,7 +54,7 @@ func TestProtoGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join("proto", c.name)
 			req := protoRequest(t, dir, c)
-			resp := grpcgen.Run(req, func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
+			resp := grpcgen.Run(req, func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }, nil)
 			if resp.Error != nil {
 				t.Fatalf("protoc-gen-resilient: %s", resp.GetError())
 			}

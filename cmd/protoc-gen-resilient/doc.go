@@ -59,7 +59,10 @@
 // method that is not idempotent (E-RETRY-UNSAFE), a negative duration
 // (E-DURATION), retry on a client or bidi stream (E-RETRY-STREAM), a
 // static fallback, whose value a policy cannot spell as a message
-// (E-FALLBACK-STATIC), Go name collisions (E-NAME-COLLISION).
+// (E-FALLBACK-STATIC), Go name collisions (E-NAME-COLLISION). Warnings,
+// such as a service without a proto package (W-NO-PACKAGE), go to
+// standard error, one per line prefixed "warning: ", which protoc and buf
+// show; the files are still generated.
 //
 // # One retry layer
 //

@@ -36,7 +36,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err := proto.Unmarshal(in, req); err != nil {
 		return fmt.Errorf("reading the request: %w", err)
 	}
-	out, err := proto.Marshal(grpcgen.Run(req, nil))
+	out, err := proto.Marshal(grpcgen.Run(req, nil, os.Stderr))
 	if err != nil {
 		return err
 	}

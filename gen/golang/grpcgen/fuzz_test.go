@@ -31,7 +31,7 @@ func FuzzParameter(f *testing.F) {
 	f.Fuzz(func(t *testing.T, parameter string) {
 		r := proto.Clone(req).(*pluginpb.CodeGeneratorRequest)
 		r.Parameter = proto.String(parameter)
-		resp := Run(r, readFile)
+		resp := Run(r, readFile, nil)
 		if resp.GetError() == "" && len(resp.File) == 0 {
 			t.Errorf("parameter %q: no error and no file", parameter)
 		}

@@ -3,6 +3,7 @@ package grpcgen
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"slices"
@@ -32,6 +33,10 @@ type Options struct {
 	// ReadFile reads the policy file; nil means os.ReadFile, relative to
 	// the working directory.
 	ReadFile func(name string) ([]byte, error)
+	// Warn receives the warnings, sorted, one per line prefixed
+	// "warning: " as oapi-resilient writes them. protoc and buf show what
+	// a plugin writes to standard error. Nil discards them.
+	Warn io.Writer
 }
 
 // Set sets the parameter name to value, for protogen.Options.ParamFunc.
@@ -48,10 +53,11 @@ func (o *Options) Set(name, value string) error {
 }
 
 // Run runs the plugin on req and returns its response. readFile reads the
-// policy file (nil: os.ReadFile). A failure is reported in the response's
-// error field, as protoc expects; Run itself never fails.
-func Run(req *pluginpb.CodeGeneratorRequest, readFile func(string) ([]byte, error)) *pluginpb.CodeGeneratorResponse {
-	opts := &Options{ReadFile: readFile}
+// policy file (nil: os.ReadFile); warn receives the warnings (see
+// [Options.Warn]; nil discards them). A failure is reported in the
+// response's error field, as protoc expects; Run itself never fails.
+func Run(req *pluginpb.CodeGeneratorRequest, readFile func(string) ([]byte, error), warn io.Writer) *pluginpb.CodeGeneratorResponse {
+	opts := &Options{ReadFile: readFile, Warn: warn}
 	gen, err := protogen.Options{ParamFunc: opts.Set}.New(req)
 	if err != nil {
 		return errorResponse(newError(req, err))
@@ -88,8 +94,9 @@ func newError(req *pluginpb.CodeGeneratorRequest, err error) error {
 const supportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL) | uint64(pluginpb.CodeGeneratorResponse_FEATURE_SUPPORTS_EDITIONS)
 
 // Generate emits the resilient clients of the files gen is asked to
-// generate, with the plugin options opts. Diagnostics of every file are
+// generate, with the plugin options opts. Errors of every file are
 // collected and returned together, sorted; nothing is emitted then.
+// Warnings go to opts.Warn, also when there are errors.
 func Generate(gen *protogen.Plugin, opts Options) error {
 	gen.SupportedFeatures = supportedFeatures
 	gen.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
@@ -101,6 +108,19 @@ func Generate(gen *protogen.Plugin, opts Options) error {
 			list.Add(d)
 		}
 	}
+	addWarnings := func(ws []diag.Diagnostic) {
+		for _, w := range ws {
+			list.Add(w)
+		}
+	}
+	defer func() {
+		if opts.Warn == nil {
+			return
+		}
+		for _, w := range list.Warnings() {
+			fmt.Fprintf(opts.Warn, "warning: %s\n", w.Error())
+		}
+	}()
 	var file *policyspec.File
 	if opts.Policy != "" {
 		read := opts.ReadFile
@@ -115,12 +135,14 @@ func Generate(gen *protogen.Plugin, opts Options) error {
 		addErr(err)
 		file = f
 	}
-	services, _, err := protoir.Files(gen)
+	services, warnings, err := protoir.Files(gen)
 	addErr(err)
+	addWarnings(warnings)
 	resolved := make([]*policy.Service, len(services))
 	for i, svc := range services {
-		res, _, err := policy.ResolveRPC(svc, file)
+		res, warnings, err := policy.ResolveRPC(svc, file)
 		addErr(err)
+		addWarnings(warnings)
 		resolved[i] = res
 	}
 	if file != nil {

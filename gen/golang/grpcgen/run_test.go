@@ -42,7 +42,7 @@ func TestRunBadInput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp := Run(req, nil)
+			resp := Run(req, nil, nil)
 			got := resp.GetError()
 			rest := got
 			for _, w := range tt.want {
@@ -71,7 +71,7 @@ func TestRunEdition2024(t *testing.T) {
 			f.Edition = editionPtr(int32(descriptorpb.Edition_EDITION_2024))
 		}
 	}
-	got := Run(req, nil).GetError()
+	got := Run(req, nil, nil).GetError()
 	if !strings.Contains(got, "E-EDITION-UNSUPPORTED: edition 2024 of e.proto is not supported (supported: proto2, proto3, 2023)") {
 		t.Errorf("Run error = %q, want E-EDITION-UNSUPPORTED", got)
 	}
@@ -82,9 +82,41 @@ func TestRunUnknownParameter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Run(req, nil).GetError(); !strings.Contains(got, `unknown parameter "polcy"`) {
+	if got := Run(req, nil, nil).GetError(); !strings.Contains(got, `unknown parameter "polcy"`) {
 		t.Errorf("Run error = %q, want unknown parameter", got)
 	}
 }
 
 func editionPtr(n int32) *descriptorpb.Edition { e := descriptorpb.Edition(n); return &e }
+
+// TestRunWarnings: warnings are written, one per line, and the files are
+// still generated; with an error as well, the warnings are still written.
+func TestRunWarnings(t *testing.T) {
+	const noPackage = "syntax = \"proto3\";\nimport \"resilient/v1/resilient.proto\";\noption go_package = \"example.com/np\";\nmessage M {}\n"
+	for _, tt := range []struct {
+		name, src string
+		wantErr   string
+	}{
+		{"warning only", noPackage + "service S { rpc A(M) returns (M); }\n", ""},
+		{"warning and error", noPackage + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } }\n", "E-RETRY-UNSAFE"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"np.proto": tt.src}, "", "np.proto")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warn strings.Builder
+			resp := Run(req, nil, &warn)
+			want := "warning: np.proto:5:1: W-NO-PACKAGE: service S has no proto package"
+			if !strings.HasPrefix(warn.String(), want) || strings.Count(warn.String(), "\n") != 1 {
+				t.Errorf("warnings = %q, want one line starting %q", warn.String(), want)
+			}
+			if tt.wantErr == "" && (resp.GetError() != "" || len(resp.File) == 0) {
+				t.Errorf("Run = error %q, %d files; want files and no error", resp.GetError(), len(resp.File))
+			}
+			if tt.wantErr != "" && !strings.Contains(resp.GetError(), tt.wantErr) {
+				t.Errorf("Run error = %q, want %s", resp.GetError(), tt.wantErr)
+			}
+		})
+	}
+}

@@ -119,7 +119,7 @@ func goGRPC(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse
 
 // resilient runs protoc-gen-resilient in-process.
 func resilient(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, error) {
-	return grpcgen.Run(req, os.ReadFile), nil
+	return grpcgen.Run(req, os.ReadFile, os.Stderr), nil
 }
 
 func write(resp *pluginpb.CodeGeneratorResponse) error {
