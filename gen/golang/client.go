@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -84,6 +86,8 @@ type clientView struct {
 	ops     []*opView
 	// helpers used by at least one operation.
 	usesJSON, usesBytes, usesNothing bool
+	// usesStatic: an operation has a static fallback from the spec.
+	usesStatic bool
 }
 
 // newClientView computes the client of svc, reporting degraded constructs
@@ -96,12 +100,21 @@ func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, lis
 	}
 	for i, op := range svc.Operations {
 		res := pol.Operations[i]
+		var static []byte
 		if res.Policy.Fallback.Kind == runtime.FallbackStatic {
-			res = withoutStaticFallback(res)
-			list.Warnf(op.Location, "W-FALLBACK-STATIC", "operation "+op.Name+": a static fallback value is not generated yet; the client has no fallback",
-				"set one at run time with WithPolicy: p."+op.Name+".Fallback = resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: value}")
+			var why string
+			static, why = staticJSON(op, res.Policy.Fallback.Static)
+			if why != "" {
+				res = withoutStaticFallback(res)
+				list.Warnf(op.Location, "W-FALLBACK-STATIC", "operation "+op.Name+": "+why+"; the client has no fallback",
+					"set one at run time with WithPolicy: p."+op.Name+".Fallback = resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: value}")
+			}
 		}
 		ov := c.opView(op, res)
+		if static != nil {
+			ov.policy.static = string(static)
+			v.usesStatic = true
+		}
 		v.ops = append(v.ops, ov)
 		switch {
 		case ov.result == nil:
@@ -114,6 +127,30 @@ func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, lis
 	}
 	checkNames(svc, v, list)
 	return v
+}
+
+// staticJSON returns the JSON text of op's static fallback value, or why
+// the client cannot have it: the value is decoded into the result type when
+// the client is made, so the result must be JSON.
+func staticJSON(op *ir.Operation, value any) ([]byte, string) {
+	isJSON := false
+	for _, r := range op.Successes() {
+		if len(r.Contents) > 0 {
+			isJSON = r.Contents[0].Kind == ir.ContentJSON
+			break
+		}
+	}
+	if !isJSON {
+		return nil, "a static fallback needs a JSON result"
+	}
+	// Compact, map keys sorted, no HTML escapes: stable and readable.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(value); err != nil {
+		return nil, "the static fallback value is not JSON: " + err.Error()
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), ""
 }
 
 // withoutStaticFallback returns a copy of res without its fallback.

@@ -148,3 +148,58 @@ func TestClientBehaviour(t *testing.T) {
 	goCmd(t, mod, "vet", "./...")
 	goCmd(t, mod, "test", "-race", "-count=1", "./...")
 }
+
+// TestStaticFallbackNeedsJSON: a static fallback on an operation whose
+// result is not JSON is left out with a warning; on a JSON result it goes
+// into DefaultPolicy as JSON text.
+func TestStaticFallbackNeedsJSON(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: Notes, version: "1"}
+paths:
+  /note:
+    get:
+      operationId: getNote
+      x-resilience:
+        fallback: {kind: static, value: "no note"}
+      responses:
+        "200":
+          description: The note.
+          content:
+            text/plain:
+              schema: {type: string}
+  /count:
+    get:
+      operationId: getCount
+      x-resilience:
+        fallback: {kind: static, value: {n: 0, why: "<unknown> & stale"}}
+      responses:
+        "200":
+          description: The count.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  n: {type: integer}
+                  why: {type: string}
+`
+	svc := loadSpec(t, fstest.MapFS{"notes.yaml": {Data: []byte(spec)}}, "notes.yaml", openapi.BuildOptions{})
+	code, warnings := emitAll(t, svc, "notes", "notes.yaml")
+	var got []string
+	for _, w := range warnings {
+		got = append(got, w.Rule+": "+w.Message)
+	}
+	want := "W-FALLBACK-STATIC: operation GetNote: a static fallback needs a JSON result; the client has no fallback"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("warnings = %q, want [%q]", got, want)
+	}
+	for _, line := range []string{
+		"Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},",
+		"Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{\"n\":0,\"why\":\"<unknown> & stale\"}`)},",
+		"if p.GetCount.Fallback.Static, err = staticFallback[GetCountResponse](p.GetCount.Fallback.Static); err != nil {",
+	} {
+		if !bytes.Contains(code, []byte(line)) {
+			t.Errorf("generated code lacks %s", line)
+		}
+	}
+}

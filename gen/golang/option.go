@@ -168,6 +168,13 @@ func emitNewClient(f *jen.File, v *clientView) {
 	var ops []jen.Code
 	for _, op := range v.ops {
 		connect = append(connect, jen.Id("p").Dot(op.name).Dot("ConnectTimeout"))
+		if op.policy.static != "" {
+			static := jen.Id("p").Dot(op.name).Dot("Fallback").Dot("Static")
+			ops = append(ops, jen.If(
+				jen.List(static.Clone(), jen.Err()).Op("=").Id("staticFallback").Types(op.result.typ()).Call(static.Clone()),
+				jen.Err().Op("!=").Nil(),
+			).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(strings.ToLower(v.svcName)+": "+op.name+": %w"), jen.Err()))))
+		}
 		ops = append(ops, jen.If(
 			jen.List(jen.Id("c").Dot("ops").Dot(op.name), jen.Err()).Op("=").Id("dep").Dot("Operation").Call(jen.Id("p").Dot(op.name)),
 			jen.Err().Op("!=").Nil(),

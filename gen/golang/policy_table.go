@@ -36,6 +36,9 @@ type opPolicyView struct {
 	summary string
 	// docLine is the policy line of the method's doc comment.
 	docLine string
+	// static is the JSON text of a static fallback value; DefaultPolicy
+	// holds it as a json.RawMessage, which NewClient decodes.
+	static string
 }
 
 func opPolicy(res *policyspec.Operation) opPolicyView {
@@ -157,7 +160,7 @@ func emitDefaultPolicy(f *jen.File, v *clientView) {
 		jen.Comment(v.dep.summary).Line().Id("Dependency").Op(":").Add(depPolicyLit(v.dep.policy)),
 	}
 	for _, op := range v.ops {
-		entries = append(entries, comments(docLinesNoWrap(op.name+": "+op.policy.summary)).Id(op.name).Op(":").Add(opPolicyLit(op.policy.policy)))
+		entries = append(entries, comments(docLinesNoWrap(op.name+": "+op.policy.summary)).Id(op.name).Op(":").Add(opPolicyLit(op.policy)))
 	}
 	f.Add(comments(doc).Func().Id("DefaultPolicy").Params().Id("Policy").Block(
 		jen.Return(jen.Id("Policy").Add(lines("{", "}", entries...))),
@@ -203,7 +206,8 @@ func depPolicyLit(p runtime.Policy) *jen.Statement {
 	))
 }
 
-func opPolicyLit(p runtime.OperationPolicy) *jen.Statement {
+func opPolicyLit(v opPolicyView) *jen.Statement {
+	p := v.policy
 	idem := map[runtime.Idempotency]string{runtime.NotIdempotent: "NotIdempotent", runtime.Idempotent: "Idempotent", runtime.ReadOnly: "ReadOnly"}[p.Idempotency]
 	maxRetries := jen.Lit(p.Retry.MaxRetries)
 	if p.Retry.MaxRetries == runtime.NoRetries {
@@ -230,11 +234,20 @@ func opPolicyLit(p runtime.OperationPolicy) *jen.Statement {
 			kv("Delay", durationLit(p.Hedge.Delay)),
 			kv("MaxHedges", jen.Lit(p.Hedge.MaxHedges)),
 		)),
-		kv("Fallback", rt("FallbackPolicy").Values(
-			kv("Kind", rt(kind)),
-			kv("TTL", durationLit(p.Fallback.TTL)),
-		)),
+		kv("Fallback", fallbackLit(kind, p.Fallback.TTL, v.static)),
 	))
+}
+
+// fallbackLit writes a FallbackPolicy; a static value goes in as JSON text.
+func fallbackLit(kind string, ttl time.Duration, static string) *jen.Statement {
+	if static == "" {
+		return rt("FallbackPolicy").Values(kv("Kind", rt(kind)), kv("TTL", durationLit(ttl)))
+	}
+	text := jen.Lit(static)
+	if !strings.Contains(static, "`") {
+		text = jen.Id("`" + static + "`")
+	}
+	return rt("FallbackPolicy").Values(kv("Kind", rt(kind)), kv("Static", jen.Qual("encoding/json", "RawMessage").Call(text)))
 }
 
 // durationLit writes d the way people do: 0, time.Second,

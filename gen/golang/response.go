@@ -107,6 +107,20 @@ func emitHelpers(f *jen.File, v *clientView) {
 			jen.Return(jen.Qual("io", "ReadAll").Call(jen.Id("resp").Dot("Body"))),
 		)
 	}
+	if v.usesStatic {
+		f.Comment("staticFallback returns a static fallback value of the operation's result")
+		f.Comment("type T. DefaultPolicy holds the spec's value as JSON text, decoded here; a")
+		f.Comment("value of any other kind, set with WithPolicy, is returned as is.")
+		f.Func().Id("staticFallback").Types(jen.Id("T").Any()).Params(jen.Id("v").Any()).Params(jen.Any(), jen.Error()).Block(
+			jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Qual("encoding/json", "RawMessage")),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Id("v"), jen.Nil())),
+			jen.Var().Id("t").Id("T"),
+			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("t")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("static fallback %s: %w"), jen.Id("raw"), jen.Err())),
+			),
+			jen.Return(jen.Id("t"), jen.Nil()),
+		)
+	}
 	if v.usesNothing {
 		f.Comment("discardBody ignores an answer's body; the runtime drains it.")
 		f.Func().Id("discardBody").Params(jen.Op("*").Qual("net/http", "Response")).Params(jen.Struct(), jen.Error()).Block(

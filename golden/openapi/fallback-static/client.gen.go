@@ -176,6 +176,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		dep:     dep,
 		httpc:   &resilient.HTTPClient{Doer: hc},
 	}
+	if p.ListFlags.Fallback.Static, err = staticFallback[Flags](p.ListFlags.Fallback.Static); err != nil {
+		return nil, fmt.Errorf("featureflags: ListFlags: %w", err)
+	}
 	if c.ops.ListFlags, err = dep.Operation(p.ListFlags); err != nil {
 		return nil, err
 	}
@@ -220,7 +223,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListFlags: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// ListFlags: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), static fallback.
 		ListFlags: resilient.OperationPolicy{
 			Name:           "ListFlags",
 			Idempotency:    resilient.ReadOnly,
@@ -234,14 +237,14 @@ func DefaultPolicy() Policy {
 				MinAttempt: 0,
 			},
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{"flags":[],"stale":true}`)},
 		},
 	}
 }
 
 // ListFlags calls GET /flags.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s, static fallback.
 func (c *Client) ListFlags(ctx context.Context, opts ...resilient.CallOption) (Flags, error) {
 	req, err := c.requestListFlags(ctx)
 	if err != nil {
@@ -275,4 +278,19 @@ func decodeJSON[T any](resp *http.Response) (T, error) {
 	}
 	err := json.NewDecoder(resp.Body).Decode(&v)
 	return v, err
+}
+
+// staticFallback returns a static fallback value of the operation's result
+// type T. DefaultPolicy holds the spec's value as JSON text, decoded here; a
+// value of any other kind, set with WithPolicy, is returned as is.
+func staticFallback[T any](v any) (any, error) {
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		return v, nil
+	}
+	var t T
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("static fallback %s: %w", raw, err)
+	}
+	return t, nil
 }
