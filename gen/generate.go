@@ -152,6 +152,12 @@ func resolve(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 	if s.diags.HasErrors() {
 		return s, s.validated()
 	}
+	for _, d := range checkStaticFallbacks(doc, svc, pol) {
+		s.diags.Add(d)
+	}
+	if s.diags.HasErrors() {
+		return s, s.validated()
+	}
 	s.policy = pol
 	return s, nil
 }

@@ -49,7 +49,8 @@
 //	0  success (check: the spec and policy are clean; warnings allowed)
 //	1  lint violations: a loadable spec or policy breaks a rule, such as
 //	   retries on a plain POST (E-RETRY-UNSAFE), a fallback on a write
-//	   (E-FALLBACK-UNSAFE), an attempt timeout not below the total
+//	   (E-FALLBACK-UNSAFE), a static fallback value its response schema
+//	   rejects (E-FALLBACK-VALUE), an attempt timeout not below the total
 //	   (E-TIMEOUT-ORDER), a negative duration (E-DURATION), an unknown
 //	   x-resilience key (E-EXT-UNKNOWN), Go names that collide
 //	   (E-NAME-COLLISION)

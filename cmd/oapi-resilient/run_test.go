@@ -149,6 +149,28 @@ paths:
 		status: 1,
 	},
 	{
+		name: "static fallback the response schema rejects",
+		files: map[string]string{"api.yaml": orders + `    get:
+      operationId: listOrders
+      x-resilience:
+        fallback:
+          kind: static
+          value: {count: none}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  count: {type: integer}
+`},
+		args:   []string{"check", "api.yaml"},
+		want:   `api.yaml:10:11: E-FALLBACK-VALUE: operation ListOrders: static fallback {"count":"none"} does not match the schema of its 200 response: at /count: value must be an integer (#/paths/~1orders/get/x-resilience/fallback/value); write a value that the response schema accepts`,
+		status: 1,
+	},
+	{
 		name: "attempt timeout above total",
 		files: map[string]string{"api.yaml": orders + `    get:
       operationId: listOrders

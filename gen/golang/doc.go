@@ -19,8 +19,9 @@
 // reviewer can read in a diff. A static fallback value from the spec sits
 // there as its JSON text (a json.RawMessage), which NewClient decodes into
 // the operation's result type, failing with the operation's name when it
-// does not fit; a value set with WithPolicy may also be of that type
-// directly. An operation whose result is not JSON gets no static fallback
+// does not fit (the generator has already checked it against the response
+// schema: E-FALLBACK-VALUE); a value set with WithPolicy may also be of
+// that type directly. An operation whose result is not JSON gets no static fallback
 // (warning W-FALLBACK-STATIC). A constant refers to
 // runtime.SupportPackageIsVersion1, so that code generated for a newer
 // runtime fails to compile against an older one.

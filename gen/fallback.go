@@ -1,0 +1,101 @@
+package gen
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/gen/openapi"
+	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// RuleFallbackValue: a static fallback value that its operation's response
+// schema does not accept.
+const RuleFallbackValue = "E-FALLBACK-VALUE"
+
+// checkStaticFallbacks checks every static fallback value against the
+// schema of its operation's result, the first 2xx response with a JSON
+// body, so that a value the generated client could not decode is reported
+// with the spec rather than when the client is made.
+func checkStaticFallbacks(doc *openapi.Document, svc *ir.Service, pol *policy.Service) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for i, op := range svc.Operations {
+		res := pol.Operations[i]
+		if res.Policy.Fallback.Kind != runtime.FallbackStatic {
+			continue
+		}
+		schema, status := resultSchema(doc.T, op)
+		if schema == nil {
+			continue
+		}
+		// The value as encoding/json gives it to the client: numbers as
+		// float64, objects as map[string]any.
+		var value any
+		text, err := json.Marshal(res.Policy.Fallback.Static)
+		if err == nil {
+			err = json.Unmarshal(text, &value)
+		}
+		if err == nil {
+			err = schema.VisitJSON(value)
+		}
+		if err == nil {
+			continue
+		}
+		why := strings.Join(strings.Fields(err.Error()), " ")
+		var se *openapi3.SchemaError
+		if errors.As(err, &se) {
+			why = se.Reason
+			if p := se.JSONPointer(); len(p) > 0 {
+				why = "at /" + strings.Join(p, "/") + ": " + why
+			}
+		}
+		loc := res.Sources["fallback.value"].Loc
+		out = append(out, diag.Diagnostic{
+			Location: ir.Location{File: loc.File, Line: loc.Line, Col: loc.Col, Path: loc.Path},
+			Rule:     RuleFallbackValue,
+			Message: fmt.Sprintf("operation %s: static fallback %s does not match the schema of its %s response: %s",
+				op.Name, text, status, why),
+			Fix:      "write a value that the response schema accepts",
+			Severity: diag.Error,
+		})
+	}
+	return out
+}
+
+// resultSchema returns the schema of op's result, the first 2xx response
+// with a body when that body is JSON, and the response's status.
+func resultSchema(t *openapi3.T, op *ir.Operation) (*openapi3.Schema, string) {
+	for _, r := range op.Successes() {
+		if len(r.Contents) == 0 {
+			continue
+		}
+		ct := r.Contents[0]
+		if ct.Kind != ir.ContentJSON || t.Paths == nil {
+			return nil, ""
+		}
+		item := t.Paths.Value(op.Path)
+		if item == nil {
+			return nil, ""
+		}
+		kop := item.GetOperation(op.Method)
+		if kop == nil || kop.Responses == nil {
+			return nil, ""
+		}
+		resp := kop.Responses.Value(r.Status)
+		if resp == nil || resp.Value == nil {
+			return nil, ""
+		}
+		mt := resp.Value.Content.Get(ct.MediaType)
+		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+			return nil, ""
+		}
+		return mt.Schema.Value, r.Status
+	}
+	return nil, ""
+}
