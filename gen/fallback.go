@@ -71,31 +71,25 @@ func checkStaticFallbacks(doc *openapi.Document, svc *ir.Service, pol *policy.Se
 // resultSchema returns the schema of op's result, the first 2xx response
 // with a body when that body is JSON, and the response's status.
 func resultSchema(t *openapi3.T, op *ir.Operation) (*openapi3.Schema, string) {
-	for _, r := range op.Successes() {
-		if len(r.Contents) == 0 {
-			continue
-		}
-		ct := r.Contents[0]
-		if ct.Kind != ir.ContentJSON || t.Paths == nil {
-			return nil, ""
-		}
-		item := t.Paths.Value(op.Path)
-		if item == nil {
-			return nil, ""
-		}
-		kop := item.GetOperation(op.Method)
-		if kop == nil || kop.Responses == nil {
-			return nil, ""
-		}
-		resp := kop.Responses.Value(r.Status)
-		if resp == nil || resp.Value == nil {
-			return nil, ""
-		}
-		mt := resp.Value.Content.Get(ct.MediaType)
-		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
-			return nil, ""
-		}
-		return mt.Schema.Value, r.Status
+	r, ct := op.Result()
+	if ct == nil || ct.Kind != ir.ContentJSON || t.Paths == nil {
+		return nil, ""
 	}
-	return nil, ""
+	item := t.Paths.Value(op.Path)
+	if item == nil {
+		return nil, ""
+	}
+	kop := item.GetOperation(op.Method)
+	if kop == nil || kop.Responses == nil {
+		return nil, ""
+	}
+	resp := kop.Responses.Value(r.Status)
+	if resp == nil || resp.Value == nil {
+		return nil, ""
+	}
+	mt := resp.Value.Content.Get(ct.MediaType)
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return nil, ""
+	}
+	return mt.Schema.Value, r.Status
 }

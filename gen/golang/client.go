@@ -133,14 +133,7 @@ func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, lis
 // the client cannot have it: the value is decoded into the result type when
 // the client is made, so the result must be JSON.
 func staticJSON(op *ir.Operation, value any) ([]byte, string) {
-	isJSON := false
-	for _, r := range op.Successes() {
-		if len(r.Contents) > 0 {
-			isJSON = r.Contents[0].Kind == ir.ContentJSON
-			break
-		}
-	}
-	if !isJSON {
+	if _, ct := op.Result(); ct == nil || ct.Kind != ir.ContentJSON {
 		return nil, "a static fallback needs a JSON result"
 	}
 	// Compact, map keys sorted, no HTML escapes: stable and readable.

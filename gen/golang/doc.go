@@ -21,8 +21,8 @@
 // the operation's result type, failing with the operation's name when it
 // does not fit (the generator has already checked it against the response
 // schema: E-FALLBACK-VALUE); a value set with WithPolicy may also be of
-// that type directly. An operation whose result is not JSON gets no static fallback
-// (warning W-FALLBACK-STATIC). A constant refers to
+// that type directly. An operation whose result is not JSON gets no
+// static fallback (warning W-FALLBACK-STATIC). A constant refers to
 // runtime.SupportPackageIsVersion1, so that code generated for a newer
 // runtime fails to compile against an older one.
 //

@@ -29,22 +29,17 @@ func (r *resultView) decodeFunc() *jen.Statement {
 // 2xx responses have no body returns only an error. Other 2xx responses
 // with a different type are read as the first one, with a warning.
 func (c *clientGen) resultView(op *ir.Operation) *resultView {
-	var first *ir.Content
-	for _, r := range op.Successes() {
-		if len(r.Contents) == 0 {
-			continue
-		}
-		ct := r.Contents[0]
-		if first == nil {
-			first = ct
-			continue
-		}
-		if ct.Kind != first.Kind || ct.Kind == ir.ContentJSON && !sameType(ct.Type, first.Type) {
-			c.list.Warnf(r.Location, "W-RESPONSE-TYPES", "operation "+op.Name+": the "+r.Status+" response's body differs from the first success's; it is decoded as that one", "")
-		}
-	}
+	res, first := op.Result()
 	if first == nil {
 		return nil
+	}
+	for _, r := range op.Successes() {
+		if r == res || len(r.Contents) == 0 {
+			continue
+		}
+		if ct := r.Contents[0]; ct.Kind != first.Kind || ct.Kind == ir.ContentJSON && !sameType(ct.Type, first.Type) {
+			c.list.Warnf(r.Location, "W-RESPONSE-TYPES", "operation "+op.Name+": the "+r.Status+" response's body differs from the first success's; it is decoded as that one", "")
+		}
 	}
 	v := &resultView{mediaType: first.MediaType}
 	if strings.Contains(v.mediaType, "*") {

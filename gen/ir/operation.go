@@ -52,6 +52,18 @@ func (o *Operation) Successes() []*Response {
 	return out
 }
 
+// Result returns the response that gives the operation's result, the
+// first 2xx response with a body, and that body's first content; nil, nil
+// when no 2xx response has a body.
+func (o *Operation) Result() (*Response, *Content) {
+	for _, r := range o.Successes() {
+		if len(r.Contents) > 0 {
+			return r, r.Contents[0]
+		}
+	}
+	return nil, nil
+}
+
 // Errors returns the documented non-2xx responses (including "default"),
 // in order.
 func (o *Operation) Errors() []*Response {
