@@ -231,4 +231,11 @@ type FallbackPolicy struct {
 	// Static is the value served by [FallbackStatic]. It must have the
 	// operation's result type.
 	Static any
+	// Shared declares that every caller receives the same answer for the
+	// same method, path and query, so that a cached answer may be served to
+	// any caller. When false (the zero value) a cached answer is only served
+	// to a request identical in everything that can change the answer: all
+	// parameters, the credentials it carries and the fallback key given
+	// with the call.
+	Shared bool
 }
