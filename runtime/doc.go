@@ -61,4 +61,11 @@
 //
 // The package reads time only through the standard library, so tests run it
 // under testing/synctest, whose fake clock also drives gobreaker's.
+//
+// # Request paths
+//
+// A generated request builder passes the escaped path it assembles to
+// [CheckPath], which refuses a "." or ".." segment formed by path values
+// with a [*DotSegmentError] (matching [ErrDotSegment]) before anything is
+// sent: servers resolve such segments to another resource.
 package runtime
