@@ -27,6 +27,7 @@ func (b *builder) operations() []*ir.Operation {
 			continue
 		}
 		itemPtr := pointer("#/paths", path)
+		b.checkPathTemplate(path)
 		layer := b.resilience(ir.LevelPathItem, item.Extensions, item.Origin, itemPtr)
 		ops := item.Operations()
 		for _, method := range sortedKeys(ops) {
@@ -59,6 +60,7 @@ func (b *builder) operation(path, method string, item *openapi3.PathItem, op *op
 	}
 	o.Resilience = append(slices.Clone(layer), b.resilience(ir.LevelOperation, op.Extensions, op.Origin, ptr)...)
 	o.Params = b.params(o, item.Parameters, op.Parameters, ptr)
+	b.checkPathVariables(o)
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
 		o.Body = b.requestBody(o, op.RequestBody, ptr+"/requestBody")
 	}

@@ -1,0 +1,117 @@
+package openapi
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// Rules of path templates. Every literal piece of a template is sent
+// percent-encoded as written (see package golang), so these are the
+// templates no escaping can make mean what they say.
+const (
+	// rulePathChar: a "?" or "#" in a template (it would start the query
+	// or the fragment), or a "%" that does not start a %XX escape.
+	rulePathChar = "E-PATH-CHAR"
+	// rulePathDot: a literal "." or ".." segment ("%2E" included), which
+	// servers resolve before routing.
+	rulePathDot = "E-PATH-DOT"
+	// rulePathTemplate: a template variable that names no path parameter of
+	// the operation; it would be sent as written.
+	rulePathTemplate = "E-PATH-TEMPLATE"
+)
+
+// checkPathTemplate reports the characters and dot segments of a path
+// template that no escaping makes usable, at the template's key.
+func (b *builder) checkPathTemplate(path string) {
+	ptr := pointer("#/paths", path)
+	loc := b.doc.keyLocation(ptr)
+	literal := templateLiteral(path)
+	reported := map[byte]bool{}
+	for i := 0; i < len(literal); i++ {
+		c := literal[i]
+		switch {
+		case reported[c]:
+		case c == '?' || c == '#':
+			what := map[byte]string{'?': "query", '#': "fragment"}[c]
+			b.diags.Errorf(loc, rulePathChar,
+				fmt.Sprintf("path template %q holds %q, which would start the URL's %s", path, string(c), what),
+				"declare query values as parameters with in: query, and remove the character from the path")
+			reported[c] = true
+		case c == '%' && (i+2 >= len(literal) || !isHex(literal[i+1]) || !isHex(literal[i+2])):
+			b.diags.Errorf(loc, rulePathChar,
+				fmt.Sprintf("path template %q holds a %q that does not start a %%XX escape", path, "%"),
+				`write a literal percent sign as "%25"`)
+			reported[c] = true
+		}
+	}
+	var dot *runtime.DotSegmentError
+	if errors.As(runtime.CheckPath(literal), &dot) {
+		b.diags.Errorf(loc, rulePathDot,
+			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
+			"remove the segment, or write the path it resolves to")
+	}
+}
+
+// checkPathVariables reports each variable of o's template that names no
+// path parameter of o.
+func (b *builder) checkPathVariables(o *ir.Operation) {
+	for _, name := range pathParamOrder(o.Path) {
+		found := false
+		for _, p := range o.Params {
+			found = found || p.In == ir.InPath && p.Name == name
+		}
+		if !found {
+			b.diags.Errorf(o.Location, rulePathTemplate,
+				fmt.Sprintf("operation %s %s has no path parameter %q for its template variable {%s}; the client would send it as written", o.Method, o.Path, name, name),
+				fmt.Sprintf("declare the parameter with name: %s, in: path, required: true", name))
+		}
+	}
+}
+
+// templateLiteral returns path with each template variable replaced by
+// "v", so that what remains is the literal text and the segments it forms.
+func templateLiteral(path string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(path, '{')
+		j := strings.IndexByte(path[max(i, 0):], '}') + max(i, 0)
+		if i < 0 || j < i {
+			b.WriteString(path)
+			return b.String()
+		}
+		b.WriteString(path[:i])
+		b.WriteByte('v')
+		path = path[j+1:]
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// keyLocation places the key of the member ptr names, in the entry file:
+// the line and column where the key is written, not its value. It falls
+// back to [Document.locate] when the key is not found there.
+func (d *Document) keyLocation(ptr string) ir.Location {
+	i := strings.LastIndexByte(ptr, '/')
+	if d.entry.root == nil || i < 0 {
+		return d.locate(nil, ptr)
+	}
+	parent, ok := lookup(d.entry.root, d.sourcePointer(ptr[:i]))
+	if !ok || parent.Kind != yaml.MappingNode {
+		return d.locate(nil, ptr)
+	}
+	tok := strings.ReplaceAll(strings.ReplaceAll(ptr[i+1:], "~1", "/"), "~0", "~")
+	for k := 0; k+1 < len(parent.Content); k += 2 {
+		if key := parent.Content[k]; key.Value == tok {
+			return ir.Location{File: d.entry.display, Line: key.Line, Col: key.Column, Path: ptr}
+		}
+	}
+	return d.locate(nil, ptr)
+}

@@ -1,0 +1,119 @@
+package openapi
+
+import (
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// buildOnly loads api.yaml without kin-openapi's validation and builds
+// it, returning the build's diagnostics: the generator's own rules, which
+// hold whatever the validator makes of the document.
+func buildOnly(t *testing.T, spec string) []string {
+	t.Helper()
+	fsys := fstest.MapFS{"api.yaml": {Data: []byte(spec)}}
+	doc, warnings, err := Load(fsys, "api.yaml", LoadOptions{Dir: "specs", DeferValidation: true})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	out := render(warnings, nil)
+	_, warnings, err = Build(doc, BuildOptions{})
+	return append(out, render(warnings, err)...)
+}
+
+func TestPathTemplateRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		paths string
+		want  []string
+	}{
+		{
+			name: "query and fragment characters",
+			paths: `  /a?b=1:
+    get:
+      operationId: getA
+      responses: {"204": {description: ok}}
+  /c#d:
+    get:
+      operationId: getC
+      responses: {"204": {description: ok}}
+`,
+			want: []string{
+				`specs/api.yaml:6:3: E-PATH-CHAR: path template "/a?b=1" holds "?", which would start the URL's query (#/paths/~1a?b=1); declare query values as parameters with in: query, and remove the character from the path`,
+				`specs/api.yaml:10:3: E-PATH-CHAR: path template "/c#d" holds "#", which would start the URL's fragment (#/paths/~1c#d); declare query values as parameters with in: query, and remove the character from the path`,
+			},
+		},
+		{
+			name: "percent that starts no escape",
+			paths: `  /files/50%/{name}:
+    get:
+      operationId: getFile
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  /files/50%2/x:
+    get:
+      operationId: getOther
+      responses: {"204": {description: ok}}
+  /files/50%25/ok:
+    get:
+      operationId: getEscaped
+      responses: {"204": {description: ok}}
+`,
+			want: []string{
+				`specs/api.yaml:6:3: E-PATH-CHAR: path template "/files/50%/{name}" holds a "%" that does not start a %XX escape (#/paths/~1files~150%~1{name}); write a literal percent sign as "%25"`,
+				`specs/api.yaml:12:3: E-PATH-CHAR: path template "/files/50%2/x" holds a "%" that does not start a %XX escape (#/paths/~1files~150%2~1x); write a literal percent sign as "%25"`,
+			},
+		},
+		{
+			name: "dot segments",
+			paths: `  /a/./b:
+    get:
+      operationId: getA
+      responses: {"204": {description: ok}}
+  /c/%2e%2E:
+    get:
+      operationId: getC
+      responses: {"204": {description: ok}}
+  /d/..:
+    get:
+      operationId: getD
+      responses: {"204": {description: ok}}
+  /e/.{x}/v1.0/...:
+    get:
+      operationId: getE
+      parameters:
+        - {name: x, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+`,
+			want: []string{
+				`specs/api.yaml:6:3: E-PATH-DOT: path template "/a/./b" has the segment ".", which servers resolve to another path before routing (#/paths/~1a~1.~1b); remove the segment, or write the path it resolves to`,
+				`specs/api.yaml:10:3: E-PATH-DOT: path template "/c/%2e%2E" has the segment "%2e%2E", which servers resolve to another path before routing (#/paths/~1c~1%2e%2E); remove the segment, or write the path it resolves to`,
+				`specs/api.yaml:14:3: E-PATH-DOT: path template "/d/.." has the segment "..", which servers resolve to another path before routing (#/paths/~1d~1..); remove the segment, or write the path it resolves to`,
+			},
+		},
+		{
+			name: "template variable without parameter",
+			paths: `  /users/{id}/pets/{petId}:
+    get:
+      operationId: getPet
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: petId, in: query, schema: {type: string}}
+      responses: {"204": {description: ok}}
+`,
+			want: []string{
+				`specs/api.yaml:7:5: E-PATH-TEMPLATE: operation GET /users/{id}/pets/{petId} has no path parameter "petId" for its template variable {petId}; the client would send it as written (#/paths/~1users~1{id}~1pets~1{petId}/get); declare the parameter with name: petId, in: path, required: true`,
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := buildOnly(t, head+"paths:\n"+tt.paths)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
