@@ -53,7 +53,7 @@
 //	   rejects (E-FALLBACK-VALUE), an attempt timeout not below the total
 //	   (E-TIMEOUT-ORDER), a negative duration (E-DURATION), an unknown
 //	   x-resilience key (E-EXT-UNKNOWN), Go names that collide
-//	   (E-NAME-COLLISION)
+//	   (E-NAME-COLLISION), and the path template rules below
 //	2  unusable input: a file that cannot be read (E-READ), invalid YAML
 //	   (E-YAML), not an OpenAPI 3 or Swagger 2 document (E-VERSION), a
 //	   $ref that does not resolve or leaves -root (E-REF-*), a document
@@ -61,6 +61,21 @@
 //	   bad flags and output that cannot be written
 //
 // When both kinds are reported, the status is 2.
+//
+// # Path templates
+//
+// Every literal piece of a path template is percent-encoded at generation
+// time (a %XX escape already written is kept), and the generated request
+// builder refuses a path value that forms a "." or ".." segment before
+// anything is sent (resilient.CheckPath). What no escaping can make mean
+// what it says is a lint error (status 1):
+//
+//	E-PATH-CHAR      a "?" or "#" in a template, or a "%" that starts no
+//	                 %XX escape
+//	E-PATH-DOT       a literal "." or ".." segment ("%2E" included), which
+//	                 servers resolve before routing
+//	E-PATH-TEMPLATE  a template variable that names no path parameter of
+//	                 the operation
 //
 // # go generate
 //

@@ -54,10 +54,13 @@
 //     *OutcomeUnknownError, ...).
 //
 // Parameters are serialized without reflection: path parameters escaped
-// (simple, label or matrix style), query parameters in form (exploded or
-// comma-joined), spaceDelimited, pipeDelimited and deepObject styles,
-// headers and cookies; primitives with strconv, times in RFC 3339, enums
-// by their value. Other shapes are sent as JSON text, with a warning.
+// (simple, label or matrix style) between the literal pieces of the
+// template, which are percent-encoded at generation time, the assembled
+// path checked with runtime.CheckPath so that a value forming a "." or
+// ".." segment is refused before sending; query parameters in form
+// (exploded or comma-joined), spaceDelimited, pipeDelimited and deepObject
+// styles, headers and cookies; primitives with strconv, times in RFC 3339,
+// enums by their value. Other shapes are sent as JSON text, with a warning.
 //
 // An operation whose policy names an idempotency key header gets one key
 // per call from runtime.NewIdempotencyKey, the same on every attempt,

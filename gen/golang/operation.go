@@ -199,7 +199,11 @@ func emitMethod(f *jen.File, v *opView) {
 //
 //	// requestGetPet builds the request of GetPet.
 //	func (c *Client) requestGetPet(ctx context.Context, id string, params *GetPetParams) (*http.Request, error) {
-//		u := c.baseURL + "/pets/" + url.PathEscape(id)
+//		u := "/pets/" + url.PathEscape(id)
+//		if err := resilient.CheckPath(u); err != nil {
+//			return nil, err
+//		}
+//		u = c.baseURL + u
 //		var q []string
 //		if params != nil { ... q = append(q, "limit="+url.QueryEscape(strconv.Itoa(*params.Limit))) ... }
 //		if len(q) > 0 {
@@ -225,7 +229,7 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 		))
 	}
 	body = append(body, v.pathLocals()...)
-	body = append(body, jen.Id("u").Op(":=").Add(v.pathExpr()))
+	body = append(body, v.pathCode()...)
 	if v.params.hasQuery() {
 		body = append(body, jen.Var().Id("q").Index().String())
 		body = append(body, jen.If(jen.Id("params").Op("!=").Nil()).Block(v.params.queryCode()...))
@@ -264,7 +268,8 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 }
 
 // pathParts splits the template into literals and parameters. A template
-// variable without a parameter stays as written, with a warning.
+// variable without a parameter (the front end reports it) stays literal
+// text, escaped as such.
 func (c *clientGen) pathParts(op *ir.Operation, args []*paramView) []pathPart {
 	var out []pathPart
 	rest := op.Path
@@ -286,7 +291,6 @@ func (c *clientGen) pathParts(op *ir.Operation, args []*paramView) []pathPart {
 			}
 		}
 		if found == nil {
-			c.list.Warnf(op.Location, "W-PATH-TEMPLATE", "path variable "+quote(name)+" has no path parameter; it is sent as written", "declare the parameter with in: path")
 			out = append(out, pathPart{lit: rest[i : j+1]})
 		} else {
 			out = append(out, pathPart{param: found})
@@ -294,19 +298,6 @@ func (c *clientGen) pathParts(op *ir.Operation, args []*paramView) []pathPart {
 		rest = rest[j+1:]
 	}
 	return out
-}
-
-// pathExpr is the URL without query: c.baseURL + "/pets/" + url.PathEscape(id).
-func (v *opView) pathExpr() *jen.Statement {
-	s := jen.Id("c").Dot("baseURL")
-	for _, p := range v.path {
-		if p.param == nil {
-			s.Op("+").Lit(p.lit)
-			continue
-		}
-		s.Op("+").Add(p.param.pathValue())
-	}
-	return s
 }
 
 // pathLocals computes the path parameters that need statements.

@@ -1,0 +1,98 @@
+package golang
+
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// escapePathLiteral percent-encodes a literal piece of a path template, so
+// that the URL a request builder assembles is always valid escaped text,
+// which net/url then sends as written: every byte outside RFC 3986's pchar
+// (unreserved characters, sub-delims, ":" and "@") and "/" becomes %XX,
+// upper case. A %XX escape already written is kept as written; a "%" that
+// starts none becomes "%25". (The front end reports "?", "#" and stray
+// "%" in a template as errors; this only keeps the output valid.)
+//
+// Without it, one byte that needs escaping ("/files/café/{name}") makes
+// net/url drop the escaped form of the whole path and re-escape its
+// decoded form, so the "%2F" escaped into a value turns back into "/".
+func escapePathLiteral(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isPathChar(c):
+			b.WriteByte(c)
+		case c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
+			b.WriteString(s[i : i+3])
+			i += 2
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xF])
+		}
+	}
+	return b.String()
+}
+
+// isPathChar reports whether c may appear unescaped in a path: an RFC 3986
+// pchar other than a %XX escape, or "/".
+func isPathChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// pathCode assigns the request's URL without query to u. A template
+// without parameters is one literal:
+//
+//	u := c.baseURL + "/pets"
+//
+// One with parameters is assembled first and checked, so that a value that
+// forms a "." or ".." segment is refused before anything is sent:
+//
+//	u := "/pets/" + url.PathEscape(id)
+//	if err := resilient.CheckPath(u); err != nil {
+//		return nil, err
+//	}
+//	u = c.baseURL + u
+func (v *opView) pathCode() []jen.Code {
+	var path *jen.Statement
+	params := false
+	for _, p := range v.path {
+		var piece *jen.Statement
+		if p.param == nil {
+			piece = jen.Lit(escapePathLiteral(p.lit))
+		} else {
+			piece = p.param.pathValue()
+			params = true
+		}
+		if path == nil {
+			path = piece
+		} else {
+			path.Op("+").Add(piece)
+		}
+	}
+	base := jen.Id("c").Dot("baseURL")
+	switch {
+	case path == nil:
+		return []jen.Code{jen.Id("u").Op(":=").Add(base)}
+	case !params:
+		return []jen.Code{jen.Id("u").Op(":=").Add(base).Op("+").Add(path)}
+	}
+	return []jen.Code{
+		jen.Id("u").Op(":=").Add(path),
+		jen.If(jen.Err().Op(":=").Add(rt("CheckPath")).Call(jen.Id("u")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		),
+		jen.Id("u").Op("=").Add(base).Op("+").Id("u"),
+	}
+}
