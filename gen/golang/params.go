@@ -46,6 +46,9 @@ type paramView struct {
 	fields []structParamField
 	// local holds a path value computed before the URL (arrays, JSON).
 	local string
+	// dotFree: the path value is a number, boolean or time, which can
+	// never form a "." or ".." segment.
+	dotFree bool
 }
 
 // structParamField is a primitive property of an object parameter.
@@ -78,6 +81,7 @@ func (c *clientGen) pathArg(p *ir.Param, taken map[string]bool) *paramView {
 	taken[name] = true
 	v := c.paramValue(p, name)
 	v.ptr = false
+	v.dotFree = v.shape == shapeScalar && c.dotFree(p.Type)
 	if v.shape != shapeScalar {
 		v.local = "seg" + itoa(len(taken)-1)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/resilientgo/resilient/gen/ir"
 )
 
 // escapePathLiteral percent-encodes a literal piece of a path template, so
@@ -52,12 +54,14 @@ func isHexDigit(c byte) bool {
 }
 
 // pathCode assigns the request's URL without query to u. A template
-// without parameters is one literal:
+// without parameters, or whose parameters are numbers, booleans or times,
+// is one expression:
 //
-//	u := c.baseURL + "/pets"
+//	u := c.baseURL + "/pets/" + url.PathEscape(strconv.FormatInt(id, 10))
 //
-// One with parameters is assembled first and checked, so that a value that
-// forms a "." or ".." segment is refused before anything is sent:
+// One with other parameters is assembled first and checked, so that a
+// value that forms a "." or ".." segment is refused before anything is
+// sent:
 //
 //	u := "/pets/" + url.PathEscape(id)
 //	if err := resilient.CheckPath(u); err != nil {
@@ -73,7 +77,7 @@ func (v *opView) pathCode() []jen.Code {
 			piece = jen.Lit(escapePathLiteral(p.lit))
 		} else {
 			piece = p.param.pathValue()
-			params = true
+			params = params || !p.param.dotFree
 		}
 		if path == nil {
 			path = piece
@@ -95,4 +99,23 @@ func (v *opView) pathCode() []jen.Code {
 		),
 		jen.Id("u").Op("=").Add(base).Op("+").Id("u"),
 	}
+}
+
+// dotFree reports whether a scalar of type t formats to text that is
+// never "." or "..": numbers, booleans, times, and enums of integers.
+func (c *clientGen) dotFree(t *ir.TypeRef) bool {
+	switch t.Kind {
+	case ir.KindBool, ir.KindInt, ir.KindInt32, ir.KindInt64, ir.KindFloat32, ir.KindFloat64, ir.KindDateTime:
+		return true
+	case ir.KindNamed:
+		nt := c.m.types[t.Name]
+		switch {
+		case nt == nil:
+		case nt.Kind == ir.TypeEnum && nt.Enum != nil:
+			return c.dotFree(&ir.TypeRef{Kind: nt.Enum.Base})
+		case nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias != t:
+			return c.dotFree(nt.Alias)
+		}
+	}
+	return false
 }
