@@ -33,6 +33,7 @@ var openAPICases = []openAPICase{
 	{"fallback-cached", "a read answering from the last good response for a TTL, marked degraded; the write beside it has none"},
 	{"fallback-static", "a read answering with a static value of its response type, marked degraded"},
 	{"latency-derived", "attempt and total timeouts and the bulkhead size derived from measured latency in the policy file"},
+	{"path-escaping", "path values stay in their segment: literal template text is escaped at generation time, and values that form a dot segment are refused before sending (behaviour tests beside)"},
 }
 
 // TestOpenAPI generates every case in-process and compares the output

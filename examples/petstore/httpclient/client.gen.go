@@ -473,7 +473,11 @@ func (c *Client) DeletePet(ctx context.Context, id string, opts ...resilient.Cal
 
 // requestDeletePet builds the request of DeletePet.
 func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/pets/" + url.PathEscape(id)
+	u := "/pets/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
 	if err != nil {
 		return nil, err
@@ -505,7 +509,11 @@ func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOp
 
 // requestGetPet builds the request of GetPet.
 func (c *Client) requestGetPet(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/pets/" + url.PathEscape(id)
+	u := "/pets/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err
@@ -587,7 +595,11 @@ func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...
 
 // requestUpdatePet builds the request of UpdatePet.
 func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (*http.Request, error) {
-	u := c.baseURL + "/pets/" + url.PathEscape(id)
+	u := "/pets/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	data, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
@@ -676,7 +688,11 @@ func (c *Client) AdoptPet(ctx context.Context, id string, opts ...resilient.Call
 
 // requestAdoptPet builds the request of AdoptPet.
 func (c *Client) requestAdoptPet(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/pets/" + url.PathEscape(id) + "/adopt"
+	u := "/pets/" + url.PathEscape(id) + "/adopt"
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "POST", u, nil)
 	if err != nil {
 		return nil, err

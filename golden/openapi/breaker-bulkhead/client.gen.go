@@ -274,7 +274,11 @@ func (c *Client) GetBalance(ctx context.Context, id string, opts ...resilient.Ca
 
 // requestGetBalance builds the request of GetBalance.
 func (c *Client) requestGetBalance(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/accounts/" + url.PathEscape(id) + "/balance"
+	u := "/accounts/" + url.PathEscape(id) + "/balance"
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err
@@ -302,7 +306,11 @@ func (c *Client) Transfer(ctx context.Context, id string, opts ...resilient.Call
 
 // requestTransfer builds the request of Transfer.
 func (c *Client) requestTransfer(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/accounts/" + url.PathEscape(id) + "/transfers"
+	u := "/accounts/" + url.PathEscape(id) + "/transfers"
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "POST", u, nil)
 	if err != nil {
 		return nil, err

@@ -281,7 +281,11 @@ func (c *Client) GetProfile(ctx context.Context, id string, opts ...resilient.Ca
 
 // requestGetProfile builds the request of GetProfile.
 func (c *Client) requestGetProfile(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/profiles/" + url.PathEscape(id)
+	u := "/profiles/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err
@@ -309,7 +313,11 @@ func (c *Client) PutProfile(ctx context.Context, id string, body PutProfileReque
 
 // requestPutProfile builds the request of PutProfile.
 func (c *Client) requestPutProfile(ctx context.Context, id string, body PutProfileRequest) (*http.Request, error) {
-	u := c.baseURL + "/profiles/" + url.PathEscape(id)
+	u := "/profiles/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	data, err := json.Marshal(body)
 	if err != nil {
 		return nil, err

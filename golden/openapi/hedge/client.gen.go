@@ -303,7 +303,11 @@ func (c *Client) GetProduct(ctx context.Context, id string, opts ...resilient.Ca
 
 // requestGetProduct builds the request of GetProduct.
 func (c *Client) requestGetProduct(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/products/" + url.PathEscape(id)
+	u := "/products/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err

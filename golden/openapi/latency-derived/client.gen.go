@@ -275,7 +275,11 @@ func (c *Client) GetPrice(ctx context.Context, sku string, opts ...resilient.Cal
 
 // requestGetPrice builds the request of GetPrice.
 func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request, error) {
-	u := c.baseURL + "/prices/" + url.PathEscape(sku)
+	u := "/prices/" + url.PathEscape(sku)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err

@@ -498,7 +498,11 @@ func (c *Client) ShowPetByID(ctx context.Context, petID string, opts ...resilien
 
 // requestShowPetByID builds the request of ShowPetByID.
 func (c *Client) requestShowPetByID(ctx context.Context, petID string) (*http.Request, error) {
-	u := c.baseURL + "/pets/" + url.PathEscape(petID)
+	u := "/pets/" + url.PathEscape(petID)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err

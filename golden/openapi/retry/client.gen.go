@@ -380,7 +380,11 @@ func (c *Client) DeleteItem(ctx context.Context, id string, opts ...resilient.Ca
 
 // requestDeleteItem builds the request of DeleteItem.
 func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/items/" + url.PathEscape(id)
+	u := "/items/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
 	if err != nil {
 		return nil, err
@@ -407,7 +411,11 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...resilient.CallO
 
 // requestGetItem builds the request of GetItem.
 func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, error) {
-	u := c.baseURL + "/items/" + url.PathEscape(id)
+	u := "/items/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err
@@ -435,7 +443,11 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...resi
 
 // requestPutItem builds the request of PutItem.
 func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*http.Request, error) {
-	u := c.baseURL + "/items/" + url.PathEscape(id)
+	u := "/items/" + url.PathEscape(id)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
 	data, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
