@@ -39,8 +39,8 @@ const (
 	RuleHedgeDelay Rule = "E-HEDGE-DELAY"
 	// RuleFallbackUnsafe: an operation asks for a fallback but is not a read.
 	RuleFallbackUnsafe Rule = "E-FALLBACK-UNSAFE"
-	// RuleFallbackValue: a static fallback without a value, or a value for
-	// a fallback that is not static.
+	// RuleFallbackValue: a static fallback without a value, a value for a
+	// fallback that is not static, or shared for one that is not cached.
 	RuleFallbackValue Rule = "E-FALLBACK-VALUE"
 	// RuleTimeoutOrder: an attempt timeout not below the total timeout.
 	RuleTimeoutOrder Rule = "E-TIMEOUT-ORDER"

@@ -124,7 +124,8 @@
 //	E-HEDGE-UNSAFE       operation asks for hedging, not a read
 //	E-HEDGE-DELAY        hedging without delay or p95, or delay ≥ attempt timeout
 //	E-FALLBACK-UNSAFE    operation asks for a fallback, not a read
-//	E-FALLBACK-VALUE     static fallback without value, or value without static
+//	E-FALLBACK-VALUE     static fallback without value, value without static,
+//	                     or shared without cached
 //	E-TIMEOUT-ORDER      attemptTimeout not below timeout
 //	E-TIMEOUT-BELOW-P99  timeout or attemptTimeout below the measured p99
 //	E-POLICY-UNUSED      policy file entry naming no dependency or operation

@@ -66,6 +66,7 @@ func keyTable() []keyDef {
 		{name: "fallback.kind", kind: kindFallbackKind, field: func(s *Spec) any { return &s.Fallback.Kind }},
 		{name: "fallback.ttl", kind: kindDuration, field: func(s *Spec) any { return &s.Fallback.TTL }},
 		{name: "fallback.value", kind: kindAny, field: func(s *Spec) any { return &s.Fallback.Value }},
+		{name: "fallback.shared", kind: kindBool, field: func(s *Spec) any { return &s.Fallback.Shared }},
 		{name: "latency.p50", kind: kindDuration, field: func(s *Spec) any { return &s.Latency.P50 }},
 		{name: "latency.p95", kind: kindDuration, field: func(s *Spec) any { return &s.Latency.P95 }},
 		{name: "latency.p99", kind: kindDuration, field: func(s *Spec) any { return &s.Latency.P99 }},

@@ -276,6 +276,7 @@ func (r *resolution) fallback() {
 	kind := fs.Kind.Or(runtime.FallbackNone)
 	r.source("fallback.kind", &fs.Kind)
 	r.source("fallback.ttl", &fs.TTL)
+	r.source("fallback.shared", &fs.Shared)
 	p.TTL = fs.TTL.Or(runtime.DefaultFallbackTTL)
 	checkFallbackValue(r, fs, kind)
 	if kind == runtime.FallbackNone {
@@ -291,9 +292,12 @@ func (r *resolution) fallback() {
 		return
 	}
 	p.Kind = kind
-	if kind == runtime.FallbackStatic {
+	switch kind {
+	case runtime.FallbackStatic:
 		p.Static = fs.Value.Value
 		r.source("fallback.value", &fs.Value)
+	case runtime.FallbackCached:
+		p.Shared = fs.Shared.Or(false)
 	}
 }
 

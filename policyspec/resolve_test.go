@@ -280,6 +280,50 @@ func TestResolveRules(t *testing.T) {
 			wantRules: []Rule{RuleFallbackValue},
 		},
 		{
+			name: "cached fallback shared by every caller",
+			op:   "fallback: {kind: cached, shared: true}",
+			idem: runtime.ReadOnly,
+			check: func(t *testing.T, op *Operation) {
+				want := runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: runtime.DefaultFallbackTTL, Shared: true}
+				if diff := cmp.Diff(want, op.Policy.Fallback); diff != "" {
+					t.Errorf("Fallback mismatch (-want +got):\n%s", diff)
+				}
+			},
+		},
+		{
+			name: "document shared applies to an operation's cached fallback",
+			doc:  "fallback: {shared: true}",
+			op:   "fallback: {kind: cached}",
+			idem: runtime.ReadOnly,
+			check: func(t *testing.T, op *Operation) {
+				if !op.Policy.Fallback.Shared {
+					t.Error("Fallback.Shared = false, want true")
+				}
+			},
+		},
+		{
+			name: "document shared without any fallback is no error",
+			doc:  "fallback: {shared: true}",
+			idem: runtime.ReadOnly,
+			check: func(t *testing.T, op *Operation) {
+				if op.Policy.Fallback != (runtime.FallbackPolicy{TTL: runtime.DefaultFallbackTTL}) {
+					t.Errorf("Fallback = %+v, want none", op.Policy.Fallback)
+				}
+			},
+		},
+		{
+			name:      "shared on a static fallback",
+			op:        "fallback: {kind: static, value: 1, shared: true}",
+			idem:      runtime.ReadOnly,
+			wantRules: []Rule{RuleFallbackValue},
+		},
+		{
+			name:      "shared on an operation without fallback",
+			op:        "fallback: {shared: false}",
+			idem:      runtime.ReadOnly,
+			wantRules: []Rule{RuleFallbackValue},
+		},
+		{
 			name: "static fallback with value",
 			op:   "fallback: {kind: static, value: {items: []}}",
 			idem: runtime.ReadOnly,

@@ -210,13 +210,17 @@ func bulkheadCell(d *Dependency) string {
 	return fmt.Sprintf("%d permits%s", d.Policy.Bulkhead.MaxConcurrent, mark(d.Sources["bulkhead.maxConcurrent"]))
 }
 
-// fallbackCell renders "cached, 5 m, marked degraded", "static value,
-// marked degraded" or "none".
+// fallbackCell renders "cached, 5 m, marked degraded" (", shared by all
+// callers" when declared so), "static value, marked degraded" or "none".
 func fallbackCell(op *Operation) string {
 	f := op.Policy.Fallback
 	switch f.Kind {
 	case runtime.FallbackCached:
-		return "cached, " + formatDuration(f.TTL) + mark(op.Sources["fallback.ttl"]) + ", marked degraded"
+		shared := ""
+		if f.Shared {
+			shared = ", shared by all callers"
+		}
+		return "cached, " + formatDuration(f.TTL) + mark(op.Sources["fallback.ttl"]) + shared + ", marked degraded"
 	case runtime.FallbackStatic:
 		return "static value, marked degraded"
 	}

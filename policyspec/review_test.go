@@ -123,3 +123,25 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestFallbackCell(t *testing.T) {
+	d, err := ResolveDependency("dep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ op, want string }{
+		{"fallback: {kind: cached}", "cached, 5 m (default), marked degraded"},
+		{"fallback: {kind: cached, ttl: 1m, shared: true}", "cached, 1 m, shared by all callers, marked degraded"},
+		{"fallback: {kind: static, value: 0}", "static value, marked degraded"},
+		{"fallback: {kind: none}", "none"},
+	}
+	for _, tt := range tests {
+		op, err := d.ResolveOperation("get", runtime.ReadOnly, layer(t, LayerOperation, tt.op))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.op, err)
+		}
+		if got := fallbackCell(op); got != tt.want {
+			t.Errorf("fallbackCell(%s) = %q, want %q", tt.op, got, tt.want)
+		}
+	}
+}

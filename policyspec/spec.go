@@ -132,6 +132,11 @@ type FallbackSpec struct {
 	TTL Field[time.Duration]
 	// Value is the static answer, a JSON value of the response type.
 	Value Field[any]
+	// Shared declares that a cached answer is the same for every caller,
+	// so that it may be served to any of them (see
+	// [runtime.FallbackPolicy.Shared]). Unset means false: a cached answer
+	// is served only to a request identical in parameters and credentials.
+	Shared Field[bool]
 }
 
 // LatencySpec is the "latency" block: measured latency of the dependency or

@@ -54,8 +54,9 @@ func checkBaseCap(r *resolution, rs *RetrySpec) {
 		"the cap bounds the backoff; make retry.base at most retry.cap")
 }
 
-// checkFallbackValue reports a static fallback without a value, and a value
-// for a fallback that is not static.
+// checkFallbackValue reports a static fallback without a value, a value
+// for a fallback that is not static, and shared for one that is not
+// cached.
 func checkFallbackValue(r *resolution, fs *FallbackSpec, kind runtime.FallbackKind) {
 	switch {
 	case kind == runtime.FallbackStatic && !fs.Value.Set:
@@ -66,6 +67,12 @@ func checkFallbackValue(r *resolution, fs *FallbackSpec, kind runtime.FallbackKi
 		r.add(fs.Value.Loc, RuleFallbackValue,
 			fmt.Sprintf("fallback.value is given but the fallback of operation %s is %s", r.op.Name, kind),
 			"set fallback.kind: static, or remove the value")
+	}
+	_, ownShared := askedByOperation(&fs.Shared)
+	if kind != runtime.FallbackCached && fs.Shared.Set && (ownShared || fs.Kind.Set && fs.Shared.from() >= fs.Kind.from()) {
+		r.add(fs.Shared.Loc, RuleFallbackValue,
+			fmt.Sprintf("fallback.shared is given but the fallback of operation %s is %s; only a cached answer is shared", r.op.Name, kind),
+			"set fallback.kind: cached, or remove shared")
 	}
 }
 

@@ -672,7 +672,11 @@ type Fallback struct {
 	// How long a cached answer may be served.
 	Ttl *durationpb.Duration `protobuf:"bytes,2,opt,name=ttl,proto3" json:"ttl,omitempty"`
 	// The static answer: the response message in protobuf JSON.
-	Value         *string `protobuf:"bytes,3,opt,name=value,proto3,oneof" json:"value,omitempty"`
+	Value *string `protobuf:"bytes,3,opt,name=value,proto3,oneof" json:"value,omitempty"`
+	// A cached answer is the same for every caller, so it may be served to
+	// any of them. Unset or false: only to a call with the same request and
+	// metadata, credentials included.
+	Shared        *bool `protobuf:"varint,4,opt,name=shared,proto3,oneof" json:"shared,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -726,6 +730,13 @@ func (x *Fallback) GetValue() string {
 		return *x.Value
 	}
 	return ""
+}
+
+func (x *Fallback) GetShared() bool {
+	if x != nil && x.Shared != nil {
+		return *x.Shared
+	}
+	return false
 }
 
 // Latency is measured latency (x-resilience: latency).
@@ -922,12 +933,14 @@ const file_resilient_v1_resilient_proto_rawDesc = "" +
 	"\x05delay\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\x05delay\x12\"\n" +
 	"\n" +
 	"max_hedges\x18\x02 \x01(\rH\x00R\tmaxHedges\x88\x01\x01B\r\n" +
-	"\v_max_hedges\"\x8c\x01\n" +
+	"\v_max_hedges\"\xb4\x01\n" +
 	"\bFallback\x12.\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1a.resilient.v1.FallbackKindR\x04kind\x12+\n" +
 	"\x03ttl\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x03ttl\x12\x19\n" +
-	"\x05value\x18\x03 \x01(\tH\x00R\x05value\x88\x01\x01B\b\n" +
-	"\x06_value\"\xde\x01\n" +
+	"\x05value\x18\x03 \x01(\tH\x00R\x05value\x88\x01\x01\x12\x1b\n" +
+	"\x06shared\x18\x04 \x01(\bH\x01R\x06shared\x88\x01\x01B\b\n" +
+	"\x06_valueB\t\n" +
+	"\a_shared\"\xde\x01\n" +
 	"\aLatency\x12+\n" +
 	"\x03p50\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\x03p50\x12+\n" +
 	"\x03p95\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x03p95\x12+\n" +
