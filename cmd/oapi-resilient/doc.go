@@ -50,7 +50,9 @@
 //	1  lint violations: a loadable spec or policy breaks a rule, such as
 //	   retries on a plain POST (E-RETRY-UNSAFE), a fallback on a write
 //	   (E-FALLBACK-UNSAFE), a static fallback value its response schema
-//	   rejects (E-FALLBACK-VALUE), an attempt timeout not below the total
+//	   rejects (E-FALLBACK-VALUE), a cached fallback on an operation with
+//	   a security requirement that is not declared shared
+//	   (E-FALLBACK-SHARED, see below), an attempt timeout not below the total
 //	   (E-TIMEOUT-ORDER), a negative duration (E-DURATION), an unknown
 //	   x-resilience key (E-EXT-UNKNOWN), Go names that collide
 //	   (E-NAME-COLLISION), and the path template rules below
@@ -61,6 +63,18 @@
 //	   bad flags and output that cannot be written
 //
 // When both kinds are reported, the status is 2.
+//
+// # Cached fallbacks and credentials
+//
+// A cached fallback answers a failed read with the last good answer to a
+// request identical in every parameter and credential the client sends.
+// Credentials a transport or proxy adds are invisible to it, so on an
+// operation with a security requirement (its own security, or the
+// document's unless it sets security: []) a cached fallback must declare
+// fallback.shared: true, stating that every caller gets the same answer;
+// otherwise it is E-FALLBACK-SHARED, whose fix is to declare it shared or
+// to use a static fallback. shared on a fallback that is not cached is
+// E-FALLBACK-VALUE.
 //
 // # Path templates
 //

@@ -50,6 +50,13 @@
 // (resilient.v1.service) option, the policy file's entry for the method
 // (its rpc or Go name) and the (resilient.v1.method) option.
 //
+// A cached fallback (fallback: {kind: FALLBACK_KIND_CACHED}) answers a
+// failed call only with the last good answer to the same request and
+// outgoing metadata; shared: true declares that every caller gets the same
+// answer, so that any caller may be served it. Per-RPC credentials never
+// reach the generated client's view of the call, so declare shared only
+// when the answer does not depend on who asks.
+//
 // Supported inputs: proto2, proto3 and editions up to 2023 (the plugin
 // declares FEATURE_PROTO3_OPTIONAL and FEATURE_SUPPORTS_EDITIONS, minimum
 // edition PROTO2, maximum 2023); a later edition is E-EDITION-UNSUPPORTED.
@@ -59,7 +66,8 @@
 // method that is not idempotent (E-RETRY-UNSAFE), a negative duration
 // (E-DURATION), retry on a client or bidi stream (E-RETRY-STREAM), a
 // static fallback, whose value a policy cannot spell as a message
-// (E-FALLBACK-STATIC), Go name collisions (E-NAME-COLLISION). Warnings,
+// (E-FALLBACK-STATIC), fallback.shared on a fallback that is not cached
+// (E-FALLBACK-VALUE), Go name collisions (E-NAME-COLLISION). Warnings,
 // such as a service without a proto package (W-NO-PACKAGE), go to
 // standard error, one per line prefixed "warning: ", which protoc and buf
 // show; the files are still generated.

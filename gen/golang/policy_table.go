@@ -82,6 +82,9 @@ func opPolicy(res *policyspec.Operation) opPolicyView {
 			ttl = runtime.DefaultFallbackTTL
 		}
 		add("cached fallback "+shortDuration(ttl), "fallback.ttl")
+		if p.Fallback.Shared {
+			add("shared by all callers", "fallback.shared")
+		}
 	case runtime.FallbackStatic:
 		add("static fallback", "fallback.kind")
 	}
@@ -234,14 +237,19 @@ func opPolicyLit(v opPolicyView) *jen.Statement {
 			kv("Delay", durationLit(p.Hedge.Delay)),
 			kv("MaxHedges", jen.Lit(p.Hedge.MaxHedges)),
 		)),
-		kv("Fallback", fallbackLit(kind, p.Fallback.TTL, v.static)),
+		kv("Fallback", fallbackLit(kind, p.Fallback.TTL, p.Fallback.Shared, v.static)),
 	))
 }
 
-// fallbackLit writes a FallbackPolicy; a static value goes in as JSON text.
-func fallbackLit(kind string, ttl time.Duration, static string) *jen.Statement {
+// fallbackLit writes a FallbackPolicy, with Shared only when true; a
+// static value goes in as JSON text.
+func fallbackLit(kind string, ttl time.Duration, shared bool, static string) *jen.Statement {
 	if static == "" {
-		return rt("FallbackPolicy").Values(kv("Kind", rt(kind)), kv("TTL", durationLit(ttl)))
+		fields := []jen.Code{kv("Kind", rt(kind)), kv("TTL", durationLit(ttl))}
+		if shared {
+			fields = append(fields, kv("Shared", jen.True()))
+		}
+		return rt("FallbackPolicy").Values(fields...)
 	}
 	text := jen.Lit(static)
 	if !strings.Contains(static, "`") {

@@ -18,6 +18,11 @@ type Operation struct {
 	Tags []string
 	// Deprecated reports the operation's deprecated flag.
 	Deprecated bool
+	// Secured reports that the operation has a security requirement with
+	// at least one scheme (its own security, or the document's unless it
+	// sets security: []): its requests carry credentials, which a
+	// transport may add where the client cannot see them.
+	Secured bool
 	// Idempotency is the default derived from Method (RFC 9110); an
 	// x-resilience "idempotent" key may override it later.
 	Idempotency Idempotency

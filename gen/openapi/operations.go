@@ -51,6 +51,7 @@ func (b *builder) operation(path, method string, item *openapi3.PathItem, op *op
 		Description: op.Description,
 		Tags:        op.Tags,
 		Deprecated:  op.Deprecated,
+		Secured:     secured(b.doc.T.Security, op.Security),
 		Idempotency: ir.MethodIdempotency(method),
 		Location:    b.doc.locate(op.Origin, ptr),
 	}
@@ -251,4 +252,22 @@ func pathParamOrder(path string) []string {
 func hasGoName(b *builder, ext map[string]any) bool {
 	_, ok := b.xGoName(ext)
 	return ok
+}
+
+// secured reports whether an operation's requests carry credentials: by
+// its own security requirements when it has them (security: [] turns the
+// document's off), else by the document's. A requirement object without
+// schemes ({}) alone means anonymous access; beside one that names a
+// scheme, some callers send credentials.
+func secured(document openapi3.SecurityRequirements, own *openapi3.SecurityRequirements) bool {
+	reqs := document
+	if own != nil {
+		reqs = *own
+	}
+	for _, r := range reqs {
+		if len(r) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -35,9 +35,10 @@ func (s *Service) Review(protocol string) policyspec.ReviewDependency {
 // dependency, from its x-resilience layers and the policy file (nil when
 // there is none). Problems come back as diagnostics: errors joined in the
 // error, warnings in the slice. A policy file entry that names no operation
-// of svc is an error.
+// of svc is an error, and so is a cached fallback on an operation with a
+// security requirement that is not declared shared (E-FALLBACK-SHARED).
 func Resolve(svc *ir.Service, dependency string, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
-	return resolve(svc, dependency, file, nil)
+	return resolve(svc, dependency, file, httpRules)
 }
 
 // opRule adjusts a resolved operation for its protocol, reporting what

@@ -47,6 +47,10 @@ func opPolicyLit(p runtime.OperationPolicy) *jen.Statement {
 		maxRetries = rt("NoRetries")
 	}
 	kind := map[runtime.FallbackKind]string{runtime.FallbackNone: "FallbackNone", runtime.FallbackCached: "FallbackCached", runtime.FallbackStatic: "FallbackStatic"}[p.Fallback.Kind]
+	fallback := []jen.Code{kv("Kind", rt(kind)), kv("TTL", durationLit(p.Fallback.TTL))}
+	if p.Fallback.Shared {
+		fallback = append(fallback, kv("Shared", jen.True()))
+	}
 	return rt("OperationPolicy").Add(lines(
 		kv("Name", jen.Lit(p.Name)),
 		kv("Idempotency", rt(idem)),
@@ -63,10 +67,7 @@ func opPolicyLit(p runtime.OperationPolicy) *jen.Statement {
 			kv("Delay", durationLit(p.Hedge.Delay)),
 			kv("MaxHedges", jen.Lit(p.Hedge.MaxHedges)),
 		)),
-		kv("Fallback", rt("FallbackPolicy").Values(
-			kv("Kind", rt(kind)),
-			kv("TTL", durationLit(p.Fallback.TTL)),
-		)),
+		kv("Fallback", rt("FallbackPolicy").Values(fallback...)),
 	))
 }
 

@@ -112,6 +112,9 @@ func opNotes(res *policyspec.Operation) (string, string) {
 			ttl = runtime.DefaultFallbackTTL
 		}
 		add("cached fallback "+shortDuration(ttl), "fallback.ttl")
+		if p.Fallback.Shared {
+			add("shared by all callers", "fallback.shared")
+		}
 	case runtime.FallbackStatic:
 		add("static fallback", "fallback.kind")
 	}

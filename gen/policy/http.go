@@ -1,0 +1,38 @@
+package policy
+
+import (
+	"fmt"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// RuleFallbackShared is reported for a cached fallback on an operation
+// with a security requirement that does not declare its answer shared.
+const RuleFallbackShared = "E-FALLBACK-SHARED"
+
+// httpRules applies what HTTP operations add to the policy rules.
+func httpRules(op *ir.Operation, _ []policyspec.Layer, res *policyspec.Operation, list *diag.List) {
+	sharedFallbackRule(op, res, list)
+}
+
+// sharedFallbackRule reports a cached fallback on a secured operation that
+// is not declared shared. The runtime keys cached answers by everything
+// the request it builds carries, but credentials that a transport or a
+// proxy adds never pass through it, so two callers could share one entry:
+// one would receive the other's answer.
+func sharedFallbackRule(op *ir.Operation, res *policyspec.Operation, list *diag.List) {
+	f := res.Policy.Fallback
+	if !op.Secured || f.Kind != runtime.FallbackCached || f.Shared {
+		return
+	}
+	loc := op.Location
+	if src := res.Sources["fallback.kind"]; src.Origin == policyspec.OriginSet && src.Loc.File != "" {
+		loc = irLocation(src.Loc)
+	}
+	list.Errorf(loc, RuleFallbackShared,
+		fmt.Sprintf("operation %s (%s %s) has a security requirement and a cached fallback that is not shared: credentials a transport adds are invisible to the client, so one caller could receive another caller's cached answer", op.Name, op.Method, op.Path),
+		"declare fallback.shared: true if every caller gets the same answer, or use a static fallback (kind: static with a value)")
+}
