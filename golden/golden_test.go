@@ -30,7 +30,7 @@ var openAPICases = []openAPICase{
 	{"timeouts", "total, attempt and connect timeouts layered document < path item < operation"},
 	{"breaker-bulkhead", "breaker settings from the spec and the dependency-wide bulkhead from the policy file"},
 	{"hedge", "hedging after a given delay, and after the measured p95 from the policy file"},
-	{"fallback-cached", "a read answering from the last good response for a TTL, marked degraded; the write beside it has none"},
+	{"fallback-cached", "a read answering from the last good response for a TTL, marked degraded; the write beside it has none; a secured read whose answer is the same for every caller declares it shared"},
 	{"fallback-static", "a read answering with a static value of its response type, marked degraded"},
 	{"latency-derived", "attempt and total timeouts and the bulkhead size derived from measured latency in the policy file"},
 	{"path-escaping", "path values stay in their segment: literal template text is escaped at generation time, and values that form a dot segment are refused before sending (behaviour tests beside)"},

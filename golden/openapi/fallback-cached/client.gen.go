@@ -16,6 +16,12 @@ import (
 	"time"
 )
 
+// GetCatalogItemResponse models the object schema (#/paths/~1catalog~1{sku}/get/responses/200/content/application~1json/schema).
+type GetCatalogItemResponse struct {
+	SKU   *string `json:"sku,omitempty"`
+	Price *int    `json:"price,omitempty"`
+}
+
 // GetProfileResponse models the object schema (#/paths/~1profiles~1{id}/get/responses/200/content/application~1json/schema).
 type GetProfileResponse struct {
 	ID          string  `json:"id"`
@@ -44,8 +50,9 @@ type Client struct {
 	httpc   *resilient.HTTPClient
 	dep     *resilient.Dependency
 	ops     struct {
-		GetProfile *resilient.Operation
-		PutProfile *resilient.Operation
+		GetCatalogItem *resilient.Operation
+		GetProfile     *resilient.Operation
+		PutProfile     *resilient.Operation
 	}
 }
 
@@ -168,6 +175,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if hc == nil {
 		connect := max(
 			time.Duration(0),
+			p.GetCatalogItem.ConnectTimeout,
 			p.GetProfile.ConnectTimeout,
 			p.PutProfile.ConnectTimeout,
 		)
@@ -177,6 +185,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		baseURL: strings.TrimSuffix(u.String(), "/"),
 		dep:     dep,
 		httpc:   &resilient.HTTPClient{Doer: hc},
+	}
+	if c.ops.GetCatalogItem, err = dep.Operation(p.GetCatalogItem); err != nil {
+		return nil, err
 	}
 	if c.ops.GetProfile, err = dep.Operation(p.GetProfile); err != nil {
 		return nil, err
@@ -195,6 +206,8 @@ type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
 	Dependency resilient.Policy
+	// GetCatalogItem is the policy of [Client.GetCatalogItem].
+	GetCatalogItem resilient.OperationPolicy
 	// GetProfile is the policy of [Client.GetProfile].
 	GetProfile resilient.OperationPolicy
 	// PutProfile is the policy of [Client.PutProfile].
@@ -226,6 +239,22 @@ func DefaultPolicy() Policy {
 				MinPerSecond: 10.0,
 				MaxBalance:   100.0,
 			},
+		},
+		// GetCatalogItem: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 1m, shared by all callers.
+		GetCatalogItem: resilient.OperationPolicy{
+			Name:           "GetCatalogItem",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        6300 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute, Shared: true},
 		},
 		// GetProfile: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 5m.
 		GetProfile: resilient.OperationPolicy{
@@ -260,6 +289,40 @@ func DefaultPolicy() Policy {
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
 	}
+}
+
+// GetCatalogItem calls GET /catalog/{sku}.
+//
+// The catalog is the same for every signed-in caller.
+//
+// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s, cached fallback 1m, shared by all callers.
+func (c *Client) GetCatalogItem(ctx context.Context, sku string, opts ...resilient.CallOption) (GetCatalogItemResponse, error) {
+	req, err := c.requestGetCatalogItem(ctx, sku)
+	if err != nil {
+		var zero GetCatalogItemResponse
+		return zero, err
+	}
+	op := c.ops.GetCatalogItem.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[GetCatalogItemResponse], nil)
+}
+
+// requestGetCatalogItem builds the request of GetCatalogItem.
+func (c *Client) requestGetCatalogItem(ctx context.Context, sku string) (*http.Request, error) {
+	u := "/catalog/" + url.PathEscape(sku)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
 }
 
 // GetProfile calls GET /profiles/{id}.

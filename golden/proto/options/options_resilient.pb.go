@@ -67,7 +67,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetItem: read-only (idempotency_level), 4 attempts, timeout 800ms, attempt 300ms, hedged after 120ms, cached fallback 5m.
+		// GetItem: read-only (idempotency_level), 4 attempts, timeout 800ms, attempt 300ms, hedged after 120ms, cached fallback 5m, shared by all callers.
 		GetItem: resilient.OperationPolicy{
 			Name:           "/golden.options.Inventory/GetItem",
 			Idempotency:    resilient.ReadOnly,
@@ -81,7 +81,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 				MinAttempt: 20 * time.Millisecond,
 			},
 			Hedge:    resilient.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute, Shared: true},
 		},
 		// PutItem: idempotent (idempotency_level), 2 attempts, timeout 2s, attempt 420ms (p99.9 350ms × 1.2, rounded up).
 		PutItem: resilient.OperationPolicy{
@@ -272,7 +272,7 @@ func NewResilientInventoryClient(cc grpc.ClientConnInterface, opts ...InventoryO
 // GetItem reads an item: hedged after the p95, served from a cache when
 // the dependency fails.
 //
-// Policy: read-only, 4 attempts, timeout 800ms, attempt 300ms, hedged after 120ms, cached fallback 5m.
+// Policy: read-only, 4 attempts, timeout 800ms, attempt 300ms, hedged after 120ms, cached fallback 5m, shared by all callers.
 func (c *resilientInventoryClient) GetItem(ctx context.Context, in *ItemRequest, opts ...grpc.CallOption) (*Item, error) {
 	if c.err != nil {
 		return nil, c.err
