@@ -17,7 +17,8 @@
 //	               Petstore" → swagger_petstore), else the spec's file name
 //	-root DIR      the folder the spec's $refs may reach; default: the
 //	               spec's own folder. Widen it for specs that refer to
-//	               "../common/..."; files outside it and URLs are never read
+//	               "../common/..."; files outside it and URLs are never read,
+//	               not even through a symbolic link (see Input files)
 //	-strict        an operation without operationId is an error, not a warning
 //	-ignore-go-names  disregard x-go-name values (written for another
 //	               generator's package layout, they may clash in one package)
@@ -63,6 +64,17 @@
 //	   bad flags and output that cannot be written
 //
 // When both kinds are reported, the status is 2.
+//
+// # Input files
+//
+// The spec and the files its $refs name are read through the -root folder
+// opened with os.OpenRoot, the policy file through its own folder the same
+// way: a symbolic link that leads out of the folder is refused (E-REF-
+// EXTERNAL for a $ref, E-READ for the spec or policy file itself), and so
+// is anything that is not a regular file (a directory, device, pipe or
+// socket) and a file above the size limit: 128 MiB for a spec file,
+// 4 MiB for a policy file (E-READ, or E-REF-UNRESOLVED for a $ref; exit
+// status 2). Nothing is read before these checks.
 //
 // # Cached fallbacks and credentials
 //

@@ -12,10 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/input"
 	"github.com/resilientgo/resilient/policyspec"
 )
 
@@ -118,10 +120,12 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 }
 
 func (c *command) run(stdout, stderr io.Writer) int {
-	fsys, name, opts, status := c.options(stderr)
+	root, name, opts, status := c.options(stderr)
 	if status != exitOK {
 		return status
 	}
+	defer root.Close()
+	fsys := root.FS()
 	switch c.name {
 	case "check":
 		warnings, err := gen.Check(fsys, name, opts)
@@ -163,8 +167,11 @@ func (c *command) run(stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// options opens the spec's folder (or -root) and reads the policy file.
-func (c *command) options(stderr io.Writer) (fs.FS, string, gen.OpenAPIOptions, int) {
+// options opens the spec's folder (or -root), which confines what the
+// spec's $refs and symbolic links may reach, and reads the policy file
+// from its own folder, confined the same way. Both are read only when they
+// are regular files within the size limits of package input.
+func (c *command) options(stderr io.Writer) (*os.Root, string, gen.OpenAPIOptions, int) {
 	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, IgnoreGoNames: c.noGoNames, ReviewMode: c.by}
 	root := c.root
 	if root == "" {
@@ -177,15 +184,46 @@ func (c *command) options(stderr io.Writer) (fs.FS, string, gen.OpenAPIOptions, 
 	}
 	opts.Dir = filepath.ToSlash(filepath.Clean(root))
 	if c.policy != "" {
-		data, err := os.ReadFile(c.policy)
+		data, err := readPolicy(c.policy)
 		if err != nil {
-			d := diag.Diagnostic{Rule: "E-READ", Message: "cannot read the policy file: " + pathError(err)}
+			d := diag.Diagnostic{Rule: "E-READ", Message: "cannot read the policy file: " + inputError(err)}
 			d.Location.File = c.policy
 			return nil, "", opts, report(stderr, nil, d)
 		}
 		opts.PolicyName, opts.PolicyData = filepath.ToSlash(filepath.Clean(c.policy)), data
 	}
-	return os.DirFS(root), filepath.ToSlash(rel), opts, exitOK
+	r, err := input.OpenRoot(root)
+	if err != nil {
+		d := diag.Diagnostic{Rule: "E-READ", Message: "cannot open the spec's folder: " + pathError(err)}
+		d.Location.File = opts.Dir
+		return nil, "", opts, report(stderr, nil, d)
+	}
+	return r, filepath.ToSlash(rel), opts, exitOK
+}
+
+// readPolicy reads the policy file name from its folder, opened as a root.
+func readPolicy(name string) ([]byte, error) {
+	root, err := input.OpenRoot(filepath.Dir(name))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return input.Read(root.FS(), filepath.Base(name), input.MaxPolicySize)
+}
+
+// inputError explains a failed read without repeating the path.
+func inputError(err error) string {
+	var large *input.TooLargeError
+	var irregular *input.NotRegularError
+	switch {
+	case errors.Is(err, input.ErrOutsideRoot):
+		return "it is a symbolic link that leads outside its folder"
+	case errors.As(err, &large):
+		return "it is larger than the limit of " + strconv.FormatInt(large.Limit>>20, 10) + " MiB"
+	case errors.As(err, &irregular):
+		return "it is " + irregular.What() + ", not a regular file"
+	}
+	return pathError(err)
 }
 
 // pathError drops the path an *fs.PathError repeats.

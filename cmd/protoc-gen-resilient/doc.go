@@ -38,7 +38,9 @@
 //	paths=import|source_relative  where output goes, as for protoc-gen-go; default import
 //	module=<prefix>                strip this Go import path prefix from output names; default none
 //	M<file>=<import path>          the Go package of a .proto file without go_package; default none
-//	policy=<file>                  policy file (YAML), read relative to the working directory;
+//	policy=<file>                  policy file (YAML), read relative to the working directory,
+//	                               only as a regular file of at most 4 MiB in its own folder
+//	                               (a symbolic link out of that folder is refused);
 //	                               default none (built-in defaults and the proto options only)
 //	review=<file>                  also write the Markdown resilience review of every service
 //	                               generated in this run to <file> under the output directory;

@@ -10,8 +10,11 @@
 //
 // Files are read only through the [io/fs.FS] given to [Load]: a $ref to a
 // URL or to a file outside it is an error, so untrusted specs cannot make
-// the generator fetch or read anything else. [LoadFile] reads a file from
-// disk with its folder as that boundary.
+// the generator fetch or read anything else. Only regular files are read,
+// each of at most [LoadOptions.MaxFileSize] bytes (see package input).
+// [LoadFile] reads a file from disk with its folder, opened as an
+// [os.Root], as that boundary, so that no symbolic link leads out of it;
+// give [Load] an os.Root's FS for the same.
 //
 // Every problem is a [diag.Diagnostic] naming file:line:col and a rule;
 // errors are returned joined (sorted by position), warnings as a slice.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/input"
 	"github.com/resilientgo/resilient/gen/ir"
 )
 
@@ -49,16 +49,27 @@ type LoadOptions struct {
 	// caller runs [Document.Validate] itself, typically while it builds
 	// and emits, since validation only reports.
 	DeferValidation bool
+	// MaxFileSize is the size limit of each file read, in bytes; zero
+	// means [input.MaxSpecSize] (128 MiB). A larger file is an E-READ
+	// error, as is anything that is not a regular file.
+	MaxFileSize int64
 }
 
 // LoadFile loads the document at path from disk. Files its $refs name must
-// lie in path's folder or below it.
+// lie in path's folder or below it, and so must the files any symbolic
+// link among them leads to (the folder is opened with [os.OpenRoot]).
 func LoadFile(path string) (*Document, []diag.Diagnostic, error) {
 	dir, name := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	return Load(os.DirFS(dir), name, LoadOptions{Dir: filepath.ToSlash(filepath.Clean(dir))})
+	shown := filepath.ToSlash(filepath.Clean(dir))
+	root, err := input.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, diag.Diagnostic{Location: ir.Location{File: shown}, Rule: "E-READ", Message: "cannot open the spec's folder: " + oneLine(err.Error())}
+	}
+	defer root.Close()
+	return Load(root.FS(), name, LoadOptions{Dir: shown})
 }
 
 // Load reads the document name from fsys, resolves its $refs (to files in
@@ -70,7 +81,7 @@ func LoadFile(path string) (*Document, []diag.Diagnostic, error) {
 // returned error joins all of them, and the Document is nil.
 func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnostic, error) {
 	var diags diag.List
-	src := newSource(fsys, opts.Dir)
+	src := newSource(fsys, opts.Dir, opts.MaxFileSize)
 	doc := load(src, name, opts.DeferValidation, &diags)
 	return doc, diags.Warnings(), diags.Err()
 }
@@ -186,7 +197,8 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 func reportFileError(f *file, diags *diag.List) {
 	loc := ir.Location{File: f.display}
 	if f.data == nil {
-		diags.Errorf(loc, "E-READ", oneLine(f.err.Error()), "")
+		_, msg, fix := readFailure(f.err)
+		diags.Errorf(loc, "E-READ", msg, fix)
 		return
 	}
 	msg := strings.TrimPrefix(oneLine(f.err.Error()), "yaml: ")
@@ -241,4 +253,31 @@ func (d *Document) Validate(examples bool) ([]diag.Diagnostic, error) {
 	var diags diag.List
 	d.validate(d.validation, &diags, examples)
 	return diags.Warnings(), diags.Err()
+}
+
+// readFailure explains why a file could not be read: the rule a $ref to
+// it breaks (E-REF-EXTERNAL for a link out of the folder, else
+// E-REF-UNRESOLVED), what is wrong and the fix.
+func readFailure(err error) (refRule, msg, fix string) {
+	var large *input.TooLargeError
+	var irregular *input.NotRegularError
+	switch {
+	case errors.Is(err, input.ErrOutsideRoot):
+		return "E-REF-EXTERNAL", "the file is a symbolic link that leads outside the spec's folder",
+			"copy the file under the spec's folder, or widen the folder the generator may read (oapi-resilient -root)"
+	case errors.As(err, &large):
+		return "E-REF-UNRESOLVED", "the file is larger than the limit of " + sizeText(large.Limit),
+			"split the document into files joined by $ref, each below the limit"
+	case errors.As(err, &irregular):
+		return "E-REF-UNRESOLVED", "the file is " + irregular.What() + ", not a regular file", "point at a spec file"
+	}
+	return "E-REF-UNRESOLVED", oneLine(err.Error()), ""
+}
+
+// sizeText renders a byte count as MiB when it is whole.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }

@@ -1,7 +1,9 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path"
 	"slices"
@@ -128,7 +130,11 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 			// by the caller that parses it.
 			return target{}, false
 		}
-		return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q: cannot read %s", site.value, f.display), "")
+		if f.err == nil || errors.Is(f.err, fs.ErrNotExist) {
+			return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q: cannot read %s", site.value, f.display), "")
+		}
+		rule, why, fix := readFailure(f.err)
+		return fail(rule, fmt.Sprintf("$ref %q: cannot read %s: %s", site.value, f.display, why), fix)
 	}
 	if _, ok := lookup(f.root, u.Fragment); !ok {
 		return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q does not resolve", site.value),

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/resilientgo/resilient/gen/input"
 )
 
 // source reads the files of one document: the entry file and the files its
@@ -26,6 +28,7 @@ import (
 type source struct {
 	fsys  fs.FS
 	dir   string
+	limit int64 // the size limit of one file
 	mu    sync.Mutex
 	files map[string]*file
 	// unparsable lists the files that were read but did not parse.
@@ -45,12 +48,15 @@ type file struct {
 	err error
 }
 
-func newSource(fsys fs.FS, dir string) *source {
+func newSource(fsys fs.FS, dir string, limit int64) *source {
 	dir = path.Clean(dir)
 	if dir == "." {
 		dir = ""
 	}
-	return &source{fsys: fsys, dir: dir, files: map[string]*file{}}
+	if limit <= 0 {
+		limit = input.MaxSpecSize
+	}
+	return &source{fsys: fsys, dir: dir, limit: limit, files: map[string]*file{}}
 }
 
 // display names rel for diagnostics.
@@ -98,7 +104,7 @@ func (s *source) failedParses() []*file {
 func (s *source) readData(rel string) (*file, []byte, error) {
 	f := s.entry(rel)
 	var err error
-	f.read.Do(func() { f.data, f.err = fs.ReadFile(s.fsys, rel) })
+	f.read.Do(func() { f.data, f.err = input.Read(s.fsys, rel, s.limit) })
 	if f.data == nil {
 		err = f.err
 	}

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/input"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/policy"
 	"github.com/resilientgo/resilient/gen/protoir"
@@ -30,8 +31,10 @@ type Options struct {
 	// Review is the name of the Markdown review to emit as an extra
 	// generated file (parameter review=); empty for none.
 	Review string
-	// ReadFile reads the policy file; nil means os.ReadFile, relative to
-	// the working directory.
+	// ReadFile reads the policy file; nil reads it relative to the working
+	// directory, from its folder opened as an [os.Root] (a symbolic link
+	// out of that folder is refused), only when it is a regular file of at
+	// most [input.MaxPolicySize] bytes.
 	ReadFile func(name string) ([]byte, error)
 	// Warn receives the warnings, sorted, one per line prefixed
 	// "warning: " as oapi-resilient writes them. protoc and buf show what
@@ -53,7 +56,7 @@ func (o *Options) Set(name, value string) error {
 }
 
 // Run runs the plugin on req and returns its response. readFile reads the
-// policy file (nil: os.ReadFile); warn receives the warnings (see
+// policy file (nil: see [Options.ReadFile]); warn receives the warnings (see
 // [Options.Warn]; nil discards them). A failure is reported in the
 // response's error field, as protoc expects; Run itself never fails.
 func Run(req *pluginpb.CodeGeneratorRequest, readFile func(string) ([]byte, error), warn io.Writer) *pluginpb.CodeGeneratorResponse {
@@ -125,7 +128,7 @@ func Generate(gen *protogen.Plugin, opts Options) error {
 	if opts.Policy != "" {
 		read := opts.ReadFile
 		if read == nil {
-			read = os.ReadFile
+			read = readPolicy
 		}
 		data, err := read(opts.Policy)
 		if err != nil {
@@ -234,4 +237,15 @@ func diagnostics(err error) []diag.Diagnostic {
 	}
 	walk(err)
 	return out
+}
+
+// readPolicy reads the policy file name from its folder, opened as a root,
+// within the policy size limit.
+func readPolicy(name string) ([]byte, error) {
+	root, err := input.OpenRoot(filepath.Dir(name))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return input.Read(root.FS(), filepath.Base(name), input.MaxPolicySize)
 }

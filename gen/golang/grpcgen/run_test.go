@@ -1,6 +1,8 @@
 package grpcgen
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,5 +120,38 @@ func TestRunWarnings(t *testing.T) {
 				t.Errorf("Run error = %q, want %s", resp.GetError(), tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestRunPolicyFileConfined: the plugin reads its policy file only when it
+// is a regular file in its own folder, never what a link leads to.
+func TestRunPolicyFileConfined(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"outside", "conf"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "outside", "secret.yaml"), []byte("hunter2: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"zero.yaml": "/dev/zero", "secret.yaml": "../outside/secret.yaml"} {
+		if err := os.Symlink(target, filepath.Join(dir, "conf", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := header + "service S { rpc A(M) returns (M); }\n"
+	for _, tt := range []struct{ policy, want string }{
+		{filepath.Join(dir, "conf", "zero.yaml"), "policy file: open zero.yaml: symbolic link leads outside the folder the generator may read"},
+		{filepath.Join(dir, "conf", "secret.yaml"), "policy file: open secret.yaml: symbolic link leads outside the folder the generator may read"},
+		{filepath.Join(dir, "outside"), "policy file: outside is a directory, not a regular file"},
+	} {
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": src}, "policy="+tt.policy, "x.proto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Run(req, nil, nil).GetError(); got != tt.want {
+			t.Errorf("policy=%s: Run error = %q, want %q", tt.policy, got, tt.want)
+		}
 	}
 }
