@@ -44,31 +44,30 @@ const (
 // the resilience-patterns output template: a "## Resilience review:"
 // heading, the table, a legend of the marks used, and the open risks found.
 // Dependencies are sorted by name and operations by name, so the output
-// depends only on the policies.
+// depends only on the policies. The service, dependency, operation and
+// protocol names are escaped (see mdText): whatever a spec calls them,
+// the heading stays one line and each row one row of seven cells.
 func RenderReview(service string, deps []ReviewDependency, mode ReviewMode) string {
 	deps = slices.Clone(deps)
 	slices.SortStableFunc(deps, func(a, b ReviewDependency) int { return cmp.Compare(a.Dependency.Name, b.Dependency.Name) })
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Resilience review: %s\n", service)
+	fmt.Fprintf(&b, "## Resilience review: %s\n", mdText(service))
 	b.WriteString("| Dependency | Timeout (connect/request) | Retries | Breaker | Bulkhead | Fallback | Idempotent |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	var rows [][]string
 	for _, d := range deps {
 		ops := slices.Clone(d.Operations)
 		slices.SortStableFunc(ops, func(a, b *Operation) int { return cmp.Compare(a.Name, b.Name) })
-		name := d.Dependency.Name
+		name := mdText(d.Dependency.Name)
 		if mode == ReviewPerDependency {
 			rows = append(rows, dependencyRow(label(name, d.Protocol), d.Dependency, ops))
 			continue
 		}
 		for _, op := range ops {
-			rows = append(rows, operationRow(label(name+"/"+op.Name, d.Protocol), d.Dependency, op))
+			rows = append(rows, operationRow(label(name+"/"+mdText(op.Name), d.Protocol), d.Dependency, op))
 		}
 	}
 	for _, row := range rows {
-		for i, cell := range row {
-			row[i] = strings.ReplaceAll(cell, "|", `\|`)
-		}
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
 	b.WriteString(legend(rows))
@@ -76,11 +75,12 @@ func RenderReview(service string, deps []ReviewDependency, mode ReviewMode) stri
 	return b.String()
 }
 
+// label is a row's first cell: name, already escaped, and the protocol.
 func label(name, protocol string) string {
 	if protocol == "" {
 		return name
 	}
-	return name + " (" + protocol + ")"
+	return name + " (" + mdText(protocol) + ")"
 }
 
 // operationRow renders the cells of one operation.
@@ -281,11 +281,12 @@ func risks(deps []ReviewDependency) string {
 				fallback = true
 			}
 		}
+		name := mdText(d.Dependency.Name)
 		if guessed {
-			out = append(out, d.Dependency.Name+": no latency data, timeouts or bulkhead are guesses")
+			out = append(out, name+": no latency data, timeouts or bulkhead are guesses")
 		}
 		if !fallback {
-			out = append(out, d.Dependency.Name+": no fallback, failures reach the caller")
+			out = append(out, name+": no fallback, failures reach the caller")
 		}
 	}
 	if len(out) == 0 {
