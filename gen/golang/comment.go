@@ -49,6 +49,28 @@ func sanitizeLine(s string) string {
 	return strings.TrimRightFunc(s, unicode.IsSpace)
 }
 
+// CommentLine returns s as the text of one "//" comment line: tabs become
+// spaces, and line breaks, control and other non-printing characters (a
+// NUL, a byte order mark, a line separator) are dropped, so that nothing in
+// s can end the comment, start another line or fail to format. Emitters
+// pass every string from a spec or a file name through it (or through
+// [DocComment], which does it) before it reaches a comment.
+func CommentLine(s string) string { return sanitizeLine(s) }
+
+// sanitizeDoc drops from doc text what sanitizeLine drops, but keeps line
+// breaks and tabs, which the doc comment's layout uses.
+func sanitizeDoc(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n', r == '\t':
+			return r
+		case r == unicode.ReplacementChar, unicode.IsControl(r), !unicode.IsPrint(r) && r != ' ':
+			return -1
+		}
+		return r
+	}, s)
+}
+
 // wrap splits a line at spaces so that no piece exceeds width, unless a
 // single word does.
 func wrap(line string, width int) []string {
@@ -75,13 +97,18 @@ func comments(lines []string) *jen.Statement { return DocComment(lines...) }
 // DocComment renders lines (each may hold several, split at "\n") as
 // consecutive "//" comments, in the canonical form gofmt gives doc comments
 // (headings, lists, code blocks), so that generated files are a fixed point
-// of gofmt whatever the source's comment text holds.
+// of gofmt whatever the source's comment text holds. Control and other
+// non-printing characters are dropped (see [CommentLine]), every line
+// starts with "// " or "//\t", and a line starting "+build" gets a
+// backslash before it, so no text becomes a directive or build constraint.
 func DocComment(lines ...string) *jen.Statement {
 	s := jen.Null()
 	if len(lines) == 0 {
 		return s
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(canonicalDoc(strings.Join(lines, "\n")+"\n"), "\n"), "\n") {
+	text := sanitizeDoc(strings.Join(lines, "\n") + "\n")
+	for _, l := range strings.Split(strings.TrimSuffix(canonicalDoc(text), "\n"), "\n") {
+		l = defuseBuildLine(l)
 		switch {
 		case l == "":
 			s.Comment("//").Line()
@@ -92,6 +119,18 @@ func DocComment(lines ...string) *jen.Statement {
 		}
 	}
 	return s
+}
+
+// defuseBuildLine escapes the "+build" that starts a comment line, since
+// gofmt reads every "// +build" line of a file, wherever it is, as a build
+// constraint and moves it above the package clause: a description starting
+// "+build ignore" would otherwise turn the generated file off.
+func defuseBuildLine(l string) string {
+	trimmed := strings.TrimLeft(l, " \t")
+	if rest, ok := strings.CutPrefix(trimmed, "+build"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+		return l[:len(l)-len(trimmed)] + `\` + trimmed
+	}
+	return l
 }
 
 // canonicalDoc returns text as gofmt writes a doc comment. Reformatting is

@@ -1,9 +1,12 @@
 package golang
 
 import (
+	"bytes"
+	"go/build/constraint"
 	"strings"
 	"testing"
 
+	"github.com/dave/jennifer/jen"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,5 +32,58 @@ func TestDocLines(t *testing.T) {
 				t.Errorf("docLines(%q) mismatch (-want +got):\n%s", tt.in, diff)
 			}
 		})
+	}
+}
+
+// TestDocCommentIsComment: whatever the lines hold, DocComment renders
+// "//" comment lines that gofmt accepts, none of them a directive.
+func TestDocCommentIsComment(t *testing.T) {
+	f := jen.NewFile("p")
+	f.Add(DocComment(
+		"a NUL\x00 and a BOM\ufeff and a line separator\u2028here",
+		"//go:build ignore",
+		"go:generate rm -rf /",
+		"//line evil.go:1",
+		"+build ignore",
+		"*/ func init() {} /*",
+		"\t+build linux",
+		"\tcode block with a carriage return\r//go:noinline",
+	).Var().Id("x").Int())
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		t.Fatalf("Render: %v", err)
+	}
+	if !strings.HasPrefix(buf.String(), "package p\n") {
+		t.Errorf("the file starts with a build constraint:\n%s", buf.String())
+	}
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if strings.HasPrefix(l, "//go:") || strings.HasPrefix(l, "//line") || strings.HasPrefix(l, "/*") || strings.HasPrefix(l, "func init") || constraint.IsPlusBuild(l) {
+			t.Errorf("line %q", l)
+		}
+		if strings.ContainsAny(l, "\x00\ufeff\u2028\r") {
+			t.Errorf("line %q holds a character that does not print", l)
+		}
+	}
+}
+
+func TestCommentLine(t *testing.T) {
+	if got, want := CommentLine("a\nb\r\tc\x00\ufeffd  "), "ab cd"; got != want {
+		t.Errorf("CommentLine = %q, want %q", got, want)
+	}
+}
+
+func TestDefuseBuildLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"+build ignore", `\+build ignore`},
+		{"+build", `\+build`},
+		{"\t+build linux", "\t\\+build linux"},
+		{"  +build\tx", "  \\+build\tx"},
+		{"+builds are fun", "+builds are fun"},
+		{"see +build ignore", "see +build ignore"},
+	}
+	for _, tt := range tests {
+		if got := defuseBuildLine(tt.in); got != tt.want {
+			t.Errorf("defuseBuildLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/policy"
@@ -252,7 +253,7 @@ func fallbackLit(kind string, ttl time.Duration, shared bool, static string) *je
 		return rt("FallbackPolicy").Values(fields...)
 	}
 	text := jen.Lit(static)
-	if !strings.Contains(static, "`") {
+	if rawStringOK(static) {
 		text = jen.Id("`" + static + "`")
 	}
 	return rt("FallbackPolicy").Values(kv("Kind", rt(kind)), kv("Static", jen.Qual("encoding/json", "RawMessage").Call(text)))
@@ -300,4 +301,20 @@ func shortDuration(d time.Duration) string {
 // trimFloat prints a percentage or ratio without trailing zeros.
 func trimFloat(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// rawStringOK reports whether s reads well as a raw string literal: no
+// backquote, and only printable characters (no NUL, no byte order mark,
+// which Go source may not hold, no invisible or direction-changing
+// character); otherwise it is written as an escaped string literal.
+func rawStringOK(s string) bool {
+	if !strconv.CanBackquote(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) && r != ' ' {
+			return false
+		}
+	}
+	return true
 }

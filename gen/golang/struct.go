@@ -1,6 +1,9 @@
 package golang
 
 import (
+	"strings"
+	"unicode"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/resilientgo/resilient/gen/ir"
@@ -28,10 +31,7 @@ func (m *models) structView(t *ir.Type) structView {
 		if m.fieldPointer(f, true) {
 			typ = jen.Op("*").Add(typ)
 		}
-		tag := f.JSONName
-		if !f.Required {
-			tag += ",omitempty"
-		}
+		tag := jsonTag(f.JSONName, !f.Required)
 		doc := docLines(f.Doc)
 		if f.Deprecated {
 			if len(doc) > 0 {
@@ -71,4 +71,32 @@ func emitStruct(f *jen.File, v structView) {
 		fields = append(fields, comments(fv.doc).Id(fv.name).Add(fv.typ).Tag(map[string]string{"json": fv.jsonTag}))
 	}
 	f.Add(comments(v.doc).Type().Id(v.name).Struct(fields...))
+}
+
+// jsonTag returns the json struct tag of the property name: "name" or
+// "name,omitempty". A property called "-" gets "-," ("-,omitempty"): the
+// bare tag "-" would leave the field out of every encoding and decoding.
+func jsonTag(name string, omitempty bool) string {
+	switch {
+	case omitempty:
+		return name + ",omitempty"
+	case name == "-":
+		return "-,"
+	}
+	return name
+}
+
+// validTagName reports whether encoding/json takes name as the name part of
+// a struct tag: not empty, only letters, digits and the punctuation it
+// allows (no quote, backslash, comma or backquote).
+func validTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r) {
+			return false
+		}
+	}
+	return true
 }

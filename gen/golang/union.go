@@ -124,6 +124,37 @@ func emitUnionJSON(f *jen.File, union string) {
 	)
 }
 
+// discriminatorBody reads the discriminator property name from u.union:
+// through a struct tag when the name can be one, else (a name holding a
+// comma or a quote) from the object's members.
+//
+//	var d map[string]json.RawMessage
+//	if err := json.Unmarshal(u.union, &d); err != nil || d["a,b"] == nil {
+//		return "", err
+//	}
+//	var s string
+//	err := json.Unmarshal(d["a,b"], &s)
+//	return s, err
+func discriminatorBody(name string) []jen.Code {
+	if validTagName(name) {
+		return []jen.Code{
+			jen.Var().Id("d").Struct(jen.Id("Value").String().Tag(map[string]string{"json": jsonTag(name, false)})),
+			jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("u").Dot("union"), jen.Op("&").Id("d")),
+			jen.Return(jen.Id("d").Dot("Value"), jen.Err()),
+		}
+	}
+	member := jen.Id("d").Index(jen.Lit(name))
+	return []jen.Code{
+		jen.Var().Id("d").Map(jen.String()).Qual("encoding/json", "RawMessage"),
+		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("u").Dot("union"), jen.Op("&").Id("d")), jen.Err().Op("!=").Nil().Op("||").Add(member.Clone()).Op("==").Nil()).Block(
+			jen.Return(jen.Lit(""), jen.Err()),
+		),
+		jen.Var().Id("s").String(),
+		jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(member, jen.Op("&").Id("s")),
+		jen.Return(jen.Id("s"), jen.Err()),
+	}
+}
+
 // emitDiscriminator writes
 //
 //	// Discriminator returns the value of the "petType" property.
@@ -151,9 +182,7 @@ func emitUnionJSON(f *jen.File, union string) {
 func emitDiscriminator(f *jen.File, v unionView) {
 	f.Comment("Discriminator returns the value of the " + quote(v.discriminator) + " property.")
 	f.Func().Params(jen.Id("u").Id(v.name)).Id("Discriminator").Params().Params(jen.String(), jen.Error()).Block(
-		jen.Var().Id("d").Struct(jen.Id("Value").String().Tag(map[string]string{"json": v.discriminator})),
-		jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("u").Dot("union"), jen.Op("&").Id("d")),
-		jen.Return(jen.Id("d").Dot("Value"), jen.Err()),
+		discriminatorBody(v.discriminator)...,
 	)
 	var cases []jen.Code
 	for _, variant := range v.variants {
