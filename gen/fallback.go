@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -60,7 +61,7 @@ func checkStaticFallbacks(doc *openapi.Document, svc *ir.Service, pol *policy.Se
 			Location: ir.Location{File: loc.File, Line: loc.Line, Col: loc.Col, Path: loc.Path},
 			Rule:     RuleFallbackValue,
 			Message: fmt.Sprintf("operation %s: static fallback %s does not match the schema of its %s response: %s",
-				op.Name, text, status, why),
+				op.Name, shortText(string(text)), status, why),
 			Fix:      "write a value that the response schema accepts",
 			Severity: diag.Error,
 		})
@@ -92,4 +93,24 @@ func resultSchema(t *openapi3.T, op *ir.Operation) (*openapi3.Schema, string) {
 		return nil, ""
 	}
 	return mt.Schema.Value, r.Status
+}
+
+// shortText shows a value from a spec in a message: characters that do not
+// print as \uXXXX, and at most 120 of them, followed by "…" when cut.
+func shortText(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == 120 {
+			b.WriteString("…")
+			break
+		}
+		n++
+		if unicode.IsPrint(r) {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
 }

@@ -115,3 +115,25 @@ paths:
 		t.Errorf("diagnostics = %q, want one E-FALLBACK-SHARED at policy.yaml:5:20", got)
 	}
 }
+
+// TestStaticFallbackValueQuotedShort: a static fallback that does not fit
+// its schema is quoted in the message by at most 120 characters, with
+// those that do not print escaped.
+func TestStaticFallbackValueQuotedShort(t *testing.T) {
+	spec := `openapi: 3.0.3
+info: {title: Notes, version: "1"}
+paths:
+  /n:
+    get:
+      operationId: getN
+      x-resilience:
+        fallback: {kind: static, value: {n: "bom` + "\ufeff" + strings.Repeat("x", 300) + `"}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: object, properties: {n: {type: integer}}}}}}
+`
+	got := checkSpec(t, spec, OpenAPIOptions{})
+	want := `api.yaml:8:34: E-FALLBACK-VALUE: operation GetN: static fallback {"n":"bom\ufeff` + strings.Repeat("x", 110) + `… does not match`
+	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+		t.Errorf("diagnostics = %q, want one starting %q", got, want)
+	}
+}

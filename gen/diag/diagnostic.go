@@ -1,7 +1,9 @@
 package diag
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/resilientgo/resilient/gen/ir"
 )
@@ -39,7 +41,10 @@ type Diagnostic struct {
 }
 
 // Error renders "file:line:col: RULE: message (path); fix", leaving out
-// the position, the path or the fix when they are unknown.
+// the position, the path or the fix when they are unknown. A path that
+// spans lines (a key written with line breaks) is cut at the first, and
+// its other control characters are written as \xNN, so that one
+// diagnostic is one line of text.
 func (d Diagnostic) Error() string {
 	var b strings.Builder
 	if pos := d.Location.String(); d.Location.File != "" {
@@ -51,7 +56,17 @@ func (d Diagnostic) Error() string {
 	b.WriteString(d.Message)
 	if d.Location.Path != "" {
 		b.WriteString(" (")
-		b.WriteString(d.Location.Path)
+		path, _, cut := strings.Cut(d.Location.Path, "\n")
+		for _, r := range strings.TrimSuffix(path, "\r") {
+			if unicode.IsControl(r) {
+				fmt.Fprintf(&b, "\\x%02x", r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+		if cut {
+			b.WriteString("…")
+		}
 		b.WriteString(")")
 	}
 	if d.Fix != "" {

@@ -21,12 +21,14 @@ func (b *builder) requestBody(o *ir.Operation, rr *openapi3.RequestBodyRef, ptr 
 	if rr.Ref != "" {
 		hint = exportedOr(refName(rr.Ref), hint)
 	}
-	return &ir.RequestBody{
+	body := &ir.RequestBody{
 		Required: rb.Required,
 		Doc:      rb.Description,
 		Contents: b.contents(rb.Content, hint, ptr),
 		Location: b.doc.locate(rb.Origin, ptr),
 	}
+	b.checkMediaTypes(body.Contents)
+	return body
 }
 
 // responses builds an operation's responses, sorted by status.
@@ -61,6 +63,9 @@ func (b *builder) responses(o *ir.Operation, m map[string]*openapi3.ResponseRef,
 		}
 		respPtr := pointer(ptr, status)
 		r.Contents = b.contents(rr.Value.Content, hint, respPtr)
+		if r.IsSuccess() {
+			b.checkMediaTypes(r.Contents)
+		}
 		r.Headers = b.headers(rr.Value.Headers, hint, respPtr)
 		out = append(out, r)
 	}

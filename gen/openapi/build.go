@@ -90,6 +90,7 @@ func (b *builder) service() *ir.Service {
 	b.findAllOfCycles()
 	b.componentSchemas()
 	svc.Operations = b.operations()
+	b.checkConfusableIDs(svc.Operations)
 
 	for _, ty := range b.types {
 		svc.Types = append(svc.Types, ty)

@@ -199,6 +199,7 @@ func (b *builder) param(o *ir.Operation, pr *openapi3.ParameterRef, ptr string, 
 	if sm, err := p.SerializationMethod(); err == nil {
 		out.Style, out.Explode = paramStyle(sm.Style), sm.Explode
 	}
+	b.checkWireName(out)
 	return out
 }
 

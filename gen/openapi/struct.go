@@ -31,7 +31,9 @@ func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 	fields := newNamespace()
 	for i, p := range props {
 		if !validJSONName(p.name) {
-			b.warnUnsupported(b.doc.locate(p.ref.Origin, p.ptr), fmt.Sprintf("property name %q cannot be a Go struct tag and is left out", p.name))
+			b.diags.Warnf(b.doc.locate(p.ref.Origin, p.ptr), "W-UNSUPPORTED",
+				fmt.Sprintf("property name %q cannot be a Go struct tag, so %s has no field for it: the client never sends the property and drops it from answers", p.name, t.Name),
+				"rename the property to letters, digits and punctuation other than quotes, backslash and comma")
 			continue
 		}
 		ps := p.ref.Value

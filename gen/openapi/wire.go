@@ -1,0 +1,75 @@
+package openapi
+
+import (
+	"fmt"
+	"mime"
+	"strings"
+
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// Rules of names the client sends as written.
+const (
+	// ruleHeaderName: a header or cookie parameter whose name is not an
+	// HTTP token (RFC 9110 §5.1, RFC 6265 §4.1.1): with a CR, LF, ":",
+	// ";", space or any other separator it would break the request or
+	// inject another header.
+	ruleHeaderName = "E-HEADER-NAME"
+	// ruleMediaType: a media type the client sends (a request body's,
+	// or a success response's in Accept) that is not a valid media type
+	// of printable ASCII.
+	ruleMediaType = "E-MEDIA-TYPE"
+)
+
+// checkWireName reports a header or cookie parameter whose name the client
+// could not send as written.
+func (b *builder) checkWireName(p *ir.Param) {
+	if (p.In != ir.InHeader && p.In != ir.InCookie) || isToken(p.Name) {
+		return
+	}
+	b.diags.Errorf(p.Location, ruleHeaderName,
+		fmt.Sprintf("%s parameter name %q is not an HTTP token; sent as written it would break the request", p.In, p.Name),
+		"use only letters, digits and !#$%&'*+-.^_`|~ in the name")
+}
+
+// checkMediaTypes reports the media types of contents that the client
+// would send in Content-Type or Accept but that are not valid.
+func (b *builder) checkMediaTypes(contents []*ir.Content) {
+	for _, c := range contents {
+		if validMediaType(c.MediaType) {
+			continue
+		}
+		b.diags.Errorf(c.Location, ruleMediaType,
+			fmt.Sprintf("media type %q is not a valid media type; the client sends it as written in a header", c.MediaType),
+			`write type/subtype with optional "; name=value" parameters, such as "application/json; charset=utf-8"`)
+	}
+}
+
+// isToken reports whether s is an RFC 9110 token.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validMediaType reports whether mt is printable ASCII and parses as a
+// media type with parameters.
+func validMediaType(mt string) bool {
+	for i := 0; i < len(mt); i++ {
+		if c := mt[i]; c < ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	_, _, err := mime.ParseMediaType(mt)
+	return err == nil
+}
