@@ -77,7 +77,7 @@ func (c *converter) block(v *value, prefix string, nm naming, extra []string, s 
 			key = camelOf(key, allowed)
 		}
 		if seen[key] {
-			c.add(e.loc, RuleYAML, fmt.Sprintf("duplicate key %q", e.key), "keep one of them")
+			c.add(e.loc, RuleYAML, "duplicate key "+quotedIn(e.key, e.rest), "keep one of them")
 			continue
 		}
 		seen[key] = true
@@ -153,7 +153,7 @@ func (c *converter) unknownKey(e entry, prefix string, nm naming, allowed []stri
 		}
 		return k
 	}
-	msg := fmt.Sprintf("unknown key %q in %s", e.key, spell(where))
+	msg := fmt.Sprintf("unknown key %s in %s", quotedIn(e.key, e.rest), spell(where))
 	if s := suggest(e.key, allowed); s != "" {
 		c.add(e.loc, RuleUnknownKey, msg, fmt.Sprintf("did you mean %q?", spell(s)))
 		return
@@ -181,7 +181,7 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 			return
 		}
 		if !validHeader(v.text) {
-			c.add(loc, RuleRange, fmt.Sprintf("%s %q is not a valid header name", def.name, v.text), `write a header name such as "Idempotency-Key"`)
+			c.add(loc, RuleRange, fmt.Sprintf("%s %s is not a valid header name", def.name, quotedIn(v.text, v.rest)), `write a header name such as "Idempotency-Key"`)
 			return
 		}
 		*f = Given(v.text, loc)
@@ -246,11 +246,11 @@ func (c *converter) duration(def keyDef, v *value, loc Location, f *Field[time.D
 		if def.kind == kindDurationZero {
 			what = "a Go duration of zero or more"
 		}
-		c.add(loc, rule, fmt.Sprintf("%s %q must be %s (it %s)", def.name, v.text, what, reason), "write e.g. "+example)
+		c.add(loc, rule, fmt.Sprintf("%s %s must be %s (it %s)", def.name, quotedIn(v.text, v.rest), what, reason), "write e.g. "+example)
 		return
 	}
 	if rule == RuleBreakerWindow && d%time.Second != 0 {
-		c.add(loc, rule, fmt.Sprintf("%s %q must be a whole number of seconds (the breaker counts in 1 s buckets)", def.name, v.text), fmt.Sprintf("write %q", (d.Truncate(time.Second)+time.Second).String()))
+		c.add(loc, rule, fmt.Sprintf("%s %s must be a whole number of seconds (the breaker counts in 1 s buckets)", def.name, quotedIn(v.text, v.rest)), fmt.Sprintf("write %q", (d.Truncate(time.Second)+time.Second).String()))
 		return
 	}
 	*f = Given(d, loc)
@@ -264,7 +264,7 @@ func (c *converter) float(def keyDef, v *value, loc Location, f *Field[float64])
 	case def.kind == kindRatio && v.kind == vString && strings.HasSuffix(strings.TrimSpace(v.text), "%"):
 		p, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v.text), "%")), 64)
 		if err != nil {
-			c.add(loc, RuleType, fmt.Sprintf("%s %q is not a percentage", def.name, v.text), `write e.g. "10%" or 0.1`)
+			c.add(loc, RuleType, fmt.Sprintf("%s %s is not a percentage", def.name, quotedIn(v.text, v.rest)), `write e.g. "10%" or 0.1`)
 			return
 		}
 		x = p / 100

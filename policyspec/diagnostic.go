@@ -102,7 +102,7 @@ func (d Diagnostic) Error() string {
 	b.WriteString(d.Message)
 	if d.Location.Path != "" {
 		b.WriteString(" (")
-		b.WriteString(d.Location.Path)
+		b.WriteString(shortPath(d.Location.Path))
 		b.WriteString(")")
 	}
 	if d.Fix != "" {

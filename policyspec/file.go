@@ -54,6 +54,7 @@ func DecodeFile(name string, data []byte) (*File, error) {
 		return f, yamlDiagnostic(name, err)
 	}
 	c := newConverter()
+	c.src = strings.Split(string(data), "\n")
 	v := c.fromNode(&root, Location{File: name}, 0)
 	switch v.kind {
 	case vNull:
@@ -126,7 +127,7 @@ func (c *converter) scope(kind LayerKind, s Spec) {
 
 // yamlDiagnostic turns a YAML syntax error into a diagnostic.
 func yamlDiagnostic(name string, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg, _ := firstLine(strings.TrimPrefix(err.Error(), "yaml: "))
 	loc := Location{File: name}
 	if _, rest, ok := strings.Cut(msg, "line "); ok {
 		end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
@@ -210,5 +211,5 @@ func unused(what, name string, loc Location, known []string) Diagnostic {
 	if s := suggest(name, known); s != "" {
 		fix = fmt.Sprintf("did you mean %q?", s)
 	}
-	return Diagnostic{Location: loc, Rule: RuleUnused, Message: fmt.Sprintf("policy file names %s %q, which does not exist", what, name), Fix: fix}
+	return Diagnostic{Location: loc, Rule: RuleUnused, Message: fmt.Sprintf("policy file names %s %s, which does not exist", what, quoted(name)), Fix: fix}
 }

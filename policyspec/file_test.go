@@ -1,6 +1,7 @@
 package policyspec
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -155,5 +156,31 @@ func TestCheckNames(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, messages(err)); diff != "" {
 		t.Errorf("CheckNames mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestDecodeFileQuotesLittle: a file that is not a policy (a private key
+// given by mistake, a value pasted whole) is quoted by at most the start
+// of its offending line.
+func TestDecodeFileQuotesLittle(t *testing.T) {
+	key := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAAAAAAAEAAAAzAAAAC3NzaC1lZDI1NTE5AAAAIG\n-----END OPENSSH PRIVATE KEY-----\n"
+	long := strings.Repeat("x", 5000)
+	tests := []struct {
+		name, data, want string
+	}{
+		{"private key", key,
+			`id:1:1: E-TYPE: policy file must be a mapping with defaults and dependencies, found "-----BEGIN OPENSSH PRIVATE KEY-----"…`},
+		{"long value", "defaults:\n  timeout: " + long + "\n",
+			`id:2:3: E-DURATION: timeout "` + strings.Repeat("x", 120) + `"… must be a positive Go duration (it is not a Go duration) (/defaults/timeout); write e.g. "800ms"`},
+		{"multi-line key", "defaults:\n  ? |\n    first line\n    AAAA-secret\n  : 1\n",
+			`id:2:5: E-EXT-UNKNOWN: unknown key "first line"… in policy (/defaults/first line…); known keys: idempotent, idempotencyKey, timeout, attemptTimeout, connectTimeout, retry, breaker, bulkhead, hedge, fallback, latency`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeFile("id", []byte(tt.data))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("DecodeFile error =\n%v\nwant\n%s", err, tt.want)
+			}
+		})
 	}
 }

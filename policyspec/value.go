@@ -47,6 +47,9 @@ type value struct {
 	items   []*value
 	loc     Location
 	invalid bool // already reported; decoding skips it
+	// rest is how many bytes of the source line the scalar may quote
+	// (see quotedIn); -1 when the source is unknown.
+	rest int
 }
 
 // entry is one key of a mapping.
@@ -54,6 +57,8 @@ type entry struct {
 	key string
 	loc Location // where the key is written
 	val *value
+	// rest is value.rest for the key.
+	rest int
 }
 
 // converter turns YAML nodes or Go values into values, counting what it has
@@ -61,6 +66,9 @@ type entry struct {
 type converter struct {
 	left  int
 	diags Diagnostics
+	// src holds the lines of the file being decoded, when known, so that
+	// messages quote no more of a value than its own line.
+	src []string
 }
 
 func newConverter() *converter { return &converter{left: maxValues} }
@@ -119,11 +127,29 @@ func (c *converter) fromNode(n *yaml.Node, loc Location, depth int) *value {
 					Message: "mapping key is not a plain string", Fix: "write the key as a string"})
 				continue
 			}
-			v.entries = append(v.entries, entry{key: k.Value, loc: kloc, val: c.fromNode(val, kloc, depth+1)})
+			v.entries = append(v.entries, entry{key: k.Value, loc: kloc, val: c.fromNode(val, kloc, depth+1), rest: c.rest(k)})
 		}
 		return v
 	}
-	return scalarNode(n, loc)
+	v := scalarNode(n, loc)
+	v.rest = c.rest(n)
+	return v
+}
+
+// rest returns how many bytes of its source line a flow scalar node may
+// quote: from its column to the end of the line. A plain or quoted scalar
+// folded from several lines is thus quoted only as far as its first line.
+// It is -1 when the source is unknown or the node is a block scalar, whose
+// text starts on the next line and keeps its line breaks.
+func (c *converter) rest(n *yaml.Node) int {
+	if c.src == nil || n.Line < 1 || n.Line > len(c.src) || n.Column < 1 || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return -1
+	}
+	line := c.src[n.Line-1]
+	if n.Column-1 > len(line) {
+		return -1
+	}
+	return len(line) - (n.Column - 1)
 }
 
 // scalarNode converts a YAML scalar by its resolved tag.
@@ -158,7 +184,7 @@ func (c *converter) fromAny(x any, loc Location, depth int) *value {
 	case bool:
 		return &value{kind: vBool, b: t, text: strconv.FormatBool(t), loc: loc}
 	case string:
-		return &value{kind: vString, text: t, loc: loc}
+		return &value{kind: vString, text: t, loc: loc, rest: -1}
 	case float64:
 		return number(t, false, loc)
 	case float32:
@@ -171,7 +197,7 @@ func (c *converter) fromAny(x any, loc Location, depth int) *value {
 		if f, err := strconv.ParseFloat(t.String(), 64); err == nil { // json.Number
 			return number(f, f == math.Trunc(f), loc)
 		}
-		return &value{kind: vString, text: t.String(), loc: loc}
+		return &value{kind: vString, text: t.String(), loc: loc, rest: -1}
 	case []any:
 		v := &value{kind: vList, loc: loc}
 		for i, item := range t {
@@ -181,7 +207,7 @@ func (c *converter) fromAny(x any, loc Location, depth int) *value {
 	case map[string]any:
 		v := &value{kind: vMap, loc: loc}
 		for _, k := range slices.Sorted(maps.Keys(t)) {
-			v.entries = append(v.entries, entry{key: k, loc: loc.Child(k), val: c.fromAny(t[k], loc.Child(k), depth+1)})
+			v.entries = append(v.entries, entry{key: k, loc: loc.Child(k), val: c.fromAny(t[k], loc.Child(k), depth+1), rest: -1})
 		}
 		return v
 	case map[any]any:
@@ -231,7 +257,7 @@ func (v *value) toAny() any {
 func (v *value) describe() string {
 	switch v.kind {
 	case vString:
-		return strconv.Quote(v.text)
+		return quotedIn(v.text, v.rest)
 	case vNumber, vBool:
 		return v.text
 	}
