@@ -56,7 +56,8 @@
 //	   (E-FALLBACK-SHARED, see below), an attempt timeout not below the total
 //	   (E-TIMEOUT-ORDER), a negative duration (E-DURATION), an unknown
 //	   x-resilience key (E-EXT-UNKNOWN), Go names that collide
-//	   (E-NAME-COLLISION), and the path template rules below
+//	   (E-NAME-COLLISION), and the rules of names sent as written and of
+//	   path templates below
 //	2  unusable input: a file that cannot be read (E-READ), invalid YAML
 //	   (E-YAML), not an OpenAPI 3 or Swagger 2 document (E-VERSION), a
 //	   $ref that does not resolve or leaves -root (E-REF-*), a document
@@ -64,6 +65,41 @@
 //	   bad flags and output that cannot be written
 //
 // When both kinds are reported, the status is 2.
+//
+// # Names the client sends as written
+//
+// Lint errors (status 1), since the client would send them as they are:
+//
+//	E-HEADER-NAME    a header or cookie parameter whose name is not an HTTP
+//	                 token (a CR, LF, ":", ";", space or other separator
+//	                 would break the request or add a header)
+//	E-MEDIA-TYPE     a request body's or success response's media type (sent
+//	                 in Content-Type or Accept) that is not printable ASCII
+//	                 or does not parse as type/subtype; parameters
+//
+// Warnings, about names that generate but deserve a look:
+//
+//	W-ENUM-RANGE       an integer enum with a value beyond 32 bits: with
+//	                   format int32 (or no format, Go int having 32 bits on
+//	                   some platforms) its constants would not compile, so its
+//	                   Go type is int64
+//	W-OPID-CONFUSABLE  two operationIds that differ only in look-alike
+//	                   letters of other scripts (Latin a, Cyrillic а); both are
+//	                   named
+//	W-UNSUPPORTED      among others, a property whose name cannot be a Go
+//	                   struct tag (a comma or quote in it): the struct has no
+//	                   field for it, so the client never sends it and drops it
+//	                   from answers. A property called "-" is supported
+//	                   (tag "-,")
+//
+// Spec text (descriptions, titles, names, the spec's own file name) reaches
+// generated comments only as "//" comment text, control characters
+// removed, and a line starting "+build" escaped, so it never becomes a
+// directive or a build constraint; a static fallback value is written as
+// an escaped string literal when it holds characters that do not print.
+// In the Markdown review, spec-provided names are escaped so that the
+// heading stays one line and each row one row. Policy file diagnostics
+// quote at most the first 120 characters of the offending line.
 //
 // # Input files
 //

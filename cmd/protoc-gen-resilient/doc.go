@@ -43,8 +43,10 @@
 //	                               (a symbolic link out of that folder is refused);
 //	                               default none (built-in defaults and the proto options only)
 //	review=<file>                  also write the Markdown resilience review of every service
-//	                               generated in this run to <file> under the output directory;
-//	                               default none
+//	                               generated in this run to <file> under the output directory:
+//	                               a relative slash-separated path that stays inside it (an
+//	                               absolute path, a ".." that climbs out, a backslash, a ":" or
+//	                               a control character is an error); default none
 //
 // Policy layers, widest first: built-in defaults, the policy file's
 // defaults and its entry for the service (named by its full name, such as
@@ -73,6 +75,12 @@
 // such as a service without a proto package (W-NO-PACKAGE), go to
 // standard error, one per line prefixed "warning: ", which protoc and buf
 // show; the files are still generated.
+//
+// File names, comments and service names from the .proto files reach the
+// generated code only as "//" comment text, with control characters
+// removed and a line starting "+build" escaped, and the Markdown review
+// escaped, so that no input becomes code, a directive, a build constraint
+// or review rows.
 //
 // # One retry layer
 //

@@ -2,6 +2,7 @@ package grpcgen
 
 import (
 	"errors"
+	"io/fs"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -34,6 +35,11 @@ func FuzzParameter(f *testing.F) {
 		resp := Run(r, readFile, nil)
 		if resp.GetError() == "" && len(resp.File) == 0 {
 			t.Errorf("parameter %q: no error and no file", parameter)
+		}
+		for _, f := range resp.File {
+			if !fs.ValidPath(f.GetName()) {
+				t.Errorf("parameter %q: file %q is not a relative path inside the output directory", parameter, f.GetName())
+			}
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"slices"
@@ -29,7 +30,8 @@ type Options struct {
 	// empty for none.
 	Policy string
 	// Review is the name of the Markdown review to emit as an extra
-	// generated file (parameter review=); empty for none.
+	// generated file (parameter review=), a relative slash-separated path
+	// inside protoc's output directory; empty for none.
 	Review string
 	// ReadFile reads the policy file; nil reads it relative to the working
 	// directory, from its folder opened as an [os.Root] (a symbolic link
@@ -48,7 +50,11 @@ func (o *Options) Set(name, value string) error {
 	case "policy":
 		o.Policy = value
 	case "review":
-		o.Review = value
+		review, err := reviewPath(value)
+		if err != nil {
+			return err
+		}
+		o.Review = review
 	default:
 		return fmt.Errorf("unknown parameter %q (known: paths, module, M<file>, policy, review)", name)
 	}
@@ -248,4 +254,21 @@ func readPolicy(name string) ([]byte, error) {
 	}
 	defer root.Close()
 	return input.Read(root.FS(), filepath.Base(name), input.MaxPolicySize)
+}
+
+// reviewPath returns the review= path cleaned, refusing one that would
+// write outside protoc's output directory: an absolute path, a ".." that
+// climbs out, a backslash or a drive letter (which Windows reads as
+// separators or roots), or a control character. Empty stays empty (no
+// review).
+func reviewPath(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	bad := strings.ContainsAny(p, "\\:") || strings.ContainsFunc(p, func(r rune) bool { return r < ' ' || r == 0x7f })
+	clean := path.Clean(p)
+	if bad || !fs.ValidPath(clean) || clean == "." {
+		return "", fmt.Errorf("review=%q: want a relative path inside the output directory, such as REVIEW.md or docs/REVIEW.md", p)
+	}
+	return clean, nil
 }

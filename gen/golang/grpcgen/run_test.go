@@ -1,11 +1,16 @@
 package grpcgen
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
@@ -152,6 +157,94 @@ func TestRunPolicyFileConfined(t *testing.T) {
 		}
 		if got := Run(req, nil, nil).GetError(); got != tt.want {
 			t.Errorf("policy=%s: Run error = %q, want %q", tt.policy, got, tt.want)
+		}
+	}
+}
+
+// TestRunReviewPath: review= names a file inside protoc's output tree,
+// never outside it.
+func TestRunReviewPath(t *testing.T) {
+	src := header + "service S { rpc A(M) returns (M); }\n"
+	for _, tt := range []struct{ review, file, err string }{
+		{"REVIEW.md", "REVIEW.md", ""},
+		{"docs/./REVIEW.md", "docs/REVIEW.md", ""},
+		{"docs/../REVIEW.md", "REVIEW.md", ""},
+		{"../../x.md", "", `review="../../x.md": want a relative path inside the output directory, such as REVIEW.md or docs/REVIEW.md`},
+		{"docs/../../x.md", "", `review="docs/../../x.md": want a relative path`},
+		{"/etc/x.md", "", `review="/etc/x.md": want a relative path`},
+		{`C:\x.md`, "", `review="C:\\x.md": want a relative path`},
+		{`..\x.md`, "", `review="..\\x.md": want a relative path`},
+		{"a\nb.md", "", `review="a\nb.md": want a relative path`},
+		{".", "", `review=".": want a relative path`},
+	} {
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": src}, "review="+tt.review, "x.proto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := Run(req, nil, nil)
+		if tt.err != "" {
+			if got := resp.GetError(); !strings.Contains(got, tt.err) || len(resp.File) != 0 {
+				t.Errorf("review=%q: error %q and %d files, want an error containing %q", tt.review, got, len(resp.File), tt.err)
+			}
+			continue
+		}
+		var names []string
+		for _, f := range resp.File {
+			names = append(names, f.GetName())
+		}
+		if resp.GetError() != "" || !slices.Contains(names, tt.file) {
+			t.Errorf("review=%q: error %q, files %q; want %s among them", tt.review, resp.GetError(), names, tt.file)
+		}
+	}
+}
+
+// TestRunSourceNameInComments: a .proto file name holding line breaks, a
+// comment closer and directive text reaches the generated file only as
+// text of one comment line.
+func TestRunSourceNameInComments(t *testing.T) {
+	src := header + "service S { rpc A(M) returns (M); }\n"
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": src}, "paths=source_relative,review=R.md", "x.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "evil\n//go:build ignore\n*/ func init() { panic(1) } /*\r.proto"
+	for _, f := range req.ProtoFile {
+		if f.GetName() == "x.proto" {
+			f.Name = proto.String(name)
+		}
+	}
+	req.FileToGenerate = []string{name}
+	resp := Run(req, nil, nil)
+	if resp.GetError() != "" {
+		t.Fatal(resp.GetError())
+	}
+	for _, f := range resp.File {
+		if strings.HasSuffix(f.GetName(), ".md") {
+			// The title is the file's base name, after the last "/".
+			if lines := strings.Split(strings.TrimSpace(f.GetContent()), "\n"); lines[0] != "## Resilience review: * .proto" {
+				t.Errorf("review heading = %q", lines[0])
+			}
+			continue
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, f.GetName(), f.GetContent(), parser.ParseComments)
+		if err != nil {
+			t.Fatalf("%s does not parse: %v", f.GetName(), err)
+		}
+		for _, d := range file.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Name == "init" {
+				t.Errorf("%s: func init", fset.Position(fn.Pos()))
+			}
+		}
+		for _, g := range file.Comments {
+			for _, c := range g.List {
+				if strings.HasPrefix(c.Text, "/*") || strings.HasPrefix(c.Text, "//go:") {
+					t.Errorf("%s: comment %q", fset.Position(c.Pos()), c.Text)
+				}
+			}
+		}
+		if want := "// source: evil//go:build ignore*/ func init() { panic(1) } /*.proto\n"; !strings.Contains(f.GetContent(), want) {
+			t.Errorf("%s lacks the header line %q", f.GetName(), want)
 		}
 	}
 }
