@@ -33,6 +33,7 @@ var openAPICases = []openAPICase{
 	{"fallback-cached", "a read answering from the last good response for a TTL, marked degraded; the write beside it has none; a secured read whose answer is the same for every caller declares it shared"},
 	{"fallback-static", "a read answering with a static value of its response type, marked degraded"},
 	{"latency-derived", "attempt and total timeouts and the bulkhead size derived from measured latency in the policy file"},
+	{"hostile-names", "spec text that would break naive generated code stays text: comment closers and directives in descriptions, a NUL in a path, a property and a discriminator called \"-\", an int32 enum beyond 32 bits, a static fallback holding a NUL and a byte order mark (behaviour tests beside)"},
 	{"path-escaping", "path values stay in their segment: literal template text is escaped at generation time, and values that form a dot segment are refused before sending (behaviour tests beside)"},
 }
 
