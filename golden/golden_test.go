@@ -34,7 +34,7 @@ var openAPICases = []openAPICase{
 	{"fallback-static", "a read answering with a static value of its response type, marked degraded"},
 	{"latency-derived", "attempt and total timeouts and the bulkhead size derived from measured latency in the policy file"},
 	{"hostile-names", "spec text that would break naive generated code stays text: comment closers and directives in descriptions, a NUL in a path, a property and a discriminator called \"-\", an int32 enum beyond 32 bits, a static fallback holding a NUL and a byte order mark (behaviour tests beside)"},
-	{"path-escaping", "path values stay in their segment: literal template text is escaped at generation time, and values that form a dot segment are refused before sending (behaviour tests beside)"},
+	{"path-escaping", "values stay where they belong: literal template text is escaped at generation time, path values that form a dot segment are refused before sending, and query values and keys in every style arrive as values (behaviour tests beside)"},
 }
 
 // TestOpenAPI generates every case in-process and compares the output

@@ -100,6 +100,27 @@ components:
 			},
 		},
 		{
+			name: "refs to an absolute path, file://, encoded dots, another host",
+			files: map[string]string{"api.yaml": head + `paths: {}
+components:
+  schemas:
+    A: {$ref: "/etc/passwd#/A"}
+    B: {$ref: "file:///etc/passwd#/B"}
+    C: {$ref: "%2e%2e/b.yaml#/C"}
+    D: {$ref: "sub/%2E%2E/%2e%2e/b.yaml#/D"}
+    E: {$ref: "//evil.example/b.yaml#/E"}
+    F: {$ref: "..%2Fb.yaml#/F"}
+`, "b.yaml": "A: {type: string}\n"},
+			want: []string{
+				`specs/api.yaml:8:9: E-REF-EXTERNAL: $ref "/etc/passwd#/A" leaves the spec's folder (#/components/schemas/A); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:9:9: E-REF-EXTERNAL: $ref "file:///etc/passwd#/B" points to a URL (#/components/schemas/B); copy the referenced file under the spec's folder and refer to it by a relative path`,
+				`specs/api.yaml:10:9: E-REF-EXTERNAL: $ref "%2e%2e/b.yaml#/C" leaves the spec's folder (#/components/schemas/C); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:11:9: E-REF-EXTERNAL: $ref "sub/%2E%2E/%2e%2e/b.yaml#/D" leaves the spec's folder (#/components/schemas/D); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:12:9: E-REF-EXTERNAL: $ref "//evil.example/b.yaml#/E" points to a URL (#/components/schemas/E); copy the referenced file under the spec's folder and refer to it by a relative path`,
+				`specs/api.yaml:13:9: E-REF-EXTERNAL: $ref "..%2Fb.yaml#/F" leaves the spec's folder (#/components/schemas/F); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+			},
+		},
+		{
 			name: "ref cycle",
 			files: map[string]string{"api.yaml": head + `paths: {}
 components:

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -40,6 +42,7 @@ type Client struct {
 		GetList        *resilient.Operation
 		GetMatrix      *resilient.Operation
 		GetPair        *resilient.Operation
+		Search         *resilient.Operation
 		DeleteTenant   *resilient.Operation
 		DeleteFile     *resilient.Operation
 	}
@@ -173,6 +176,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetList.ConnectTimeout,
 			p.GetMatrix.ConnectTimeout,
 			p.GetPair.ConnectTimeout,
+			p.Search.ConnectTimeout,
 			p.DeleteTenant.ConnectTimeout,
 			p.DeleteFile.ConnectTimeout,
 		)
@@ -210,6 +214,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if c.ops.GetPair, err = dep.Operation(p.GetPair); err != nil {
 		return nil, err
 	}
+	if c.ops.Search, err = dep.Operation(p.Search); err != nil {
+		return nil, err
+	}
 	if c.ops.DeleteTenant, err = dep.Operation(p.DeleteTenant); err != nil {
 		return nil, err
 	}
@@ -245,6 +252,8 @@ type Policy struct {
 	GetMatrix resilient.OperationPolicy
 	// GetPair is the policy of [Client.GetPair].
 	GetPair resilient.OperationPolicy
+	// Search is the policy of [Client.Search].
+	Search resilient.OperationPolicy
 	// DeleteTenant is the policy of [Client.DeleteTenant].
 	DeleteTenant resilient.OperationPolicy
 	// DeleteFile is the policy of [Client.DeleteFile].
@@ -408,6 +417,22 @@ func DefaultPolicy() Policy {
 		// GetPair: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetPair: resilient.OperationPolicy{
 			Name:           "GetPair",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        6300 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// Search: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		Search: resilient.OperationPolicy{
+			Name:           "Search",
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
@@ -739,6 +764,98 @@ func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.
 	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
 	if err != nil {
 		return nil, err
+	}
+	return req, nil
+}
+
+// Search calls GET /search.
+//
+// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...resilient.CallOption) error {
+	req, err := c.requestSearch(ctx, params)
+	if err != nil {
+		return err
+	}
+	op := c.ops.Search.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// SearchParams holds the query, header and cookie parameters of [Client.Search].
+// Optional parameters are pointers (or nil slices and maps) and are not sent
+// when nil. A nil *SearchParams sends none.
+type SearchParams struct {
+	// Q is the query parameter "q".
+	Q *string
+	// Tag is the query parameter "tag".
+	Tag []string
+	// IDs is the query parameter "ids".
+	IDs []string
+	// Pipes is the query parameter "pipes".
+	Pipes []string
+	// Filter is the query parameter "filter".
+	Filter map[string]string
+	// WeIrdKey is the query parameter "we&ird=key".
+	WeIrdKey *string
+	// XNote is the header parameter "X-Note".
+	XNote *string
+	// Sid is the cookie parameter "sid".
+	Sid *string
+}
+
+// requestSearch builds the request of Search.
+func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http.Request, error) {
+	u := c.baseURL + "/search"
+	var q []string
+	if params != nil {
+		if params.Q != nil {
+			q = append(q, "q="+url.QueryEscape(*params.Q))
+		}
+		for _, v := range params.Tag {
+			q = append(q, "tag="+url.QueryEscape(v))
+		}
+		if len(params.IDs) > 0 {
+			vs := make([]string, len(params.IDs))
+			for i, v := range params.IDs {
+				vs[i] = url.QueryEscape(v)
+			}
+			q = append(q, "ids="+strings.Join(vs, ","))
+		}
+		if len(params.Pipes) > 0 {
+			vs := make([]string, len(params.Pipes))
+			for i, v := range params.Pipes {
+				vs[i] = url.QueryEscape(v)
+			}
+			q = append(q, "pipes="+strings.Join(vs, "|"))
+		}
+		for _, k := range slices.Sorted(maps.Keys(params.Filter)) {
+			q = append(q, "filter["+url.QueryEscape(k)+"]="+url.QueryEscape(params.Filter[k]))
+		}
+		if params.WeIrdKey != nil {
+			q = append(q, "we%26ird%3Dkey="+url.QueryEscape(*params.WeIrdKey))
+		}
+	}
+	if len(q) > 0 {
+		u += "?" + strings.Join(q, "&")
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	if params != nil {
+		if params.XNote != nil {
+			req.Header.Set("X-Note", *params.XNote)
+		}
+		if params.Sid != nil {
+			req.AddCookie(&http.Cookie{
+				Name:  "sid",
+				Value: *params.Sid,
+			})
+		}
 	}
 	return req, nil
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -126,5 +128,67 @@ func TestValuesStayInTheirSegment(t *testing.T) {
 				t.Errorf("the server saw %q, want [%q]", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestQueryValuesStayValues: query values (and a query key) holding "&",
+// "=", "#", "%", "+", spaces and the delimiters of their own style arrive
+// as the values they are, in every style.
+func TestQueryValuesStayValues(t *testing.T) {
+	const hostile = "a&b=c#d%e+f g|h[i]/;,"
+	var got *url.URL
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = r.URL
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	tr := &http.Transport{}
+	defer srv.Close()
+	defer tr.CloseIdleConnections()
+	c, err := NewClient(srv.URL, WithHTTPClient(&http.Client{Transport: tr}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hostile
+	err = c.Search(context.Background(), &SearchParams{
+		Q:        &h,
+		Tag:      []string{hostile, "x"},
+		IDs:      []string{"1,2", "3"},
+		Pipes:    []string{"a|b", "c"},
+		Filter:   map[string]string{"k]": hostile},
+		WeIrdKey: &h,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	q := got.Query()
+	for _, tt := range []struct {
+		key  string
+		want []string
+	}{
+		{"q", []string{hostile}},
+		{"tag", []string{hostile, "x"}},
+		{"ids", []string{"1,2,3"}},
+		{"pipes", []string{"a|b|c"}},
+		{"filter[k]]", []string{hostile}},
+		{"we&ird=key", []string{hostile}},
+	} {
+		if !slices.Equal(q[tt.key], tt.want) {
+			t.Errorf("query %q = %q, want %q (raw query %s)", tt.key, q[tt.key], tt.want, got.RawQuery)
+		}
+	}
+	// The delimiters of non-exploded styles are told from those inside
+	// values: a value's own comma or bar is escaped.
+	for _, raw := range []string{"ids=1%2C2,3", "pipes=a%7Cb|c"} {
+		if !strings.Contains(got.RawQuery, raw) {
+			t.Errorf("raw query %s lacks %s", got.RawQuery, raw)
+		}
+	}
+	if got.Fragment != "" || len(q) != 6 {
+		t.Errorf("fragment %q and %d keys, want none and 6 (raw query %s)", got.Fragment, len(q), got.RawQuery)
 	}
 }

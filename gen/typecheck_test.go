@@ -1,0 +1,84 @@
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+// generatedImports are the packages generated clients may import.
+var generatedImports = []string{
+	"github.com/resilientgo/resilient/runtime",
+	"bytes", "context", "encoding/base64", "encoding/json", "errors", "fmt", "io", "log/slog",
+	"maps", "mime", "mime/multipart", "net/http", "net/url", "slices", "strconv", "strings", "time",
+}
+
+// checker type-checks generated files against the export data of the
+// runtime and the standard library, listed once per process with
+// "go list -export", so that each check costs milliseconds. It is safe for
+// concurrent use.
+type checker struct {
+	once    sync.Once
+	err     error
+	exports map[string]string
+
+	mu  sync.Mutex
+	imp types.Importer
+}
+
+var typeChecker checker
+
+func (c *checker) init() {
+	c.once.Do(func() {
+		cmd := exec.Command("go", append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}"}, generatedImports...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			c.err = fmt.Errorf("go list -export: %v\n%s", err, stderr.String())
+			return
+		}
+		c.exports = map[string]string{}
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		for sc.Scan() {
+			if path, file, ok := strings.Cut(sc.Text(), "="); ok && file != "" {
+				c.exports[path] = file
+			}
+		}
+		c.imp = importer.ForCompiler(token.NewFileSet(), "gc", func(path string) (io.ReadCloser, error) {
+			file, ok := c.exports[path]
+			if !ok {
+				return nil, fmt.Errorf("generated code imports %s, which the type checker does not know", path)
+			}
+			return os.Open(file)
+		})
+	})
+}
+
+// check parses and type-checks one generated file.
+func (c *checker) check(name string, code []byte) error {
+	c.init()
+	if c.err != nil {
+		return c.err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, code, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	conf := types.Config{Importer: c.imp}
+	_, err = conf.Check(f.Name.Name, fset, []*ast.File{f}, nil)
+	return err
+}
