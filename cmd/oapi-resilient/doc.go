@@ -132,12 +132,17 @@
 // anything is sent (resilient.CheckPath). What no escaping can make mean
 // what it says is a lint error (status 1):
 //
-//	E-PATH-CHAR      a "?" or "#" in a template, or a "%" that starts no
-//	                 %XX escape
+//	E-PATH-CHAR      a "#" in a template, a "?" not followed by a fixed
+//	                 query, or a "%" that starts no %XX escape
 //	E-PATH-DOT       a literal "." or ".." segment ("%2E" included), which
 //	                 servers resolve before routing
 //	E-PATH-TEMPLATE  a template variable that names no path parameter of
 //	                 the operation
+//
+// A "?" followed by a fixed query ("/responses?beta=true", as some
+// generated specs write operation variants) is a warning, W-PATH-QUERY:
+// the client sends that query with every request of the operation, before
+// its query parameters.
 //
 // # go generate
 //

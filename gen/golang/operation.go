@@ -18,6 +18,9 @@ type opView struct {
 	// method is the HTTP method; path the template split into parts.
 	method string
 	path   []pathPart
+	// fixedQuery is the query written after "?" in the template,
+	// escaped; sent with every request.
+	fixedQuery string
 	// args are the required path parameters, in template order.
 	args    []*paramView
 	params  *paramsView
@@ -60,6 +63,9 @@ func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView 
 		}
 	}
 	v.path = c.pathParts(op, v.args)
+	if _, query, ok := ir.CutQuery(op.Path); ok {
+		v.fixedQuery = escapeQueryLiteral(query)
+	}
 	if v.keyHeader != "" && !v.params.documents(v.keyHeader) {
 		if v.params == nil {
 			v.params = &paramsView{name: op.Name + "Params", op: op.Name}
@@ -231,7 +237,7 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 	body = append(body, v.pathLocals()...)
 	body = append(body, v.pathCode()...)
 	if v.params.hasQuery() {
-		body = append(body, jen.Var().Id("q").Index().String())
+		body = append(body, v.queryInit())
 		body = append(body, jen.If(jen.Id("params").Op("!=").Nil()).Block(v.params.queryCode()...))
 		body = append(body, jen.If(jen.Len(jen.Id("q")).Op(">").Lit(0)).Block(
 			jen.Id("u").Op("+=").Lit("?").Op("+").Qual("strings", "Join").Call(jen.Id("q"), jen.Lit("&")),
@@ -267,12 +273,12 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 		Params(jen.Op("*").Qual("net/http", "Request"), jen.Error()).Block(body...)
 }
 
-// pathParts splits the template into literals and parameters. A template
-// variable without a parameter (the front end reports it) stays literal
-// text, escaped as such.
+// pathParts splits the template, up to its fixed query, into literals and
+// parameters. A template variable without a parameter (the front end
+// reports it) stays literal text, escaped as such.
 func (c *clientGen) pathParts(op *ir.Operation, args []*paramView) []pathPart {
 	var out []pathPart
-	rest := op.Path
+	rest, _, _ := ir.CutQuery(op.Path)
 	for rest != "" {
 		i := strings.IndexByte(rest, '{')
 		j := strings.IndexByte(rest[max(i, 0):], '}') + max(i, 0)

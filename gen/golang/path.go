@@ -19,13 +19,17 @@ import (
 // Without it, one byte that needs escaping ("/files/café/{name}") makes
 // net/url drop the escaped form of the whole path and re-escape its
 // decoded form, so the "%2F" escaped into a value turns back into "/".
-func escapePathLiteral(s string) string {
+func escapePathLiteral(s string) string { return percentEncode(s, isPathChar) }
+
+// percentEncode writes every byte of s that allowed refuses as %XX (upper
+// case), keeping well-formed %XX escapes as written.
+func percentEncode(s string, allowed func(byte) bool) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case isPathChar(c):
+		case allowed(c):
 			b.WriteByte(c)
 		case c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
 			b.WriteString(s[i : i+3])
@@ -86,19 +90,45 @@ func (v *opView) pathCode() []jen.Code {
 		}
 	}
 	base := jen.Id("c").Dot("baseURL")
+	// A fixed query goes after the path here when no query parameter
+	// follows; queryInit starts the query with it otherwise.
+	query := jen.Null()
+	if v.fixedQuery != "" && !v.params.hasQuery() {
+		query = jen.Op("+").Lit("?" + v.fixedQuery)
+	}
 	switch {
 	case path == nil:
-		return []jen.Code{jen.Id("u").Op(":=").Add(base)}
+		return []jen.Code{jen.Id("u").Op(":=").Add(base).Add(query)}
 	case !params:
-		return []jen.Code{jen.Id("u").Op(":=").Add(base).Op("+").Add(path)}
+		return []jen.Code{jen.Id("u").Op(":=").Add(base).Op("+").Add(path).Add(query)}
 	}
 	return []jen.Code{
 		jen.Id("u").Op(":=").Add(path),
 		jen.If(jen.Err().Op(":=").Add(rt("CheckPath")).Call(jen.Id("u")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()),
 		),
-		jen.Id("u").Op("=").Add(base).Op("+").Id("u"),
+		jen.Id("u").Op("=").Add(base).Op("+").Id("u").Add(query),
 	}
+}
+
+// queryInit declares the query pairs, starting with the template's fixed
+// query when it has one:
+//
+//	var q []string
+//	q := []string{"beta=true"}
+func (v *opView) queryInit() jen.Code {
+	if v.fixedQuery == "" {
+		return jen.Var().Id("q").Index().String()
+	}
+	return jen.Id("q").Op(":=").Index().String().Values(jen.Lit(v.fixedQuery))
+}
+
+// escapeQueryLiteral percent-encodes a fixed query from a template as
+// escapePathLiteral does a path, "?" allowed too (the front end accepts
+// only a fixed query that needs no escaping; this keeps the URL valid
+// whatever the IR holds).
+func escapeQueryLiteral(s string) string {
+	return percentEncode(s, func(c byte) bool { return c == '?' || isPathChar(c) })
 }
 
 // dotFree reports whether a scalar of type t formats to text that is

@@ -15,9 +15,13 @@ import (
 // percent-encoded as written (see package golang), so these are the
 // templates no escaping can make mean what they say.
 const (
-	// rulePathChar: a "?" or "#" in a template (it would start the query
-	// or the fragment), or a "%" that does not start a %XX escape.
+	// rulePathChar: a "#" in a template (it would start the fragment), a
+	// "?" not followed by a fixed query, or a "%" that does not start a
+	// %XX escape.
 	rulePathChar = "E-PATH-CHAR"
+	// rulePathQuery: a "?" followed by a fixed query ("?beta=true"), which
+	// the client sends with every request of the operation.
+	rulePathQuery = "W-PATH-QUERY"
 	// rulePathDot: a literal "." or ".." segment ("%2E" included), which
 	// servers resolve before routing.
 	rulePathDot = "E-PATH-DOT"
@@ -27,35 +31,62 @@ const (
 )
 
 // checkPathTemplate reports the characters and dot segments of a path
-// template that no escaping makes usable, at the template's key.
+// template that no escaping makes usable, at the template's key. A "?"
+// followed by a fixed query ("/responses?beta=true", as some generated
+// specs write operation variants) is sent as that query, with a warning;
+// any other "?" is an error.
 func (b *builder) checkPathTemplate(path string) {
 	ptr := pointer("#/paths", path)
 	loc := b.doc.keyLocation(ptr)
 	literal := templateLiteral(path)
-	reported := map[byte]bool{}
 	for i := 0; i < len(literal); i++ {
-		c := literal[i]
-		switch {
-		case reported[c]:
-		case c == '?' || c == '#':
-			what := map[byte]string{'?': "query", '#': "fragment"}[c]
-			b.diags.Errorf(loc, rulePathChar,
-				fmt.Sprintf("path template %q holds %q, which would start the URL's %s", path, string(c), what),
-				"declare query values as parameters with in: query, and remove the character from the path")
-			reported[c] = true
-		case c == '%' && (i+2 >= len(literal) || !isHex(literal[i+1]) || !isHex(literal[i+2])):
+		if literal[i] == '%' && (i+2 >= len(literal) || !isHex(literal[i+1]) || !isHex(literal[i+2])) {
 			b.diags.Errorf(loc, rulePathChar,
 				fmt.Sprintf("path template %q holds a %q that does not start a %%XX escape", path, "%"),
 				`write a literal percent sign as "%25"`)
-			reported[c] = true
+			break
 		}
 	}
+	if strings.Contains(literal, "#") {
+		b.diags.Errorf(loc, rulePathChar,
+			fmt.Sprintf("path template %q holds %q, which would start the URL's fragment", path, "#"),
+			"remove the fragment: a client never sends it")
+	}
+	rawPath, rawQuery, hasQuery := ir.CutQuery(path)
+	switch {
+	case !hasQuery:
+	case rawQuery != "" && !strings.ContainsAny(rawQuery, "{}#") && validFixedQuery(rawQuery):
+		b.diags.Warnf(loc, rulePathQuery,
+			fmt.Sprintf("path template %q carries the fixed query %q; the client sends it with every request of the operation, before the query parameters", path, rawQuery),
+			"declare it as query parameters (in: query) if the server accepts other values")
+	default:
+		b.diags.Errorf(loc, rulePathChar,
+			fmt.Sprintf("path template %q holds %q, which would start the URL's query, and what follows is no fixed query", path, "?"),
+			"declare query values as parameters with in: query, and remove the character from the path")
+	}
 	var dot *runtime.DotSegmentError
-	if errors.As(runtime.CheckPath(literal), &dot) {
+	if errors.As(runtime.CheckPath(templateLiteral(rawPath)), &dot) {
 		b.diags.Errorf(loc, rulePathDot,
 			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
 			"remove the segment, or write the path it resolves to")
 	}
+}
+
+// validFixedQuery reports whether q is query text that a URL carries as
+// written: RFC 3986 query characters and well-formed %XX escapes only.
+func validFixedQuery(q string) bool {
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-._~!$&'()*+,;=:@/?", c) >= 0:
+		case c == '%' && i+2 < len(q) && isHex(q[i+1]) && isHex(q[i+2]):
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // checkPathVariables reports each variable of o's template that names no

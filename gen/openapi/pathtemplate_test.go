@@ -30,7 +30,7 @@ func TestPathTemplateRules(t *testing.T) {
 	}{
 		{
 			name: "query and fragment characters",
-			paths: `  /a?b=1:
+			paths: `  /a?b=1&c:
     get:
       operationId: getA
       responses: {"204": {description: ok}}
@@ -38,10 +38,27 @@ func TestPathTemplateRules(t *testing.T) {
     get:
       operationId: getC
       responses: {"204": {description: ok}}
+  /e?:
+    get:
+      operationId: getE
+      responses: {"204": {description: ok}}
+  /f?x={y}:
+    get:
+      operationId: getF
+      parameters:
+        - {name: y, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  /g?a b:
+    get:
+      operationId: getG
+      responses: {"204": {description: ok}}
 `,
 			want: []string{
-				`specs/api.yaml:6:3: E-PATH-CHAR: path template "/a?b=1" holds "?", which would start the URL's query (#/paths/~1a?b=1); declare query values as parameters with in: query, and remove the character from the path`,
-				`specs/api.yaml:10:3: E-PATH-CHAR: path template "/c#d" holds "#", which would start the URL's fragment (#/paths/~1c#d); declare query values as parameters with in: query, and remove the character from the path`,
+				`specs/api.yaml:6:3: W-PATH-QUERY: path template "/a?b=1&c" carries the fixed query "b=1&c"; the client sends it with every request of the operation, before the query parameters (#/paths/~1a?b=1&c); declare it as query parameters (in: query) if the server accepts other values`,
+				`specs/api.yaml:10:3: E-PATH-CHAR: path template "/c#d" holds "#", which would start the URL's fragment (#/paths/~1c#d); remove the fragment: a client never sends it`,
+				`specs/api.yaml:14:3: E-PATH-CHAR: path template "/e?" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1e?); declare query values as parameters with in: query, and remove the character from the path`,
+				`specs/api.yaml:18:3: E-PATH-CHAR: path template "/f?x={y}" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1f?x={y}); declare query values as parameters with in: query, and remove the character from the path`,
+				`specs/api.yaml:24:3: E-PATH-CHAR: path template "/g?a b" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1g?a b); declare query values as parameters with in: query, and remove the character from the path`,
 			},
 		},
 		{
