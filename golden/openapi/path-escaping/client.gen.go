@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,18 +34,20 @@ type Client struct {
 	httpc   *resilient.HTTPClient
 	dep     *resilient.Dependency
 	ops     struct {
-		GetDotted      *resilient.Operation
-		DeleteHalfFile *resilient.Operation
-		DeleteOddFile  *resilient.Operation
-		DeleteCafeFile *resilient.Operation
-		GetLabel       *resilient.Operation
-		GetLabels      *resilient.Operation
-		GetList        *resilient.Operation
-		GetMatrix      *resilient.Operation
-		GetPair        *resilient.Operation
-		Search         *resilient.Operation
-		DeleteTenant   *resilient.Operation
-		DeleteFile     *resilient.Operation
+		GetDotted         *resilient.Operation
+		DeleteHalfFile    *resilient.Operation
+		DeleteOddFile     *resilient.Operation
+		DeleteCafeFile    *resilient.Operation
+		GetLabel          *resilient.Operation
+		GetLabels         *resilient.Operation
+		GetList           *resilient.Operation
+		GetMatrix         *resilient.Operation
+		GetPair           *resilient.Operation
+		Search            *resilient.Operation
+		DeleteTenant      *resilient.Operation
+		DeleteFile        *resilient.Operation
+		GetVariantBeta    *resilient.Operation
+		CreateVariantBeta *resilient.Operation
 	}
 }
 
@@ -179,6 +182,8 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.Search.ConnectTimeout,
 			p.DeleteTenant.ConnectTimeout,
 			p.DeleteFile.ConnectTimeout,
+			p.GetVariantBeta.ConnectTimeout,
+			p.CreateVariantBeta.ConnectTimeout,
 		)
 		hc = &http.Client{Transport: resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)}
 	}
@@ -223,6 +228,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if c.ops.DeleteFile, err = dep.Operation(p.DeleteFile); err != nil {
 		return nil, err
 	}
+	if c.ops.GetVariantBeta, err = dep.Operation(p.GetVariantBeta); err != nil {
+		return nil, err
+	}
+	if c.ops.CreateVariantBeta, err = dep.Operation(p.CreateVariantBeta); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -258,6 +269,10 @@ type Policy struct {
 	DeleteTenant resilient.OperationPolicy
 	// DeleteFile is the policy of [Client.DeleteFile].
 	DeleteFile resilient.OperationPolicy
+	// GetVariantBeta is the policy of [Client.GetVariantBeta].
+	GetVariantBeta resilient.OperationPolicy
+	// CreateVariantBeta is the policy of [Client.CreateVariantBeta].
+	CreateVariantBeta resilient.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -471,6 +486,38 @@ func DefaultPolicy() Policy {
 			ConnectTimeout: time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// GetVariantBeta: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		GetVariantBeta: resilient.OperationPolicy{
+			Name:           "GetVariantBeta",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        6300 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: 2,
+				Base:       100 * time.Millisecond,
+				Cap:        2 * time.Second,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// CreateVariantBeta: not idempotent, 1 attempt (derived), timeout 2s (guess).
+		CreateVariantBeta: resilient.OperationPolicy{
+			Name:           "CreateVariantBeta",
+			Idempotency:    resilient.NotIdempotent,
+			Timeout:        2 * time.Second,
+			AttemptTimeout: 0,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
 				Cap:        2 * time.Second,
 				MinAttempt: 0,
@@ -916,6 +963,81 @@ func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name stri
 	}
 	u = c.baseURL + u
 	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// GetVariantBeta calls GET /variants/{name}?beta=true.
+//
+// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+func (c *Client) GetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams, opts ...resilient.CallOption) error {
+	req, err := c.requestGetVariantBeta(ctx, name, params)
+	if err != nil {
+		return err
+	}
+	op := c.ops.GetVariantBeta.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// GetVariantBetaParams holds the query, header and cookie parameters of [Client.GetVariantBeta].
+// Optional parameters are pointers (or nil slices and maps) and are not sent
+// when nil. A nil *GetVariantBetaParams sends none.
+type GetVariantBetaParams struct {
+	// Limit is the query parameter "limit".
+	Limit *int
+}
+
+// requestGetVariantBeta builds the request of GetVariantBeta.
+func (c *Client) requestGetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams) (*http.Request, error) {
+	u := "/variants/" + url.PathEscape(name)
+	if err := resilient.CheckPath(u); err != nil {
+		return nil, err
+	}
+	u = c.baseURL + u
+	q := []string{"beta=true"}
+	if params != nil {
+		if params.Limit != nil {
+			q = append(q, "limit="+url.QueryEscape(strconv.Itoa(*params.Limit)))
+		}
+	}
+	if len(q) > 0 {
+		u += "?" + strings.Join(q, "&")
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// CreateVariantBeta calls POST /variants?beta=true.
+//
+// Policy: not idempotent, 1 attempt, timeout 2s.
+func (c *Client) CreateVariantBeta(ctx context.Context, opts ...resilient.CallOption) error {
+	req, err := c.requestCreateVariantBeta(ctx)
+	if err != nil {
+		return err
+	}
+	op := c.ops.CreateVariantBeta.With(opts...)
+	var key string
+	if op.CachesFallback() {
+		key = req.Method + " " + req.URL.String()
+	}
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	return err
+}
+
+// requestCreateVariantBeta builds the request of CreateVariantBeta.
+func (c *Client) requestCreateVariantBeta(ctx context.Context) (*http.Request, error) {
+	u := c.baseURL + "/variants" + "?beta=true"
+	req, err := http.NewRequestWithContext(ctx, "POST", u, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -192,3 +192,45 @@ func TestQueryValuesStayValues(t *testing.T) {
 		t.Errorf("fragment %q and %d keys, want none and 6 (raw query %s)", got.Fragment, len(q), got.RawQuery)
 	}
 }
+
+// TestFixedQueryInTheTemplate: a template that carries a fixed query
+// ("/variants?beta=true", as some specs write operation variants) sends
+// it with every request, before the query parameters; the path value
+// stays in its segment.
+func TestFixedQueryInTheTemplate(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.EscapedPath()+"?"+r.URL.RawQuery)
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	tr := &http.Transport{}
+	defer srv.Close()
+	defer tr.CloseIdleConnections()
+	c, err := NewClient(srv.URL, WithHTTPClient(&http.Client{Transport: tr}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	limit := 5
+	if err := c.CreateVariantBeta(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.GetVariantBeta(ctx, "a/b?c", &GetVariantBetaParams{Limit: &limit}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.GetVariantBeta(ctx, "x", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.GetVariantBeta(ctx, "..", nil); !errors.Is(err, resilient.ErrDotSegment) {
+		t.Errorf("GetVariantBeta(..) = %v, want resilient.ErrDotSegment", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"POST /variants?beta=true", "GET /variants/a%2Fb%3Fc?beta=true&limit=5", "GET /variants/x?beta=true"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("the server saw %q, want %q", seen, want)
+	}
+}
