@@ -196,6 +196,12 @@ func (b *builder) warnUnsupported(loc ir.Location, what string) {
 	b.diags.Warnf(loc, "W-UNSUPPORTED", what+"; the value is kept as raw JSON", "")
 }
 
+// warnIgnored reports a part of a schema the generated type leaves out:
+// what says what, and what happens to it.
+func (b *builder) warnIgnored(loc ir.Location, what string) {
+	b.diags.Warnf(loc, "W-UNSUPPORTED", what, "")
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

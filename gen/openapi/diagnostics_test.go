@@ -198,6 +198,26 @@ components:
 			want: []string{`specs/api.yaml:10:5: E-ALLOF-CYCLE: allOf cycle A -> B -> A cannot be flattened into Go structs (#/components/schemas/A); remove one of the allOf references, or use a property to refer back`},
 		},
 		{
+			name: "allOf cycle reached from an inline schema",
+			files: map[string]string{"api.yaml": head + `paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf: [{$ref: "#/components/schemas/A"}, {type: object, properties: {x: {type: string}}}]
+components:
+  schemas:
+    A:
+      allOf: [{$ref: "#/components/schemas/A"}, {type: object}]
+`},
+			want: []string{`specs/api.yaml:18:5: E-ALLOF-CYCLE: allOf cycle A -> A cannot be flattened into Go structs (#/components/schemas/A); remove one of the allOf references, or use a property to refer back`},
+		},
+		{
 			name: "example and 3.1 keyword findings are warnings",
 			files: map[string]string{"api.yaml": head + `paths: {}
 components:

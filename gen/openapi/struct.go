@@ -68,16 +68,17 @@ func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 
 // flatten collects the properties and required names of s and of its
 // allOf parts, parts first. A later property of the same name replaces an
-// earlier one in place.
+// earlier one in place. A part on an allOf cycle (reported as
+// E-ALLOF-CYCLE) is left out, also when an inline schema reaches it.
 func (b *builder) flatten(s *openapi3.Schema, ptr string, props *[]property, required map[string]bool) {
 	for i, part := range s.AllOf {
 		partPtr := fmt.Sprintf("%s/allOf/%d", ptr, i)
-		if part == nil || part.Value == nil {
+		if part == nil || part.Value == nil || b.cyclic[part.Value] {
 			continue
 		}
 		ps := part.Value
 		if sh, _, _ := shapeOf(ps); sh != shapeStruct && sh != shapeSame && sh != shapeMap && sh != shapeAny {
-			b.warnUnsupported(b.doc.locate(part.Origin, partPtr), "allOf part that is not an object is left out of the merged struct")
+			b.warnIgnored(b.doc.locate(part.Origin, partPtr), "allOf part that is not an object is left out of the merged struct: its constraints are not checked and it adds no field")
 			continue
 		}
 		if part.Ref != "" {
@@ -88,7 +89,7 @@ func (b *builder) flatten(s *openapi3.Schema, ptr string, props *[]property, req
 	}
 	if len(s.OneOf)+len(s.AnyOf) > 0 && len(s.AllOf) > 0 {
 		if alts, _ := alternatives(s); !onlyConstraints(withoutNull(alts)) {
-			b.warnUnsupported(b.doc.locate(s.Origin, ptr), "oneOf/anyOf next to allOf is ignored in the merged struct")
+			b.warnIgnored(b.doc.locate(s.Origin, ptr), "oneOf/anyOf next to allOf is ignored: the merged struct has only the allOf parts' and its own properties")
 		}
 	}
 	for _, name := range orderedProperties(s.Properties) {

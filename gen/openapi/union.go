@@ -33,7 +33,7 @@ func (b *builder) defineUnion(t *ir.Type, s *openapi3.Schema, ptr string) {
 		return
 	}
 	if len(s.OneOf) > 0 && len(s.AnyOf) > 0 {
-		b.warnUnsupported(b.doc.locate(s.Origin, ptr), "anyOf next to oneOf is ignored")
+		b.warnIgnored(b.doc.locate(s.Origin, ptr), "anyOf next to oneOf is ignored: the union has only the oneOf alternatives")
 	}
 	if d := s.Discriminator; d != nil {
 		u.Discriminator = d.PropertyName
