@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // FuzzOpenAPIPipeline runs the whole OpenAPI pipeline on small specs: an
@@ -44,7 +45,24 @@ func FuzzOpenAPIPipeline(f *testing.F) {
 		if !bytes.HasPrefix(trimmed, []byte("openapi")) && !bytes.HasPrefix(trimmed, []byte("swagger")) && !bytes.HasPrefix(trimmed, []byte("{")) {
 			spec = buildSpec(&program{data: data})
 		}
-		res, err := OpenAPI(fstest.MapFS{"api.yaml": {Data: spec}}, "api.yaml", OpenAPIOptions{Package: "fuzzed"})
+		// A hang is a finding too: report it with the spec rather than
+		// let the worker stall.
+		type outcome struct {
+			res *Result
+			err error
+		}
+		done := make(chan outcome, 1)
+		go func() {
+			res, err := OpenAPI(fstest.MapFS{"api.yaml": {Data: spec}}, "api.yaml", OpenAPIOptions{Package: "fuzzed"})
+			done <- outcome{res, err}
+		}()
+		var o outcome
+		select {
+		case o = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("generation takes more than 10s\nspec:\n%s", spec)
+		}
+		res, err := o.res, o.err
 		for _, d := range Diagnostics(err) {
 			if d.Rule == "E-INTERNAL" || d.Rule == "E-EMIT" {
 				t.Fatalf("%v\nspec:\n%s", d, spec)
@@ -63,7 +81,7 @@ func FuzzOpenAPIPipeline(f *testing.F) {
 }
 
 // program reads the choices of buildSpec from the fuzzer's bytes; past
-// the end every choice is the first.
+// the end every choice is the first, which is always a valid one.
 type program struct {
 	data []byte
 	pos  int
@@ -84,21 +102,35 @@ func (p *program) bool() bool { return p.n(2) == 1 }
 
 func (p *program) pick(list []string) string { return list[p.n(len(list))] }
 
+// name picks a name, hostile one time in eight (and never once the
+// program has run out, so that short programs stay valid).
+func (p *program) name() string {
+	if p.n(8) == 7 {
+		return p.pick(fuzzHostile)
+	}
+	return p.pick(fuzzNames)
+}
+
 // Name pools: plain names, names that are Go keywords, predeclared or
 // imported identifiers, and names that break tags, headers or Markdown.
 // (Names starting with "seg" are left out: the parameter naming loop
 // does not end on them; that is fixed apart from this target.)
 var (
+	// fuzzNames are valid component and parameter names (the charset
+	// OpenAPI allows for components: a-zA-Z0-9._-), many of them names
+	// generated Go code uses itself.
 	fuzzNames = []string{"pet", "Pet", "id", "name", "type", "func", "url", "ctx", "err", "Client", "Policy", "string",
-		"-", "a b", "a,b", "é", "ID", "x-y", "_", "Tag", "tags", "kind", "value", "Error", "pet_id", "petId", "Params",
-		"Response", "Request", "data", "body", "q", "opts", "http", "json", "select", "2fa", "ünïcödé", "a|b", "<b>"}
+		"-", "ID", "x-y", "_", "Tag", "tags", "kind", "value", "Error", "pet_id", "petId", "Params", "Response",
+		"Request", "data", "body", "q", "opts", "http", "json", "select", "2fa", "v1.0", "Option", "New"}
+	// fuzzHostile are property and parameter names that break tags,
+	// headers or Markdown.
+	fuzzHostile  = []string{"a b", "a,b", "é", "ünïcödé", "a|b", "<b>", "a\"b", "`x`", "a\nb", ""}
 	fuzzHeaders  = []string{"X-Trace", "X-Request-ID", "Idempotency-Key", "X:Y", "Accept", "Content-Type", "Authorization", "x-api-key", "X Y"}
 	fuzzLiterals = []string{"pets", "v1.0", "café", "a b", "50%25", "x|y", "%2E", "-", "files", "~user", "a:b", "{", "}", "Ω", "%C3%A9", ".hidden", "a;b"}
 	fuzzMedia    = []string{"application/json", "application/x-www-form-urlencoded", "text/plain", "application/octet-stream",
 		"multipart/form-data", "application/merge-patch+json", "*/*", "application/problem+json", "text/plain; charset=utf-8", "image/png"}
-	fuzzStatus    = []string{"200", "201", "202", "204", "400", "404", "409", "4XX", "5XX", "default", "301"}
-	fuzzInts      = []any{0, 1, -1, 2147483647, 2147483648, -2147483649, 3000000000, 42}
-	fuzzDurations = []any{"100ms", "2s", "1m", "-1s", "0s", "abc", 5, "10h", "350ms"}
+	fuzzStatus = []string{"200", "201", "202", "204", "400", "404", "409", "4XX", "5XX", "default", "301"}
+	fuzzInts   = []any{0, 1, -1, 2147483647, 2147483648, -2147483649, 3000000000, 42}
 )
 
 // buildSpec assembles a small OpenAPI document in JSON from p.
@@ -110,15 +142,19 @@ func buildSpec(p *program) []byte {
 	b := &specBuilder{p: p, v31: version == "3.1.0"}
 	doc := map[string]any{
 		"openapi": version,
-		"info":    map[string]any{"title": p.pick(append([]string{"Pets", "Payments\n| x | y |", "<!-- x"}, fuzzNames...)), "version": "1"},
+		"info":    map[string]any{"title": p.pick(append([]string{"Pets", "Payments\n| x | y |", "<!-- x"}, append(fuzzNames, fuzzHostile...)...)), "version": "1"},
 	}
 	nSchemas := 1 + p.n(4)
 	for i := range nSchemas {
-		b.components = append(b.components, fmt.Sprintf("%s%d", strings.Trim(p.pick(fuzzNames), " "), i))
+		b.components = append(b.components, fmt.Sprintf("%s%d", p.pick(fuzzNames), i))
 	}
 	schemas := map[string]any{}
 	for _, name := range b.components {
-		schemas[name] = b.schema(0)
+		s := b.schema(0)
+		for _, bare := s["$ref"]; bare && p.n(8) != 0; _, bare = s["$ref"] {
+			s = b.schema(0)
+		}
+		schemas[name] = s
 	}
 	doc["components"] = map[string]any{
 		"schemas":         schemas,
@@ -128,14 +164,14 @@ func buildSpec(p *program) []byte {
 		doc["security"] = []any{map[string]any{"key": []any{}}}
 	}
 	if p.n(3) == 0 {
-		doc["x-resilience"] = b.resilience()
+		doc["x-resilience"] = b.resilience(false)
 	}
 	paths := map[string]any{}
 	for range 1 + p.n(3) {
 		path, vars := b.path()
 		item := map[string]any{}
 		if p.n(4) == 0 {
-			item["x-resilience"] = b.resilience()
+			item["x-resilience"] = b.resilience(false)
 		}
 		for _, method := range []string{"get", "post", "put", "delete", "patch"} {
 			if p.n(3) == 0 || method == "get" && len(item) == 0 {
@@ -194,7 +230,7 @@ func (b *specBuilder) schema(depth int) map[string]any {
 		props := map[string]any{}
 		var required []any
 		for range p.n(4) {
-			name := p.pick(fuzzNames)
+			name := p.name()
 			props[name] = b.schema(depth + 1)
 			if p.bool() {
 				required = append(required, name)
@@ -217,7 +253,7 @@ func (b *specBuilder) schema(depth int) map[string]any {
 		key := p.pick([]string{"oneOf", "anyOf"})
 		s = map[string]any{key: alts}
 		if p.bool() {
-			s["discriminator"] = map[string]any{"propertyName": p.pick(fuzzNames)}
+			s["discriminator"] = map[string]any{"propertyName": p.name()}
 		}
 	case 9:
 		s = map[string]any{"allOf": []any{b.ref(), b.schema(depth + 1)}}
@@ -258,7 +294,7 @@ func (b *specBuilder) path() (string, []string) {
 			fallthrough
 		default:
 			for range 1 + p.n(2) {
-				v := fmt.Sprintf("%s%d", strings.NewReplacer("{", "", "}", "", "/", "").Replace(p.pick(fuzzNames)), len(vars))
+				v := fmt.Sprintf("%s%d", p.pick(fuzzNames), len(vars))
 				vars = append(vars, v)
 				path.WriteString("{" + v + "}")
 			}
@@ -274,28 +310,48 @@ func (b *specBuilder) operation(method string, vars []string) map[string]any {
 	op := map[string]any{"operationId": fmt.Sprintf("%s%d", p.pick(append([]string{"getPet", "gеtPet", "list"}, fuzzNames...)), b.ops)}
 	var params []any
 	for _, v := range vars {
+		schema := b.paramSchema()
+		if schema["type"] == "object" {
+			schema = map[string]any{"type": "string"}
+		}
 		params = append(params, map[string]any{
 			"name": v, "in": "path", "required": true,
 			"style": p.pick([]string{"simple", "label", "matrix"}), "explode": p.bool(),
-			"schema": b.paramSchema(),
+			"schema": schema,
 		})
 	}
+	declared := map[string]bool{}
 	for range p.n(4) {
 		in := p.pick([]string{"query", "header", "cookie"})
-		name := p.pick(fuzzNames)
+		name := p.name()
 		if in == "header" {
 			name = p.pick(fuzzHeaders)
 		}
+		if declared[in+" "+name] {
+			continue
+		}
+		declared[in+" "+name] = true
 		param := map[string]any{"name": name, "in": in, "required": p.bool()}
+		schema := b.paramSchema()
 		switch {
 		case in == "query" && p.n(5) == 0:
 			param["content"] = map[string]any{"application/json": map[string]any{"schema": b.schema(1)}}
-		case in == "query":
+			schema = nil
+		case in == "query" && p.n(6) == 0:
+			// Any style, valid for the schema or not.
 			param["style"] = p.pick([]string{"form", "spaceDelimited", "pipeDelimited", "deepObject"})
 			param["explode"] = p.bool()
-			param["schema"] = b.paramSchema()
-		default:
-			param["schema"] = b.paramSchema()
+		case in == "query" && schema["type"] == "array":
+			param["style"] = p.pick([]string{"form", "spaceDelimited", "pipeDelimited"})
+			param["explode"] = param["style"] == "form" && p.bool()
+		case in == "query" && schema["type"] == "object":
+			param["style"] = p.pick([]string{"form", "deepObject"})
+			param["explode"] = true
+		case in == "query":
+			param["explode"] = p.bool()
+		}
+		if schema != nil {
+			param["schema"] = schema
 		}
 		params = append(params, param)
 	}
@@ -319,7 +375,7 @@ func (b *specBuilder) operation(method string, vars []string) map[string]any {
 	}
 	op["responses"] = responses
 	if p.n(3) == 0 {
-		op["x-resilience"] = b.resilience()
+		op["x-resilience"] = b.resilience(true)
 	}
 	if p.n(5) == 0 {
 		op["security"] = []any{}
@@ -344,37 +400,62 @@ func (b *specBuilder) paramSchema() map[string]any {
 	return s
 }
 
-// resilience returns an x-resilience object, valid or not.
-func (b *specBuilder) resilience() map[string]any {
+// resilience returns an x-resilience object, valid but one value in
+// eight; op says it is an operation's, where "idempotent" may be written.
+func (b *specBuilder) resilience(op bool) map[string]any {
 	p := b.p
+	bad := func() bool { return p.n(8) == 7 }
+	duration := func() any {
+		if bad() {
+			return p.pick([]string{"-1s", "0s", "abc", "1", "9000h"})
+		}
+		return p.pick([]string{"100ms", "350ms", "800ms", "2s", "5s", "1m"})
+	}
 	x := map[string]any{}
 	for range 1 + p.n(3) {
 		switch p.n(9) {
 		case 0:
-			x["timeout"] = fuzzDurations[p.n(len(fuzzDurations))]
+			x["timeout"] = duration()
 		case 1:
-			x["attemptTimeout"] = fuzzDurations[p.n(len(fuzzDurations))]
+			x["attemptTimeout"] = duration()
 		case 2:
-			x["retry"] = map[string]any{"maxRetries": p.n(8), "base": fuzzDurations[p.n(len(fuzzDurations))]}
+			r := map[string]any{"maxRetries": p.n(6), "base": duration()}
+			if bad() {
+				r["maxRetries"] = 7
+			}
+			x["retry"] = r
 		case 3:
-			fb := map[string]any{"kind": p.pick([]string{"cached", "static", "none", "bogus"})}
-			if p.bool() {
-				fb["value"] = map[string]any{p.pick(fuzzNames): p.pick([]string{"x\ufeffy", "\x00", "`", "ok"}), "n": fuzzInts[p.n(len(fuzzInts))]}
+			fb := map[string]any{"kind": p.pick([]string{"cached", "cached", "none", "static"})}
+			if fb["kind"] == "static" || bad() {
+				fb["value"] = map[string]any{p.name(): p.pick([]string{"x\ufeffy", "\x00", "`", "ok"}), "n": fuzzInts[p.n(len(fuzzInts))]}
 			}
 			if p.bool() {
 				fb["shared"] = p.bool()
 			}
+			if bad() {
+				fb["kind"] = "bogus"
+			}
 			x["fallback"] = fb
 		case 4:
-			x["hedge"] = map[string]any{"delay": fuzzDurations[p.n(len(fuzzDurations))], "maxHedges": p.n(6)}
+			x["hedge"] = map[string]any{"delay": duration(), "maxHedges": p.n(5)}
 		case 5:
-			x["idempotencyKey"] = p.pick(fuzzHeaders)
+			x["idempotencyKey"] = "Idempotency-Key"
+			if bad() {
+				x["idempotencyKey"] = p.pick(fuzzHeaders)
+			}
 		case 6:
-			x["idempotent"] = p.bool()
+			if op || bad() {
+				x["idempotent"] = p.bool()
+			}
 		case 7:
-			x["latency"] = map[string]any{"p50": "10ms", "p95": "50ms", "p99": fuzzDurations[p.n(len(fuzzDurations))], "rps": p.n(500)}
+			x["latency"] = map[string]any{"p50": "10ms", "p95": "50ms", "p99": "90ms", "rps": 1 + p.n(500)}
+			if bad() {
+				x["latency"] = map[string]any{"p50": "10ms", "p99": duration()}
+			}
 		default:
-			x[p.pick(fuzzNames)] = 1
+			if bad() {
+				x[p.name()] = 1
+			}
 		}
 	}
 	return x

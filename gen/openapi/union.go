@@ -38,6 +38,7 @@ func (b *builder) defineUnion(t *ir.Type, s *openapi3.Schema, ptr string) {
 	if d := s.Discriminator; d != nil {
 		u.Discriminator = d.PropertyName
 	}
+	tagged := map[string]bool{}
 	for i, alt := range alts {
 		if alt == nil || alt.Value == nil || isNullOnly(alt.Value) {
 			continue
@@ -51,7 +52,14 @@ func (b *builder) defineUnion(t *ir.Type, s *openapi3.Schema, ptr string) {
 		ref.Nullable = false
 		v := &ir.Variant{Name: names.derive(variantName(ref), altPtr), Type: ref}
 		if u.Discriminator != "" {
-			v.Tags = b.discriminatorTags(s.Discriminator, alt)
+			for _, tag := range b.discriminatorTags(s.Discriminator, alt) {
+				if tagged[tag] {
+					b.warnIgnored(b.doc.locate(alt.Origin, altPtr), fmt.Sprintf("discriminator value %q already selects an earlier alternative; the earlier one is used for it", tag))
+					continue
+				}
+				tagged[tag] = true
+				v.Tags = append(v.Tags, tag)
+			}
 		}
 		u.Variants = append(u.Variants, v)
 	}
