@@ -117,8 +117,10 @@ type Link struct {
 type Note struct {
 	// The dash property.
 	Field0 string `json:"-,"`
-	Level  *Level `json:"level,omitempty"`
-	Body   *Body  `json:"body,omitempty"`
+	// A name with a space, which a struct tag takes as written.
+	AB    *string `json:"a b,omitempty"`
+	Level *Level  `json:"level,omitempty"`
+	Body  *Body   `json:"body,omitempty"`
 }
 
 // Text models the object schema (#/components/schemas/Text).

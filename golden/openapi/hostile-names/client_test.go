@@ -49,19 +49,20 @@ func TestNothingButCode(t *testing.T) {
 }
 
 // TestDashProperty: a property called "-" is sent and read, not left out
-// as the bare tag "-" would.
+// as the bare tag "-" would; one with a space is too.
 func TestDashProperty(t *testing.T) {
 	level := Level3000000000
-	data, err := json.Marshal(Note{Field0: "d", Level: &level})
+	space := "s"
+	data, err := json.Marshal(Note{Field0: "d", AB: &space, Level: &level})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"-":"d","level":3000000000}`; string(data) != want {
+	if want := `{"-":"d","a b":"s","level":3000000000}`; string(data) != want {
 		t.Errorf("json.Marshal = %s, want %s", data, want)
 	}
 	var n Note
-	if err := json.Unmarshal([]byte(`{"-":"x"}`), &n); err != nil || n.Field0 != "x" {
-		t.Errorf("json.Unmarshal = %+v, %v; want Field0 x", n, err)
+	if err := json.Unmarshal([]byte(`{"-":"x","a b":"y","a,b":"z"}`), &n); err != nil || n.Field0 != "x" || n.AB == nil || *n.AB != "y" {
+		t.Errorf("json.Unmarshal = %+v, %v; want Field0 x and AB y", n, err)
 	}
 }
 
