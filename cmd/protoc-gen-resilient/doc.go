@@ -71,7 +71,10 @@
 // (E-DURATION), retry on a client or bidi stream (E-RETRY-STREAM), a
 // static fallback, whose value a policy cannot spell as a message
 // (E-FALLBACK-STATIC), fallback.shared on a fallback that is not cached
-// (E-FALLBACK-VALUE), Go name collisions (E-NAME-COLLISION). Warnings,
+// (E-FALLBACK-VALUE), Go name collisions (E-NAME-COLLISION), a Go
+// import path (go_package or M) that would put the generated file outside
+// the output directory, such as "..", with paths=import (E-OUTPUT-PATH).
+// Warnings,
 // such as a service without a proto package (W-NO-PACKAGE), go to
 // standard error, one per line prefixed "warning: ", which protoc and buf
 // show; the files are still generated.

@@ -57,7 +57,8 @@
 // (simple, label or matrix style) between the literal pieces of the
 // template, which are percent-encoded at generation time, the assembled
 // path checked with runtime.CheckPath so that a value forming a "." or
-// ".." segment is refused before sending; query parameters in form
+// ".." segment is refused before sending (a fixed query written after "?"
+// in the template goes first in the query); query parameters in form
 // (exploded or comma-joined), spaceDelimited, pipeDelimited and deepObject
 // styles, headers and cookies; primitives with strconv, times in RFC 3339,
 // enums by their value. Other shapes are sent as JSON text, with a warning.

@@ -166,14 +166,19 @@ func Generate(gen *protogen.Plugin, opts Options) error {
 		}
 		addErr(file.CheckNames(known))
 	}
-	if list.HasErrors() {
-		return list.Err()
-	}
-
 	byFile := map[string][]int{}
 	for i, svc := range services {
 		byFile[svc.Source] = append(byFile[svc.Source], i)
 	}
+	for _, f := range gen.Files {
+		if f.Generate && len(byFile[f.Desc.Path()]) > 0 {
+			checkOutputName(f, &list)
+		}
+	}
+	if list.HasErrors() {
+		return list.Err()
+	}
+
 	for _, f := range gen.Files {
 		idx := byFile[f.Desc.Path()]
 		if !f.Generate || len(idx) == 0 {
@@ -271,4 +276,21 @@ func reviewPath(p string) (string, error) {
 		return "", fmt.Errorf("review=%q: want a relative path inside the output directory, such as REVIEW.md or docs/REVIEW.md", p)
 	}
 	return clean, nil
+}
+
+// RuleOutputPath is reported for a .proto file whose generated file would
+// be written outside protoc's output directory.
+const RuleOutputPath = "E-OUTPUT-PATH"
+
+// checkOutputName reports a file whose output name, made from its Go
+// import path (go_package or an M parameter) unless paths=source_relative,
+// leaves the output directory ("../x_resilient.pb.go") or is absolute.
+func checkOutputName(f *protogen.File, list *diag.List) {
+	name := f.GeneratedFilenamePrefix + "_resilient.pb.go"
+	if fs.ValidPath(name) && !strings.ContainsAny(name, "\\:") {
+		return
+	}
+	list.Errorf(ir.Location{File: f.Desc.Path()}, RuleOutputPath,
+		fmt.Sprintf("the generated file %q would be written outside the output directory (Go import path %q)", name, string(f.GoImportPath)),
+		"give the file a go_package (or an M parameter) that is an import path such as example.com/pets/v1, or generate with paths=source_relative")
 }

@@ -207,7 +207,9 @@ func TestRunSourceNameInComments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const name = "evil\n//go:build ignore\n*/ func init() { panic(1) } /*\r.proto"
+	// A name the output directory can hold (no "//", no ":"), so that the
+	// file is generated.
+	const name = "evil\n+build ignore\n*/ func init() { panic(1) } /*\r.proto"
 	for _, f := range req.ProtoFile {
 		if f.GetName() == "x.proto" {
 			f.Name = proto.String(name)
@@ -243,8 +245,24 @@ func TestRunSourceNameInComments(t *testing.T) {
 				}
 			}
 		}
-		if want := "// source: evil//go:build ignore*/ func init() { panic(1) } /*.proto\n"; !strings.Contains(f.GetContent(), want) {
+		if want := "// source: evil+build ignore*/ func init() { panic(1) } /*.proto\n"; !strings.Contains(f.GetContent(), want) {
 			t.Errorf("%s lacks the header line %q", f.GetName(), want)
+		}
+	}
+}
+
+// TestRunOutputOutsideTheTree: a Go import path that would put the
+// generated file outside protoc's output directory is refused.
+func TestRunOutputOutsideTheTree(t *testing.T) {
+	src := "syntax = \"proto3\";\npackage p;\nmessage M {}\nservice S { rpc A(M) returns (M); }\n"
+	for _, param := range []string{"Mx.proto=..", "Mx.proto=../../evil", "Mx.proto=/abs/evil"} {
+		req, err := prototest.Request(nil, map[string]string{"x.proto": src}, param, "x.proto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := Run(req, nil, nil)
+		if got := resp.GetError(); !strings.Contains(got, "x.proto: E-OUTPUT-PATH: the generated file") || len(resp.File) != 0 {
+			t.Errorf("%s: error %q and %d files, want E-OUTPUT-PATH and none", param, got, len(resp.File))
 		}
 	}
 }
