@@ -30,7 +30,7 @@ type Dependency struct {
 func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
 	p, err := p.resolve()
 	if err != nil {
-		return nil, fmt.Errorf("runtime: dependency %q: %w", name, err)
+		return nil, fmt.Errorf("resilient: dependency %q: %w", name, err)
 	}
 	d := &Dependency{
 		name:     name,

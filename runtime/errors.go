@@ -13,17 +13,17 @@ import (
 var (
 	// ErrCircuitOpen: the dependency's breaker is open (or half-open with
 	// all probes taken), so the attempt was not sent.
-	ErrCircuitOpen = errors.New("runtime: circuit breaker open")
+	ErrCircuitOpen = errors.New("resilient: circuit breaker open")
 	// ErrBulkheadFull: no permit became free within the bulkhead's wait.
-	ErrBulkheadFull = errors.New("runtime: bulkhead full")
+	ErrBulkheadFull = errors.New("resilient: bulkhead full")
 	// ErrBudgetExhausted: a retry was due but the dependency's retry budget
 	// was spent, so the call failed fast.
-	ErrBudgetExhausted = errors.New("runtime: retry budget exhausted")
+	ErrBudgetExhausted = errors.New("resilient: retry budget exhausted")
 	// ErrOutcomeUnknown: a non-idempotent call failed in a way that does not
 	// tell whether the dependency applied it (typically a timeout).
-	ErrOutcomeUnknown = errors.New("runtime: outcome unknown")
+	ErrOutcomeUnknown = errors.New("resilient: outcome unknown")
 	// ErrDegraded: the answer comes from a fallback, not from the dependency.
-	ErrDegraded = errors.New("runtime: degraded answer")
+	ErrDegraded = errors.New("resilient: degraded answer")
 )
 
 // CircuitOpenError reports an attempt refused by the dependency's breaker.
@@ -40,7 +40,7 @@ type CircuitOpenError struct {
 
 // Error describes the failure.
 func (e *CircuitOpenError) Error() string {
-	return withLast(fmt.Sprintf("runtime: %s %s: circuit breaker open after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
+	return withLast(fmt.Sprintf("resilient: %s %s: circuit breaker open after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
 
 // Is reports whether target is [ErrCircuitOpen].
@@ -63,7 +63,7 @@ type BulkheadFullError struct {
 
 // Error describes the failure.
 func (e *BulkheadFullError) Error() string {
-	return fmt.Sprintf("runtime: %s %s: bulkhead full (%d in flight, waited %v)", e.Dependency, e.Operation, e.MaxConcurrent, e.Waited)
+	return fmt.Sprintf("resilient: %s %s: bulkhead full (%d in flight, waited %v)", e.Dependency, e.Operation, e.MaxConcurrent, e.Waited)
 }
 
 // Is reports whether target is [ErrBulkheadFull].
@@ -81,7 +81,7 @@ type BudgetExhaustedError struct {
 
 // Error describes the failure.
 func (e *BudgetExhaustedError) Error() string {
-	return withLast(fmt.Sprintf("runtime: %s %s: retry budget exhausted after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
+	return withLast(fmt.Sprintf("resilient: %s %s: retry budget exhausted after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
 
 // Is reports whether target is [ErrBudgetExhausted].
@@ -105,7 +105,7 @@ type DeadlineExceededError struct {
 
 // Error describes the failure.
 func (e *DeadlineExceededError) Error() string {
-	return withLast(fmt.Sprintf("runtime: %s %s: deadline exceeded after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
+	return withLast(fmt.Sprintf("resilient: %s %s: deadline exceeded after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
 
 // Unwrap returns [context.DeadlineExceeded] and the last attempt's error.
@@ -130,7 +130,7 @@ type CanceledError struct {
 
 // Error describes the failure.
 func (e *CanceledError) Error() string {
-	return withLast(fmt.Sprintf("runtime: %s %s: %v after %d attempts", e.Dependency, e.Operation, e.Cause, e.Attempts), e.Last)
+	return withLast(fmt.Sprintf("resilient: %s %s: %v after %d attempts", e.Dependency, e.Operation, e.Cause, e.Attempts), e.Last)
 }
 
 // Unwrap returns the cause and the last attempt's error.
@@ -154,7 +154,7 @@ type OutcomeUnknownError struct {
 
 // Error describes the failure.
 func (e *OutcomeUnknownError) Error() string {
-	return fmt.Sprintf("runtime: %s %s: outcome unknown, the call may have been applied: %v", e.Dependency, e.Operation, e.Err)
+	return fmt.Sprintf("resilient: %s %s: outcome unknown, the call may have been applied: %v", e.Dependency, e.Operation, e.Err)
 }
 
 // Is reports whether target is [ErrOutcomeUnknown].
@@ -187,7 +187,7 @@ type RemoteError struct {
 
 // Error describes the failure.
 func (e *RemoteError) Error() string {
-	msg := "runtime: remote error " + strconv.Itoa(e.Status)
+	msg := "resilient: remote error " + strconv.Itoa(e.Status)
 	if e.Code != "" {
 		msg += " " + e.Code
 	}
@@ -230,7 +230,7 @@ type DegradedError struct {
 
 // Error describes the failure.
 func (e *DegradedError) Error() string {
-	s := fmt.Sprintf("runtime: %s %s: degraded answer from %s fallback", e.Dependency, e.Operation, e.Source)
+	s := fmt.Sprintf("resilient: %s %s: degraded answer from %s fallback", e.Dependency, e.Operation, e.Source)
 	if e.Source == FallbackCached {
 		s += fmt.Sprintf(" (age %v)", e.Age)
 	}

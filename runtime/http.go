@@ -156,7 +156,7 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 	if replay {
 		body, err := req.GetBody()
 		if err != nil {
-			return zero, MarkPermanent(fmt.Errorf("runtime: replaying the request body: %w", err))
+			return zero, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
 		}
 		r.Body = body
 	}
@@ -192,7 +192,7 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 			if body.err != nil || ctx.Err() != nil {
 				return zero, &ResponseTruncatedError{Status: resp.StatusCode, Err: err}
 			}
-			return zero, MarkPermanent(fmt.Errorf("runtime: decoding the %d response: %w", resp.StatusCode, err))
+			return zero, MarkPermanent(fmt.Errorf("resilient: decoding the %d response: %w", resp.StatusCode, err))
 		}
 		return v, nil
 	}
@@ -242,7 +242,7 @@ func StatusClass(status int) Class {
 }
 
 // ErrResponseTruncated is matched by a [*ResponseTruncatedError].
-var ErrResponseTruncated = errors.New("runtime: response truncated")
+var ErrResponseTruncated = errors.New("resilient: response truncated")
 
 // ResponseTruncatedError reports a 2xx answer whose body could not be read
 // to the end (the connection was reset or cut, or the attempt timed out
@@ -259,7 +259,7 @@ type ResponseTruncatedError struct {
 
 // Error describes the failure.
 func (e *ResponseTruncatedError) Error() string {
-	return "runtime: response " + strconv.Itoa(e.Status) + " truncated: " + e.Err.Error()
+	return "resilient: response " + strconv.Itoa(e.Status) + " truncated: " + e.Err.Error()
 }
 
 // Is reports whether target is [ErrResponseTruncated].
@@ -281,7 +281,7 @@ type deadlineSpentError struct {
 
 // Error describes the failure.
 func (e *deadlineSpentError) Error() string {
-	return fmt.Sprintf("runtime: not sent: %v left is within the deadline margin %v", e.left, e.margin)
+	return fmt.Sprintf("resilient: not sent: %v left is within the deadline margin %v", e.left, e.margin)
 }
 
 func (e *deadlineSpentError) Is(target error) bool { return target == context.DeadlineExceeded }

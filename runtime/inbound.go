@@ -78,7 +78,7 @@ func (h *deadlineHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if budget <= 0 {
-		http.Error(w, "runtime: deadline exceeded before the request arrived", http.StatusGatewayTimeout)
+		http.Error(w, "resilient: deadline exceeded before the request arrived", http.StatusGatewayTimeout)
 		return
 	}
 	if h.max > 0 && budget > h.max {

@@ -90,7 +90,7 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 		bad("a static fallback needs a value")
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("runtime: %s %s: %w", d.name, p.Name, err)
+		return nil, fmt.Errorf("resilient: %s %s: %w", d.name, p.Name, err)
 	}
 	return o, nil
 }
