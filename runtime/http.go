@@ -116,7 +116,7 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string
 		if req.GetBody == nil {
 			// The body can be sent once only. With GetBody, every attempt
 			// sends a fresh copy and req.Body itself is never read.
-			op = op.With(WithMaxRetries(0), WithoutHedging())
+			op = op.With(WithoutRetries(), WithoutHedging())
 		}
 	}
 	// Without hedging, attempts run one after the other on this goroutine:

@@ -31,6 +31,11 @@ type Operation struct {
 // policies that would be unsafe: hedging or a fallback on an operation that
 // is not [ReadOnly]. Retry settings on a non-idempotent operation are not an
 // error: they only say how to retry, and such an operation is never retried.
+//
+// An attempt timeout that is not below the total timeout is dropped, the
+// same rule as [Operation.With] applies: every attempt is bounded by the
+// total anyway, so such a value could only mislead. (The generator reports
+// one written in a spec as E-TIMEOUT-ORDER, with where it was written.)
 func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -55,8 +60,8 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	if o.attemptTimeout < 0 || o.connectTimeout < 0 || o.minAttempt < 0 || o.hedgeDelay < 0 {
 		bad("timeouts and delays must not be negative")
 	}
-	if o.attemptTimeout >= o.timeout && p.AttemptTimeout > 0 {
-		bad("attempt timeout %v must be below the total timeout %v", o.attemptTimeout, o.timeout)
+	if o.attemptTimeout >= o.timeout {
+		o.attemptTimeout = 0
 	}
 	switch {
 	case p.Retry.MaxRetries == 0:
@@ -98,6 +103,10 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 // With returns a copy of o with opts applied, for calls that need another
 // timeout, fewer retries or no fallback. It allocates; keep the result if
 // the same overrides serve many calls.
+//
+// The rule of [Dependency.Operation] holds: an attempt timeout that is not
+// below the total timeout is dropped, so that shortening the total with
+// [WithTimeout] leaves one attempt bounded by the new total.
 func (o *Operation) With(opts ...CallOption) *Operation {
 	if len(opts) == 0 {
 		return o

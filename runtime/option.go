@@ -56,6 +56,8 @@ type callOptionFunc func(*Operation)
 func (f callOptionFunc) applyCall(o *Operation) { f(o) }
 
 // WithTimeout overrides the total timeout (retries and backoff included).
+// Zero or a negative d leaves the operation's own. An attempt timeout that
+// is then no longer below the total is dropped (see [Operation.With]).
 func WithTimeout(d time.Duration) CallOption {
 	return callOptionFunc(func(o *Operation) {
 		if d > 0 {
@@ -64,7 +66,9 @@ func WithTimeout(d time.Duration) CallOption {
 	})
 }
 
-// WithAttemptTimeout overrides the per-attempt timeout; zero removes it.
+// WithAttemptTimeout overrides the per-attempt timeout; zero removes it,
+// as zero in [OperationPolicy.AttemptTimeout] means none. One that is not
+// below the total timeout is dropped (see [Operation.With]).
 func WithAttemptTimeout(d time.Duration) CallOption {
 	return callOptionFunc(func(o *Operation) {
 		if d >= 0 {
@@ -73,15 +77,28 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 	})
 }
 
-// WithMaxRetries overrides the number of retries; zero or [NoRetries]
-// disables them. It never makes a non-idempotent operation retry.
+// WithMaxRetries overrides the number of retries after the first attempt.
+// n is read as [RetryPolicy.MaxRetries] is: zero means
+// [DefaultMaxRetries] and [NoRetries] (or any negative n) means none; use
+// [WithoutRetries] to turn retries off. It never makes a non-idempotent
+// operation retry.
 func WithMaxRetries(n int) CallOption {
 	return callOptionFunc(func(o *Operation) {
-		if n < 0 {
-			n = 0
+		switch {
+		case n == 0:
+			o.maxRetries = DefaultMaxRetries
+		case n < 0:
+			o.maxRetries = 0
+		default:
+			o.maxRetries = n
 		}
-		o.maxRetries = n
 	})
+}
+
+// WithoutRetries disables retries: the call makes one attempt (and its
+// hedges, for a hedged read).
+func WithoutRetries() CallOption {
+	return callOptionFunc(func(o *Operation) { o.maxRetries = 0 })
 }
 
 // WithoutHedging disables hedging.

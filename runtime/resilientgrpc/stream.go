@@ -118,7 +118,7 @@ func BidiStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, 
 // single is true when the response is one message (client streaming).
 func openStream(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, opts []grpc.CallOption, single bool) (*heldStream, error) {
 	copts, pol := splitOptions(opts)
-	op = op.With(append(pol, runtime.WithMaxRetries(0), runtime.WithoutHedging(), runtime.WithoutFallback())...)
+	op = op.With(append(pol, runtime.WithoutRetries(), runtime.WithoutHedging(), runtime.WithoutFallback())...)
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
 	h, release, err := runtime.DoHeld(ctx, op, "", func(actx context.Context) (*heldStream, error) {
 		sctx, cancel := context.WithCancel(ctx)
