@@ -7,8 +7,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/textproto"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -71,7 +73,19 @@ type ErrorDecoder func(*RemoteError) error
 
 // DoHTTP runs one call of op that sends req, through the pipeline of [Do],
 // and decodes the answer. key is the request key of a cached fallback (see
-// [Do]). Every attempt:
+// [Do]).
+//
+// Before the pipeline, req is checked as net/http will check it: a URL
+// with an http or https scheme and a host, a method that is a token,
+// header and trailer names that are tokens and values without control
+// characters (CR and LF above all), no RequestURI. A request net/http would
+// refuse returns at once a [*CallError] ending with [EndInvalidRequest]
+// (matching [ErrInvalidRequest]): no bulkhead permit, no attempt, no retry,
+// no breaker count, no fallback. When op has an idempotency key header
+// ([OperationPolicy.IdempotencyKey]) and req does not carry it, one new
+// key is set in req.Header, the same for all the call's attempts.
+//
+// Every attempt:
 //
 //   - sends req bound to the attempt's context, so that the attempt
 //     timeout cancels it: a shallow copy, or req itself for the first
@@ -107,9 +121,31 @@ type ErrorDecoder func(*RemoteError) error
 //     attempt is abandoned by a timeout, a cancellation or a lost hedge, so
 //     that no connection leaks.
 //
-// A transport error keeps the default class, [Transient]. The value
-// returned is decode's; the error is the pipeline's (see [Do]).
+// A transport error keeps the default class, [Transient]. For a
+// non-idempotent operation each attempt is traced (net/http/httptrace) so
+// that a transport error tells whether the request left: when the
+// transport got no connection, or failed before the request's header was
+// written, the call's error matches [ErrNotSent] (it was not applied and
+// may be sent again); when it may have been written, the call's error is
+// an [*OutcomeUnknownError]. A Doer that does not go through net/http's
+// transport tells nothing, and its errors count as possibly applied.
+//
+// The value returned is decode's; the error is the pipeline's (see [Do]).
 func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+	if err := checkRequest(req, op.idempotencyKey); err != nil {
+		closeRequestBody(req)
+		var zero T
+		return zero, InvalidRequest(op, err)
+	}
+	if name := op.idempotencyKey; name != "" {
+		if req.Header == nil {
+			req.Header = make(http.Header, 1)
+		}
+		if req.Header.Get(name) == "" {
+			// One key for the call, the same on every attempt.
+			req.Header.Set(name, NewIdempotencyKey())
+		}
+	}
 	if req.Body != nil && req.Body != http.NoBody {
 		// Closed also when no attempt is made (bulkhead full, breaker open).
 		defer req.Body.Close()
@@ -124,20 +160,25 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string
 	// copies it after that write. Hedged attempts run concurrently, so
 	// every one of them sends a copy.
 	inPlace := op.hedgeDelay <= 0
+	// Only a non-idempotent call's caller needs to know whether a failed
+	// attempt was sent; the others' attempts are not traced.
+	trace := op.idempotency == NotIdempotent
 	return Do(ctx, op, key, func(actx context.Context) (T, error) {
 		first := inPlace
 		if first { // never written when hedged attempts may read it
 			inPlace = false
 		}
-		return httpAttempt(actx, c, req, first, decode, decodeErr)
+		return httpAttempt(actx, c, req, first, trace, decode, decodeErr)
 	})
 }
 
 // httpAttempt sends one attempt of req under ctx and decodes the answer.
 // The first attempt (first is true) writes its deadline header into
 // req.Header and sends it; any other sends a copy of req.Header, which a
-// previous attempt's transport may still be reading.
-func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, first bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+// previous attempt's transport may still be reading. With trace, a
+// transport error that left nothing at the dependency is marked so
+// ([MarkNotSent]).
+func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
 	var zero T
 	// Nothing of req but its header is ever written to, and that by the
 	// first attempt only, before it is sent. That attempt sends req itself
@@ -145,7 +186,11 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 	// other attempt sends a shallow copy bound to ctx.
 	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
 	r := req
-	if !first || replay || req.Context() != ctx {
+	var sent *sendTrace
+	if trace {
+		sent = new(sendTrace)
+		r = req.WithContext(sent.attach(ctx))
+	} else if !first || replay || req.Context() != ctx {
 		r = req.WithContext(ctx)
 	}
 	if !first {
@@ -181,6 +226,9 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 
 	resp, err := d.Do(r)
 	if err != nil {
+		if sent != nil && sent.notSent() {
+			return zero, MarkNotSent(err)
+		}
 		return zero, err
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
@@ -271,6 +319,10 @@ func (e *ResponseTruncatedError) Unwrap() error { return e.Err }
 // Classify returns [Transient].
 func (e *ResponseTruncatedError) Classify() Class { return Transient }
 
+// Delivery returns [Answered]: the dependency answered, so it had the
+// request.
+func (e *ResponseTruncatedError) Delivery() Delivery { return Answered }
+
 // deadlineSpentError is the error of an attempt not sent because the
 // deadline margin left no time: it matches [context.DeadlineExceeded] and is
 // [Permanent], so it is neither retried nor counted as a failure of the
@@ -286,6 +338,43 @@ func (e *deadlineSpentError) Error() string {
 
 func (e *deadlineSpentError) Is(target error) bool { return target == context.DeadlineExceeded }
 func (e *deadlineSpentError) Classify() Class      { return Permanent }
+func (e *deadlineSpentError) Delivery() Delivery   { return NotDelivered }
+
+// sendTrace follows, through net/http's client trace, how far one attempt's
+// request got: whether the transport looked for a connection, got one, and
+// wrote the request's header and the whole request.
+type sendTrace struct {
+	getConn, gotConn, wroteHeaders, wroteRequest atomic.Bool
+}
+
+// attach returns ctx with t as its client trace.
+func (t *sendTrace) attach(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GetConn:      func(string) { t.getConn.Store(true) },
+		GotConn:      func(httptrace.GotConnInfo) { t.gotConn.Store(true) },
+		WroteHeaders: func() { t.wroteHeaders.Store(true) },
+		WroteRequest: func(httptrace.WroteRequestInfo) { t.wroteRequest.Store(true) },
+	})
+}
+
+// notSent reports whether nothing of the request can have reached the
+// dependency, after the transport failed it: the transport looked for a
+// connection and got none, or its writing of the request ended before the
+// header was written. A transport that never looked for a connection (a
+// Doer that does not go through net/http's) tells nothing, and a write
+// still under way when the transport gave up may yet complete: both count
+// as sent.
+func (t *sendTrace) notSent() bool {
+	if !t.getConn.Load() {
+		return false
+	}
+	if !t.gotConn.Load() {
+		return true
+	}
+	// The header is written before the request's write ends, on the same
+	// goroutine: read in the other order.
+	return t.wroteRequest.Load() && !t.wroteHeaders.Load()
+}
 
 // setDeadlineHeader sets header name (canonical or not; empty means
 // [DefaultDeadlineHeader]) of h to ctx's remaining time minus margin (zero

@@ -14,6 +14,7 @@ type Operation struct {
 	dep            *Dependency
 	name           string
 	idempotency    Idempotency
+	idempotencyKey string
 	timeout        time.Duration
 	attemptTimeout time.Duration
 	connectTimeout time.Duration
@@ -43,6 +44,7 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 		dep:            d,
 		name:           p.Name,
 		idempotency:    p.Idempotency,
+		idempotencyKey: p.IdempotencyKey,
 		timeout:        durationOr(p.Timeout, DefaultTimeout, "timeout", bad),
 		attemptTimeout: p.AttemptTimeout,
 		connectTimeout: p.ConnectTimeout,
@@ -132,6 +134,10 @@ func (o *Operation) Dependency() *Dependency { return o.dep }
 
 // Idempotency returns the operation's idempotency.
 func (o *Operation) Idempotency() Idempotency { return o.idempotency }
+
+// IdempotencyKey returns the name of the header or metadata key that
+// carries the operation's idempotency key, empty if none.
+func (o *Operation) IdempotencyKey() string { return o.idempotencyKey }
 
 // Timeout returns the total timeout.
 func (o *Operation) Timeout() time.Duration { return o.timeout }

@@ -140,6 +140,14 @@ type OperationPolicy struct {
 	Name string
 	// Idempotency gates retries, hedging and fallback.
 	Idempotency Idempotency
+	// IdempotencyKey names the header (HTTP) or metadata key (gRPC) that
+	// carries the operation's idempotency key: one key per logical call,
+	// the same on every attempt, so that the dependency recognises a retry
+	// of a request it already applied. [DoHTTP] and the gRPC glue send the
+	// caller's key when the request or the outgoing metadata already
+	// carries one, else a new [NewIdempotencyKey]; it is left out of a
+	// cached fallback's request key. Empty, the zero value, sends none.
+	IdempotencyKey string
 	// Timeout is the total time one call may take, retries and backoff
 	// included; the caller's own deadline, when earlier, wins. Zero means
 	// [DefaultTimeout].

@@ -1,0 +1,255 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// countingDoer is an *http.Client whose transport counts dials and fails
+// them: a request that reaches it was not refused by net/http first.
+func countingDoer(dials *atomic.Int64) Doer {
+	return &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		dials.Add(1)
+		return nil, errors.New("connection refused")
+	}}}
+}
+
+type eventCounter struct {
+	NopObserver
+	attempts, rejected, degraded atomic.Int64
+}
+
+func (o *eventCounter) Attempt(AttemptEvent)   { o.attempts.Add(1) }
+func (o *eventCounter) Rejected(RejectedEvent) { o.rejected.Add(1) }
+func (o *eventCounter) Degraded(DegradedEvent) { o.degraded.Add(1) }
+
+// TestDoHTTPInvalidRequest: a request net/http would refuse before sending
+// anything is the caller's error: returned at once, typed, not sent, never
+// retried, never counted by the breaker, never answered by the fallback,
+// and without a bulkhead permit (the bulkhead here is full).
+func TestDoHTTPInvalidRequest(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*http.Request)
+		key   string // the operation's idempotency key header
+		where string // in the error's message
+	}{
+		{name: "CR LF in a header value", edit: func(r *http.Request) { r.Header.Set("X-Note", "a\r\nX-Injected: 1") }, where: `"X-Note"`},
+		{name: "NUL in a header value", edit: func(r *http.Request) { r.Header.Set("X-Note", "a\x00b") }, where: "0x00"},
+		{name: "header name with a space", edit: func(r *http.Request) { r.Header["X Note"] = []string{"a"} }, where: `"X Note"`},
+		{name: "LF in a cookie header", edit: func(r *http.Request) { r.Header.Set("Cookie", "session=a\nb") }, where: `"Cookie"`},
+		{name: "LF in a trailer", edit: func(r *http.Request) { r.Trailer = http.Header{"X-Sum": {"1\n2"}} }, where: "trailer"},
+		{name: "method not a token", edit: func(r *http.Request) { r.Method = "GE T" }, where: "method"},
+		{name: "no host", edit: func(r *http.Request) { r.URL.Host = "" }, where: "no host"},
+		{name: "not http", edit: func(r *http.Request) { r.URL.Scheme = "ftp" }, where: `"ftp"`},
+		{name: "RequestURI set", edit: func(r *http.Request) { r.RequestURI = "/pets" }, where: "RequestURI"},
+		{name: "idempotency key name not a token", key: "Idempotency Key", where: "idempotency key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				obs := &eventCounter{}
+				d, err := NewDependency("pets", Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, MaxWait: NoWait}},
+					WithObserver(obs), WithLogger(slog.New(slog.DiscardHandler)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				op := testOperation(t, d, OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, IdempotencyKey: tt.key,
+					Fallback: FallbackPolicy{Kind: FallbackStatic, Static: testPet{Name: "stale"}}})
+				// Another call holds the only permit.
+				_, release, err := DoHeld(t.Context(), testOperation(t, d, OperationPolicy{Name: "Hold"}), "",
+					func(context.Context) (int, error) { return 1, nil })
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer release()
+				counts, seen := d.BreakerCounts(), obs.attempts.Load()
+
+				var dials atomic.Int64
+				req, _ := http.NewRequest(http.MethodGet, "http://pets.test/pets/1", nil)
+				if tt.edit != nil {
+					tt.edit(req)
+				}
+				v, err := DoHTTP(t.Context(), op, &HTTPClient{Doer: countingDoer(&dials)}, "", req, decodePet, nil)
+
+				var ce *CallError
+				var ie *InvalidRequestError
+				switch {
+				case !errors.Is(err, ErrInvalidRequest) || !errors.Is(err, ErrNotSent) || !errors.As(err, &ie):
+					t.Fatalf("DoHTTP error = %v, want an invalid request, not sent", err)
+				case IsDegraded(err) || v != (testPet{}):
+					t.Errorf("DoHTTP = %v, %v: the fallback answered the caller's error", v, err)
+				case !errors.As(err, &ce) || ce.End != EndInvalidRequest || ce.Attempts != 0 || ce.Dependency != "pets" || ce.Operation != "GetPet":
+					t.Errorf("CallError = %+v, want EndInvalidRequest, 0 attempts, pets GetPet", ce)
+				case !strings.Contains(err.Error(), tt.where):
+					t.Errorf("error %q does not say where (%s)", err, tt.where)
+				}
+				if strings.Contains(err.Error(), "X-Injected") {
+					t.Errorf("error %q quotes the header value", err)
+				}
+				if n := dials.Load(); n != 0 {
+					t.Errorf("%d dials, want none", n)
+				}
+				if c := d.BreakerCounts(); c != counts {
+					t.Errorf("breaker counts %+v, want %+v as before the call", c, counts)
+				}
+				if a, r, g := obs.attempts.Load()-seen, obs.rejected.Load(), obs.degraded.Load(); a+r+g != 0 {
+					t.Errorf("observer saw %d attempts, %d rejections, %d degraded answers; want none", a, r, g)
+				}
+			})
+		})
+	}
+}
+
+// TestInvalidRequestsDoNotOpenTheBreaker: many invalid requests leave the
+// breaker closed and the budget untouched for the valid calls after them.
+func TestInvalidRequestsDoNotOpenTheBreaker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := testDependency(t)
+		op := testOperation(t, d, OperationPolicy{Idempotency: ReadOnly})
+		var dials atomic.Int64
+		c := &HTTPClient{Doer: countingDoer(&dials)}
+		for range 50 {
+			req, _ := http.NewRequest(http.MethodGet, "http://pets.test/pets/1", nil)
+			req.Header.Set("Authorization", "Bearer a\r\nb")
+			DoHTTP(t.Context(), op, c, "", req, decodePet, nil)
+		}
+		if s := d.BreakerState(); s != BreakerClosed {
+			t.Errorf("breaker %v after invalid requests, want closed", s)
+		}
+		if n := dials.Load(); n != 0 {
+			t.Errorf("%d dials, want none", n)
+		}
+	})
+}
+
+// TestAddCookie: a cookie value net/http would silently cut is refused
+// with an error naming the cookie and the byte; a valid one is added.
+func TestAddCookie(t *testing.T) {
+	tests := []struct {
+		name, cookie, value string
+		wantErr             string
+	}{
+		{name: "plain", cookie: "session", value: "abc123"},
+		{name: "space is quoted, not cut", cookie: "session", value: "a b"},
+		{name: "semicolon", cookie: "session", value: "a;admin=1", wantErr: `cookie "session": its value has the byte 0x3b at 1`},
+		{name: "LF", cookie: "session", value: "a\nb", wantErr: "0x0a at 1"},
+		{name: "non-ASCII", cookie: "session", value: "é", wantErr: "0xc3 at 0"},
+		{name: "bad name", cookie: "ses sion", value: "a", wantErr: `cookie name "ses sion"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodGet, "http://pets.test/", nil)
+			err := AddCookie(req, tt.cookie, tt.value)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("AddCookie = %v", err)
+			case tt.wantErr == "":
+				if c, err := req.Cookie(tt.cookie); err != nil || c.Value != tt.value {
+					t.Errorf("cookie = %v, %v; want %q", c, err, tt.value)
+				}
+			case err == nil || !strings.Contains(err.Error(), tt.wantErr):
+				t.Errorf("AddCookie error = %v, want one containing %q", err, tt.wantErr)
+			case req.Header.Get("Cookie") != "":
+				t.Errorf("refused cookie was added: %q", req.Header.Get("Cookie"))
+			}
+		})
+	}
+}
+
+// TestDoHTTPNotIdempotentDelivery: a failed POST tells, from what was
+// actually written, whether it never left (ErrNotSent, safe to send again),
+// may have been applied (ErrOutcomeUnknown) or was answered.
+func TestDoHTTPNotIdempotentDelivery(t *testing.T) {
+	tests := []struct {
+		name string
+		// dial replaces the rig's dialer when set.
+		dial    func(ctx context.Context, l *pipeListener) (net.Conn, error)
+		handler http.HandlerFunc
+		want    error // ErrNotSent or ErrOutcomeUnknown; nil: answered
+		other   error // must not match
+		// deadline: the error also matches context.DeadlineExceeded.
+		deadline bool
+	}{
+		{
+			name: "connection closed after the request was written",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				io.ReadAll(r.Body)
+				conn, _, _ := w.(http.Hijacker).Hijack()
+				conn.Close()
+			},
+			want: ErrOutcomeUnknown, other: ErrNotSent,
+		},
+		{
+			name: "connection refused",
+			dial: func(context.Context, *pipeListener) (net.Conn, error) { return nil, errors.New("connection refused") },
+			want: ErrNotSent, other: ErrOutcomeUnknown,
+		},
+		{
+			name: "attempt timeout while connecting",
+			dial: func(ctx context.Context, _ *pipeListener) (net.Conn, error) {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			},
+			want: ErrNotSent, other: ErrOutcomeUnknown, deadline: true,
+		},
+		{
+			name:    "attempt timeout after the request was written",
+			handler: func(w http.ResponseWriter, r *http.Request) { io.ReadAll(r.Body); <-r.Context().Done() },
+			want:    ErrOutcomeUnknown, other: ErrNotSent, deadline: true,
+		},
+		{
+			name:    "answered 500",
+			handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) },
+			other:   ErrOutcomeUnknown,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			synctest.Test(t, func(t *testing.T) {
+				h := tt.handler
+				if h == nil {
+					h = func(http.ResponseWriter, *http.Request) { t.Error("the server saw the request") }
+				}
+				rig := newHTTPRig(t, h)
+				if tt.dial != nil {
+					rig.tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) { return tt.dial(ctx, rig.l) }
+				}
+				op := testOperation(t, testDependency(t), OperationPolicy{Name: "CreateOrder", Idempotency: NotIdempotent,
+					Timeout: 2 * time.Second, AttemptTimeout: 500 * time.Millisecond})
+				req, _ := http.NewRequest(http.MethodPost, rig.url+"/orders", strings.NewReader(`{"qty":1}`))
+				_, err := DoHTTP(t.Context(), op, rig.client, "", req, decodePet, nil)
+
+				if tt.want != nil && !errors.Is(err, tt.want) {
+					t.Errorf("error = %v, want it to match %v", err, tt.want)
+				}
+				if errors.Is(err, tt.other) {
+					t.Errorf("error = %v, want it not to match %v", err, tt.other)
+				}
+				if tt.deadline && !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("error = %v, want it to match context.DeadlineExceeded", err)
+				}
+				var re *RemoteError
+				if tt.want == nil && !errors.As(err, &re) {
+					t.Errorf("error = %v, want the answer, a *RemoteError", err)
+				}
+				var ce *CallError
+				if !errors.As(err, &ce) || ce.Attempts != 1 || ce.NotSent != (tt.want == ErrNotSent) {
+					t.Errorf("CallError = %+v, want 1 attempt, NotSent %v", ce, tt.want == ErrNotSent)
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,201 @@
+package resilientgrpc_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/resilientgrpc"
+)
+
+// TestInvokeInvalidRequest: what grpc-go refuses locally (metadata it
+// would not send, an idempotency key name that is no metadata key, a
+// message that does not marshal) is the caller's error: typed, not sent,
+// never retried, not a breaker failure, never answered by the fallback.
+func TestInvokeInvalidRequest(t *testing.T) {
+	tests := []struct {
+		name  string
+		ctx   func(context.Context) context.Context
+		key   string // the operation's idempotency key
+		req   *wrapperspb.StringValue
+		where string
+	}{
+		{name: "metadata key with a space", ctx: func(ctx context.Context) context.Context {
+			return metadata.NewOutgoingContext(ctx, metadata.MD{"x trace": {"1"}})
+		}, where: `"x trace"`},
+		{name: "LF in a metadata value", ctx: func(ctx context.Context) context.Context {
+			return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer a\nb")
+		}, where: `"authorization"`},
+		{name: "idempotency key name", key: "idempotency key", where: "idempotency key name"},
+		{name: "message does not marshal", req: wrapperspb.String("\xff"), where: "does not marshal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := &echoServer{unary: failing(0, nil)}
+				cc := serveBufconn(t, s)
+				d, err := runtime.NewDependency(service, runtime.Policy{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				op, err := d.Operation(runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly, IdempotencyKey: tt.key,
+					Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: wrapperspb.String("stale")}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx := t.Context()
+				if tt.ctx != nil {
+					ctx = tt.ctx(ctx)
+				}
+				req := tt.req
+				if req == nil {
+					req = wrapperspb.String("hi")
+				}
+				var calls int
+				for range 25 { // more than the breaker's minimum calls
+					_, err = resilientgrpc.Invoke[wrapperspb.StringValue](ctx, cc, op, unaryMethod, req)
+					calls++
+				}
+				if !errors.Is(err, runtime.ErrInvalidRequest) || !errors.Is(err, runtime.ErrNotSent) || runtime.IsDegraded(err) {
+					t.Fatalf("err = %v, want an invalid request, not sent, not degraded", err)
+				}
+				if !strings.Contains(err.Error(), tt.where) {
+					t.Errorf("err %q does not say where (%s)", err, tt.where)
+				}
+				if got := status.Code(err); got != codes.InvalidArgument {
+					t.Errorf("status.Code = %v, want InvalidArgument", got)
+				}
+				if c := d.BreakerCounts(); c.Failures != 0 || d.BreakerState() != runtime.BreakerClosed {
+					t.Errorf("breaker %v with counts %+v after %d invalid calls, want closed, no failure", d.BreakerState(), c, calls)
+				}
+				if n := s.calls.Load(); n != 0 {
+					t.Errorf("server saw %d calls, want none", n)
+				}
+			})
+		})
+	}
+}
+
+// TestInvokeIdempotencyKey: the operation's key goes out once per call,
+// the same on every attempt, and a key the caller set is used as it is,
+// never sent twice.
+func TestInvokeIdempotencyKey(t *testing.T) {
+	tests := []struct {
+		name   string
+		caller string // the caller's key, if any
+	}{
+		{name: "generated"},
+		{name: "the caller's", caller: "caller-key-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var keys [][]string
+				s := &echoServer{unary: func(ctx context.Context, n int, in *wrapperspb.StringValue) (*wrapperspb.StringValue, error) {
+					md, _ := metadata.FromIncomingContext(ctx)
+					keys = append(keys, md.Get("idempotency-key"))
+					if n == 0 {
+						return nil, status.Error(codes.Unavailable, "down")
+					}
+					return in, nil
+				}}
+				cc := serveBufconn(t, s)
+				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
+					IdempotencyKey: "Idempotency-Key", Retry: noJitter()})
+				ctx := t.Context()
+				if tt.caller != "" {
+					ctx = metadata.AppendToOutgoingContext(ctx, "Idempotency-Key", tt.caller)
+				}
+				if _, err := call(ctx, cc, op); err != nil {
+					t.Fatal(err)
+				}
+				if len(keys) != 2 || len(keys[0]) != 1 || len(keys[1]) != 1 || keys[0][0] != keys[1][0] {
+					t.Fatalf("keys per attempt = %q, want one key, the same on both attempts", keys)
+				}
+				if tt.caller != "" && keys[0][0] != tt.caller {
+					t.Errorf("key = %q, want the caller's %q", keys[0][0], tt.caller)
+				}
+			})
+		})
+	}
+}
+
+// TestInvokeNotIdempotentDelivery: a failed non-idempotent call tells from
+// what was sent whether it never left (ErrNotSent), may have been applied
+// (ErrOutcomeUnknown), or was answered, whichever timer fired.
+func TestInvokeNotIdempotentDelivery(t *testing.T) {
+	tests := []struct {
+		name     string
+		unary    func(ctx context.Context, n int, in *wrapperspb.StringValue) (*wrapperspb.StringValue, error)
+		down     bool // no server: connecting fails
+		want     error
+		other    error
+		wantCode codes.Code
+	}{
+		{
+			name:  "server's DEADLINE_EXCEEDED",
+			unary: failing(1, status.Error(codes.DeadlineExceeded, "ran out of time")),
+			want:  runtime.ErrOutcomeUnknown, other: runtime.ErrNotSent, wantCode: codes.DeadlineExceeded,
+		},
+		{
+			name:  "server's INTERNAL",
+			unary: failing(1, status.Error(codes.Internal, "crashed")),
+			want:  runtime.ErrOutcomeUnknown, other: runtime.ErrNotSent, wantCode: codes.Internal,
+		},
+		{
+			name:  "answered NOT_FOUND",
+			unary: failing(1, status.Error(codes.NotFound, "no such order")),
+			other: runtime.ErrOutcomeUnknown, wantCode: codes.NotFound,
+		},
+		{
+			name: "no connection",
+			down: true,
+			want: runtime.ErrNotSent, other: runtime.ErrOutcomeUnknown, wantCode: codes.Unavailable,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var cc *grpc.ClientConn
+				if tt.down {
+					var err error
+					cc, err = grpc.NewClient("passthrough:///down", grpc.WithTransportCredentials(insecure.NewCredentials()),
+						grpc.WithContextDialer(func(context.Context, string) (net.Conn, error) { return nil, errors.New("connection refused") }))
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer cc.Close()
+				} else {
+					cc = serveBufconn(t, &echoServer{unary: tt.unary})
+				}
+				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
+				_, err := call(t.Context(), cc, op)
+				if tt.want != nil && !errors.Is(err, tt.want) {
+					t.Errorf("err = %v, want it to match %v", err, tt.want)
+				}
+				if errors.Is(err, tt.other) {
+					t.Errorf("err = %v, want it not to match %v", err, tt.other)
+				}
+				if got := status.Code(err); got != tt.wantCode {
+					t.Errorf("status.Code = %v, want %v", got, tt.wantCode)
+				}
+				var ce *runtime.CallError
+				if !errors.As(err, &ce) || ce.Attempts != 1 {
+					t.Errorf("err = %v, want a *runtime.CallError with 1 attempt", err)
+				}
+			})
+		})
+	}
+}
