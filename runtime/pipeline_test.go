@@ -932,3 +932,50 @@ func TestMaxRetriesOneRule(t *testing.T) {
 		})
 	}
 }
+
+// TestHedgedAttemptPanicReachesTheCaller: a panic in a hedged attempt is
+// raised on the caller's goroutine, as an unhedged attempt's would be, and
+// every bulkhead permit comes back.
+func TestHedgedAttemptPanicReachesTheCaller(t *testing.T) {
+	tests := []struct {
+		name     string
+		panicker int64 // which attempt panics, from 1
+	}{
+		{"the hedge panics", 2},
+		{"the first attempt panics", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := newDep(t, runtime.Policy{})
+				op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Hedge: runtime.HedgePolicy{Delay: 100 * time.Millisecond}})
+				var n atomic.Int64
+				attempt := func(ctx context.Context) (string, error) {
+					i := n.Add(1)
+					if i == tt.panicker {
+						time.Sleep(150 * time.Millisecond) // after the hedge has started
+						panic("boom")
+					}
+					select {
+					case <-time.After(time.Second):
+						return "ok", nil
+					case <-ctx.Done():
+						return "", ctx.Err()
+					}
+				}
+				var recovered any
+				func() {
+					defer func() { recovered = recover() }()
+					runtime.Do(t.Context(), op, "", attempt)
+				}()
+				if recovered != "boom" {
+					t.Errorf("recovered %v on the caller's goroutine, want boom", recovered)
+				}
+				synctest.Wait()
+				if got := d.InFlight(); got != 0 {
+					t.Errorf("InFlight() = %d after the call, want 0", got)
+				}
+			})
+		})
+	}
+}
