@@ -253,3 +253,54 @@ func TestDoHTTPNotIdempotentDelivery(t *testing.T) {
 		})
 	}
 }
+
+// TestDoHTTPRetryAfterAboveTheCap: a Retry-After longer than the backoff
+// cap is honoured when the deadline leaves time for it; otherwise the call
+// fails at once with an error that says why.
+func TestDoHTTPRetryAfterAboveTheCap(t *testing.T) {
+	tests := []struct {
+		name         string
+		retryAfter   string
+		wantAttempts int
+		wantElapsed  time.Duration
+		wantAsked    time.Duration // the typed error's; zero: success
+	}{
+		{name: "3s, cap 2s, 10s left: waits 3s", retryAfter: "3", wantAttempts: 2, wantElapsed: 3 * time.Second},
+		{name: "30s, 10s left: fails at once", retryAfter: "30", wantAttempts: 1, wantAsked: 30 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := &scripted{statuses: []int{503, 200}, header: http.Header{"Retry-After": {tt.retryAfter}}}
+				rig := newHTTPRig(t, srv)
+				op := testOperation(t, testDependency(t), OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: 10 * time.Second,
+					Retry: RetryPolicy{Cap: 2 * time.Second}})
+				start := time.Now()
+				_, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil)
+				if got := int(srv.n.Load()); got != tt.wantAttempts {
+					t.Errorf("server saw %d attempts, want %d", got, tt.wantAttempts)
+				}
+				if got := time.Since(start); got != tt.wantElapsed {
+					t.Errorf("DoHTTP took %v, want %v", got, tt.wantElapsed)
+				}
+				if tt.wantAsked == 0 {
+					if err != nil {
+						t.Errorf("DoHTTP error = %v", err)
+					}
+					return
+				}
+				var ra *RetryAfterExceedsDeadlineError
+				var re *RemoteError
+				var ce *CallError
+				switch {
+				case !errors.Is(err, ErrRetryAfterExceedsDeadline) || !errors.As(err, &ra) || !errors.As(err, &re) || !errors.As(err, &ce):
+					t.Errorf("DoHTTP error = %v, want a CallError with a RetryAfterExceedsDeadlineError and the 503", err)
+				case ra.Asked != tt.wantAsked || ra.Left != 10*time.Second || re.Status != 503 || ce.End != EndRetryAfter:
+					t.Errorf("asked %v, left %v, status %d, end %v; want %v, 10s, 503, %v", ra.Asked, ra.Left, re.Status, ce.End, tt.wantAsked, EndRetryAfter)
+				case !strings.Contains(err.Error(), "asked to wait 30s, 10s left"):
+					t.Errorf("error %q does not say why", err)
+				}
+			})
+		})
+	}
+}

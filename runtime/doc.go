@@ -19,7 +19,10 @@
 //  3. Retry loop, for [Idempotent] and [ReadOnly] operations only. Retry n
 //     (from 0) sleeps a random time in [0, min(cap, base·2^n)) (full
 //     jitter), or exactly the Retry-After / pushback the dependency asked
-//     for. No attempt is started that the deadline would cut before it
+//     for, even above the backoff cap; when the deadline does not leave
+//     that long, the call fails at once with
+//     [ErrRetryAfterExceedsDeadline] rather than waiting for a deadline
+//     error. No attempt is started that the deadline would cut before it
 //     begins, and every retry is paid from the dependency's retry budget;
 //     when the budget is spent the call fails with [ErrBudgetExhausted]
 //     instead of retrying.

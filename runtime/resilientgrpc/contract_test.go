@@ -208,3 +208,50 @@ func TestInvokeNotIdempotentDelivery(t *testing.T) {
 		})
 	}
 }
+
+// TestInvokePushbackAboveTheCap: a pushback longer than the backoff cap
+// is obeyed when the deadline leaves time for it; otherwise the call fails
+// at once, saying why, with the server's status.
+func TestInvokePushbackAboveTheCap(t *testing.T) {
+	tests := []struct {
+		name      string
+		pushback  string
+		wantCalls int64
+		wantGap   time.Duration
+		wantCode  codes.Code
+	}{
+		{name: "3s, cap 2s, 10s left: obeyed", pushback: "3000", wantCalls: 2, wantGap: 3 * time.Second, wantCode: codes.OK},
+		{name: "30s, 10s left: fails at once", pushback: "30000", wantCalls: 1, wantCode: codes.Unavailable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := &echoServer{unary: failing(1, status.Error(codes.Unavailable, "busy"), resilientgrpc.PushbackKey, tt.pushback)}
+				cc := serveBufconn(t, s)
+				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
+					Timeout: 10 * time.Second, Retry: runtime.RetryPolicy{Cap: 2 * time.Second}})
+				start := time.Now()
+				_, err := call(t.Context(), cc, op)
+				if got := status.Code(err); got != tt.wantCode {
+					t.Errorf("status.Code = %v, want %v (err %v)", got, tt.wantCode, err)
+				}
+				if got := s.calls.Load(); got != tt.wantCalls {
+					t.Errorf("server saw %d calls, want %d", got, tt.wantCalls)
+				}
+				if starts, _ := s.record(); len(starts) == 2 && starts[1].Sub(starts[0]) != tt.wantGap {
+					t.Errorf("retry after %v, want %v", starts[1].Sub(starts[0]), tt.wantGap)
+				}
+				if tt.wantCode == codes.OK {
+					return
+				}
+				var ra *runtime.RetryAfterExceedsDeadlineError
+				if !errors.As(err, &ra) || ra.Asked != 30*time.Second || ra.Left != 10*time.Second {
+					t.Errorf("err = %v, want a RetryAfterExceedsDeadlineError asking 30s with 10s left", err)
+				}
+				if time.Since(start) != 0 {
+					t.Errorf("call took %v, want it to fail at once", time.Since(start))
+				}
+			})
+		})
+	}
+}

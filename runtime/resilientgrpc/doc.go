@@ -23,8 +23,10 @@
 // only with a grpc-retry-pushback-ms trailer ≥ 0 and rejected otherwise;
 // INTERNAL, UNKNOWN and DATA_LOSS are failures that are not retried; the
 // caller's errors (INVALID_ARGUMENT, NOT_FOUND, …) are rejected. A pushback
-// is obeyed exactly ([ParsePushback]); a negative, unparsable or repeated
-// one forbids the retry, as gRFC A6 says. A call whose server had sent
+// is obeyed exactly ([ParsePushback]), also above the backoff cap when the
+// deadline leaves time for it (else the call fails at once with
+// [runtime.ErrRetryAfterExceedsDeadline] and the server's status); a
+// negative, unparsable or repeated one forbids the retry, as gRFC A6 says. A call whose server had sent
 // response headers before failing is committed and never retried.
 //
 // # Errors
