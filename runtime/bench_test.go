@@ -354,7 +354,7 @@ func (r *httpRig) resilient(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return checkPet(runtime.DoHTTP(ctx, r.op, r.hc, "", req, decodePet, nil))
+	return checkPet(runtime.DoHTTP(ctx, r.op, r.hc, req, decodePet, nil))
 }
 
 // arms returns the arms of the benchmarks:

@@ -49,8 +49,13 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 // non-idempotent call whose attempt may have been delivered and was not
 // answered ends with its outcome unknown.
 //
-// key identifies the request for a cached fallback (for example the
-// request's path and query); it is unused otherwise and may be empty.
+// key identifies the request for a cached fallback: it must hold
+// everything that can change the answer (every parameter, and, unless the
+// policy is [FallbackPolicy.Shared], the credentials and metadata the
+// request carries), since a cached answer is served to any later call of
+// the operation with the same key, the same [WithFallbackKey] and the same
+// partition ([WithFallbackPartition]). It is hashed, never stored in clear.
+// It is unused when the operation keeps no cache, and may then be empty.
 func Do[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (T, error) {
 	v, _, err := call(ctx, op, key, attempt, false)
 	return v, err
@@ -379,8 +384,6 @@ func (o *Operation) circuitOpen(attempts int, notSent bool, last error) *CallErr
 	}
 	return o.fail(EndCircuitOpen, attempts, notSent, &CircuitOpenError{Dependency: d.name, Operation: o.name, Attempts: attempts, Last: last})
 }
-
-func (o *Operation) storeKey(_ context.Context, key string) string { return o.name + "\x00" + key }
 
 // withAttempts records the number of attempts in a [*RemoteError] and
 // returns err.

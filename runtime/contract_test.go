@@ -81,7 +81,7 @@ func TestDoHTTPInvalidRequest(t *testing.T) {
 				if tt.edit != nil {
 					tt.edit(req)
 				}
-				v, err := DoHTTP(t.Context(), op, &HTTPClient{Doer: countingDoer(&dials)}, "", req, decodePet, nil)
+				v, err := DoHTTP(t.Context(), op, &HTTPClient{Doer: countingDoer(&dials)}, req, decodePet, nil)
 
 				var ce *CallError
 				var ie *InvalidRequestError
@@ -123,7 +123,7 @@ func TestInvalidRequestsDoNotOpenTheBreaker(t *testing.T) {
 		for range 50 {
 			req, _ := http.NewRequest(http.MethodGet, "http://pets.test/pets/1", nil)
 			req.Header.Set("Authorization", "Bearer a\r\nb")
-			DoHTTP(t.Context(), op, c, "", req, decodePet, nil)
+			DoHTTP(t.Context(), op, c, req, decodePet, nil)
 		}
 		if s := d.BreakerState(); s != BreakerClosed {
 			t.Errorf("breaker %v after invalid requests, want closed", s)
@@ -230,7 +230,7 @@ func TestDoHTTPNotIdempotentDelivery(t *testing.T) {
 				op := testOperation(t, testDependency(t), OperationPolicy{Name: "CreateOrder", Idempotency: NotIdempotent,
 					Timeout: 2 * time.Second, AttemptTimeout: 500 * time.Millisecond})
 				req, _ := http.NewRequest(http.MethodPost, rig.url+"/orders", strings.NewReader(`{"qty":1}`))
-				_, err := DoHTTP(t.Context(), op, rig.client, "", req, decodePet, nil)
+				_, err := DoHTTP(t.Context(), op, rig.client, req, decodePet, nil)
 
 				if tt.want != nil && !errors.Is(err, tt.want) {
 					t.Errorf("error = %v, want it to match %v", err, tt.want)
@@ -276,7 +276,7 @@ func TestDoHTTPRetryAfterAboveTheCap(t *testing.T) {
 				op := testOperation(t, testDependency(t), OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: 10 * time.Second,
 					Retry: RetryPolicy{Cap: 2 * time.Second}})
 				start := time.Now()
-				_, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil)
+				_, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil)
 				if got := int(srv.n.Load()); got != tt.wantAttempts {
 					t.Errorf("server saw %d attempts, want %d", got, tt.wantAttempts)
 				}

@@ -45,6 +45,20 @@
 // may have reached the dependency, without an answer, the error is an
 // [*OutcomeUnknownError], since the dependency may have applied it.
 //
+// # Cached answers never cross callers
+//
+// A cached fallback answer is served only to a call whose request key is
+// the one it was stored under (see [Do]): for [DoHTTP], the method, host,
+// path and query parameters (in any order) and, unless the policy declares
+// the answer the same for everyone ([FallbackPolicy.Shared]), every header
+// but the volatile ones, credentials and cookies included; for gRPC, the
+// method, the request message and, unless shared, the outgoing metadata.
+// [WithFallbackKey] (per call) and [WithFallbackPartition] (per dependency,
+// from the call's context) partition the cache further, for credentials a
+// request key cannot see. Keys are SHA-256 digests: no credential is kept
+// in clear in a [FallbackStore], which may be external. An operation
+// without a cached fallback computes no key at all.
+//
 // # Retrying against RFC 9110
 //
 // RFC 9110 §9.2.2 says a client SHOULD NOT automatically retry a failed

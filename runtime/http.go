@@ -72,8 +72,19 @@ type HTTPClient struct {
 type ErrorDecoder func(*RemoteError) error
 
 // DoHTTP runs one call of op that sends req, through the pipeline of [Do],
-// and decodes the answer. key is the request key of a cached fallback (see
-// [Do]).
+// and decodes the answer.
+//
+// When op keeps a cached fallback, the request key (see [Do]) is built
+// from req: its method, scheme, host, escaped path and query parameters
+// (sorted by name, so that their order does not split the cache), and,
+// unless the answer is shared ([FallbackPolicy.Shared]), every header
+// field, Authorization and the cookies (sorted by name) included, but the
+// deadline header, op's idempotency key header and the trace headers
+// (traceparent, tracestate, baggage). A cached answer is thus served only
+// to a request identical in everything that can change it. Credentials a
+// Doer adds itself are not seen: partition such a client's answers with
+// [WithFallbackPartition]. Nothing of this is computed for an operation
+// that keeps no cache.
 //
 // Before the pipeline, req is checked as net/http will check it: a URL
 // with an http or https scheme and a host, a method that is a token,
@@ -131,7 +142,7 @@ type ErrorDecoder func(*RemoteError) error
 // transport tells nothing, and its errors count as possibly applied.
 //
 // The value returned is decode's; the error is the pipeline's (see [Do]).
-func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
 	if err := checkRequest(req, op.idempotencyKey); err != nil {
 		closeRequestBody(req)
 		var zero T
@@ -163,6 +174,10 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string
 	// Only a non-idempotent call's caller needs to know whether a failed
 	// attempt was sent; the others' attempts are not traced.
 	trace := op.idempotency == NotIdempotent
+	var key string
+	if op.fallback.Kind == FallbackCached {
+		key = httpFallbackKey(req, c, op)
+	}
 	return Do(ctx, op, key, func(actx context.Context) (T, error) {
 		first := inPlace
 		if first { // never written when hedged attempts may read it

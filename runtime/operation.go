@@ -25,6 +25,9 @@ type Operation struct {
 	hedgeDelay     time.Duration
 	maxHedges      int
 	fallback       FallbackPolicy
+	// fallbackKey partitions cached answers for the calls of this
+	// operation value ([WithFallbackKey]).
+	fallbackKey string
 }
 
 // Operation returns the operation of d described by p, whose zero fields
@@ -154,6 +157,19 @@ func (o *Operation) MaxRetries() int { return o.maxRetries }
 // CachesFallback reports whether successful answers are kept for a cached
 // fallback, so that callers compute a request key only when it is used.
 func (o *Operation) CachesFallback() bool { return o.fallback.Kind == FallbackCached }
+
+// Fallback returns the operation's fallback policy, with defaults filled
+// in.
+func (o *Operation) Fallback() FallbackPolicy { return o.fallback }
+
+// FallbackPartitioned reports whether cached answers are partitioned
+// beyond the request key: by a [WithFallbackKey] given to the call, or by
+// the dependency's [WithFallbackPartition]. The gRPC glue, which cannot
+// see per-RPC credentials given as call options, keeps no cache for such
+// calls unless the answer is shared or partitioned.
+func (o *Operation) FallbackPartitioned() bool {
+	return o.fallbackKey != "" || o.dep.partition != nil
+}
 
 // backoff returns the sleep before retry n (from 0): full jitter,
 // random in [0, min(cap, base·2^n)).

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"log/slog"
 	"time"
 )
@@ -43,6 +44,19 @@ func WithFallbackStore(s FallbackStore) Option {
 			d.store = s
 		}
 	})
+}
+
+// WithFallbackPartition partitions the cached fallback answers of the
+// dependency's operations by what f returns for the call's context, such
+// as the signed-in user or tenant that a middleware put there: a cached
+// answer is served only to a call whose partition is the one it was stored
+// under. Use it when credentials reach the dependency in a way the request
+// key cannot see (a Doer or per-RPC credentials that add them), or to keep
+// users apart even for answers declared shared. f must be cheap and safe
+// for concurrent use; it is called only by operations that cache. Nil, the
+// default, partitions nothing.
+func WithFallbackPartition(f func(context.Context) string) Option {
+	return optionFunc(func(d *Dependency) { d.partition = f })
 }
 
 // CallOption overrides part of an operation's policy for the calls made
@@ -104,6 +118,14 @@ func WithoutRetries() CallOption {
 // WithoutHedging disables hedging.
 func WithoutHedging() CallOption {
 	return callOptionFunc(func(o *Operation) { o.hedgeDelay = 0 })
+}
+
+// WithFallbackKey partitions the cached fallback answers of the calls
+// made with this option by k, on top of the request key and the
+// dependency's partition: a cached answer is served only to a call with
+// the same k. Empty k partitions nothing.
+func WithFallbackKey(k string) CallOption {
+	return callOptionFunc(func(o *Operation) { o.fallbackKey = k })
 }
 
 // WithoutFallback disables the fallback: failures are returned as errors.

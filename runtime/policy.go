@@ -243,7 +243,8 @@ type FallbackPolicy struct {
 	// same method, path and query, so that a cached answer may be served to
 	// any caller. When false (the zero value) a cached answer is only served
 	// to a request identical in everything that can change the answer: all
-	// parameters, the credentials it carries and the fallback key given
-	// with the call.
+	// parameters, the credentials and metadata it carries, the fallback key
+	// given with the call ([WithFallbackKey]) and the dependency's partition
+	// ([WithFallbackPartition]); the last two apply to shared answers too.
 	Shared bool
 }

@@ -255,3 +255,81 @@ func TestInvokePushbackAboveTheCap(t *testing.T) {
 		})
 	}
 }
+
+// tokenCreds are per-RPC credentials given as a call option.
+type tokenCreds string
+
+func (c tokenCreds) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + string(c)}, nil
+}
+func (tokenCreds) RequireTransportSecurity() bool { return false }
+
+// TestInvokeCachedFallbackNeverCrossesCallers: a cached answer is served
+// only to a call with the same request and outgoing metadata (gRPC's own
+// and trace keys aside), never when per-RPC credentials hide who calls
+// unless a partition says, and to anyone when the answer is shared.
+func TestInvokeCachedFallbackNeverCrossesCallers(t *testing.T) {
+	type call struct {
+		md    []string
+		opts  []grpc.CallOption
+		value string
+	}
+	alice := []string{"authorization", "Bearer alice"}
+	tests := []struct {
+		name      string
+		shared    bool
+		partition bool
+		first     call
+		then      call
+		wantHit   bool
+	}{
+		{name: "another authorization", first: call{md: alice}, then: call{md: []string{"authorization", "Bearer bob"}}},
+		{name: "no metadata", first: call{md: alice}, then: call{}},
+		{name: "the same metadata, other trace", first: call{md: append([]string{"traceparent", "00-1-1-01"}, alice...)},
+			then: call{md: append([]string{"traceparent", "00-2-2-01"}, alice...)}, wantHit: true},
+		{name: "another request", first: call{md: alice, value: "a"}, then: call{md: alice, value: "b"}},
+		{name: "shared", shared: true, first: call{md: alice}, then: call{md: []string{"authorization", "Bearer bob"}}, wantHit: true},
+		{name: "per-RPC credentials", first: call{opts: []grpc.CallOption{grpc.PerRPCCredentials(tokenCreds("alice"))}},
+			then: call{opts: []grpc.CallOption{grpc.PerRPCCredentials(tokenCreds("alice"))}}},
+		{name: "per-RPC credentials, another fallback key", first: call{opts: []grpc.CallOption{grpc.PerRPCCredentials(tokenCreds("alice")), resilientgrpc.CallPolicy(runtime.WithFallbackKey("alice"))}},
+			then: call{opts: []grpc.CallOption{grpc.PerRPCCredentials(tokenCreds("bob")), resilientgrpc.CallPolicy(runtime.WithFallbackKey("bob"))}}},
+		{name: "per-RPC credentials, the same fallback key", first: call{opts: []grpc.CallOption{grpc.PerRPCCredentials(tokenCreds("alice")), resilientgrpc.CallPolicy(runtime.WithFallbackKey("alice"))}},
+			then: call{opts: []grpc.CallOption{grpc.PerRPCCredentials(tokenCreds("alice")), resilientgrpc.CallPolicy(runtime.WithFallbackKey("alice"))}}, wantHit: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var down atomic.Bool
+				s := &echoServer{unary: func(ctx context.Context, _ int, in *wrapperspb.StringValue) (*wrapperspb.StringValue, error) {
+					if down.Load() {
+						return nil, status.Error(codes.Unavailable, "down")
+					}
+					md, _ := metadata.FromIncomingContext(ctx)
+					return wrapperspb.String("answer for " + strings.Join(md.Get("authorization"), ",")), nil
+				}}
+				cc := serveBufconn(t, s)
+				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries},
+					Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackCached, Shared: tt.shared}})
+				do := func(c call) (*wrapperspb.StringValue, error) {
+					ctx := t.Context()
+					if c.md != nil {
+						ctx = metadata.AppendToOutgoingContext(ctx, c.md...)
+					}
+					return resilientgrpc.Invoke[wrapperspb.StringValue](ctx, cc, op, unaryMethod, wrapperspb.String(c.value), c.opts...)
+				}
+				first, err := do(tt.first)
+				if err != nil {
+					t.Fatal(err)
+				}
+				down.Store(true)
+				v, err := do(tt.then)
+				switch {
+				case tt.wantHit && (!runtime.IsDegraded(err) || v.GetValue() != first.GetValue()):
+					t.Errorf("during the outage: %v, %v; want the cached %v, degraded", v, err, first)
+				case !tt.wantHit && (runtime.IsDegraded(err) || v != nil):
+					t.Errorf("during the outage: %v, %v; a cached answer was served", v, err)
+				}
+			})
+		})
+	}
+}

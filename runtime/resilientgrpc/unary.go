@@ -3,6 +3,9 @@ package resilientgrpc
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -78,7 +81,11 @@ func Invoke[Resp any](ctx context.Context, cc grpc.ClientConnInterface, op *runt
 	if traced {
 		extra++
 	}
-	reply, err := runtime.Do(ctx, op, requestKey(op, req), func(actx context.Context) (*Resp, error) {
+	key, cache := requestKey(ctx, op, method, req, copts)
+	if !cache {
+		op = op.With(runtime.WithoutFallback())
+	}
+	reply, err := runtime.Do(ctx, op, key, func(actx context.Context) (*Resp, error) {
 		reply := new(Resp)
 		var (
 			header, trailer metadata.MD
@@ -259,19 +266,66 @@ func checkKey(key string) error {
 	return nil
 }
 
-// requestKey returns the cached-fallback key of req: its deterministic
-// protobuf encoding, computed only when the operation keeps a cache.
-func requestKey(op *runtime.Operation, req any) string {
+// volatileMetadata are left out of a call's fallback key: they differ on
+// every call without changing the answer. Keys starting with "grpc-" (gRPC's
+// own, such as grpc-timeout and grpc-trace-bin) and the operation's
+// idempotency key are left out too.
+var volatileMetadata = [...]string{"traceparent", "tracestate", "baggage"}
+
+// requestKey returns the cached-fallback key of a call of method with req
+// under ctx and the grpc-go options copts, and whether the call may use
+// the cache. It is computed only when the operation keeps one. The key
+// holds the full method, req's deterministic protobuf encoding and, unless
+// the answer is shared, the outgoing metadata of ctx (sorted, without
+// gRPC's own keys and the volatile ones), credentials included; the
+// runtime hashes it. Per-RPC credentials given as a call option cannot be
+// seen: such a call keeps no cache unless the answer is shared or
+// partitioned ([runtime.Operation.FallbackPartitioned]). A request that is
+// not a protobuf message, or does not marshal, keeps no cache.
+func requestKey(ctx context.Context, op *runtime.Operation, method string, req any, copts []grpc.CallOption) (string, bool) {
 	if !op.CachesFallback() {
-		return ""
+		return "", true
 	}
 	m, ok := req.(proto.Message)
 	if !ok {
-		return ""
+		return "", false
 	}
-	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
+	body, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
 	if err != nil {
-		return ""
+		return "", false
 	}
-	return string(b)
+	var b strings.Builder
+	field := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	field(method)
+	field(string(body))
+	if op.Fallback().Shared {
+		return b.String(), true
+	}
+	for _, o := range copts {
+		if _, creds := o.(grpc.PerRPCCredsCallOption); creds && !op.FallbackPartitioned() {
+			return "", false
+		}
+	}
+	md, _ := metadata.FromOutgoingContext(ctx)
+	idem := strings.ToLower(op.IdempotencyKey())
+	keys := make([]string, 0, len(md))
+	for k := range md {
+		if strings.HasPrefix(k, "grpc-") || strings.HasPrefix(k, ":") || k == idem || slices.Contains(volatileMetadata[:], k) {
+			continue
+		}
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		field(k)
+		field(strconv.Itoa(len(md[k])))
+		for _, v := range md[k] {
+			field(v)
+		}
+	}
+	return b.String(), true
 }
