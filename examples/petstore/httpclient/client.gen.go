@@ -372,14 +372,10 @@ func (c *Client) ListPets(ctx context.Context, opts ...resilient.CallOption) ([]
 	req, err := c.requestListPets(ctx)
 	if err != nil {
 		var zero []Pet
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.ListPets, err)
 	}
 	op := c.ops.ListPets.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[[]Pet], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], nil)
 }
 
 // requestListPets builds the request of ListPets.
@@ -408,14 +404,10 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 	req, err := c.requestCreatePet(ctx, params, body)
 	if err != nil {
 		var zero Pet
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.CreatePet, err)
 	}
 	op := c.ops.CreatePet.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
 }
 
 // CreatePetParams holds the query, header and cookie parameters of [Client.CreatePet].
@@ -460,14 +452,10 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 func (c *Client) DeletePet(ctx context.Context, id string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeletePet(ctx, id)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.DeletePet, err)
 	}
 	op := c.ops.DeletePet.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -493,14 +481,10 @@ func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOp
 	req, err := c.requestGetPet(ctx, id)
 	if err != nil {
 		var zero Pet
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.GetPet, err)
 	}
 	op := c.ops.GetPet.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], decodeGetPetError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeGetPetError)
 }
 
 // requestGetPet builds the request of GetPet.
@@ -575,14 +559,10 @@ func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...
 	req, err := c.requestUpdatePet(ctx, id, body)
 	if err != nil {
 		var zero Pet
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.UpdatePet, err)
 	}
 	op := c.ops.UpdatePet.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], decodeUpdatePetError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeUpdatePetError)
 }
 
 // requestUpdatePet builds the request of UpdatePet.
@@ -664,14 +644,10 @@ func (c *Client) AdoptPet(ctx context.Context, id string, opts ...resilient.Call
 	req, err := c.requestAdoptPet(ctx, id)
 	if err != nil {
 		var zero Pet
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.AdoptPet, err)
 	}
 	op := c.ops.AdoptPet.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], decodeAdoptPetError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAdoptPetError)
 }
 
 // requestAdoptPet builds the request of AdoptPet.

@@ -262,14 +262,10 @@ func (c *Client) GetBalance(ctx context.Context, id string, opts ...resilient.Ca
 	req, err := c.requestGetBalance(ctx, id)
 	if err != nil {
 		var zero GetBalanceResponse
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.GetBalance, err)
 	}
 	op := c.ops.GetBalance.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[GetBalanceResponse], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetBalanceResponse], nil)
 }
 
 // requestGetBalance builds the request of GetBalance.
@@ -289,14 +285,10 @@ func (c *Client) requestGetBalance(ctx context.Context, id string) (*http.Reques
 func (c *Client) Transfer(ctx context.Context, id string, opts ...resilient.CallOption) error {
 	req, err := c.requestTransfer(ctx, id)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.Transfer, err)
 	}
 	op := c.ops.Transfer.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

@@ -269,14 +269,10 @@ func (c *Client) GetProfile(ctx context.Context, id string, opts ...resilient.Ca
 	req, err := c.requestGetProfile(ctx, id)
 	if err != nil {
 		var zero GetProfileResponse
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.GetProfile, err)
 	}
 	op := c.ops.GetProfile.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[GetProfileResponse], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetProfileResponse], nil)
 }
 
 // requestGetProfile builds the request of GetProfile.
@@ -296,14 +292,10 @@ func (c *Client) requestGetProfile(ctx context.Context, id string) (*http.Reques
 func (c *Client) PutProfile(ctx context.Context, id string, body PutProfileRequest, opts ...resilient.CallOption) error {
 	req, err := c.requestPutProfile(ctx, id, body)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.PutProfile, err)
 	}
 	op := c.ops.PutProfile.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

@@ -249,14 +249,10 @@ func (c *Client) ListFlags(ctx context.Context, opts ...resilient.CallOption) (F
 	req, err := c.requestListFlags(ctx)
 	if err != nil {
 		var zero Flags
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.ListFlags, err)
 	}
 	op := c.ops.ListFlags.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Flags], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Flags], nil)
 }
 
 // requestListFlags builds the request of ListFlags.

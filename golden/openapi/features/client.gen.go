@@ -549,14 +549,10 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...r
 	req, err := c.requestListPets(ctx, params)
 	if err != nil {
 		var zero []Pet
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.ListPets, err)
 	}
 	op := c.ops.ListPets.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[[]Pet], decodeListPetsError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], decodeListPetsError)
 }
 
 // ListPetsParams holds the query, header and cookie parameters of [Client.ListPets].
@@ -633,10 +629,9 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 			req.Header.Set("X-Request-ID", *params.XRequestID)
 		}
 		if params.Session != nil {
-			req.AddCookie(&http.Cookie{
-				Name:  "session",
-				Value: *params.Session,
-			})
+			if err := resilient.AddCookie(req, "session", *params.Session); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return req, nil
@@ -699,14 +694,10 @@ func (c *Client) CreatePet(ctx context.Context, body CreatePetRequest, opts ...r
 	req, err := c.requestCreatePet(ctx, body)
 	if err != nil {
 		var zero CreatePetResponse
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.CreatePet, err)
 	}
 	op := c.ops.CreatePet.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[CreatePetResponse], decodeCreatePetError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreatePetResponse], decodeCreatePetError)
 }
 
 // requestCreatePet builds the request of CreatePet.
@@ -780,14 +771,10 @@ func decodeCreatePetError(re *resilient.RemoteError) error {
 func (c *Client) DeletePetsByPetID(ctx context.Context, petID int64, opts ...resilient.CallOption) error {
 	req, err := c.requestDeletePetsByPetID(ctx, petID)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.DeletePetsByPetID, err)
 	}
 	op := c.ops.DeletePetsByPetID.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -808,14 +795,10 @@ func (c *Client) GetPetByID(ctx context.Context, petID int64, opts ...resilient.
 	req, err := c.requestGetPetByID(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.GetPetByID, err)
 	}
 	op := c.ops.GetPetByID.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
 }
 
 // requestGetPetByID builds the request of GetPetByID.
@@ -838,14 +821,10 @@ func (c *Client) requestGetPetByID(ctx context.Context, petID int64) (*http.Requ
 func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, opts ...resilient.CallOption) error {
 	req, err := c.requestReplacePet(ctx, petID, body)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.ReplacePet, err)
 	}
 	op := c.ops.ReplacePet.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -867,14 +846,10 @@ func (c *Client) Func(ctx context.Context, petID int, body string, opts ...resil
 	req, err := c.requestFunc(ctx, petID, body)
 	if err != nil {
 		var zero []byte
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.Func, err)
 	}
 	op := c.ops.Func.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, readBody, nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, readBody, nil)
 }
 
 // requestFunc builds the request of Func.

@@ -263,14 +263,10 @@ func (c *Client) ListProducts(ctx context.Context, opts ...resilient.CallOption)
 	req, err := c.requestListProducts(ctx)
 	if err != nil {
 		var zero []Product
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.ListProducts, err)
 	}
 	op := c.ops.ListProducts.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[[]Product], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Product], nil)
 }
 
 // requestListProducts builds the request of ListProducts.
@@ -291,14 +287,10 @@ func (c *Client) GetProduct(ctx context.Context, id string, opts ...resilient.Ca
 	req, err := c.requestGetProduct(ctx, id)
 	if err != nil {
 		var zero Product
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.GetProduct, err)
 	}
 	op := c.ops.GetProduct.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Product], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Product], nil)
 }
 
 // requestGetProduct builds the request of GetProduct.

@@ -299,14 +299,10 @@ func (c *Client) ListPayments(ctx context.Context, opts ...resilient.CallOption)
 	req, err := c.requestListPayments(ctx)
 	if err != nil {
 		var zero []Payment
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.ListPayments, err)
 	}
 	op := c.ops.ListPayments.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[[]Payment], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Payment], nil)
 }
 
 // requestListPayments builds the request of ListPayments.
@@ -334,14 +330,10 @@ func (c *Client) CreatePayment(ctx context.Context, params *CreatePaymentParams,
 	req, err := c.requestCreatePayment(ctx, params, body)
 	if err != nil {
 		var zero Payment
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.CreatePayment, err)
 	}
 	op := c.ops.CreatePayment.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Payment], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Payment], nil)
 }
 
 // CreatePaymentParams holds the query, header and cookie parameters of [Client.CreatePayment].
@@ -386,14 +378,10 @@ func (c *Client) requestCreatePayment(ctx context.Context, params *CreatePayment
 func (c *Client) CreateRefund(ctx context.Context, body CreateRefundRequest, opts ...resilient.CallOption) error {
 	req, err := c.requestCreateRefund(ctx, body)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.CreateRefund, err)
 	}
 	op := c.ops.CreateRefund.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

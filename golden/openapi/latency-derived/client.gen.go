@@ -263,14 +263,10 @@ func (c *Client) GetPrice(ctx context.Context, sku string, opts ...resilient.Cal
 	req, err := c.requestGetPrice(ctx, sku)
 	if err != nil {
 		var zero GetPriceResponse
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.GetPrice, err)
 	}
 	op := c.ops.GetPrice.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[GetPriceResponse], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetPriceResponse], nil)
 }
 
 // requestGetPrice builds the request of GetPrice.
@@ -290,14 +286,10 @@ func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request
 func (c *Client) CreateQuote(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestCreateQuote(ctx)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.CreateQuote, err)
 	}
 	op := c.ops.CreateQuote.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

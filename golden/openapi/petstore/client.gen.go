@@ -303,14 +303,10 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...r
 	req, err := c.requestListPets(ctx, params)
 	if err != nil {
 		var zero Pets
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.ListPets, err)
 	}
 	op := c.ops.ListPets.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pets], decodeListPetsError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pets], decodeListPetsError)
 }
 
 // ListPetsParams holds the query, header and cookie parameters of [Client.ListPets].
@@ -401,14 +397,10 @@ func decodeListPetsError(re *resilient.RemoteError) error {
 func (c *Client) CreatePets(ctx context.Context, body Pet, opts ...resilient.CallOption) error {
 	req, err := c.requestCreatePets(ctx, body)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.CreatePets, err)
 	}
 	op := c.ops.CreatePets.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, decodeCreatePetsError)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, decodeCreatePetsError)
 	return err
 }
 
@@ -486,14 +478,10 @@ func (c *Client) ShowPetByID(ctx context.Context, petID string, opts ...resilien
 	req, err := c.requestShowPetByID(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.ShowPetByID, err)
 	}
 	op := c.ops.ShowPetByID.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], decodeShowPetByIDError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeShowPetByIDError)
 }
 
 // requestShowPetByID builds the request of ShowPetByID.

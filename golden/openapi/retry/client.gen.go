@@ -335,14 +335,10 @@ func DefaultPolicy() Policy {
 func (c *Client) AddItem(ctx context.Context, body Item, opts ...resilient.CallOption) error {
 	req, err := c.requestAddItem(ctx, body)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.AddItem, err)
 	}
 	op := c.ops.AddItem.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -367,14 +363,10 @@ func (c *Client) requestAddItem(ctx context.Context, body Item) (*http.Request, 
 func (c *Client) DeleteItem(ctx context.Context, id string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.DeleteItem, err)
 	}
 	op := c.ops.DeleteItem.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -395,14 +387,10 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...resilient.CallO
 	req, err := c.requestGetItem(ctx, id)
 	if err != nil {
 		var zero Item
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.GetItem, err)
 	}
 	op := c.ops.GetItem.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Item], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
 }
 
 // requestGetItem builds the request of GetItem.
@@ -422,14 +410,10 @@ func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, 
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...resilient.CallOption) error {
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.PutItem, err)
 	}
 	op := c.ops.PutItem.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -456,14 +440,10 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 func (c *Client) RunReport(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestRunReport(ctx)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.RunReport, err)
 	}
 	op := c.ops.RunReport.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

@@ -280,14 +280,10 @@ func DefaultPolicy() Policy {
 func (c *Client) Reindex(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestReindex(ctx)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.Reindex, err)
 	}
 	op := c.ops.Reindex.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -308,14 +304,10 @@ func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...resil
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
 		var zero []string
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.Search, err)
 	}
 	op := c.ops.Search.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[[]string], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]string], nil)
 }
 
 // SearchParams holds the query, header and cookie parameters of [Client.Search].
@@ -353,14 +345,10 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 func (c *Client) Suggest(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestSuggest(ctx)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.Suggest, err)
 	}
 	op := c.ops.Suggest.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
