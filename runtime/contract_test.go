@@ -304,3 +304,185 @@ func TestDoHTTPRetryAfterAboveTheCap(t *testing.T) {
 		})
 	}
 }
+
+// zeros reads zeros for ever.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// TestDoHTTPResponseBodyLimit: a success body above the client's limit is
+// a ResponseTooLargeError: refused before reading when its Content-Length
+// says so, else once decode reads past the limit; never retried, not a
+// breaker failure, not answered by the fallback.
+func TestDoHTTPResponseBodyLimit(t *testing.T) {
+	tests := []struct {
+		name       string
+		limit      int64 // HTTPClient.MaxResponseBody
+		length     int64 // Content-Length; -1 unknown
+		body       int64 // bytes the body has
+		wantRead   int64 // bytes decode may read at most
+		wantErr    bool
+		wantDecode bool // decode is called
+	}{
+		{name: "768 MiB declared, default limit", length: 768 << 20, body: 768 << 20, wantErr: true},
+		{name: "declared above the limit", limit: 1024, length: 1025, body: 1025, wantErr: true},
+		{name: "undeclared above the limit", limit: 1024, length: -1, body: 4096, wantRead: 1024, wantErr: true, wantDecode: true},
+		{name: "exactly the limit", limit: 1024, length: -1, body: 1024, wantRead: 1024, wantDecode: true},
+		{name: "no limit", limit: -1, length: -1, body: 64 << 20, wantRead: 64 << 20, wantDecode: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var sent atomic.Int64
+				doer := doerFunc(func(r *http.Request) (*http.Response, error) {
+					sent.Add(1)
+					return &http.Response{StatusCode: 200, ContentLength: tt.length, Header: http.Header{},
+						Body: io.NopCloser(io.LimitReader(zeros{}, tt.body)), Request: r}, nil
+				})
+				d := testDependency(t)
+				op := testOperation(t, d, OperationPolicy{Idempotency: ReadOnly,
+					Fallback: FallbackPolicy{Kind: FallbackStatic, Static: int64(-1)}})
+				var read int64
+				decoded := false
+				decode := func(resp *http.Response) (int64, error) {
+					decoded = true
+					n, err := io.Copy(io.Discard, resp.Body)
+					read = n
+					return n, err
+				}
+				req, _ := http.NewRequest(http.MethodGet, "http://pets.test/pets", nil)
+				v, err := DoHTTP(t.Context(), op, &HTTPClient{Doer: doer, MaxResponseBody: tt.limit}, req, decode, nil)
+				if decoded != tt.wantDecode || read > tt.wantRead {
+					t.Errorf("decode called %v, read %d bytes; want called %v, at most %d", decoded, read, tt.wantDecode, tt.wantRead)
+				}
+				if !tt.wantErr {
+					if err != nil || v != tt.body {
+						t.Errorf("DoHTTP = %d, %v; want %d", v, err, tt.body)
+					}
+					return
+				}
+				limit := tt.limit
+				if limit == 0 {
+					limit = DefaultMaxResponseBody
+				}
+				var tl *ResponseTooLargeError
+				switch {
+				case !errors.Is(err, ErrResponseTooLarge) || !errors.As(err, &tl) || IsDegraded(err):
+					t.Fatalf("DoHTTP error = %v, want a ResponseTooLargeError, not degraded", err)
+				case tl.Limit != limit || tl.Length != tt.length || tl.Status != 200:
+					t.Errorf("ResponseTooLargeError = %+v, want limit %d, length %d", tl, limit, tt.length)
+				}
+				if n := sent.Load(); n != 1 {
+					t.Errorf("%d attempts, want 1: the same request gets the same answer", n)
+				}
+				if c := d.BreakerCounts(); c.Failures != 0 {
+					t.Errorf("breaker counted %d failures, want none", c.Failures)
+				}
+			})
+		})
+	}
+}
+
+// TestCheckRedirect: the default client follows a redirect only on the
+// first request's origin and only for GET and HEAD; any other is answered
+// with the 3xx, and nothing reaches the other host.
+func TestCheckRedirect(t *testing.T) {
+	tests := []struct {
+		name       string
+		method     string
+		url        string
+		location   string
+		wantStatus int // 0: followed, 200
+	}{
+		{name: "same origin GET", method: "GET", url: "http://a.test/pets", location: "/pets/"},
+		{name: "same origin, default port", method: "GET", url: "http://a.test/pets", location: "http://a.test:80/pets/"},
+		{name: "same origin HEAD", method: "HEAD", url: "http://a.test/pets", location: "/pets/"},
+		{name: "same origin POST", method: "POST", url: "http://a.test/orders", location: "/orders/", wantStatus: 307},
+		{name: "other host POST", method: "POST", url: "http://a.test/orders", location: "http://b.test/steal", wantStatus: 307},
+		{name: "other host GET", method: "GET", url: "http://a.test/pets", location: "http://b.test/steal", wantStatus: 307},
+		{name: "other port GET", method: "GET", url: "http://a.test/pets", location: "http://a.test:8080/pets/", wantStatus: 307},
+		{name: "other scheme GET", method: "GET", url: "http://a.test/pets", location: "https://a.test/pets/", wantStatus: 307},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var stolen atomic.Int64
+				rig := newHTTPRig(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					switch {
+					case strings.TrimSuffix(r.Host, ":80") != "a.test":
+						stolen.Add(1)
+					case r.URL.Path == "/pets" || r.URL.Path == "/orders":
+						w.Header().Set("Location", tt.location)
+						w.WriteHeader(http.StatusTemporaryRedirect)
+					default:
+						w.Write([]byte(`{"id":7}`))
+					}
+				}))
+				c := &HTTPClient{Doer: NewHTTPClient(rig.tr)}
+				op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: NotIdempotent})
+				req, _ := http.NewRequest(tt.method, tt.url, strings.NewReader(`{"secret":1}`))
+				req.Header.Set("X-Api-Key", "k")
+				_, err := DoHTTP(t.Context(), op, c, req, func(resp *http.Response) (int, error) { return resp.StatusCode, nil }, nil)
+				var re *RemoteError
+				switch {
+				case tt.wantStatus == 0 && err != nil:
+					t.Errorf("DoHTTP error = %v, want the redirect followed", err)
+				case tt.wantStatus != 0 && (!errors.As(err, &re) || re.Status != tt.wantStatus || re.Header.Get("Location") != tt.location || re.Class != Rejected):
+					t.Errorf("DoHTTP error = %v, want the %d answer with its Location", err, tt.wantStatus)
+				}
+				if n := stolen.Load(); n != 0 {
+					t.Errorf("another host received %d requests", n)
+				}
+			})
+		})
+	}
+}
+
+// TestRemoteErrorMessageIsPrintable: control and formatting characters of
+// an error body never reach RemoteError.Message.
+func TestRemoteErrorMessageIsPrintable(t *testing.T) {
+	tests := []struct{ body, want string }{
+		{"bad request", "bad request"},
+		{"bad\x1b[31m red\x07 bell", "bad[31m red bell"},
+		{"tab\there", "tab here"},
+		{"evil \u202egnp.exe", "evil gnp.exe"},
+		{"zero\u200bwidth\u0085next", "zerowidthnext"},
+		{"first line\r\nforged: log line", "first line"},
+	}
+	for _, tt := range tests {
+		if got := excerpt([]byte(tt.body)); got != tt.want {
+			t.Errorf("excerpt(%q) = %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestParseBaseURL: a base URL is a scheme, a host and a path; anything
+// that appending paths would mangle, or that would send credentials, is
+// refused with an error saying what to do, never showing a password.
+func TestParseBaseURL(t *testing.T) {
+	tests := []struct {
+		raw, want, wantErr string
+	}{
+		{raw: "https://api.example.com/v1/", want: "https://api.example.com/v1"},
+		{raw: "http://127.0.0.1:8080", want: "http://127.0.0.1:8080"},
+		{raw: "/relative", wantErr: "not an absolute http or https URL"},
+		{raw: "ftp://files.example.com", wantErr: "not an absolute http or https URL"},
+		{raw: "https:///v1", wantErr: "has no host"},
+		{raw: "https://api.example.com/v1?key=1", wantErr: "has a query"},
+		{raw: "https://api.example.com/v1?", wantErr: "has a query"},
+		{raw: "https://api.example.com/v1#top", wantErr: "has a fragment"},
+		{raw: "https://user:s3cret@api.example.com", wantErr: "has userinfo"},
+		{raw: "https://user:s3cret@api.example.com:bad", wantErr: "does not parse"},
+	}
+	for _, tt := range tests {
+		got, err := ParseBaseURL(tt.raw)
+		switch {
+		case tt.wantErr == "" && (err != nil || got != tt.want):
+			t.Errorf("ParseBaseURL(%q) = %q, %v; want %q", tt.raw, got, err, tt.want)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("ParseBaseURL(%q) error = %v, want one saying %q", tt.raw, err, tt.wantErr)
+		case err != nil && strings.Contains(err.Error(), "s3cret"):
+			t.Errorf("ParseBaseURL(%q) error %q shows the password", tt.raw, err)
+		}
+	}
+}

@@ -463,7 +463,9 @@ type RemoteError struct {
 	Status int
 	// Code is the gRPC code name ("UNAVAILABLE") or the HTTP status text.
 	Code string
-	// Message is the gRPC status message or a short excerpt of the body.
+	// Message is the gRPC status message or a short excerpt of the body
+	// (its first line, at most 200 bytes), without control or formatting
+	// characters: it comes from the dependency and may end up in logs.
 	Message string
 	// Attempts is the number of attempts made when the call ended.
 	Attempts int

@@ -10,8 +10,10 @@ import (
 	"net/http/httptrace"
 	"net/textproto"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -28,6 +30,10 @@ const DefaultDeadlineMargin = 10 * time.Millisecond
 // MaxErrorBody is the number of bytes of a non-2xx response body kept in
 // [RemoteError.Body]; the rest is discarded.
 const MaxErrorBody = 64 << 10
+
+// DefaultMaxResponseBody is the most bytes of a success (2xx) body that
+// decode may read when [HTTPClient.MaxResponseBody] is zero: 32 MiB.
+const DefaultMaxResponseBody = 32 << 20
 
 // maxDrain bounds how much of an unread body is discarded so that its
 // connection can be reused; a longer rest costs the connection instead.
@@ -58,8 +64,17 @@ type HTTPClient struct {
 	// sent. Zero means [DefaultDeadlineMargin]; a negative value means no
 	// margin.
 	DeadlineMargin time.Duration
-	// DisableDeadlineHeader stops sending the deadline header.
+	// DisableDeadlineHeader stops sending the deadline header, for
+	// dependencies that should not learn the caller's budget (a
+	// third-party API) or that reject unknown headers.
 	DisableDeadlineHeader bool
+	// MaxResponseBody bounds, in bytes, the success (2xx) body that decode
+	// may read: a Content-Length above it fails the attempt before
+	// anything is read, and reading past it fails decode. Either way the
+	// attempt's error is a [*ResponseTooLargeError]. Zero means
+	// [DefaultMaxResponseBody]; a negative value means no limit. Error
+	// bodies are bounded by [MaxErrorBody] whatever this says.
+	MaxResponseBody int64
 }
 
 // ErrorDecoder turns a documented error answer into the operation's typed
@@ -120,14 +135,20 @@ type ErrorDecoder func(*RemoteError) error
 //     [context.DeadlineExceeded], neither retried nor counted against the
 //     dependency;
 //   - for a 2xx answer, runs decode inside the attempt, so that the attempt
-//     timeout also bounds reading the body. A failure to read the body
-//     (a reset, an unexpected EOF, a timeout) is a [*ResponseTruncatedError],
-//     [Transient]; any other decode error (malformed JSON) is [Permanent].
-//     decode must not keep resp.Body: it is closed when decode returns;
+//     timeout also bounds reading the body, and lets it read at most
+//     [HTTPClient.MaxResponseBody] bytes ([DefaultMaxResponseBody]): a
+//     larger answer is a [*ResponseTooLargeError], [Permanent], failed
+//     before reading when its Content-Length says so. A failure to read
+//     the body (a reset, an unexpected EOF, a timeout) is a
+//     [*ResponseTruncatedError], [Transient]; any other decode error
+//     (malformed JSON) is [Permanent]. decode must not keep resp.Body: it
+//     is closed when decode returns;
 //   - for any other status, returns a [*RemoteError] with the status, the
 //     status text as Code, the header, the first [MaxErrorBody] bytes of
 //     the body, the delay of a Retry-After field and the class of
-//     [StatusClass], or the typed error decodeErr (may be nil) makes of it;
+//     [StatusClass], or the typed error decodeErr (may be nil) makes of it.
+//     A redirect the Doer did not follow (see [CheckRedirect]) is such an
+//     answer: [Rejected], its Location in the header;
 //   - always drains a bounded rest of the body and closes it, also when the
 //     attempt is abandoned by a timeout, a cancellation or a lost hedge, so
 //     that no connection leaks.
@@ -224,12 +245,19 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 		d      Doer = http.DefaultClient
 		name   string
 		margin time.Duration
-		send   = true
+		send         = true
+		limit  int64 = DefaultMaxResponseBody
 	)
 	if c != nil {
 		name, margin, send = c.DeadlineHeader, c.DeadlineMargin, !c.DisableDeadlineHeader
 		if c.Doer != nil {
 			d = c.Doer
+		}
+		switch {
+		case c.MaxResponseBody < 0:
+			limit = -1
+		case c.MaxResponseBody > 0:
+			limit = c.MaxResponseBody
 		}
 	}
 	if send {
@@ -247,10 +275,17 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 		return zero, err
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		body := &readTracker{r: resp.Body}
+		if limit >= 0 && resp.ContentLength > limit {
+			closeResponseBody(resp.Body)
+			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
+		}
+		body := &readTracker{r: resp.Body, limit: limit}
 		resp.Body = body
 		defer body.finish()
 		v, err := decode(resp)
+		if body.tooLarge {
+			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
+		}
 		if err != nil {
 			if body.err != nil || ctx.Err() != nil {
 				return zero, &ResponseTruncatedError{Status: resp.StatusCode, Err: err}
@@ -337,6 +372,44 @@ func (e *ResponseTruncatedError) Classify() Class { return Transient }
 // Delivery returns [Answered]: the dependency answered, so it had the
 // request.
 func (e *ResponseTruncatedError) Delivery() Delivery { return Answered }
+
+// ErrResponseTooLarge is matched by a [*ResponseTooLargeError].
+var ErrResponseTooLarge = errors.New("resilient: response too large")
+
+// ResponseTooLargeError reports a success (2xx) answer whose body is
+// larger than the client's limit ([HTTPClient.MaxResponseBody]): its
+// Content-Length said so, or decode read past the limit. It is
+// [Permanent]: the same request would get the same answer, so it is never
+// retried, and a large answer says nothing of the dependency's health, so
+// the breaker does not count it; no fallback answers it either. For a
+// non-idempotent call the request was applied (the dependency answered)
+// and the answer is lost. It matches [ErrResponseTooLarge].
+type ResponseTooLargeError struct {
+	// Status is the answer's HTTP status.
+	Status int
+	// Limit is the limit in bytes.
+	Limit int64
+	// Length is the answer's Content-Length, -1 when it did not say.
+	Length int64
+}
+
+// Error describes the failure.
+func (e *ResponseTooLargeError) Error() string {
+	msg := "resilient: response " + strconv.Itoa(e.Status) + " body is larger than the limit of " + strconv.FormatInt(e.Limit, 10) + " bytes"
+	if e.Length >= 0 {
+		msg += " (Content-Length " + strconv.FormatInt(e.Length, 10) + ")"
+	}
+	return msg + "; raise HTTPClient.MaxResponseBody if such answers are expected"
+}
+
+// Is reports whether target is [ErrResponseTooLarge].
+func (e *ResponseTooLargeError) Is(target error) bool { return target == ErrResponseTooLarge }
+
+// Classify returns [Permanent].
+func (e *ResponseTooLargeError) Classify() Class { return Permanent }
+
+// Delivery returns [Answered].
+func (e *ResponseTooLargeError) Delivery() Delivery { return Answered }
 
 // deadlineSpentError is the error of an attempt not sent because the
 // deadline margin left no time: it matches [context.DeadlineExceeded] and is
@@ -440,15 +513,37 @@ func cloneHeader(h http.Header) http.Header {
 // readTracker remembers the first error, other than io.EOF, that reading a
 // response body met, so that a decode error can be told apart from a
 // failure to read, and whether the body was read to its end, in which case
-// there is nothing to drain.
+// there is nothing to drain. It lets at most limit bytes be read (a
+// negative limit: any number): the read that would pass it fails, and
+// tooLarge is set.
 type readTracker struct {
-	r   io.ReadCloser
-	err error
-	eof bool
+	r        io.ReadCloser
+	err      error
+	eof      bool
+	limit, n int64
+	tooLarge bool
 }
 
+// errTooLarge is the read error of a body that passed its limit.
+var errTooLarge = errors.New("resilient: response body above the limit")
+
 func (t *readTracker) Read(p []byte) (int, error) {
+	if t.tooLarge {
+		return 0, errTooLarge
+	}
+	if t.limit >= 0 {
+		// Read one byte past the limit, to tell a body of exactly the
+		// limit from a longer one.
+		if room := t.limit + 1 - t.n; int64(len(p)) > room {
+			p = p[:room]
+		}
+	}
 	n, err := t.r.Read(p)
+	t.n += int64(n)
+	if t.limit >= 0 && t.n > t.limit {
+		t.tooLarge = true
+		return n - int(t.n-t.limit), errTooLarge
+	}
 	switch {
 	case err == io.EOF:
 		t.eof = true
@@ -484,7 +579,9 @@ func closeRequestBody(r *http.Request) {
 }
 
 // excerpt returns the start of an error body for [RemoteError.Message]: its
-// first line, at most 200 bytes, when it is text.
+// first line, at most 200 bytes, when it is text, without control or
+// formatting characters, which a hostile server could use to forge log
+// lines or hide text in a terminal.
 func excerpt(body []byte) string {
 	const max = 200
 	for i, c := range body {
@@ -502,7 +599,32 @@ func excerpt(body []byte) string {
 	if !utf8.Valid(body) {
 		return ""
 	}
-	return string(body)
+	return printable(string(body))
+}
+
+// printable returns s without control characters (C0, DEL, C1) and
+// formatting characters (bidirectional overrides, zero-width ones); a tab
+// becomes a space.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // DefaultConnectTimeout is the dial timeout of [NewTransport] when none is

@@ -333,3 +333,25 @@ func TestInvokeCachedFallbackNeverCrossesCallers(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoteErrorMessageIsPrintable: a server's status message reaches
+// RemoteError.Message without control or formatting characters; the
+// status itself is the server's, as sent.
+func TestRemoteErrorMessageIsPrintable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const msg = "no\x1b[2K such\u202e order\x00"
+		cc := serveBufconn(t, &echoServer{unary: failing(1, status.Error(codes.NotFound, msg))})
+		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly})
+		_, err := call(t.Context(), cc, op)
+		var re *runtime.RemoteError
+		if !errors.As(err, &re) || re.Message != "no[2K such order" {
+			t.Errorf("RemoteError.Message = %q, want %q", re.Message, "no[2K such order")
+		}
+		if strings.ContainsAny(err.Error(), "\x1b\u202e\x00") {
+			t.Errorf("err.Error() = %q has control characters", err)
+		}
+		if st := status.Convert(err); st.Message() != msg {
+			t.Errorf("status message = %q, want the server's %q", st.Message(), msg)
+		}
+	})
+}

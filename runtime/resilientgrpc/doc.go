@@ -54,6 +54,16 @@
 // CANCELLED, UNKNOWN, INTERNAL, UNAVAILABLE or DATA_LOSS leave the outcome
 // unknown ([runtime.ErrOutcomeUnknown]).
 //
+// # Message size
+//
+// grpc-go bounds what it receives itself: a message above
+// grpc.MaxCallRecvMsgSize (4 MiB unless the connection's default call
+// options or the call's own options say otherwise) fails the attempt with
+// RESOURCE_EXHAUSTED raised by grpc-go. Without a pushback that is
+// [runtime.Rejected]: never retried (the same request gets the same
+// answer), not counted by the breaker and never answered by a fallback,
+// as the runtime's [runtime.HTTPClient.MaxResponseBody] does for HTTP.
+//
 // # One retry layer
 //
 // grpc-go can retry on its own from a service config's retryPolicy. Its

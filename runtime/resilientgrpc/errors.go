@@ -3,7 +3,9 @@ package resilientgrpc
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
+	"unicode"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -233,7 +235,7 @@ func attemptError(err error, trailer metadata.MD, committed bool, s stream) erro
 		re: &runtime.RemoteError{
 			Status:     int(st.Code()),
 			Code:       codeName(st.Code()),
-			Message:    st.Message(),
+			Message:    printable(st.Message()),
 			Attempts:   1,
 			RetryAfter: delay,
 			Class:      class,
@@ -283,4 +285,20 @@ func codeName(c codes.Code) string {
 		return "UNAUTHENTICATED"
 	}
 	return c.String()
+}
+
+// printable returns s without control characters (C0, DEL, C1) and
+// formatting characters (bidirectional overrides, zero-width ones), which
+// a hostile server could use to forge log lines; a tab becomes a space.
+// The status itself (GRPCStatus) keeps the server's message as sent.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, s)
 }
