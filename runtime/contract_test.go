@@ -475,7 +475,11 @@ func TestParseBaseURL(t *testing.T) {
 		{raw: "https://user:s3cret@api.example.com:bad", wantErr: "does not parse"},
 	}
 	for _, tt := range tests {
-		got, err := ParseBaseURL(tt.raw)
+		u, err := ParseBaseURL(tt.raw)
+		var got string
+		if u != nil {
+			got = u.String()
+		}
 		switch {
 		case tt.wantErr == "" && (err != nil || got != tt.want):
 			t.Errorf("ParseBaseURL(%q) = %q, %v; want %q", tt.raw, got, err, tt.want)
