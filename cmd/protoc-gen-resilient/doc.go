@@ -60,18 +60,33 @@
 // (E-DURATION), retry on a client or bidi stream (E-RETRY-STREAM), a
 // static fallback, whose value a policy cannot spell as a message
 // (E-FALLBACK-STATIC), Go name collisions (E-NAME-COLLISION). Warnings,
-// such as a service without a proto package (W-NO-PACKAGE), go to
-// standard error, one per line prefixed "warning: ", which protoc and buf
-// show; the files are still generated.
+// such as a service without a proto package (W-NO-PACKAGE), or a
+// connect_timeout (deprecated) or deadlineHeader written for a service,
+// which mean nothing to a gRPC client and are left out (W-KEY-NOT-GRPC:
+// grpc-go connects as the dial options say, and sends the deadline as
+// grpc-timeout), go to standard error, one per line prefixed "warning: ",
+// which protoc and buf show; the files are still generated.
 //
 // # One retry layer
 //
 // grpc-go can retry on its own from a service config's retryPolicy. Those
 // retries would stack with the client's (attempts multiply) and bypass the
 // idempotency gate, the retry budget and the breaker. The generated client
-// commits every attempt as soon as its request is sent, which keeps
-// grpc-go from retrying it; dial with resilientgrpc.DialOptions() (which
-// adds grpc.WithDisableRetry()) and keep retryPolicy out of the service
-// config. resilientgrpc.CheckNoBuiltinRetry reports a retryPolicy it can
-// see.
+// commits every call so that grpc-go cannot retry it (a unary call once
+// its request is sent, a stream as soon as it is open, before the caller's
+// first message); dial with resilientgrpc.DialOptions() (which adds
+// grpc.WithDisableRetry()) and keep retryPolicy out of the service config.
+// resilientgrpc.CheckNoBuiltinRetry reports a retryPolicy it can see.
+//
+// # What a call returns
+//
+// A failed call returns a resilientgrpc.Error wrapping the runtime's
+// CallError (what ended the call, attempts, the cause); status.Code works
+// on it. Metadata grpc-go would refuse and messages that do not marshal
+// fail as invalid requests (INVALID_ARGUMENT, never retried nor counted by
+// the breaker); a non-idempotent call tells "not sent" from "outcome
+// unknown". An operation with an idempotency key sends the caller's key
+// when the outgoing metadata has one, else one new key per call. Cached
+// fallback answers are kept per request message and outgoing metadata;
+// With<Service>FallbackPartition partitions them further.
 package main

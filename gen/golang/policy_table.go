@@ -223,9 +223,14 @@ func opPolicyLit(v opPolicyView) *jen.Statement {
 		retry = append(retry, kv("DisableJitter", jen.True()))
 	}
 	kind := map[runtime.FallbackKind]string{runtime.FallbackNone: "FallbackNone", runtime.FallbackCached: "FallbackCached", runtime.FallbackStatic: "FallbackStatic"}[p.Fallback.Kind]
-	return rt("OperationPolicy").Add(lines("{", "}",
+	fields := []jen.Code{
 		kv("Name", jen.Lit(p.Name)),
 		kv("Idempotency", rt(idem)),
+	}
+	if p.IdempotencyKey != "" {
+		fields = append(fields, kv("IdempotencyKey", jen.Lit(p.IdempotencyKey)))
+	}
+	return rt("OperationPolicy").Add(lines("{", "}", append(fields,
 		kv("Timeout", durationLit(p.Timeout)),
 		kv("AttemptTimeout", durationLit(p.AttemptTimeout)),
 		kv("ConnectTimeout", durationLit(p.ConnectTimeout)),
@@ -235,7 +240,7 @@ func opPolicyLit(v opPolicyView) *jen.Statement {
 			kv("MaxHedges", jen.Lit(p.Hedge.MaxHedges)),
 		)),
 		kv("Fallback", fallbackLit(kind, p.Fallback.TTL, v.static)),
-	))
+	)...))
 }
 
 // fallbackLit writes a FallbackPolicy; a static value goes in as JSON text.

@@ -47,9 +47,14 @@ func opPolicyLit(p runtime.OperationPolicy) *jen.Statement {
 		maxRetries = rt("NoRetries")
 	}
 	kind := map[runtime.FallbackKind]string{runtime.FallbackNone: "FallbackNone", runtime.FallbackCached: "FallbackCached", runtime.FallbackStatic: "FallbackStatic"}[p.Fallback.Kind]
-	return rt("OperationPolicy").Add(lines(
+	fields := []jen.Code{
 		kv("Name", jen.Lit(p.Name)),
 		kv("Idempotency", rt(idem)),
+	}
+	if p.IdempotencyKey != "" {
+		fields = append(fields, kv("IdempotencyKey", jen.Lit(p.IdempotencyKey)))
+	}
+	return rt("OperationPolicy").Add(lines(append(fields,
 		kv("Timeout", durationLit(p.Timeout)),
 		kv("AttemptTimeout", durationLit(p.AttemptTimeout)),
 		kv("ConnectTimeout", durationLit(p.ConnectTimeout)),
@@ -67,7 +72,7 @@ func opPolicyLit(p runtime.OperationPolicy) *jen.Statement {
 			kv("Kind", rt(kind)),
 			kv("TTL", durationLit(p.Fallback.TTL)),
 		)),
-	))
+	)...))
 }
 
 // durationLit writes d the way people do: 0, time.Second,
