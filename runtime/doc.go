@@ -59,6 +59,22 @@
 // in clear in a [FallbackStore], which may be external. An operation
 // without a cached fallback computes no key at all.
 //
+// # What an HTTP request carries, and to whom
+//
+// [DoHTTP] refuses, before the pipeline, a request that net/http would
+// refuse (see [ErrInvalidRequest]); [AddCookie] refuses a cookie value
+// that net/http would silently cut. The default client of a generated
+// client, [NewHTTPClient], follows a redirect only on the first request's
+// origin and only for GET and HEAD ([CheckRedirect]): a body, header
+// parameters such as an API key, the idempotency key and the deadline
+// header never go to another host. A success body is bounded
+// ([HTTPClient.MaxResponseBody], [DefaultMaxResponseBody]); an error body
+// by [MaxErrorBody], and its excerpt in [RemoteError.Message] is stripped
+// of control characters. The deadline header can be renamed or turned off
+// per client ([HTTPClient.DeadlineHeader],
+// [HTTPClient.DisableDeadlineHeader]); [DeadlineMiddleware], its inbound
+// half, caps what a caller may ask for at [DefaultMaxDeadline].
+//
 // # Retrying against RFC 9110
 //
 // RFC 9110 §9.2.2 says a client SHOULD NOT automatically retry a failed
@@ -90,8 +106,9 @@
 // retryable or with no retry left: the dependency's answer (a
 // [*RemoteError] with status, attempts and Retry-After, or the typed error
 // an [ErrorDecoder] made of it), or a failure to get one (a transport error
-// such as a [*url.Error], a [*ResponseTruncatedError]; an attempt that
-// timed out matches [context.DeadlineExceeded]). The errors carried as "last" unwrap to the
+// such as a [*url.Error], a [*ResponseTruncatedError], a
+// [*ResponseTooLargeError]; an attempt that timed out matches
+// [context.DeadlineExceeded]). The errors carried as "last" unwrap to the
 // last attempt's error too.
 //
 // The four ways a call can end, as the caller must tell them apart:
