@@ -43,7 +43,10 @@ type Idempotency uint8
 const (
 	// NotIdempotent operations (a plain POST or PATCH, a proto method without
 	// idempotency_level) are never retried, hedged or answered from a
-	// fallback. When one times out its outcome is unknown.
+	// fallback. When one fails after its request may have reached the
+	// dependency, without an answer, its outcome is unknown
+	// ([ErrOutcomeUnknown]); when its request never left, it was not sent
+	// ([ErrNotSent]).
 	NotIdempotent Idempotency = iota
 	// Idempotent operations (PUT, DELETE, a POST carrying an idempotency key
 	// that is the same on every attempt, proto IDEMPOTENT) may be retried.
