@@ -392,6 +392,24 @@ func checkPet(p pet, err error) error {
 	return err
 }
 
+// BenchmarkCallPaired compares the pipeline with the least a call with the
+// same policies can cost, interleaved in blocks of calls as
+// BenchmarkHTTPPaired does, so that a load spike on a shared machine hits
+// both arms alike: base-ns/call is minimal, arm-ns/call resilient, and
+// overhead-% the median of resilient over minimal, less one, per pair of
+// blocks.
+func BenchmarkCallPaired(b *testing.B) {
+	ctx := context.Background()
+	arm := func(call caller) httpArm {
+		return func() error {
+			v, err := call(ctx, benchAttempt)
+			benchSink.Add(int64(v))
+			return err
+		}
+	}
+	pairedBlocks(b, arm(newMinimal().call), arm(newResilientCaller(b)))
+}
+
 // BenchmarkHTTP measures each loopback arm on its own (see
 // [httpRig.arms]).
 func BenchmarkHTTP(b *testing.B) {

@@ -30,11 +30,18 @@ func checkRequest(req *http.Request, key string) error {
 	if host == "" {
 		host = req.URL.Host
 	}
-	if h, err := httpguts.PunycodeHostPort(host); err != nil || !httpguts.ValidHostHeader(h) {
-		return fmt.Errorf("the request's host %q is not a valid Host header", host)
+	if !httpguts.ValidHostHeader(host) {
+		// A host outside ASCII is sent in its punycode form.
+		if h, err := httpguts.PunycodeHostPort(host); err != nil || !httpguts.ValidHostHeader(h) {
+			return fmt.Errorf("the request's host %q is not a valid Host header", host)
+		}
 	}
-	if req.Method != "" && !validToken(req.Method) {
-		return fmt.Errorf("method %q is not an HTTP token", req.Method)
+	switch req.Method {
+	case "", http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch, http.MethodHead, http.MethodOptions:
+	default:
+		if !validToken(req.Method) {
+			return fmt.Errorf("method %q is not an HTTP token", req.Method)
+		}
 	}
 	if req.RequestURI != "" {
 		return errors.New("RequestURI is set, which only server requests have; leave it empty")
