@@ -214,6 +214,17 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 		*f = Given([]runtime.FallbackKind{runtime.FallbackCached, runtime.FallbackStatic, runtime.FallbackNone}[k], loc)
 	case *Field[any]:
 		*f = Given(v.toAny(), loc)
+	case *Field[HeaderSwitch]:
+		switch {
+		case v.kind == vBool:
+			*f = Given(HeaderSwitch{Off: !v.b}, loc)
+		case v.kind != vString:
+			c.typeError(v, def.name, "true, false or a header name")
+		case !validHeader(v.text):
+			c.add(loc, RuleRange, fmt.Sprintf("%s %q is not a valid header name", def.name, v.text), `write false to send no deadline header, or a header name such as "X-Request-Deadline"`)
+		default:
+			*f = Given(HeaderSwitch{Name: v.text}, loc)
+		}
 	}
 }
 

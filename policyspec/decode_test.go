@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 func TestDecodeNode(t *testing.T) {
@@ -201,7 +202,7 @@ latency: {rps: 0}`,
 			src:  "latency: &l {p99: 100ms}\nx: *l",
 			want: []string{"latency.p99=100ms@1:14"},
 			wantErrs: []string{
-				`api.yaml:2:1: E-EXT-UNKNOWN: unknown key "x" in policy (#/x-resilience/x); known keys: idempotent, idempotencyKey, timeout, attemptTimeout, connectTimeout, retry, breaker, bulkhead, hedge, fallback, latency`,
+				`api.yaml:2:1: E-EXT-UNKNOWN: unknown key "x" in policy (#/x-resilience/x); known keys: idempotent, idempotencyKey, timeout, attemptTimeout, connectTimeout, deadlineHeader, retry, breaker, bulkhead, hedge, fallback, latency`,
 			},
 		},
 	}
@@ -327,7 +328,7 @@ func TestDecodeValueProtoPath(t *testing.T) {
 func TestEveryKeyDecodes(t *testing.T) {
 	values := map[keyKind]any{
 		kindBool: true, kindHeader: "K", kindDuration: "1s", kindDurationZero: "1s", kindInt: float64(1),
-		kindFloat: float64(1), kindRatio: "10%", kindFallbackKind: "cached", kindAny: "x",
+		kindFloat: float64(1), kindRatio: "10%", kindFallbackKind: "cached", kindAny: "x", kindHeaderSwitch: false,
 	}
 	for _, def := range keyTable() {
 		t.Run(def.name, func(t *testing.T) {
@@ -408,5 +409,42 @@ func TestParseDuration(t *testing.T) {
 				t.Errorf("ParseDuration(%q) = %v, %v, want %s", tt.in, d, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestDecodeDeadlineHeader: deadlineHeader is true, false or a header
+// name; it resolves to the header an HTTP client sends, "" for none.
+func TestDecodeDeadlineHeader(t *testing.T) {
+	tests := []struct {
+		value    any
+		want     string // resolved header
+		wantRule Rule
+	}{
+		{value: true, want: runtime.DefaultDeadlineHeader},
+		{value: false, want: ""},
+		{value: "X-Budget-Ms", want: "X-Budget-Ms"},
+		{value: "X Budget", wantRule: RuleRange},
+		{value: float64(5), wantRule: RuleType},
+	}
+	for _, tt := range tests {
+		s, err := DecodeValue(map[string]any{"deadlineHeader": tt.value}, Location{File: "api.yaml"})
+		if tt.wantRule != "" {
+			var ds Diagnostics
+			if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Rule != tt.wantRule {
+				t.Errorf("DecodeValue(deadlineHeader: %v) error = %v, want %s", tt.value, err, tt.wantRule)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("DecodeValue(deadlineHeader: %v): %v", tt.value, err)
+		}
+		d, err := ResolveDependency("dep", Layer{Kind: LayerDocument, Spec: s})
+		if err != nil || d.DeadlineHeader != tt.want {
+			t.Errorf("deadlineHeader: %v resolves to %q, %v; want %q", tt.value, d.DeadlineHeader, err, tt.want)
+		}
+	}
+	d, _ := ResolveDependency("dep")
+	if d.DeadlineHeader != runtime.DefaultDeadlineHeader || d.Sources["deadlineHeader"].Origin != OriginDefault {
+		t.Errorf("unset: %q from %v, want the default header", d.DeadlineHeader, d.Sources["deadlineHeader"])
 	}
 }

@@ -64,10 +64,20 @@
 // nothing.
 //
 // Dependency-wide keys (breaker, bulkhead, retry.budget,
-// retry.minPerSecond) may be written only at layers 2, 3, 5 and 6: a
-// dependency has one breaker, one bulkhead and one retry budget, resolved
-// once by [ResolveDependency] and shared by all its operations
-// ([Dependency.ResolveOperation]). "idempotent" may be written only on one
+// retry.minPerSecond, deadlineHeader) may be written only at layers 2, 3,
+// 5 and 6: a dependency has one breaker, one bulkhead, one retry budget
+// and one way of sending its deadline, resolved once by
+// [ResolveDependency] and shared by all its operations
+// ([Dependency.ResolveOperation]).
+//
+// "deadlineHeader" says whether an HTTP client sends each attempt's
+// remaining budget, and in which header: true (the default,
+// X-Request-Deadline), false (none: for a third-party API that should not
+// learn it), or a header name. [Dependency.DeadlineHeader] holds the
+// result and the review shows it. It and "connectTimeout" mean nothing to
+// a gRPC client (the deadline goes out as grpc-timeout; connections are
+// set up as the dial options say): the generator warns when either is
+// written for a gRPC service, and leaves it out. "idempotent" may be written only on one
 // operation (layers 4 and 8): a wide "idempotent: true" would make every
 // POST retry. Elsewhere they are E-SCOPE errors.
 //

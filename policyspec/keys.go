@@ -18,6 +18,7 @@ const (
 	kindRatio                // "10%" or 0.1, within (0, 1]
 	kindFallbackKind         // cached | static | none
 	kindAny                  // any JSON value
+	kindHeaderSwitch         // true, false or an HTTP header name
 )
 
 // keyScope says at which levels a key may be written.
@@ -49,6 +50,7 @@ func keyTable() []keyDef {
 		{name: "timeout", kind: kindDuration, field: func(s *Spec) any { return &s.Timeout }},
 		{name: "attemptTimeout", kind: kindDuration, field: func(s *Spec) any { return &s.AttemptTimeout }},
 		{name: "connectTimeout", kind: kindDuration, field: func(s *Spec) any { return &s.ConnectTimeout }},
+		{name: "deadlineHeader", kind: kindHeaderSwitch, scope: scopeDependency, field: func(s *Spec) any { return &s.DeadlineHeader }},
 		{name: "retry.maxRetries", kind: kindInt, lo: 0, hi: 5, field: func(s *Spec) any { return &s.Retry.MaxRetries }},
 		{name: "retry.base", kind: kindDuration, field: func(s *Spec) any { return &s.Retry.Base }},
 		{name: "retry.cap", kind: kindDuration, field: func(s *Spec) any { return &s.Retry.Cap }},

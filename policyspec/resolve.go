@@ -17,8 +17,14 @@ type Dependency struct {
 	Policy runtime.Policy
 	// Latency is the dependency's measured latency, if any.
 	Latency Latency
+	// DeadlineHeader is the header in which an HTTP client sends each
+	// attempt's remaining budget, [runtime.DefaultDeadlineHeader] unless
+	// "deadlineHeader" says otherwise; empty when none is sent. (A gRPC
+	// client sends grpc-timeout; the generator empties it there.)
+	DeadlineHeader string
 	// Sources gives the provenance of each value of Policy, by key path
-	// ("breaker.failureRate", "bulkhead.maxConcurrent", "retry.budget", …).
+	// ("breaker.failureRate", "bulkhead.maxConcurrent", "retry.budget",
+	// "deadlineHeader", …).
 	Sources map[string]Source
 	// Warnings are problems that do not fail generation.
 	Warnings Diagnostics
@@ -87,6 +93,15 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 	}
 	d.Policy.Budget.MaxBalance = runtime.DefaultBudgetMaxBalance
 	d.Sources["retry.maxBalance"] = Source{Origin: OriginDefault}
+
+	h := setOr(d, "deadlineHeader", &s.DeadlineHeader, HeaderSwitch{})
+	switch {
+	case h.Off:
+	case h.Name != "":
+		d.DeadlineHeader = h.Name
+	default:
+		d.DeadlineHeader = runtime.DefaultDeadlineHeader
+	}
 	return d, ds.Err()
 }
 
@@ -176,6 +191,7 @@ func (r *resolution) idempotency(idem runtime.Idempotency) {
 	}
 	if f := r.s.IdempotencyKey; f.Set {
 		r.op.IdempotencyKey = f.Value
+		r.op.Policy.IdempotencyKey = f.Value
 		r.source("idempotencyKey", &f)
 		if idem == runtime.NotIdempotent {
 			idem = runtime.Idempotent

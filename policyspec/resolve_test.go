@@ -386,6 +386,13 @@ func TestResolveRules(t *testing.T) {
 			wantRules: []Rule{RuleScope},
 		},
 		{
+			name:      "deadlineHeader on an operation",
+			op:        "deadlineHeader: false",
+			idem:      runtime.ReadOnly,
+			wantRules: []Rule{RuleScope},
+		},
+
+		{
 			name:      "all problems at once",
 			doc:       "latency: {p99: 1s}",
 			op:        "retry: {maxRetries: 2}\nhedge: {delay: 10ms}\nfallback: {kind: cached}\ntimeout: 500ms\nattemptTimeout: 600ms",

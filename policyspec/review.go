@@ -59,12 +59,13 @@ func RenderReview(service string, deps []ReviewDependency, mode ReviewMode) stri
 		ops := slices.Clone(d.Operations)
 		slices.SortStableFunc(ops, func(a, b *Operation) int { return cmp.Compare(a.Name, b.Name) })
 		name := mdText(d.Dependency.Name)
+		http := d.Protocol != "gRPC"
 		if mode == ReviewPerDependency {
-			rows = append(rows, dependencyRow(label(name, d.Protocol), d.Dependency, ops))
+			rows = append(rows, dependencyRow(label(name, d.Protocol), d.Dependency, ops, http))
 			continue
 		}
 		for _, op := range ops {
-			rows = append(rows, operationRow(label(name+"/"+mdText(op.Name), d.Protocol), d.Dependency, op))
+			rows = append(rows, operationRow(label(name+"/"+mdText(op.Name), d.Protocol), d.Dependency, op, http))
 		}
 	}
 	for _, row := range rows {
@@ -83,19 +84,24 @@ func label(name, protocol string) string {
 	return name + " (" + mdText(protocol) + ")"
 }
 
-// operationRow renders the cells of one operation.
-func operationRow(name string, d *Dependency, op *Operation) []string {
-	return []string{name, timeoutCell(op), retriesCell(d, op), breakerCell(d), bulkheadCell(d), fallbackCell(op), idempotentCell(op)}
+// operationRow renders the cells of one operation; http says whether the
+// deadline goes out in a header, which the timeout cell then names.
+func operationRow(name string, d *Dependency, op *Operation, http bool) []string {
+	timeout := timeoutCell(op)
+	if http {
+		timeout += deadlineCell(d)
+	}
+	return []string{name, timeout, retriesCell(d, op), breakerCell(d), bulkheadCell(d), fallbackCell(op), idempotentCell(op)}
 }
 
 // dependencyRow renders the cells of a dependency, merging the cells of
 // its operations.
-func dependencyRow(name string, d *Dependency, ops []*Operation) []string {
+func dependencyRow(name string, d *Dependency, ops []*Operation, http bool) []string {
 	row := []string{name, "", "", breakerCell(d), bulkheadCell(d), "", ""}
 	for _, col := range []int{1, 2, 5, 6} {
 		var cells []string
 		for _, op := range ops {
-			cells = append(cells, operationRow("", d, op)[col])
+			cells = append(cells, operationRow("", d, op, http)[col])
 		}
 		row[col] = mergeCells(cells)
 	}
@@ -167,15 +173,30 @@ func markAll(sources ...Source) string {
 }
 
 // timeoutCell renders "connect / request", the request being the attempt
-// timeout, followed by the total when attempts are retried or hedged.
+// timeout, followed by the total when attempts are retried or hedged. A
+// connect timeout the client does not apply (gRPC: the dial options do)
+// is "–".
 func timeoutCell(op *Operation) string {
 	p, src := op.Policy, op.Sources
-	connect := formatDuration(p.ConnectTimeout) + mark(src["connectTimeout"])
+	connect := "–"
+	if p.ConnectTimeout > 0 {
+		connect = formatDuration(p.ConnectTimeout) + mark(src["connectTimeout"])
+	}
 	total := formatDuration(p.Timeout) + mark(src["timeout"])
 	if p.AttemptTimeout == 0 {
 		return connect + " / " + total
 	}
 	return connect + " / " + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) + ", total " + total
+}
+
+// deadlineCell renders whether, and in which header, an HTTP client sends
+// the remaining budget: ", deadline in X-Request-Deadline" or ", no
+// deadline header".
+func deadlineCell(d *Dependency) string {
+	if d.DeadlineHeader == "" {
+		return ", no deadline header" + mark(d.Sources["deadlineHeader"])
+	}
+	return ", deadline in " + d.DeadlineHeader + mark(d.Sources["deadlineHeader"])
 }
 
 // retriesCell renders "2, full jitter, budget 10%", and the hedge.

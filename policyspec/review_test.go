@@ -51,7 +51,7 @@ func TestRenderReview(t *testing.T) {
 			want: `## Resilience review: shop
 | Dependency | Timeout (connect/request) | Retries | Breaker | Bulkhead | Fallback | Idempotent |
 |---|---|---|---|---|---|---|
-| billing/Charge (HTTP) | 300 ms / 2 s *guess* | none (not idempotent) | 50%/20 calls/30 s (default) | 32 permits *guess* | none | no |
+| billing/Charge (HTTP) | 300 ms / 2 s *guess*, deadline in X-Request-Deadline (default) | none (not idempotent) | 50%/20 calls/30 s (default) | 32 permits *guess* | none | no |
 | inventory/GetItem (gRPC) | 300 ms / 420 ms, total 1.7 s | 2 (default), full jitter, budget 10%, hedge after 90 ms | 50%/20 calls/30 s | 72 permits | cached, 5 m, marked degraded | yes |
 | inventory/ListItems (gRPC) | 300 ms / 420 ms, total 1.6 s | 2 (default), full jitter, budget 10% | 50%/20 calls/30 s | 72 permits | none | yes |
 | inventory/ReserveItem (gRPC) | 300 ms / 420 ms, total 1.6 s | 2 (default), full jitter, budget 10% | 50%/20 calls/30 s | 72 permits | none | with key Idempotency-Key |
@@ -67,7 +67,7 @@ Marks: (default) built-in default; *guess* chosen without latency data; measure 
 			want: `## Resilience review: shop
 | Dependency | Timeout (connect/request) | Retries | Breaker | Bulkhead | Fallback | Idempotent |
 |---|---|---|---|---|---|---|
-| billing (HTTP) | 300 ms / 2 s *guess* | none (not idempotent) | 50%/20 calls/30 s (default) | 32 permits *guess* | none | no |
+| billing (HTTP) | 300 ms / 2 s *guess*, deadline in X-Request-Deadline (default) | none (not idempotent) | 50%/20 calls/30 s (default) | 32 permits *guess* | none | no |
 | inventory (gRPC) | 2 ops: 300 ms / 420 ms, total 1.6 s; 1 op: 300 ms / 420 ms, total 1.7 s | 2 ops: 2 (default), full jitter, budget 10%; 1 op: 2 (default), full jitter, budget 10%, hedge after 90 ms | 50%/20 calls/30 s | 72 permits | 2 ops: none; 1 op: cached, 5 m, marked degraded | 2 ops: yes; 1 op: with key Idempotency-Key |
 
 Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it.
@@ -102,14 +102,50 @@ func TestReviewCells(t *testing.T) {
 	want := `## Resilience review: svc
 | Dependency | Timeout (connect/request) | Retries | Breaker | Bulkhead | Fallback | Idempotent |
 |---|---|---|---|---|---|---|
-| dep/a\|b | 250 ms / 90 s | none | 30%/20 calls/30 s (partly default) | 32 permits *guess* | static value, marked degraded | yes |
+| dep/a\|b | 250 ms / 90 s, deadline in X-Request-Deadline (default) | none | 30%/20 calls/30 s (partly default) | 32 permits *guess* | static value, marked degraded | yes |
 
-Marks: (partly default) some values are built-in defaults; *guess* chosen without latency data; measure p99.9 and rps to replace it.
+Marks: (default) built-in default; (partly default) some values are built-in defaults; *guess* chosen without latency data; measure p99.9 and rps to replace it.
 
 **Open risks:** dep: no latency data, timeouts or bulkhead are guesses.
 `
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("RenderReview mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestReviewDeadlineHeader: the review says whether an HTTP client sends
+// the deadline header, and in which; a gRPC row says nothing of it and
+// shows no connect timeout the client does not apply.
+func TestReviewDeadlineHeader(t *testing.T) {
+	tests := []struct {
+		name, doc, protocol string
+		connect             bool // the operation has a connect timeout
+		want                string
+	}{
+		{name: "default", doc: "{}", protocol: "HTTP", connect: true, want: "250 ms / 90 s, deadline in X-Request-Deadline (default)"},
+		{name: "renamed", doc: "deadlineHeader: X-Budget-Ms", protocol: "HTTP", connect: true, want: "250 ms / 90 s, deadline in X-Budget-Ms"},
+		{name: "off", doc: "deadlineHeader: false", protocol: "HTTP", connect: true, want: "250 ms / 90 s, no deadline header"},
+		{name: "on", doc: "deadlineHeader: true", protocol: "HTTP", connect: true, want: "250 ms / 90 s, deadline in X-Request-Deadline"},
+		{name: "gRPC", doc: "{}", protocol: "gRPC", want: "– / 90 s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := ResolveDependency("dep", layer(t, LayerDocument, tt.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			op, err := d.ResolveOperation("Get", runtime.ReadOnly, layer(t, LayerOperation, "retry: {maxRetries: 0}\nconnectTimeout: 250ms\ntimeout: 90s"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.connect {
+				op.Policy.ConnectTimeout = 0 // as the gRPC generator leaves it
+			}
+			row := operationRow("dep/Get", d, op, tt.protocol != "gRPC")
+			if row[1] != tt.want {
+				t.Errorf("timeout cell = %q, want %q", row[1], tt.want)
+			}
+		})
 	}
 }
 

@@ -52,8 +52,14 @@ type Spec struct {
 	Timeout Field[time.Duration]
 	// AttemptTimeout bounds each attempt; it must be below Timeout.
 	AttemptTimeout Field[time.Duration]
-	// ConnectTimeout bounds connection set-up.
+	// ConnectTimeout bounds connection set-up. HTTP only: a gRPC client
+	// connects as its connection's dial options say, and the key is
+	// reported and left out there.
 	ConnectTimeout Field[time.Duration]
+	// DeadlineHeader says whether, and in which header, an HTTP client
+	// sends the call's remaining budget. Dependency level only; HTTP only
+	// (gRPC sends grpc-timeout).
+	DeadlineHeader Field[HeaderSwitch]
 	// Retry says how eligible operations are retried.
 	Retry RetrySpec
 	// Breaker configures the dependency's circuit breaker. Dependency level
@@ -69,6 +75,16 @@ type Spec struct {
 	// Latency carries measured latency, from which unset timeouts, the
 	// bulkhead size and the hedge delay are derived.
 	Latency LatencySpec
+}
+
+// HeaderSwitch is the value of "deadlineHeader": true sends the header
+// under its default name, false sends none, and a header name sends it
+// under that name.
+type HeaderSwitch struct {
+	// Off is true when false was written.
+	Off bool
+	// Name is the header name written, empty for true or false.
+	Name string
 }
 
 // RetrySpec is the "retry" block. Budget and MinPerSecond are dependency

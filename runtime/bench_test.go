@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -354,7 +355,7 @@ func (r *httpRig) resilient(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return checkPet(runtime.DoHTTP(ctx, r.op, r.hc, "", req, decodePet, nil))
+	return checkPet(runtime.DoHTTP(ctx, r.op, r.hc, req, decodePet, nil))
 }
 
 // arms returns the arms of the benchmarks:
@@ -390,6 +391,24 @@ func checkPet(p pet, err error) error {
 		err = fmt.Errorf("got pet %d, want 7", p.ID)
 	}
 	return err
+}
+
+// BenchmarkCallPaired compares the pipeline with the least a call with the
+// same policies can cost, interleaved in blocks of calls as
+// BenchmarkHTTPPaired does, so that a load spike on a shared machine hits
+// both arms alike: base-ns/call is minimal, arm-ns/call resilient, and
+// overhead-% the median of resilient over minimal, less one, per pair of
+// blocks.
+func BenchmarkCallPaired(b *testing.B) {
+	ctx := context.Background()
+	arm := func(call caller) httpArm {
+		return func() error {
+			v, err := call(ctx, benchAttempt)
+			benchSink.Add(int64(v))
+			return err
+		}
+	}
+	pairedBlocks(b, arm(newMinimal().call), arm(newResilientCaller(b)))
 }
 
 // BenchmarkHTTP measures each loopback arm on its own (see
@@ -445,11 +464,16 @@ func BenchmarkHTTPPaired(b *testing.B) {
 }
 
 // pairedBlocks runs b.N calls of base and of arm interleaved in blocks and
-// reports the medians described at [BenchmarkHTTPPaired].
+// reports the medians described at [BenchmarkHTTPPaired], and cpu-%, the
+// arm's process CPU time (user and system, all threads, the in-process
+// server's included) over the baseline's, less one, summed over all blocks:
+// on a machine shared with other work, time spent waiting for a core does
+// not count there.
 func pairedBlocks(b *testing.B, base, arm httpArm) {
 	calls := [2]httpArm{base, arm}
 	var perCall [2][]float64
 	var overhead []float64
+	var cpu [2]time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
 	for done, pair := 0, 0; done < b.N; pair++ {
@@ -457,6 +481,7 @@ func pairedBlocks(b *testing.B, base, arm httpArm) {
 		var took [2]time.Duration
 		for i := range 2 {
 			which := i ^ pair&1
+			cpuStart := processCPU()
 			start := time.Now()
 			for range n {
 				if err := calls[which](); err != nil {
@@ -464,6 +489,7 @@ func pairedBlocks(b *testing.B, base, arm httpArm) {
 				}
 			}
 			took[which] = time.Since(start)
+			cpu[which] += processCPU() - cpuStart
 		}
 		for which := range 2 {
 			perCall[which] = append(perCall[which], float64(took[which])/float64(n))
@@ -474,6 +500,14 @@ func pairedBlocks(b *testing.B, base, arm httpArm) {
 	b.ReportMetric(median(perCall[0]), "base-ns/call")
 	b.ReportMetric(median(perCall[1]), "arm-ns/call")
 	b.ReportMetric(median(overhead), "overhead-%")
+	b.ReportMetric((float64(cpu[1])/float64(cpu[0])-1)*100, "cpu-%")
+}
+
+// processCPU returns the CPU time the process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // median returns the median of xs, which it sorts.

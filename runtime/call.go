@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 )
@@ -24,9 +25,11 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 //  2. Bulkhead: a permit of the dependency's semaphore, waited for at most
 //     the bulkhead's wait, else [ErrBulkheadFull].
 //  3. Retry loop, for idempotent operations only: full-jitter backoff,
-//     Retry-After honoured, no attempt started without time left before the
-//     deadline, each retry paid from the dependency's retry budget (else
-//     [ErrBudgetExhausted]).
+//     Retry-After honoured (also above the backoff cap; one the deadline
+//     does not leave time for ends the call with
+//     [ErrRetryAfterExceedsDeadline]), no attempt started without time
+//     left before the deadline, each retry paid from the dependency's
+//     retry budget (else [ErrBudgetExhausted]).
 //  4. Circuit breaker, asked by each attempt and told each attempt's
 //     outcome; an open breaker ends the loop at once ([ErrCircuitOpen]).
 //  5. Per-attempt timeout: the attempt's context ends at the attempt
@@ -35,12 +38,24 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 // For read-only operations with a hedge delay, an attempt that has not
 // answered after the delay is hedged (budget and a spare permit allowing);
 // the first success wins and the others are cancelled. When a read-only
-// call fails for any reason but a rejection by the dependency (4xx) or the
-// caller's cancellation, a configured fallback answers instead, with a
-// [*DegradedError].
+// call fails for any reason but a rejection by the dependency (4xx), an
+// invalid request, an unusable answer or the caller's cancellation, a
+// configured fallback answers instead, with a [*DegradedError].
 //
-// key identifies the request for a cached fallback (for example the
-// request's path and query); it is unused otherwise and may be empty.
+// A failed call returns a [*CallError] saying what ended it (see the
+// package documentation, "Errors"). An attempt's error tells the pipeline
+// its class ([Classifier]), a delay asked for ([RetryAfterHinter]) and
+// whether its request was sent ([DeliveryReporter], [MarkNotSent]); a
+// non-idempotent call whose attempt may have been delivered and was not
+// answered ends with its outcome unknown.
+//
+// key identifies the request for a cached fallback: it must hold
+// everything that can change the answer (every parameter, and, unless the
+// policy is [FallbackPolicy.Shared], the credentials and metadata the
+// request carries), since a cached answer is served to any later call of
+// the operation with the same key, the same [WithFallbackKey] and the same
+// partition ([WithFallbackPartition]). It is hashed, never stored in clear.
+// It is unused when the operation keeps no cache, and may then be empty.
 func Do[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (T, error) {
 	v, _, err := call(ctx, op, key, attempt, false)
 	return v, err
@@ -67,7 +82,7 @@ func DoHeld[T any](ctx context.Context, op *Operation, key string, attempt Attem
 func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T], hold bool) (v T, held bool, err error) {
 	var zero T
 	if ctx.Err() != nil {
-		return zero, false, op.stopped(ctx, 0, nil)
+		return zero, false, op.stopped(ctx, 0, true, nil)
 	}
 	d := op.dep
 	now := time.Now()
@@ -78,18 +93,19 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 	if op.minAttempt > 0 && deadline.Sub(now) < op.minAttempt {
 		// Less time left than the dependency usually takes: an attempt
 		// would only load it with work nobody waits for.
-		v, err := fallback[T](ctx, op, key, &DeadlineExceededError{Dependency: d.name, Operation: op.name})
+		v, err := fallback[T](ctx, op, key, op.fail(EndDeadline, 0, true, &DeadlineExceededError{Dependency: d.name, Operation: op.name}))
 		return v, false, err
 	}
 	waited, ok, err := d.bulkhead.acquire(ctx, deadline)
 	if !ok {
 		if err != nil {
-			return zero, false, op.stopped(ctx, 0, nil)
+			return zero, false, op.stopped(ctx, 0, true, nil)
 		}
 		if d.observed {
 			d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBulkheadFull})
 		}
-		v, err := fallback[T](ctx, op, key, &BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: cap(d.bulkhead.sem), Waited: waited})
+		v, err := fallback[T](ctx, op, key, op.fail(EndBulkheadFull, 0, true,
+			&BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: cap(d.bulkhead.sem), Waited: waited}))
 		return v, false, err
 	}
 	d.budget.onCall()
@@ -101,13 +117,13 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 			d.bulkhead.release()
 		}
 	}()
-	v, keep, err = retryLoop(ctx, op, deadline, attempt, !hold)
-	if err != nil {
-		v, err = fallback[T](ctx, op, key, err)
+	v, cerr := retryLoop(ctx, op, deadline, attempt, !hold, &keep)
+	if cerr != nil {
+		v, err = fallback[T](ctx, op, key, cerr)
 		return v, false, err
 	}
 	if op.fallback.Kind == FallbackCached {
-		d.store.Store(op.storeKey(key), v, time.Now())
+		d.store.Store(op.storeKey(ctx, key), v, time.Now())
 	}
 	if hold {
 		keep = true
@@ -134,24 +150,33 @@ type attemptResult[T any] struct {
 	timedOut bool
 	// interrupted: the caller's context, or the hedge race, ended it.
 	interrupted bool
+	// panicked holds what a hedged attempt panicked with, for the caller's
+	// goroutine to panic with again.
+	panicked any
 }
 
-// retryLoop runs attempts until one succeeds or the policy says stop.
-// With hedge, a read-only operation with a hedge delay races hedged
-// attempts; handedOver then reports that the call's bulkhead permit went to
-// a losing attempt still finishing, which releases it itself.
-func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], hedge bool) (v T, handedOver bool, err error) {
+// retryLoop runs attempts until one succeeds or the policy says stop. With
+// hedge, a read-only operation with a hedge delay races hedged attempts;
+// *handedOver is then set when the call's bulkhead permit went to a losing
+// attempt still finishing, which releases it itself.
+func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], hedge bool, handedOver *bool) (v T, err *CallError) {
 	var zero T
 	d := op.dep
 	attempts := 0
 	var last error
+	// reached: an attempt may have reached the dependency.
+	reached := false
 	for retry := 0; ; retry++ {
 		var r attemptResult[T]
 		if hedge && op.hedgeDelay > 0 {
+			before := attempts
 			var refused bool
-			r, refused, handedOver = hedgedRound(ctx, op, deadline, attempt, &attempts)
+			r, refused = hedgedRound(ctx, op, deadline, attempt, &attempts, handedOver)
 			if refused {
-				return zero, false, op.circuitOpen(attempts, last)
+				return zero, op.circuitOpen(attempts, !reached, last)
+			}
+			if attempts-before > 1 {
+				reached = true // the other attempts' fate is not tracked
 			}
 		} else {
 			// The attempt's context comes first so that the breaker's two
@@ -164,7 +189,7 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 				if cancel != nil {
 					cancel()
 				}
-				return zero, false, op.circuitOpen(attempts, last)
+				return zero, op.circuitOpen(attempts, !reached, last)
 			}
 			attempts++
 			r = runAttempt(ctx, actx, op, attempt, done, attempts, false)
@@ -173,56 +198,81 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			}
 		}
 		if r.err == nil {
-			return r.v, handedOver, nil
+			return r.v, nil
 		}
-		last = r.err
+		last = withAttempts(r.err, attempts)
+		delivery := deliveryOf(r.err)
+		if delivery != NotDelivered {
+			reached = true
+		}
 
 		if op.idempotency == NotIdempotent {
-			switch {
-			case r.timedOut:
-				return zero, false, &OutcomeUnknownError{Dependency: d.name, Operation: op.name,
-					Err: &DeadlineExceededError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last}}
-			case r.interrupted:
-				return zero, false, &OutcomeUnknownError{Dependency: d.name, Operation: op.name, Err: op.stopped(ctx, attempts, last)}
-			}
-			return zero, false, withAttempts(last, attempts)
+			return zero, op.endOnce(ctx, last, r.timedOut, r.interrupted, attempts, delivery)
 		}
 		if r.interrupted || ctx.Err() != nil {
-			return zero, false, op.stopped(ctx, attempts, last)
+			return zero, op.stopped(ctx, attempts, !reached, last)
 		}
 		now := time.Now()
 		if !now.Before(deadline) {
-			return zero, false, &DeadlineExceededError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last}
+			return zero, op.fail(EndDeadline, attempts, !reached, &DeadlineExceededError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last})
 		}
 		if !r.class.retryable() || retry >= op.maxRetries {
-			return zero, false, withAttempts(last, attempts)
+			return zero, op.fail(EndAttempt, attempts, !reached, last)
 		}
+		left := deadline.Sub(now)
 		delay, asked := op.backoff(retry), false
 		if ra, ok := retryAfter(last); ok {
-			if ra > op.cap {
-				// The dependency asks for more than this caller ever waits.
-				return zero, false, withAttempts(last, attempts)
+			if ra >= left || left-ra <= op.minAttempt {
+				// The dependency asks for more than the deadline leaves:
+				// waiting could only end in a deadline error.
+				return zero, op.fail(EndRetryAfter, attempts, !reached, &RetryAfterExceedsDeadlineError{
+					Dependency: d.name, Operation: op.name, Attempts: attempts, Asked: ra, Left: left, Last: last})
 			}
 			delay, asked = ra, true
 		}
-		if left := deadline.Sub(now); delay >= left || left-delay <= op.minAttempt {
+		if delay >= left || left-delay <= op.minAttempt {
 			// No time for another attempt: fail now rather than at the deadline.
-			return zero, false, withAttempts(last, attempts)
+			return zero, op.fail(EndAttempt, attempts, !reached, last)
 		}
 		if !d.budget.withdraw() {
 			if d.observed {
 				d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBudgetExhausted, Attempts: attempts})
 			}
-			return zero, false, &BudgetExhaustedError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: withAttempts(last, attempts)}
+			return zero, op.fail(EndBudgetExhausted, attempts, !reached, &BudgetExhaustedError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last})
 		}
 		if d.observed {
 			d.observer.Retry(RetryEvent{Dependency: d.name, Operation: op.name, Attempt: attempts, Delay: delay, RetryAfter: asked, Err: last})
 		}
 		if !sleep(ctx, delay) {
 			d.budget.refund()
-			return zero, false, op.stopped(ctx, attempts, last)
+			return zero, op.stopped(ctx, attempts, !reached, last)
 		}
 	}
+}
+
+// endOnce returns the error of a non-idempotent call, whose only attempt
+// failed with r, from what became of its request: not sent, answered, or
+// possibly applied (outcome unknown). Which timer ended the attempt only
+// says which deadline error is the cause.
+func (o *Operation) endOnce(ctx context.Context, last error, timedOut, interrupted bool, attempts int, delivery Delivery) *CallError {
+	if delivery == Answered {
+		return o.fail(EndAttempt, attempts, false, last)
+	}
+	var cause error
+	end := EndAttempt
+	switch {
+	case timedOut:
+		cause, end = &DeadlineExceededError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Last: last}, EndDeadline
+	case interrupted || ctx.Err() != nil:
+		ce := o.stopped(ctx, attempts, false, last)
+		cause, end = ce.Err, ce.End
+	default:
+		cause = last
+	}
+	if delivery == NotDelivered {
+		return o.fail(end, attempts, true, cause)
+	}
+	return o.fail(EndOutcomeUnknown, attempts, false, &OutcomeUnknownError{Dependency: o.dep.name, Operation: o.name, Err: cause})
 }
 
 // runAttempt runs one attempt under actx, reports its outcome to the
@@ -242,6 +292,11 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 			r.interrupted = true
 		case errors.Is(actx.Err(), context.DeadlineExceeded):
 			r.timedOut, r.class = true, Transient
+			if !errors.Is(err, context.DeadlineExceeded) {
+				// A gRPC status, or a stream cancelled by its attempt's
+				// end: let the caller still find the deadline.
+				r.err = attemptTimedOut{err}
+			}
 		case actx.Err() != nil:
 			r.interrupted = true
 		default:
@@ -272,6 +327,16 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 	return r
 }
 
+// attemptTimedOut is the error of an attempt ended by its own deadline
+// whose error does not say so: it matches [context.DeadlineExceeded].
+type attemptTimedOut struct{ err error }
+
+func (e attemptTimedOut) Error() string {
+	return "resilient: attempt timed out: " + strings.TrimPrefix(e.err.Error(), "resilient: ")
+}
+func (e attemptTimedOut) Unwrap() error        { return e.err }
+func (e attemptTimedOut) Is(target error) bool { return target == context.DeadlineExceeded }
+
 // attemptContext returns the context for one attempt: ctx bounded by the
 // attempt timeout and the overall deadline. When ctx's own deadline is
 // already the earliest it is returned as is, with a nil cancel.
@@ -292,25 +357,36 @@ func (o *Operation) attemptDeadline(deadline time.Time) time.Time {
 	return deadline
 }
 
-// stopped returns the error for a call ended by its context.
-func (o *Operation) stopped(ctx context.Context, attempts int, last error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &DeadlineExceededError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Last: last}
+// fail returns the error of a call that ended with end after attempts;
+// notSent when nothing of it reached the dependency.
+func (o *Operation) fail(end End, attempts int, notSent bool, cause error) *CallError {
+	var ie *InvalidRequestError
+	if end == EndAttempt && errors.As(cause, &ie) {
+		// An attempt found the request invalid (the gRPC glue learns
+		// that a message does not marshal only by sending it).
+		end, cause = EndInvalidRequest, ie
 	}
-	return &CanceledError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Cause: context.Cause(ctx), Last: last}
+	return &CallError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, End: end, NotSent: notSent, Err: cause}
 }
 
-func (o *Operation) circuitOpen(attempts int, last error) error {
+// stopped returns the error for a call ended by its context.
+func (o *Operation) stopped(ctx context.Context, attempts int, notSent bool, last error) *CallError {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return o.fail(EndDeadline, attempts, notSent, &DeadlineExceededError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Last: last})
+	}
+	return o.fail(EndCanceled, attempts, notSent, &CanceledError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Cause: context.Cause(ctx), Last: last})
+}
+
+func (o *Operation) circuitOpen(attempts int, notSent bool, last error) *CallError {
 	d := o.dep
 	if d.observed {
 		d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: o.name, Reason: RejectCircuitOpen, Attempts: attempts})
 	}
-	return &CircuitOpenError{Dependency: d.name, Operation: o.name, Attempts: attempts, Last: withAttempts(last, attempts)}
+	return o.fail(EndCircuitOpen, attempts, notSent, &CircuitOpenError{Dependency: d.name, Operation: o.name, Attempts: attempts, Last: last})
 }
 
-func (o *Operation) storeKey(key string) string { return o.name + "\x00" + key }
-
-// withAttempts records the number of attempts in a [*RemoteError].
+// withAttempts records the number of attempts in a [*RemoteError] and
+// returns err.
 func withAttempts(err error, attempts int) error {
 	var re *RemoteError
 	if errors.As(err, &re) {
@@ -320,14 +396,22 @@ func withAttempts(err error, attempts int) error {
 }
 
 // fallback answers a failed call from the operation's fallback when one is
-// configured and allowed for err, and returns err otherwise.
-func fallback[T any](ctx context.Context, op *Operation, key string, err error) (T, error) {
+// configured and allowed for err, and returns err otherwise. No fallback
+// answers the caller's own errors: a cancellation, an invalid request, or
+// an answer of the dependency that rejects the request (4xx) or could not
+// be used (an undecodable or too large body).
+func fallback[T any](ctx context.Context, op *Operation, key string, err *CallError) (T, error) {
 	var zero T
 	if op.fallback.Kind == FallbackNone || errors.Is(ctx.Err(), context.Canceled) {
 		return zero, err
 	}
-	if c := classify(err); c == Rejected || c == Permanent {
+	switch err.End {
+	case EndInvalidRequest, EndCanceled:
 		return zero, err
+	case EndAttempt:
+		if c := classify(err.Err); c == Rejected || c == Permanent {
+			return zero, err
+		}
 	}
 	var (
 		raw any
@@ -337,7 +421,7 @@ func fallback[T any](ctx context.Context, op *Operation, key string, err error) 
 	case FallbackStatic:
 		raw = op.fallback.Static
 	case FallbackCached:
-		v, at, ok := op.dep.store.Load(op.storeKey(key))
+		v, at, ok := op.dep.store.Load(op.storeKey(ctx, key))
 		if !ok {
 			return zero, err
 		}

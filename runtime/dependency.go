@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,6 +23,8 @@ type Dependency struct {
 	observer Observer
 	observed bool // observer is not the no-op one
 	logger   *slog.Logger
+	// partition partitions cached answers by the call's context.
+	partition func(context.Context) string
 }
 
 // NewDependency returns the dependency called name with policy p, whose
@@ -30,7 +33,7 @@ type Dependency struct {
 func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
 	p, err := p.resolve()
 	if err != nil {
-		return nil, fmt.Errorf("runtime: dependency %q: %w", name, err)
+		return nil, fmt.Errorf("resilient: dependency %q: %w", name, err)
 	}
 	d := &Dependency{
 		name:     name,

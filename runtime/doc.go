@@ -19,7 +19,10 @@
 //  3. Retry loop, for [Idempotent] and [ReadOnly] operations only. Retry n
 //     (from 0) sleeps a random time in [0, min(cap, base·2^n)) (full
 //     jitter), or exactly the Retry-After / pushback the dependency asked
-//     for. No attempt is started that the deadline would cut before it
+//     for, even above the backoff cap; when the deadline does not leave
+//     that long, the call fails at once with
+//     [ErrRetryAfterExceedsDeadline] rather than waiting for a deadline
+//     error. No attempt is started that the deadline would cut before it
 //     begins, and every retry is paid from the dependency's retry budget;
 //     when the budget is spent the call fails with [ErrBudgetExhausted]
 //     instead of retrying.
@@ -38,8 +41,39 @@
 // permit; the first success wins, the others are cancelled) and may answer
 // from a fallback when the call fails (a cached last-known-good value or a
 // static one), always together with a [*DegradedError] so the caller knows.
-// A non-idempotent operation is sent once; when it times out the error is
-// an [*OutcomeUnknownError], since the dependency may have applied it.
+// A non-idempotent operation is sent once; when it fails after its request
+// may have reached the dependency, without an answer, the error is an
+// [*OutcomeUnknownError], since the dependency may have applied it.
+//
+// # Cached answers never cross callers
+//
+// A cached fallback answer is served only to a call whose request key is
+// the one it was stored under (see [Do]): for [DoHTTP], the method, host,
+// path and query parameters (in any order) and, unless the policy declares
+// the answer the same for everyone ([FallbackPolicy.Shared]), every header
+// but the volatile ones, credentials and cookies included; for gRPC, the
+// method, the request message and, unless shared, the outgoing metadata.
+// [WithFallbackKey] (per call) and [WithFallbackPartition] (per dependency,
+// from the call's context) partition the cache further, for credentials a
+// request key cannot see. Keys are SHA-256 digests: no credential is kept
+// in clear in a [FallbackStore], which may be external. An operation
+// without a cached fallback computes no key at all.
+//
+// # What an HTTP request carries, and to whom
+//
+// [DoHTTP] refuses, before the pipeline, a request that net/http would
+// refuse (see [ErrInvalidRequest]); [AddCookie] refuses a cookie value
+// that net/http would silently cut. The default client of a generated
+// client, [NewHTTPClient], follows a redirect only on the first request's
+// origin and only for GET and HEAD ([CheckRedirect]): a body, header
+// parameters such as an API key, the idempotency key and the deadline
+// header never go to another host. A success body is bounded
+// ([HTTPClient.MaxResponseBody], [DefaultMaxResponseBody]); an error body
+// by [MaxErrorBody], and its excerpt in [RemoteError.Message] is stripped
+// of control characters. The deadline header can be renamed or turned off
+// per client ([HTTPClient.DeadlineHeader],
+// [HTTPClient.DisableDeadlineHeader]); [DeadlineMiddleware], its inbound
+// half, caps what a caller may ask for at [DefaultMaxDeadline].
 //
 // # Retrying against RFC 9110
 //
@@ -50,12 +84,54 @@
 //
 // # Errors
 //
-// Every error is typed and usable with [errors.As] and [errors.Is]:
-// [*CircuitOpenError], [*BulkheadFullError], [*BudgetExhaustedError],
-// [*DeadlineExceededError] (matches [context.DeadlineExceeded]),
-// [*CanceledError] (matches [context.Canceled]), [*OutcomeUnknownError],
-// [*RemoteError] (the dependency's answer, with status, attempts and
-// Retry-After) and [*DegradedError].
+// Every failed call returns a [*CallError], whatever ended it. It names the
+// dependency and the operation, counts the attempts sent (Attempts, zero
+// when the call was refused before any), says what ended the call (End)
+// and whether nothing of it reached the dependency (NotSent, matched by
+// [ErrNotSent]), and unwraps to the cause, so that [errors.As] and
+// [errors.Is] reach it:
+//
+//	End                   cause (Err)                        matches
+//	EndInvalidRequest     *InvalidRequestError               ErrInvalidRequest, ErrNotSent
+//	EndBulkheadFull       *BulkheadFullError                 ErrBulkheadFull, ErrNotSent
+//	EndCircuitOpen        *CircuitOpenError (last attempt)   ErrCircuitOpen
+//	EndBudgetExhausted    *BudgetExhaustedError (last)       ErrBudgetExhausted
+//	EndRetryAfter         *RetryAfterExceedsDeadlineError    ErrRetryAfterExceedsDeadline
+//	EndDeadline           *DeadlineExceededError (last)      context.DeadlineExceeded
+//	EndCanceled           *CanceledError (last)              context.Canceled
+//	EndOutcomeUnknown     *OutcomeUnknownError               ErrOutcomeUnknown
+//	EndAttempt            the last attempt's error
+//
+// EndAttempt is a call ended by its last attempt's own failure, not
+// retryable or with no retry left: the dependency's answer (a
+// [*RemoteError] with status, attempts and Retry-After, or the typed error
+// an [ErrorDecoder] made of it), or a failure to get one (a transport error
+// such as a [*url.Error], a [*ResponseTruncatedError], a
+// [*ResponseTooLargeError]; an attempt that timed out matches
+// [context.DeadlineExceeded]). The errors carried as "last" unwrap to the
+// last attempt's error too.
+//
+// The four ways a call can end, as the caller must tell them apart:
+//
+//   - refused locally before anything was sent, the caller's to fix
+//     ([ErrInvalidRequest]): never retried, never counted by the breaker
+//     or the retry budget, never answered by a fallback, and taking no
+//     bulkhead permit;
+//   - refused by the pipeline: bulkhead full, breaker open, budget spent,
+//     deadline already spent ([ErrBulkheadFull], [ErrCircuitOpen],
+//     [ErrBudgetExhausted], [EndDeadline] with no attempt);
+//   - answered with an error by the dependency ([*RemoteError]);
+//   - ended with the outcome unknown ([ErrOutcomeUnknown]): a
+//     non-idempotent request that may have been applied. This is decided
+//     from what was actually sent (see [DeliveryReporter]), never from
+//     which timer fired: a non-idempotent call whose request never left
+//     (no connection, a local refusal) matches [ErrNotSent] instead, and
+//     may safely be sent again.
+//
+// A fallback answer comes with a [*DegradedError] (matching [ErrDegraded],
+// tested with [IsDegraded]) whose Cause is the CallError it replaced. The
+// gRPC glue wraps the CallError in a resilientgrpc.Error whose GRPCStatus
+// follows End.
 //
 // # Time
 //

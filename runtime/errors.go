@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -13,18 +14,272 @@ import (
 var (
 	// ErrCircuitOpen: the dependency's breaker is open (or half-open with
 	// all probes taken), so the attempt was not sent.
-	ErrCircuitOpen = errors.New("runtime: circuit breaker open")
+	ErrCircuitOpen = errors.New("resilient: circuit breaker open")
 	// ErrBulkheadFull: no permit became free within the bulkhead's wait.
-	ErrBulkheadFull = errors.New("runtime: bulkhead full")
+	ErrBulkheadFull = errors.New("resilient: bulkhead full")
 	// ErrBudgetExhausted: a retry was due but the dependency's retry budget
 	// was spent, so the call failed fast.
-	ErrBudgetExhausted = errors.New("runtime: retry budget exhausted")
-	// ErrOutcomeUnknown: a non-idempotent call failed in a way that does not
-	// tell whether the dependency applied it (typically a timeout).
-	ErrOutcomeUnknown = errors.New("runtime: outcome unknown")
+	ErrBudgetExhausted = errors.New("resilient: retry budget exhausted")
+	// ErrOutcomeUnknown: a non-idempotent call failed after its request may
+	// have reached the dependency, without an answer that says what became
+	// of it: the dependency may have applied it.
+	ErrOutcomeUnknown = errors.New("resilient: outcome unknown")
+	// ErrNotSent: nothing of the call reached the dependency, so it was
+	// certainly not applied and may be sent again, whatever its
+	// idempotency. See [CallError.NotSent].
+	ErrNotSent = errors.New("resilient: not sent")
+	// ErrInvalidRequest: the request was refused locally before anything
+	// was sent; the caller's to fix. See [InvalidRequestError].
+	ErrInvalidRequest = errors.New("resilient: invalid request")
+	// ErrRetryAfterExceedsDeadline: the dependency asked for a delay before
+	// the retry (Retry-After, gRPC pushback) that the deadline does not
+	// leave. See [RetryAfterExceedsDeadlineError].
+	ErrRetryAfterExceedsDeadline = errors.New("resilient: retry delay asked for exceeds the deadline")
 	// ErrDegraded: the answer comes from a fallback, not from the dependency.
-	ErrDegraded = errors.New("runtime: degraded answer")
+	ErrDegraded = errors.New("resilient: degraded answer")
 )
+
+// End says what ended a failed call; see [CallError].
+type End uint8
+
+const (
+	// EndAttempt: the last attempt's own failure ended the call, because
+	// it may not be retried (an error answer such as a 404 or a 500, a body
+	// that could not be decoded or was too large, a non-idempotent
+	// operation) or because no retry was left (the maximum was reached, or
+	// the deadline leaves no time for another attempt). The cause is that
+	// attempt's error: a [*RemoteError], or an error wrapping one, when the
+	// dependency answered; a transport error such as a [*url.Error]
+	// otherwise.
+	EndAttempt End = iota
+	// EndInvalidRequest: the request was refused locally before anything
+	// was sent; the cause is an [*InvalidRequestError].
+	EndInvalidRequest
+	// EndBulkheadFull: no bulkhead permit was free; the cause is a
+	// [*BulkheadFullError].
+	EndBulkheadFull
+	// EndCircuitOpen: the breaker refused an attempt; the cause is a
+	// [*CircuitOpenError].
+	EndCircuitOpen
+	// EndBudgetExhausted: a retry was due and the retry budget was spent;
+	// the cause is a [*BudgetExhaustedError].
+	EndBudgetExhausted
+	// EndRetryAfter: the dependency asked for a delay before the retry that
+	// the deadline does not leave; the cause is a
+	// [*RetryAfterExceedsDeadlineError].
+	EndRetryAfter
+	// EndDeadline: the caller's deadline or the total timeout passed, or
+	// left less than an attempt needs; the cause is a
+	// [*DeadlineExceededError].
+	EndDeadline
+	// EndCanceled: the caller cancelled the call; the cause is a
+	// [*CanceledError].
+	EndCanceled
+	// EndOutcomeUnknown: a non-idempotent call failed after its request may
+	// have reached the dependency, with no answer that says what became of
+	// it; the cause is an [*OutcomeUnknownError].
+	EndOutcomeUnknown
+)
+
+// String returns the end's name in lower case, such as "circuit open".
+func (e End) String() string {
+	switch e {
+	case EndAttempt:
+		return "attempt failed"
+	case EndInvalidRequest:
+		return "invalid request"
+	case EndBulkheadFull:
+		return "bulkhead full"
+	case EndCircuitOpen:
+		return "circuit open"
+	case EndBudgetExhausted:
+		return "budget exhausted"
+	case EndRetryAfter:
+		return "retry delay exceeds deadline"
+	case EndDeadline:
+		return "deadline exceeded"
+	case EndCanceled:
+		return "canceled"
+	case EndOutcomeUnknown:
+		return "outcome unknown"
+	default:
+		return "unknown end " + strconv.Itoa(int(e))
+	}
+}
+
+// CallError is the error of every failed call of the pipeline ([Do],
+// [DoHeld], [DoHTTP], and the gRPC glue, whose error wraps it), whatever
+// ended it: it names the dependency and the operation, counts the attempts
+// sent and says what ended the call (End) and why (Err). Unwrap gives the
+// cause, so [errors.As] and [errors.Is] still reach the typed error of the
+// end ([*CircuitOpenError], [*DeadlineExceededError], …), the dependency's
+// answer ([*RemoteError], a generated typed error), a transport error (a
+// [*url.Error]) and [context.DeadlineExceeded] or [context.Canceled].
+//
+// A call answered from a fallback returns a [*DegradedError] instead,
+// whose Cause is the CallError the fallback replaced.
+type CallError struct {
+	// Dependency and Operation name the call.
+	Dependency string
+	Operation  string
+	// Attempts is the number of attempts sent, hedges included; zero when
+	// the call was refused before any.
+	Attempts int
+	// End says what ended the call.
+	End End
+	// NotSent reports that nothing of the call reached the dependency: it
+	// was refused before any attempt, or its attempts all failed before
+	// their request was written (no connection, a local refusal). Such a
+	// call was certainly not applied, so even a non-idempotent one may be
+	// sent again. It is decided from what was actually sent; for an
+	// idempotent operation, whose attempts are not traced, a transport
+	// failure counts as sent. errors.Is(err, [ErrNotSent]) reports it.
+	NotSent bool
+	// Err is the cause: the typed error of End, or, for [EndAttempt], the
+	// last attempt's error.
+	Err error
+}
+
+// Error describes the failure.
+func (e *CallError) Error() string {
+	if e.End != EndAttempt {
+		// The cause is one of this package's errors, which names the call.
+		return e.Err.Error()
+	}
+	what := "failed after " + strconv.Itoa(e.Attempts) + " attempts"
+	switch {
+	case e.NotSent:
+		what = "not sent"
+	case e.Attempts == 1:
+		what = "failed after 1 attempt"
+	}
+	return "resilient: " + e.Dependency + " " + e.Operation + ": " + what + ": " + strings.TrimPrefix(e.Err.Error(), "resilient: ")
+}
+
+// Unwrap returns the cause.
+func (e *CallError) Unwrap() error { return e.Err }
+
+// Is reports whether target is [ErrNotSent] and the call was not sent.
+func (e *CallError) Is(target error) bool { return target == ErrNotSent && e.NotSent }
+
+// InvalidRequestError reports a request refused locally before anything was
+// sent; the caller's to fix: a header or cookie value net/http would refuse
+// (a CR or LF in it), an invalid gRPC metadata key or value, a body that
+// does not marshal, a request that cannot be built. Such a call is returned
+// at once: it takes no bulkhead permit, is never retried, never counted by
+// the breaker or the retry budget and never answered by a fallback. It
+// matches [ErrInvalidRequest] and [ErrNotSent]; Unwrap gives the reason.
+type InvalidRequestError struct {
+	Dependency string
+	Operation  string
+	// Err says what is wrong with the request.
+	Err error
+}
+
+// Error describes the failure.
+func (e *InvalidRequestError) Error() string {
+	return "resilient: " + e.Dependency + " " + e.Operation + ": invalid request, not sent: " + e.Err.Error()
+}
+
+// Is reports whether target is [ErrInvalidRequest] or [ErrNotSent].
+func (e *InvalidRequestError) Is(target error) bool {
+	return target == ErrInvalidRequest || target == ErrNotSent
+}
+
+// Unwrap returns the reason.
+func (e *InvalidRequestError) Unwrap() error { return e.Err }
+
+// Classify returns [Permanent]: the same request fails the same way.
+func (e *InvalidRequestError) Classify() Class { return Permanent }
+
+// Delivery returns [NotDelivered].
+func (e *InvalidRequestError) Delivery() Delivery { return NotDelivered }
+
+// InvalidRequest returns the error of a call of op refused before it was
+// sent because its request could not be built or is invalid (err says
+// why): a [*CallError] ending with [EndInvalidRequest] whose cause is an
+// [*InvalidRequestError]. Generated clients return it when their request
+// builder fails. It returns nil for a nil err.
+func InvalidRequest(op *Operation, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ie *InvalidRequestError
+	if !errors.As(err, &ie) {
+		ie = &InvalidRequestError{Dependency: op.dep.name, Operation: op.name, Err: err}
+	}
+	return &CallError{Dependency: op.dep.name, Operation: op.name, End: EndInvalidRequest, NotSent: true, Err: ie}
+}
+
+// Delivery says how far an attempt's request got, as far as the attempt
+// can tell. The pipeline reads it from the attempt's error (see
+// [DeliveryReporter]) to tell the caller of a failed non-idempotent call
+// whether its request may have been applied ([ErrOutcomeUnknown]), was
+// answered, or never reached the dependency ([ErrNotSent]).
+type Delivery uint8
+
+const (
+	// MaybeDelivered: the request may have reached the dependency, and no
+	// answer says what became of it (a timeout or a connection lost after
+	// the request was written). It is the zero value and the delivery of
+	// an error that does not say.
+	MaybeDelivered Delivery = iota
+	// NotDelivered: nothing of the request reached the dependency (it was
+	// refused locally, no connection could be made, the request was not
+	// written), so it was not applied.
+	NotDelivered
+	// Answered: the dependency answered; the error is its answer.
+	Answered
+)
+
+// String returns "maybe delivered", "not delivered" or "answered".
+func (d Delivery) String() string {
+	switch d {
+	case NotDelivered:
+		return "not delivered"
+	case Answered:
+		return "answered"
+	default:
+		return "maybe delivered"
+	}
+}
+
+// DeliveryReporter is implemented by attempt errors that know their
+// [Delivery], such as [*RemoteError] ([Answered]) and the errors of
+// [MarkNotSent]. The pipeline finds it with [errors.As]; an error without
+// one is [MaybeDelivered].
+type DeliveryReporter interface {
+	Delivery() Delivery
+}
+
+// notSentError marks an attempt's error as [NotDelivered].
+type notSentError struct{ err error }
+
+func (e notSentError) Error() string        { return e.err.Error() }
+func (e notSentError) Unwrap() error        { return e.err }
+func (e notSentError) Delivery() Delivery   { return NotDelivered }
+func (e notSentError) Is(target error) bool { return target == ErrNotSent }
+
+// MarkNotSent marks err, an attempt's error, as one that left nothing at
+// the dependency: the request was refused locally or failed before any of
+// it was written. The pipeline then reports a failed non-idempotent call as
+// not sent ([ErrNotSent]) rather than with its outcome unknown. err keeps
+// its class (see [Classifier]). It returns nil for nil.
+func MarkNotSent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return notSentError{err}
+}
+
+// deliveryOf returns the delivery an attempt's error reports.
+func deliveryOf(err error) Delivery {
+	var r DeliveryReporter
+	if errors.As(err, &r) {
+		return r.Delivery()
+	}
+	return MaybeDelivered
+}
 
 // CircuitOpenError reports an attempt refused by the dependency's breaker.
 // It matches [ErrCircuitOpen]; Unwrap gives the last attempt's error, if an
@@ -40,7 +295,7 @@ type CircuitOpenError struct {
 
 // Error describes the failure.
 func (e *CircuitOpenError) Error() string {
-	return withLast(fmt.Sprintf("runtime: %s %s: circuit breaker open after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
+	return withLast(fmt.Sprintf("resilient: %s %s: circuit breaker open after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
 
 // Is reports whether target is [ErrCircuitOpen].
@@ -63,7 +318,7 @@ type BulkheadFullError struct {
 
 // Error describes the failure.
 func (e *BulkheadFullError) Error() string {
-	return fmt.Sprintf("runtime: %s %s: bulkhead full (%d in flight, waited %v)", e.Dependency, e.Operation, e.MaxConcurrent, e.Waited)
+	return fmt.Sprintf("resilient: %s %s: bulkhead full (%d in flight, waited %v)", e.Dependency, e.Operation, e.MaxConcurrent, e.Waited)
 }
 
 // Is reports whether target is [ErrBulkheadFull].
@@ -81,7 +336,7 @@ type BudgetExhaustedError struct {
 
 // Error describes the failure.
 func (e *BudgetExhaustedError) Error() string {
-	return withLast(fmt.Sprintf("runtime: %s %s: retry budget exhausted after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
+	return withLast(fmt.Sprintf("resilient: %s %s: retry budget exhausted after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
 
 // Is reports whether target is [ErrBudgetExhausted].
@@ -105,7 +360,7 @@ type DeadlineExceededError struct {
 
 // Error describes the failure.
 func (e *DeadlineExceededError) Error() string {
-	return withLast(fmt.Sprintf("runtime: %s %s: deadline exceeded after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
+	return withLast(fmt.Sprintf("resilient: %s %s: deadline exceeded after %d attempts", e.Dependency, e.Operation, e.Attempts), e.Last)
 }
 
 // Unwrap returns [context.DeadlineExceeded] and the last attempt's error.
@@ -130,7 +385,7 @@ type CanceledError struct {
 
 // Error describes the failure.
 func (e *CanceledError) Error() string {
-	return withLast(fmt.Sprintf("runtime: %s %s: %v after %d attempts", e.Dependency, e.Operation, e.Cause, e.Attempts), e.Last)
+	return withLast(fmt.Sprintf("resilient: %s %s: %v after %d attempts", e.Dependency, e.Operation, e.Cause, e.Attempts), e.Last)
 }
 
 // Unwrap returns the cause and the last attempt's error.
@@ -141,11 +396,16 @@ func (e *CanceledError) Unwrap() []error {
 	return []error{e.Cause, e.Last}
 }
 
-// OutcomeUnknownError reports a non-idempotent call that failed after it may
-// have reached the dependency, typically by timing out: the dependency may or
-// may not have applied it, and it was not retried. It matches
-// [ErrOutcomeUnknown]; Unwrap gives the underlying error (which may itself
-// match [context.DeadlineExceeded]).
+// OutcomeUnknownError reports a non-idempotent call that failed after its
+// request may have reached the dependency, without an answer that says what
+// became of it: a timeout, a cancellation or a lost connection after the
+// request was written, or (gRPC) a DEADLINE_EXCEEDED, CANCELLED, UNKNOWN,
+// INTERNAL, UNAVAILABLE or DATA_LOSS status once the stream was open. The
+// dependency may or may not have applied it, and it was not retried. It is
+// decided from what was actually sent, never from which timer fired: a
+// call whose request was not written is [ErrNotSent] instead. It matches
+// [ErrOutcomeUnknown]; Unwrap gives the underlying error (a
+// [*DeadlineExceededError], a [*CanceledError] or the attempt's error).
 type OutcomeUnknownError struct {
 	Dependency string
 	Operation  string
@@ -154,7 +414,7 @@ type OutcomeUnknownError struct {
 
 // Error describes the failure.
 func (e *OutcomeUnknownError) Error() string {
-	return fmt.Sprintf("runtime: %s %s: outcome unknown, the call may have been applied: %v", e.Dependency, e.Operation, e.Err)
+	return fmt.Sprintf("resilient: %s %s: outcome unknown, the call may have been applied: %v", e.Dependency, e.Operation, e.Err)
 }
 
 // Is reports whether target is [ErrOutcomeUnknown].
@@ -163,6 +423,39 @@ func (e *OutcomeUnknownError) Is(target error) bool { return target == ErrOutcom
 // Unwrap returns the underlying error.
 func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 
+// RetryAfterExceedsDeadlineError reports a call that was not retried
+// because the dependency asked for a delay before the retry (Retry-After,
+// gRPC grpc-retry-pushback-ms) longer than the time left before the
+// deadline: waiting could only end in a deadline error. A delay that fits
+// is honoured, even above the backoff cap. It matches
+// [ErrRetryAfterExceedsDeadline]; Unwrap gives the last attempt's error,
+// the answer that asked for the delay.
+type RetryAfterExceedsDeadlineError struct {
+	Dependency string
+	Operation  string
+	Attempts   int
+	// Asked is the delay the dependency asked for.
+	Asked time.Duration
+	// Left is the time that was left before the deadline.
+	Left time.Duration
+	// Last is the last attempt's error.
+	Last error
+}
+
+// Error describes the failure.
+func (e *RetryAfterExceedsDeadlineError) Error() string {
+	return withLast(fmt.Sprintf("resilient: %s %s: not retried after %d attempts: the dependency asked to wait %v, %v left before the deadline",
+		e.Dependency, e.Operation, e.Attempts, e.Asked, e.Left), e.Last)
+}
+
+// Is reports whether target is [ErrRetryAfterExceedsDeadline].
+func (e *RetryAfterExceedsDeadlineError) Is(target error) bool {
+	return target == ErrRetryAfterExceedsDeadline
+}
+
+// Unwrap returns the last attempt's error.
+func (e *RetryAfterExceedsDeadlineError) Unwrap() error { return e.Last }
+
 // RemoteError is an answer of the dependency that is not a success: an HTTP
 // status outside 2xx or a gRPC status other than OK.
 type RemoteError struct {
@@ -170,7 +463,9 @@ type RemoteError struct {
 	Status int
 	// Code is the gRPC code name ("UNAVAILABLE") or the HTTP status text.
 	Code string
-	// Message is the gRPC status message or a short excerpt of the body.
+	// Message is the gRPC status message or a short excerpt of the body
+	// (its first line, at most 200 bytes), without control or formatting
+	// characters: it comes from the dependency and may end up in logs.
 	Message string
 	// Attempts is the number of attempts made when the call ended.
 	Attempts int
@@ -187,7 +482,7 @@ type RemoteError struct {
 
 // Error describes the failure.
 func (e *RemoteError) Error() string {
-	msg := "runtime: remote error " + strconv.Itoa(e.Status)
+	msg := "resilient: remote error " + strconv.Itoa(e.Status)
 	if e.Code != "" {
 		msg += " " + e.Code
 	}
@@ -213,6 +508,9 @@ func (e *RemoteError) RetryAfterHint() (time.Duration, bool) {
 	return e.RetryAfter, e.RetryAfter > 0
 }
 
+// Delivery returns [Answered]: the error is the dependency's answer.
+func (e *RemoteError) Delivery() Delivery { return Answered }
+
 // DegradedError comes with a fallback answer: the call returned a value, but
 // it is not the dependency's answer. It matches [ErrDegraded] and unwraps to
 // the error that triggered the fallback. Callers that accept degraded data
@@ -230,7 +528,7 @@ type DegradedError struct {
 
 // Error describes the failure.
 func (e *DegradedError) Error() string {
-	s := fmt.Sprintf("runtime: %s %s: degraded answer from %s fallback", e.Dependency, e.Operation, e.Source)
+	s := fmt.Sprintf("resilient: %s %s: degraded answer from %s fallback", e.Dependency, e.Operation, e.Source)
 	if e.Source == FallbackCached {
 		s += fmt.Sprintf(" (age %v)", e.Age)
 	}

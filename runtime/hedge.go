@@ -2,7 +2,7 @@ package runtime
 
 import (
 	"context"
-	"sync/atomic"
+	"sync"
 	"time"
 )
 
@@ -15,23 +15,33 @@ import (
 // attempt. attempts is increased by the number of attempts started.
 //
 // The first attempt runs on the call's own bulkhead permit, each hedge on a
-// permit of its own that it gives back when it ends. When a hedge wins while
-// the first attempt is still finishing its cancellation, that attempt keeps
-// the call's permit and gives it back itself, so that in-flight work never
-// exceeds the bulkhead: handedOver then tells the caller not to.
-func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], attempts *int) (r attemptResult[T], refused, handedOver bool) {
+// permit of its own that it gives back when it ends. When the round ends
+// while the first attempt is still finishing its cancellation, that attempt
+// keeps the call's permit and gives it back itself, so that in-flight work
+// never exceeds the bulkhead: *handedOver is then set to tell the caller
+// not to.
+//
+// An attempt that panics before the round ends makes the round panic with
+// the same value on the caller's goroutine, as an unhedged attempt would.
+// An attempt that the round abandoned and that panics afterwards has no
+// caller left to tell: its panic goes on, on its own goroutine, as any
+// goroutine's does.
+func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], attempts *int, handedOver *bool) (r attemptResult[T], refused bool) {
 	d := op.dep
 	done, ok := d.breaker.allow()
 	d.report()
 	if !ok {
-		return r, true, false
+		return r, true
 	}
-	const (
-		running int32 = iota
-		collected
-		abandoned
+	// mu orders the end of the round against the end of each attempt, so
+	// that every result (a panic above all) is either read by the round or
+	// known by its attempt to be unread, and the call's permit is released
+	// exactly once.
+	var (
+		mu          sync.Mutex
+		over        bool // the round has ended
+		primaryDone bool // the first attempt delivered its result
 	)
-	var primary atomic.Int32
 	results := make(chan attemptResult[T], 1+op.maxHedges)
 	cancels := make([]context.CancelFunc, 0, 1+op.maxHedges)
 	defer func() {
@@ -45,12 +55,54 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 		actx, cancel := context.WithDeadline(ctx, op.attemptDeadline(deadline))
 		cancels = append(cancels, cancel)
 		go func() {
-			res := runAttempt(ctx, actx, op, attempt, done, n, hedge)
-			if hedge || !primary.CompareAndSwap(running, collected) {
-				d.bulkhead.release()
-			}
-			results <- res
+			var res attemptResult[T]
+			completed := false
+			defer func() {
+				var p any
+				if !completed {
+					p = recover()
+					res = attemptResult[T]{err: errAttemptPanicked, panicked: p}
+				}
+				mu.Lock()
+				delivered := !over
+				if delivered {
+					results <- res // buffered for every attempt: never blocks
+					if !hedge {
+						primaryDone = true
+					}
+				}
+				mu.Unlock()
+				if hedge || !delivered {
+					// A hedge's own permit, or the call's one that the
+					// round handed over.
+					d.bulkhead.release()
+				}
+				if !completed && !delivered {
+					panic(p)
+				}
+			}()
+			res = runAttempt(ctx, actx, op, attempt, done, n, hedge)
+			completed = true
 		}()
+	}
+	// end ends the round: the first attempt, if still running, takes over
+	// the call's permit, and a panic delivered meanwhile is raised here.
+	end := func() {
+		mu.Lock()
+		over = true
+		if !primaryDone {
+			*handedOver = true
+		}
+		var panicked *attemptResult[T]
+		for len(results) > 0 {
+			if res := <-results; res.err == errAttemptPanicked {
+				panicked = &res
+			}
+		}
+		mu.Unlock()
+		if panicked != nil {
+			panic(panicked.panicked)
+		}
 	}
 
 	began := time.Now()
@@ -62,9 +114,13 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 		select {
 		case res := <-results:
 			outstanding--
+			if res.err == errAttemptPanicked {
+				end()
+				panic(res.panicked)
+			}
 			if res.err == nil || outstanding == 0 {
-				handedOver = outstanding > 0 && primary.CompareAndSwap(running, abandoned)
-				return res, false, handedOver
+				end()
+				return res, false
 			}
 			r = res
 		case <-timer.C:
@@ -82,6 +138,14 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 		}
 	}
 }
+
+// errAttemptPanicked is the error of a hedged attempt that panicked; the
+// value it panicked with travels in the attempt's result.
+var errAttemptPanicked = panicError{}
+
+type panicError struct{}
+
+func (panicError) Error() string { return "resilient: attempt panicked" }
 
 // startHedge starts a hedged attempt if the budget, a spare permit and the
 // breaker all allow it, and reports whether it did.

@@ -7,9 +7,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/textproto"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -26,6 +30,10 @@ const DefaultDeadlineMargin = 10 * time.Millisecond
 // MaxErrorBody is the number of bytes of a non-2xx response body kept in
 // [RemoteError.Body]; the rest is discarded.
 const MaxErrorBody = 64 << 10
+
+// DefaultMaxResponseBody is the most bytes of a success (2xx) body that
+// decode may read when [HTTPClient.MaxResponseBody] is zero: 32 MiB.
+const DefaultMaxResponseBody = 32 << 20
 
 // maxDrain bounds how much of an unread body is discarded so that its
 // connection can be reused; a longer rest costs the connection instead.
@@ -56,8 +64,17 @@ type HTTPClient struct {
 	// sent. Zero means [DefaultDeadlineMargin]; a negative value means no
 	// margin.
 	DeadlineMargin time.Duration
-	// DisableDeadlineHeader stops sending the deadline header.
+	// DisableDeadlineHeader stops sending the deadline header, for
+	// dependencies that should not learn the caller's budget (a
+	// third-party API) or that reject unknown headers.
 	DisableDeadlineHeader bool
+	// MaxResponseBody bounds, in bytes, the success (2xx) body that decode
+	// may read: a Content-Length above it fails the attempt before
+	// anything is read, and reading past it fails decode. Either way the
+	// attempt's error is a [*ResponseTooLargeError]. Zero means
+	// [DefaultMaxResponseBody]; a negative value means no limit. Error
+	// bodies are bounded by [MaxErrorBody] whatever this says.
+	MaxResponseBody int64
 }
 
 // ErrorDecoder turns a documented error answer into the operation's typed
@@ -70,8 +87,31 @@ type HTTPClient struct {
 type ErrorDecoder func(*RemoteError) error
 
 // DoHTTP runs one call of op that sends req, through the pipeline of [Do],
-// and decodes the answer. key is the request key of a cached fallback (see
-// [Do]). Every attempt:
+// and decodes the answer.
+//
+// When op keeps a cached fallback, the request key (see [Do]) is built
+// from req: its method, scheme, host, escaped path and query parameters
+// (sorted by name, so that their order does not split the cache), and,
+// unless the answer is shared ([FallbackPolicy.Shared]), every header
+// field, Authorization and the cookies (sorted by name) included, but the
+// deadline header, op's idempotency key header and the trace headers
+// (traceparent, tracestate, baggage). A cached answer is thus served only
+// to a request identical in everything that can change it. Credentials a
+// Doer adds itself are not seen: partition such a client's answers with
+// [WithFallbackPartition]. Nothing of this is computed for an operation
+// that keeps no cache.
+//
+// Before the pipeline, req is checked as net/http will check it: a URL
+// with an http or https scheme and a host, a method that is a token,
+// header and trailer names that are tokens and values without control
+// characters (CR and LF above all), no RequestURI. A request net/http would
+// refuse returns at once a [*CallError] ending with [EndInvalidRequest]
+// (matching [ErrInvalidRequest]): no bulkhead permit, no attempt, no retry,
+// no breaker count, no fallback. When op has an idempotency key header
+// ([OperationPolicy.IdempotencyKey]) and req does not carry it, one new
+// key is set in req.Header, the same for all the call's attempts.
+//
+// Every attempt:
 //
 //   - sends req bound to the attempt's context, so that the attempt
 //     timeout cancels it: a shallow copy, or req itself for the first
@@ -95,28 +135,56 @@ type ErrorDecoder func(*RemoteError) error
 //     [context.DeadlineExceeded], neither retried nor counted against the
 //     dependency;
 //   - for a 2xx answer, runs decode inside the attempt, so that the attempt
-//     timeout also bounds reading the body. A failure to read the body
-//     (a reset, an unexpected EOF, a timeout) is a [*ResponseTruncatedError],
-//     [Transient]; any other decode error (malformed JSON) is [Permanent].
-//     decode must not keep resp.Body: it is closed when decode returns;
+//     timeout also bounds reading the body, and lets it read at most
+//     [HTTPClient.MaxResponseBody] bytes ([DefaultMaxResponseBody]): a
+//     larger answer is a [*ResponseTooLargeError], [Permanent], failed
+//     before reading when its Content-Length says so. A failure to read
+//     the body (a reset, an unexpected EOF, a timeout) is a
+//     [*ResponseTruncatedError], [Transient]; any other decode error
+//     (malformed JSON) is [Permanent]. decode must not keep resp.Body: it
+//     is closed when decode returns;
 //   - for any other status, returns a [*RemoteError] with the status, the
 //     status text as Code, the header, the first [MaxErrorBody] bytes of
 //     the body, the delay of a Retry-After field and the class of
-//     [StatusClass], or the typed error decodeErr (may be nil) makes of it;
+//     [StatusClass], or the typed error decodeErr (may be nil) makes of it.
+//     A redirect the Doer did not follow (see [CheckRedirect]) is such an
+//     answer: [Rejected], its Location in the header;
 //   - always drains a bounded rest of the body and closes it, also when the
 //     attempt is abandoned by a timeout, a cancellation or a lost hedge, so
 //     that no connection leaks.
 //
-// A transport error keeps the default class, [Transient]. The value
-// returned is decode's; the error is the pipeline's (see [Do]).
-func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+// A transport error keeps the default class, [Transient]. For a
+// non-idempotent operation each attempt is traced (net/http/httptrace) so
+// that a transport error tells whether the request left: when the
+// transport got no connection, or failed before the request's header was
+// written, the call's error matches [ErrNotSent] (it was not applied and
+// may be sent again); when it may have been written, the call's error is
+// an [*OutcomeUnknownError]. A Doer that does not go through net/http's
+// transport tells nothing, and its errors count as possibly applied.
+//
+// The value returned is decode's; the error is the pipeline's (see [Do]).
+func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+	if err := checkRequest(req, op.idempotencyKey); err != nil {
+		closeRequestBody(req)
+		var zero T
+		return zero, InvalidRequest(op, err)
+	}
+	if name := op.idempotencyKey; name != "" {
+		if req.Header == nil {
+			req.Header = make(http.Header, 1)
+		}
+		if req.Header.Get(name) == "" {
+			// One key for the call, the same on every attempt.
+			req.Header.Set(name, NewIdempotencyKey())
+		}
+	}
 	if req.Body != nil && req.Body != http.NoBody {
 		// Closed also when no attempt is made (bulkhead full, breaker open).
 		defer req.Body.Close()
 		if req.GetBody == nil {
 			// The body can be sent once only. With GetBody, every attempt
 			// sends a fresh copy and req.Body itself is never read.
-			op = op.With(WithMaxRetries(0), WithoutHedging())
+			op = op.With(WithoutRetries(), WithoutHedging())
 		}
 	}
 	// Without hedging, attempts run one after the other on this goroutine:
@@ -124,20 +192,29 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, key string
 	// copies it after that write. Hedged attempts run concurrently, so
 	// every one of them sends a copy.
 	inPlace := op.hedgeDelay <= 0
+	// Only a non-idempotent call's caller needs to know whether a failed
+	// attempt was sent; the others' attempts are not traced.
+	trace := op.idempotency == NotIdempotent
+	var key string
+	if op.fallback.Kind == FallbackCached {
+		key = httpFallbackKey(req, c, op)
+	}
 	return Do(ctx, op, key, func(actx context.Context) (T, error) {
 		first := inPlace
 		if first { // never written when hedged attempts may read it
 			inPlace = false
 		}
-		return httpAttempt(actx, c, req, first, decode, decodeErr)
+		return httpAttempt(actx, c, req, first, trace, decode, decodeErr)
 	})
 }
 
 // httpAttempt sends one attempt of req under ctx and decodes the answer.
 // The first attempt (first is true) writes its deadline header into
 // req.Header and sends it; any other sends a copy of req.Header, which a
-// previous attempt's transport may still be reading.
-func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, first bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+// previous attempt's transport may still be reading. With trace, a
+// transport error that left nothing at the dependency is marked so
+// ([MarkNotSent]).
+func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
 	var zero T
 	// Nothing of req but its header is ever written to, and that by the
 	// first attempt only, before it is sent. That attempt sends req itself
@@ -145,7 +222,11 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 	// other attempt sends a shallow copy bound to ctx.
 	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
 	r := req
-	if !first || replay || req.Context() != ctx {
+	var sent *sendTrace
+	if trace {
+		sent = new(sendTrace)
+		r = req.WithContext(sent.attach(ctx))
+	} else if !first || replay || req.Context() != ctx {
 		r = req.WithContext(ctx)
 	}
 	if !first {
@@ -156,7 +237,7 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 	if replay {
 		body, err := req.GetBody()
 		if err != nil {
-			return zero, MarkPermanent(fmt.Errorf("runtime: replaying the request body: %w", err))
+			return zero, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
 		}
 		r.Body = body
 	}
@@ -164,12 +245,19 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 		d      Doer = http.DefaultClient
 		name   string
 		margin time.Duration
-		send   = true
+		send         = true
+		limit  int64 = DefaultMaxResponseBody
 	)
 	if c != nil {
 		name, margin, send = c.DeadlineHeader, c.DeadlineMargin, !c.DisableDeadlineHeader
 		if c.Doer != nil {
 			d = c.Doer
+		}
+		switch {
+		case c.MaxResponseBody < 0:
+			limit = -1
+		case c.MaxResponseBody > 0:
+			limit = c.MaxResponseBody
 		}
 	}
 	if send {
@@ -181,18 +269,28 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 
 	resp, err := d.Do(r)
 	if err != nil {
+		if sent != nil && sent.notSent() {
+			return zero, MarkNotSent(err)
+		}
 		return zero, err
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		body := &readTracker{r: resp.Body}
+		if limit >= 0 && resp.ContentLength > limit {
+			closeResponseBody(resp.Body)
+			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
+		}
+		body := &readTracker{r: resp.Body, limit: limit}
 		resp.Body = body
 		defer body.finish()
 		v, err := decode(resp)
+		if body.tooLarge {
+			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
+		}
 		if err != nil {
 			if body.err != nil || ctx.Err() != nil {
 				return zero, &ResponseTruncatedError{Status: resp.StatusCode, Err: err}
 			}
-			return zero, MarkPermanent(fmt.Errorf("runtime: decoding the %d response: %w", resp.StatusCode, err))
+			return zero, MarkPermanent(fmt.Errorf("resilient: decoding the %d response: %w", resp.StatusCode, err))
 		}
 		return v, nil
 	}
@@ -242,7 +340,7 @@ func StatusClass(status int) Class {
 }
 
 // ErrResponseTruncated is matched by a [*ResponseTruncatedError].
-var ErrResponseTruncated = errors.New("runtime: response truncated")
+var ErrResponseTruncated = errors.New("resilient: response truncated")
 
 // ResponseTruncatedError reports a 2xx answer whose body could not be read
 // to the end (the connection was reset or cut, or the attempt timed out
@@ -259,7 +357,7 @@ type ResponseTruncatedError struct {
 
 // Error describes the failure.
 func (e *ResponseTruncatedError) Error() string {
-	return "runtime: response " + strconv.Itoa(e.Status) + " truncated: " + e.Err.Error()
+	return "resilient: response " + strconv.Itoa(e.Status) + " truncated: " + e.Err.Error()
 }
 
 // Is reports whether target is [ErrResponseTruncated].
@@ -271,6 +369,48 @@ func (e *ResponseTruncatedError) Unwrap() error { return e.Err }
 // Classify returns [Transient].
 func (e *ResponseTruncatedError) Classify() Class { return Transient }
 
+// Delivery returns [Answered]: the dependency answered, so it had the
+// request.
+func (e *ResponseTruncatedError) Delivery() Delivery { return Answered }
+
+// ErrResponseTooLarge is matched by a [*ResponseTooLargeError].
+var ErrResponseTooLarge = errors.New("resilient: response too large")
+
+// ResponseTooLargeError reports a success (2xx) answer whose body is
+// larger than the client's limit ([HTTPClient.MaxResponseBody]): its
+// Content-Length said so, or decode read past the limit. It is
+// [Permanent]: the same request would get the same answer, so it is never
+// retried, and a large answer says nothing of the dependency's health, so
+// the breaker does not count it; no fallback answers it either. For a
+// non-idempotent call the request was applied (the dependency answered)
+// and the answer is lost. It matches [ErrResponseTooLarge].
+type ResponseTooLargeError struct {
+	// Status is the answer's HTTP status.
+	Status int
+	// Limit is the limit in bytes.
+	Limit int64
+	// Length is the answer's Content-Length, -1 when it did not say.
+	Length int64
+}
+
+// Error describes the failure.
+func (e *ResponseTooLargeError) Error() string {
+	msg := "resilient: response " + strconv.Itoa(e.Status) + " body is larger than the limit of " + strconv.FormatInt(e.Limit, 10) + " bytes"
+	if e.Length >= 0 {
+		msg += " (Content-Length " + strconv.FormatInt(e.Length, 10) + ")"
+	}
+	return msg + "; raise HTTPClient.MaxResponseBody if such answers are expected"
+}
+
+// Is reports whether target is [ErrResponseTooLarge].
+func (e *ResponseTooLargeError) Is(target error) bool { return target == ErrResponseTooLarge }
+
+// Classify returns [Permanent].
+func (e *ResponseTooLargeError) Classify() Class { return Permanent }
+
+// Delivery returns [Answered].
+func (e *ResponseTooLargeError) Delivery() Delivery { return Answered }
+
 // deadlineSpentError is the error of an attempt not sent because the
 // deadline margin left no time: it matches [context.DeadlineExceeded] and is
 // [Permanent], so it is neither retried nor counted as a failure of the
@@ -281,11 +421,48 @@ type deadlineSpentError struct {
 
 // Error describes the failure.
 func (e *deadlineSpentError) Error() string {
-	return fmt.Sprintf("runtime: not sent: %v left is within the deadline margin %v", e.left, e.margin)
+	return fmt.Sprintf("resilient: not sent: %v left is within the deadline margin %v", e.left, e.margin)
 }
 
 func (e *deadlineSpentError) Is(target error) bool { return target == context.DeadlineExceeded }
 func (e *deadlineSpentError) Classify() Class      { return Permanent }
+func (e *deadlineSpentError) Delivery() Delivery   { return NotDelivered }
+
+// sendTrace follows, through net/http's client trace, how far one attempt's
+// request got: whether the transport looked for a connection, got one, and
+// wrote the request's header and the whole request.
+type sendTrace struct {
+	getConn, gotConn, wroteHeaders, wroteRequest atomic.Bool
+}
+
+// attach returns ctx with t as its client trace.
+func (t *sendTrace) attach(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GetConn:      func(string) { t.getConn.Store(true) },
+		GotConn:      func(httptrace.GotConnInfo) { t.gotConn.Store(true) },
+		WroteHeaders: func() { t.wroteHeaders.Store(true) },
+		WroteRequest: func(httptrace.WroteRequestInfo) { t.wroteRequest.Store(true) },
+	})
+}
+
+// notSent reports whether nothing of the request can have reached the
+// dependency, after the transport failed it: the transport looked for a
+// connection and got none, or its writing of the request ended before the
+// header was written. A transport that never looked for a connection (a
+// Doer that does not go through net/http's) tells nothing, and a write
+// still under way when the transport gave up may yet complete: both count
+// as sent.
+func (t *sendTrace) notSent() bool {
+	if !t.getConn.Load() {
+		return false
+	}
+	if !t.gotConn.Load() {
+		return true
+	}
+	// The header is written before the request's write ends, on the same
+	// goroutine: read in the other order.
+	return t.wroteRequest.Load() && !t.wroteHeaders.Load()
+}
 
 // setDeadlineHeader sets header name (canonical or not; empty means
 // [DefaultDeadlineHeader]) of h to ctx's remaining time minus margin (zero
@@ -336,15 +513,37 @@ func cloneHeader(h http.Header) http.Header {
 // readTracker remembers the first error, other than io.EOF, that reading a
 // response body met, so that a decode error can be told apart from a
 // failure to read, and whether the body was read to its end, in which case
-// there is nothing to drain.
+// there is nothing to drain. It lets at most limit bytes be read (a
+// negative limit: any number): the read that would pass it fails, and
+// tooLarge is set.
 type readTracker struct {
-	r   io.ReadCloser
-	err error
-	eof bool
+	r        io.ReadCloser
+	err      error
+	eof      bool
+	limit, n int64
+	tooLarge bool
 }
 
+// errTooLarge is the read error of a body that passed its limit.
+var errTooLarge = errors.New("resilient: response body above the limit")
+
 func (t *readTracker) Read(p []byte) (int, error) {
+	if t.tooLarge {
+		return 0, errTooLarge
+	}
+	if t.limit >= 0 {
+		// Read one byte past the limit, to tell a body of exactly the
+		// limit from a longer one.
+		if room := t.limit + 1 - t.n; int64(len(p)) > room {
+			p = p[:room]
+		}
+	}
 	n, err := t.r.Read(p)
+	t.n += int64(n)
+	if t.limit >= 0 && t.n > t.limit {
+		t.tooLarge = true
+		return n - int(t.n-t.limit), errTooLarge
+	}
 	switch {
 	case err == io.EOF:
 		t.eof = true
@@ -380,7 +579,9 @@ func closeRequestBody(r *http.Request) {
 }
 
 // excerpt returns the start of an error body for [RemoteError.Message]: its
-// first line, at most 200 bytes, when it is text.
+// first line, at most 200 bytes, when it is text, without control or
+// formatting characters, which a hostile server could use to forge log
+// lines or hide text in a terminal.
 func excerpt(body []byte) string {
 	const max = 200
 	for i, c := range body {
@@ -398,7 +599,32 @@ func excerpt(body []byte) string {
 	if !utf8.Valid(body) {
 		return ""
 	}
-	return string(body)
+	return printable(string(body))
+}
+
+// printable returns s without control characters (C0, DEL, C1) and
+// formatting characters (bidirectional overrides, zero-width ones); a tab
+// becomes a space.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // DefaultConnectTimeout is the dial timeout of [NewTransport] when none is

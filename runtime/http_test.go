@@ -240,7 +240,7 @@ func TestDoHTTPStatusClasses(t *testing.T) {
 				d := testDependency(t)
 				op := testOperation(t, d, OperationPolicy{Idempotency: tt.idempotency, Timeout: 2 * time.Second, AttemptTimeout: 500 * time.Millisecond})
 
-				p, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil)
+				p, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil)
 
 				if got := int(srv.n.Load()); got != tt.wantAttempts {
 					t.Errorf("server saw %d attempts, want %d", got, tt.wantAttempts)
@@ -305,7 +305,7 @@ func TestDoHTTPPostTimeoutIsOutcomeUnknown(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, rig.url+"/orders", strings.NewReader(`{"qty":1}`))
 
 		start := time.Now()
-		_, err := DoHTTP(t.Context(), op, rig.client, "", req, decodePet, nil)
+		_, err := DoHTTP(t.Context(), op, rig.client, req, decodePet, nil)
 		elapsed := time.Since(start)
 
 		if !errors.Is(err, ErrOutcomeUnknown) || !errors.Is(err, context.DeadlineExceeded) {
@@ -345,7 +345,7 @@ func TestDoHTTPIdempotencyKeyKeptAcrossAttempts(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, rig.url+"/orders", bytes.NewReader([]byte(`{"qty":1}`)))
 		req.Header.Set("Idempotency-Key", `"8e03978e-40d5-43e8-bc93-6894a57f9324"`)
 
-		p, err := DoHTTP(t.Context(), op, rig.client, "", req, decodePet, nil)
+		p, err := DoHTTP(t.Context(), op, rig.client, req, decodePet, nil)
 		if err != nil || p.ID != 7 {
 			t.Fatalf("DoHTTP = %+v, %v, want pet 7", p, err)
 		}
@@ -375,7 +375,7 @@ func TestDoHTTPBodyWithoutGetBodyIsSentOnce(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPut, rig.url+"/pets/7", nil)
 		req.Body, req.ContentLength = io.NopCloser(strings.NewReader("rex")), 3
 
-		_, err := DoHTTP(t.Context(), op, rig.client, "", req, decodePet, nil)
+		_, err := DoHTTP(t.Context(), op, rig.client, req, decodePet, nil)
 
 		var re *RemoteError
 		if !errors.As(err, &re) || re.Status != 503 || re.Attempts != 1 {
@@ -417,7 +417,7 @@ func TestDoHTTPRetryAfter(t *testing.T) {
 				op := testOperation(t, d, OperationPolicy{Idempotency: ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 500 * time.Millisecond})
 
 				start := time.Now()
-				_, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil)
+				_, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil)
 				elapsed := time.Since(start)
 
 				if len(arrivals) != tt.wantAttempts {
@@ -479,7 +479,7 @@ func TestDoHTTPDeadlineHeader(t *testing.T) {
 		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly, Timeout: total, AttemptTimeout: attempt,
 			Retry: RetryPolicy{DisableJitter: true}})
 
-		if _, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil); err != nil {
+		if _, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil); err != nil {
 			t.Fatal(err)
 		}
 		// t=0: 500-10; t=450+100 backoff: 1000-550-10; t=600+200: 1000-800-10.
@@ -560,7 +560,7 @@ func TestDoHTTPMarginEatsTheBudget(t *testing.T) {
 		d := testDependency(t)
 		op := testOperation(t, d, OperationPolicy{Idempotency: ReadOnly, Timeout: 8 * time.Millisecond})
 
-		_, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil)
+		_, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil)
 
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("DoHTTP error = %v, want context.DeadlineExceeded", err)
@@ -597,7 +597,7 @@ func TestDoHTTPSlowBodyHitsAttemptTimeout(t *testing.T) {
 		}
 
 		start := time.Now()
-		_, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decode, nil)
+		_, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decode, nil)
 		elapsed := time.Since(start)
 
 		if !errors.Is(err, ErrResponseTruncated) || !errors.Is(err, context.DeadlineExceeded) {
@@ -636,7 +636,7 @@ func TestDoHTTPHedgeLoserIsClosed(t *testing.T) {
 			Hedge: HedgePolicy{Delay: 50 * time.Millisecond}})
 
 		start := time.Now()
-		p, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil)
+		p, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil)
 		if err != nil || p.ID != 7 {
 			t.Fatalf("DoHTTP = %+v, %v, want pet 7 from the hedge", p, err)
 		}
@@ -671,7 +671,7 @@ func TestDoHTTPDrainsForReuse(t *testing.T) {
 			if i%2 == 1 {
 				path = "/missing"
 			}
-			DoHTTP(t.Context(), op, rig.client, "", rig.get(t, path), decodePet, nil)
+			DoHTTP(t.Context(), op, rig.client, rig.get(t, path), decodePet, nil)
 		}
 		if n := rig.l.dials.Load(); n != 1 {
 			t.Errorf("%d connections dialled for 5 sequential calls, want 1", n)
@@ -688,7 +688,7 @@ func TestDoHTTPErrorBodyIsBounded(t *testing.T) {
 			io.WriteString(w, "bad request\n"+strings.Repeat("x", 1<<20))
 		}))
 		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly, Timeout: 2 * time.Second})
-		_, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil)
+		_, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil)
 		var re *RemoteError
 		if !errors.As(err, &re) || len(re.Body) != MaxErrorBody || re.Message != "bad request" {
 			t.Fatalf("DoHTTP error = %v, want a RemoteError with %d body bytes and message %q", err, MaxErrorBody, "bad request")
@@ -738,7 +738,7 @@ func TestDoHTTPErrorDecoder(t *testing.T) {
 				op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: Idempotent, Timeout: 2 * time.Second})
 				req, _ := http.NewRequest(http.MethodPut, rig.url+"/pets/7", nil)
 
-				_, err := DoHTTP(t.Context(), op, rig.client, "", req, decodePet, decodeConflict)
+				_, err := DoHTTP(t.Context(), op, rig.client, req, decodePet, decodeConflict)
 
 				var re *RemoteError
 				if !errors.As(err, &re) || re.Status != tt.status || re.Attempts != 1 || re.Class != Rejected {
@@ -812,7 +812,7 @@ func TestDoHTTPDecodeFailures(t *testing.T) {
 				op := testOperation(t, d, OperationPolicy{Idempotency: tt.idempotency, Timeout: 2 * time.Second})
 				req, _ := http.NewRequest(http.MethodGet, "http://dep.test/pets/7", nil)
 
-				p, err := DoHTTP(t.Context(), op, &HTTPClient{Doer: doer}, "", req, decodePet, nil)
+				p, err := DoHTTP(t.Context(), op, &HTTPClient{Doer: doer}, req, decodePet, nil)
 
 				if len(bodies) != tt.wantAttempts {
 					t.Errorf("%d attempts, want %d", len(bodies), tt.wantAttempts)
@@ -938,7 +938,7 @@ func BenchmarkDoHTTP(b *testing.B) {
 		ctx := context.Background()
 		b.ReportAllocs()
 		for b.Loop() {
-			p, err := DoHTTP(ctx, op, c, "", req, decodePet, nil)
+			p, err := DoHTTP(ctx, op, c, req, decodePet, nil)
 			if err != nil || p.ID != 7 {
 				b.Fatal(p, err)
 			}
@@ -972,7 +972,7 @@ func TestDoHTTPRequestPerAttempt(t *testing.T) {
 		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly, Timeout: time.Second,
 			Retry: RetryPolicy{DisableJitter: true}})
 
-		if p, err := DoHTTP(ctx, op, &HTTPClient{Doer: doer}, "", req, decodePet, nil); err != nil || p.ID != 7 {
+		if p, err := DoHTTP(ctx, op, &HTTPClient{Doer: doer}, req, decodePet, nil); err != nil || p.ID != 7 {
 			t.Fatalf("DoHTTP = %+v, %v, want pet 7", p, err)
 		}
 		if len(got) != 2 {

@@ -28,11 +28,27 @@ func WithDeadlineHeader(name string) DeadlineOption {
 	})
 }
 
+// DefaultMaxDeadline caps the budget [DeadlineMiddleware] accepts from a
+// caller unless [WithMaxDeadline] says otherwise: a larger header value
+// (a careless or hostile caller may send years) gives a deadline five
+// minutes after the request's arrival.
+const DefaultMaxDeadline = 5 * time.Minute
+
 // WithMaxDeadline caps the budget a caller may ask for: a larger header
-// value gives a deadline d after the request's arrival. Zero or negative,
-// the default, means no cap. Requests without the header are not affected.
+// value gives a deadline d after the request's arrival. Zero means
+// [DefaultMaxDeadline]; a negative d means no cap. Requests without the
+// header are not affected.
 func WithMaxDeadline(d time.Duration) DeadlineOption {
-	return deadlineOptionFunc(func(h *deadlineHandler) { h.max = d })
+	return deadlineOptionFunc(func(h *deadlineHandler) {
+		switch {
+		case d == 0:
+			h.max = DefaultMaxDeadline
+		case d < 0:
+			h.max = 0
+		default:
+			h.max = d
+		}
+	})
 }
 
 // DeadlineMiddleware returns a handler that turns the caller's time budget,
@@ -46,7 +62,8 @@ func WithMaxDeadline(d time.Duration) DeadlineOption {
 // skew between the hosts does not matter; the margin covers the transit and
 // the writing of the answer, so the server stops before the caller stops
 // waiting. This middleware sets the context deadline to the request's
-// arrival plus that budget (capped by [WithMaxDeadline]); the handler's own
+// arrival plus that budget, capped at [DefaultMaxDeadline] unless
+// [WithMaxDeadline] says otherwise; the handler's own
 // outgoing calls made with r.Context() then pass on what is left, minus
 // their own margin, hop after hop.
 //
@@ -58,7 +75,7 @@ func WithMaxDeadline(d time.Duration) DeadlineOption {
 //
 // Put it outermost, before a [Shedder], which reads the deadline it sets.
 func DeadlineMiddleware(next http.Handler, opts ...DeadlineOption) http.Handler {
-	h := &deadlineHandler{next: next, header: DefaultDeadlineHeader}
+	h := &deadlineHandler{next: next, header: DefaultDeadlineHeader, max: DefaultMaxDeadline}
 	for _, o := range opts {
 		o.applyDeadline(h)
 	}
@@ -78,7 +95,7 @@ func (h *deadlineHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if budget <= 0 {
-		http.Error(w, "runtime: deadline exceeded before the request arrived", http.StatusGatewayTimeout)
+		http.Error(w, "resilient: deadline exceeded before the request arrived", http.StatusGatewayTimeout)
 		return
 	}
 	if h.max > 0 && budget > h.max {

@@ -36,7 +36,12 @@ func TestDeadlineMiddleware(t *testing.T) {
 		{name: "maximum does not apply without the header", opts: []DeadlineOption{WithMaxDeadline(time.Second)}, wantBudget: -1},
 		{name: "custom header", opts: []DeadlineOption{WithDeadlineHeader("x-budget-ms")}, header: "X-Budget-Ms", value: "70", wantBudget: 70 * time.Millisecond},
 		{name: "custom header ignores the default one", opts: []DeadlineOption{WithDeadlineHeader("X-Budget-Ms")}, value: "70", wantBudget: -1},
-		{name: "huge value does not overflow", value: "99999999999999999999999", check: func(d time.Duration) bool { return d > 100*365*24*time.Hour && d < far }},
+		{name: "huge value is capped by default", value: "99999999999999999999999", wantBudget: DefaultMaxDeadline},
+		{name: "2,562,047 hours is capped by default", value: "9223372036854", wantBudget: DefaultMaxDeadline},
+		{name: "a budget below the default cap is kept", value: "240000", wantBudget: 4 * time.Minute},
+		{name: "zero maximum is the default cap", opts: []DeadlineOption{WithMaxDeadline(0)}, value: "600000", wantBudget: DefaultMaxDeadline},
+		{name: "no cap: huge value does not overflow", opts: []DeadlineOption{WithMaxDeadline(-1)}, value: "99999999999999999999999",
+			check: func(d time.Duration) bool { return d > 100*365*24*time.Hour && d < far }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ type Operation struct {
 	dep            *Dependency
 	name           string
 	idempotency    Idempotency
+	idempotencyKey string
 	timeout        time.Duration
 	attemptTimeout time.Duration
 	connectTimeout time.Duration
@@ -24,6 +25,9 @@ type Operation struct {
 	hedgeDelay     time.Duration
 	maxHedges      int
 	fallback       FallbackPolicy
+	// fallbackKey partitions cached answers for the calls of this
+	// operation value ([WithFallbackKey]).
+	fallbackKey string
 }
 
 // Operation returns the operation of d described by p, whose zero fields
@@ -31,6 +35,11 @@ type Operation struct {
 // policies that would be unsafe: hedging or a fallback on an operation that
 // is not [ReadOnly]. Retry settings on a non-idempotent operation are not an
 // error: they only say how to retry, and such an operation is never retried.
+//
+// An attempt timeout that is not below the total timeout is dropped, the
+// same rule as [Operation.With] applies: every attempt is bounded by the
+// total anyway, so such a value could only mislead. (The generator reports
+// one written in a spec as E-TIMEOUT-ORDER, with where it was written.)
 func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -38,6 +47,7 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 		dep:            d,
 		name:           p.Name,
 		idempotency:    p.Idempotency,
+		idempotencyKey: p.IdempotencyKey,
 		timeout:        durationOr(p.Timeout, DefaultTimeout, "timeout", bad),
 		attemptTimeout: p.AttemptTimeout,
 		connectTimeout: p.ConnectTimeout,
@@ -55,8 +65,8 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	if o.attemptTimeout < 0 || o.connectTimeout < 0 || o.minAttempt < 0 || o.hedgeDelay < 0 {
 		bad("timeouts and delays must not be negative")
 	}
-	if o.attemptTimeout >= o.timeout && p.AttemptTimeout > 0 {
-		bad("attempt timeout %v must be below the total timeout %v", o.attemptTimeout, o.timeout)
+	if o.attemptTimeout >= o.timeout {
+		o.attemptTimeout = 0
 	}
 	switch {
 	case p.Retry.MaxRetries == 0:
@@ -90,7 +100,7 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 		bad("a static fallback needs a value")
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("runtime: %s %s: %w", d.name, p.Name, err)
+		return nil, fmt.Errorf("resilient: %s %s: %w", d.name, p.Name, err)
 	}
 	return o, nil
 }
@@ -98,6 +108,10 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 // With returns a copy of o with opts applied, for calls that need another
 // timeout, fewer retries or no fallback. It allocates; keep the result if
 // the same overrides serve many calls.
+//
+// The rule of [Dependency.Operation] holds: an attempt timeout that is not
+// below the total timeout is dropped, so that shortening the total with
+// [WithTimeout] leaves one attempt bounded by the new total.
 func (o *Operation) With(opts ...CallOption) *Operation {
 	if len(opts) == 0 {
 		return o
@@ -124,6 +138,10 @@ func (o *Operation) Dependency() *Dependency { return o.dep }
 // Idempotency returns the operation's idempotency.
 func (o *Operation) Idempotency() Idempotency { return o.idempotency }
 
+// IdempotencyKey returns the name of the header or metadata key that
+// carries the operation's idempotency key, empty if none.
+func (o *Operation) IdempotencyKey() string { return o.idempotencyKey }
+
 // Timeout returns the total timeout.
 func (o *Operation) Timeout() time.Duration { return o.timeout }
 
@@ -139,6 +157,19 @@ func (o *Operation) MaxRetries() int { return o.maxRetries }
 // CachesFallback reports whether successful answers are kept for a cached
 // fallback, so that callers compute a request key only when it is used.
 func (o *Operation) CachesFallback() bool { return o.fallback.Kind == FallbackCached }
+
+// Fallback returns the operation's fallback policy, with defaults filled
+// in.
+func (o *Operation) Fallback() FallbackPolicy { return o.fallback }
+
+// FallbackPartitioned reports whether cached answers are partitioned
+// beyond the request key: by a [WithFallbackKey] given to the call, or by
+// the dependency's [WithFallbackPartition]. The gRPC glue, which cannot
+// see per-RPC credentials given as call options, keeps no cache for such
+// calls unless the answer is shared or partitioned.
+func (o *Operation) FallbackPartitioned() bool {
+	return o.fallbackKey != "" || o.dep.partition != nil
+}
 
 // backoff returns the sleep before retry n (from 0): full jitter,
 // random in [0, min(cap, base·2^n)).

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"log/slog"
 	"time"
 )
@@ -45,6 +46,19 @@ func WithFallbackStore(s FallbackStore) Option {
 	})
 }
 
+// WithFallbackPartition partitions the cached fallback answers of the
+// dependency's operations by what f returns for the call's context, such
+// as the signed-in user or tenant that a middleware put there: a cached
+// answer is served only to a call whose partition is the one it was stored
+// under. Use it when credentials reach the dependency in a way the request
+// key cannot see (a Doer or per-RPC credentials that add them), or to keep
+// users apart even for answers declared shared. f must be cheap and safe
+// for concurrent use; it is called only by operations that cache. Nil, the
+// default, partitions nothing.
+func WithFallbackPartition(f func(context.Context) string) Option {
+	return optionFunc(func(d *Dependency) { d.partition = f })
+}
+
 // CallOption overrides part of an operation's policy for the calls made
 // with the [Operation] that [Operation.With] returns.
 type CallOption interface {
@@ -56,6 +70,8 @@ type callOptionFunc func(*Operation)
 func (f callOptionFunc) applyCall(o *Operation) { f(o) }
 
 // WithTimeout overrides the total timeout (retries and backoff included).
+// Zero or a negative d leaves the operation's own. An attempt timeout that
+// is then no longer below the total is dropped (see [Operation.With]).
 func WithTimeout(d time.Duration) CallOption {
 	return callOptionFunc(func(o *Operation) {
 		if d > 0 {
@@ -64,7 +80,9 @@ func WithTimeout(d time.Duration) CallOption {
 	})
 }
 
-// WithAttemptTimeout overrides the per-attempt timeout; zero removes it.
+// WithAttemptTimeout overrides the per-attempt timeout; zero removes it,
+// as zero in [OperationPolicy.AttemptTimeout] means none. One that is not
+// below the total timeout is dropped (see [Operation.With]).
 func WithAttemptTimeout(d time.Duration) CallOption {
 	return callOptionFunc(func(o *Operation) {
 		if d >= 0 {
@@ -73,20 +91,41 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 	})
 }
 
-// WithMaxRetries overrides the number of retries; zero or [NoRetries]
-// disables them. It never makes a non-idempotent operation retry.
+// WithMaxRetries overrides the number of retries after the first attempt.
+// n is read as [RetryPolicy.MaxRetries] is: zero means
+// [DefaultMaxRetries] and [NoRetries] (or any negative n) means none; use
+// [WithoutRetries] to turn retries off. It never makes a non-idempotent
+// operation retry.
 func WithMaxRetries(n int) CallOption {
 	return callOptionFunc(func(o *Operation) {
-		if n < 0 {
-			n = 0
+		switch {
+		case n == 0:
+			o.maxRetries = DefaultMaxRetries
+		case n < 0:
+			o.maxRetries = 0
+		default:
+			o.maxRetries = n
 		}
-		o.maxRetries = n
 	})
+}
+
+// WithoutRetries disables retries: the call makes one attempt (and its
+// hedges, for a hedged read).
+func WithoutRetries() CallOption {
+	return callOptionFunc(func(o *Operation) { o.maxRetries = 0 })
 }
 
 // WithoutHedging disables hedging.
 func WithoutHedging() CallOption {
 	return callOptionFunc(func(o *Operation) { o.hedgeDelay = 0 })
+}
+
+// WithFallbackKey partitions the cached fallback answers of the calls
+// made with this option by k, on top of the request key and the
+// dependency's partition: a cached answer is served only to a call with
+// the same k. Empty k partitions nothing.
+func WithFallbackKey(k string) CallOption {
+	return callOptionFunc(func(o *Operation) { o.fallbackKey = k })
 }
 
 // WithoutFallback disables the fallback: failures are returned as errors.

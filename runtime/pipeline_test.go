@@ -754,9 +754,38 @@ func TestPolicyValidation(t *testing.T) {
 			t.Errorf("NewDependency(%+v) accepted an out-of-range policy", p)
 		}
 	}
+}
+
+// TestAttemptTimeoutNotBelowTotal: one rule for Dependency.Operation and
+// Operation.With: an attempt timeout not below the total is dropped.
+func TestAttemptTimeoutNotBelowTotal(t *testing.T) {
 	d := newDep(t, runtime.Policy{})
-	if _, err := d.Operation(runtime.OperationPolicy{Timeout: time.Second, AttemptTimeout: 2 * time.Second}); err == nil {
-		t.Error("accepted an attempt timeout above the total")
+	tests := []struct {
+		name    string
+		policy  runtime.OperationPolicy
+		opts    []runtime.CallOption
+		want    time.Duration
+		wantTot time.Duration
+	}{
+		{"below", runtime.OperationPolicy{Timeout: 2 * time.Second, AttemptTimeout: time.Second}, nil, time.Second, 2 * time.Second},
+		{"above, policy", runtime.OperationPolicy{Timeout: time.Second, AttemptTimeout: 2 * time.Second}, nil, 0, time.Second},
+		{"equal, policy", runtime.OperationPolicy{Timeout: time.Second, AttemptTimeout: time.Second}, nil, 0, time.Second},
+		{"above, WithTimeout", runtime.OperationPolicy{Timeout: 3 * time.Second, AttemptTimeout: time.Second},
+			[]runtime.CallOption{runtime.WithTimeout(500 * time.Millisecond)}, 0, 500 * time.Millisecond},
+		{"above, WithAttemptTimeout", runtime.OperationPolicy{Timeout: 3 * time.Second},
+			[]runtime.CallOption{runtime.WithAttemptTimeout(4 * time.Second)}, 0, 3 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			op, err := d.Operation(tt.policy)
+			if err != nil {
+				t.Fatalf("Operation(%+v) = %v, want it accepted", tt.policy, err)
+			}
+			op = op.With(tt.opts...)
+			if op.AttemptTimeout() != tt.want || op.Timeout() != tt.wantTot {
+				t.Errorf("attempt %v, total %v; want %v, %v", op.AttemptTimeout(), op.Timeout(), tt.want, tt.wantTot)
+			}
+		})
 	}
 }
 
@@ -874,4 +903,79 @@ func TestCallWithLessThanMinAttemptLeftFailsAtOnce(t *testing.T) {
 			t.Errorf("with 6ms left: %v after %d attempts, want success", err, s.calls.Load())
 		}
 	})
+}
+
+// TestMaxRetriesOneRule: a retry count means the same in the policy and in
+// a per-call override: zero is the default, NoRetries none.
+func TestMaxRetriesOneRule(t *testing.T) {
+	d := newDep(t, runtime.Policy{})
+	tests := []struct {
+		name   string
+		policy int
+		opts   []runtime.CallOption
+		want   int
+	}{
+		{"policy zero", 0, nil, runtime.DefaultMaxRetries},
+		{"policy NoRetries", runtime.NoRetries, nil, 0},
+		{"policy 4", 4, nil, 4},
+		{"WithMaxRetries(0)", runtime.NoRetries, []runtime.CallOption{runtime.WithMaxRetries(0)}, runtime.DefaultMaxRetries},
+		{"WithMaxRetries(NoRetries)", 4, []runtime.CallOption{runtime.WithMaxRetries(runtime.NoRetries)}, 0},
+		{"WithMaxRetries(1)", 4, []runtime.CallOption{runtime.WithMaxRetries(1)}, 1},
+		{"WithoutRetries", 4, []runtime.CallOption{runtime.WithoutRetries()}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.Idempotent, Retry: runtime.RetryPolicy{MaxRetries: tt.policy}})
+			if got := op.With(tt.opts...).MaxRetries(); got != tt.want {
+				t.Errorf("MaxRetries() = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHedgedAttemptPanicReachesTheCaller: a panic in a hedged attempt is
+// raised on the caller's goroutine, as an unhedged attempt's would be, and
+// every bulkhead permit comes back.
+func TestHedgedAttemptPanicReachesTheCaller(t *testing.T) {
+	tests := []struct {
+		name     string
+		panicker int64 // which attempt panics, from 1
+	}{
+		{"the hedge panics", 2},
+		{"the first attempt panics", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := newDep(t, runtime.Policy{})
+				op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Hedge: runtime.HedgePolicy{Delay: 100 * time.Millisecond}})
+				var n atomic.Int64
+				attempt := func(ctx context.Context) (string, error) {
+					i := n.Add(1)
+					if i == tt.panicker {
+						time.Sleep(150 * time.Millisecond) // after the hedge has started
+						panic("boom")
+					}
+					select {
+					case <-time.After(time.Second):
+						return "ok", nil
+					case <-ctx.Done():
+						return "", ctx.Err()
+					}
+				}
+				var recovered any
+				func() {
+					defer func() { recovered = recover() }()
+					runtime.Do(t.Context(), op, "", attempt)
+				}()
+				if recovered != "boom" {
+					t.Errorf("recovered %v on the caller's goroutine, want boom", recovered)
+				}
+				synctest.Wait()
+				if got := d.InFlight(); got != 0 {
+					t.Errorf("InFlight() = %d after the call, want 0", got)
+				}
+			})
+		})
+	}
 }

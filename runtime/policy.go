@@ -43,7 +43,10 @@ type Idempotency uint8
 const (
 	// NotIdempotent operations (a plain POST or PATCH, a proto method without
 	// idempotency_level) are never retried, hedged or answered from a
-	// fallback. When one times out its outcome is unknown.
+	// fallback. When one fails after its request may have reached the
+	// dependency, without an answer, its outcome is unknown
+	// ([ErrOutcomeUnknown]); when its request never left, it was not sent
+	// ([ErrNotSent]).
 	NotIdempotent Idempotency = iota
 	// Idempotent operations (PUT, DELETE, a POST carrying an idempotency key
 	// that is the same on every attempt, proto IDEMPOTENT) may be retried.
@@ -140,6 +143,14 @@ type OperationPolicy struct {
 	Name string
 	// Idempotency gates retries, hedging and fallback.
 	Idempotency Idempotency
+	// IdempotencyKey names the header (HTTP) or metadata key (gRPC) that
+	// carries the operation's idempotency key: one key per logical call,
+	// the same on every attempt, so that the dependency recognises a retry
+	// of a request it already applied. [DoHTTP] and the gRPC glue send the
+	// caller's key when the request or the outgoing metadata already
+	// carries one, else a new [NewIdempotencyKey]; it is left out of a
+	// cached fallback's request key. Empty, the zero value, sends none.
+	IdempotencyKey string
 	// Timeout is the total time one call may take, retries and backoff
 	// included; the caller's own deadline, when earlier, wins. Zero means
 	// [DefaultTimeout].
@@ -235,7 +246,8 @@ type FallbackPolicy struct {
 	// same method, path and query, so that a cached answer may be served to
 	// any caller. When false (the zero value) a cached answer is only served
 	// to a request identical in everything that can change the answer: all
-	// parameters, the credentials it carries and the fallback key given
-	// with the call.
+	// parameters, the credentials and metadata it carries, the fallback key
+	// given with the call ([WithFallbackKey]) and the dependency's partition
+	// ([WithFallbackPartition]); the last two apply to shared answers too.
 	Shared bool
 }

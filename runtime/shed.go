@@ -149,7 +149,7 @@ func (s *Shedder) Handler(next http.Handler) http.Handler {
 		at, ok := s.Admit(r.Context())
 		if !ok {
 			w.Header().Set("Retry-After", s.retryAfter)
-			http.Error(w, "runtime: overloaded, retry later", s.status)
+			http.Error(w, "resilient: overloaded, retry later", s.status)
 			return
 		}
 		defer s.Release(at)

@@ -235,7 +235,7 @@ func TestShedderWithDoHTTP(t *testing.T) {
 				op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly, Timeout: tt.timeout})
 
 				start := time.Now()
-				p, err := DoHTTP(t.Context(), op, rig.client, "", rig.get(t, "/pets/7"), decodePet, nil)
+				p, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil)
 				elapsed := time.Since(start)
 				<-hog
 

@@ -160,4 +160,22 @@
 //
 // In CI, "oapi-resilient check -policy policy.yaml openapi.yaml" fails the
 // build on policy violations without generating anything.
+//
+// # The generated client
+//
+// NewClient(baseURL, opts...) takes an absolute http or https base URL
+// without query, fragment or userinfo. By default it sends with
+// resilient.NewHTTPClient: a redirect is followed only to the same origin
+// for GET and HEAD, any other comes back as a *resilient.RemoteError with
+// its Location, so request bodies and header parameters never reach
+// another host (a client given with WithHTTPClient keeps its own policy).
+// Every attempt sends its remaining budget in X-Request-Deadline, unless
+// the policy's deadlineHeader or WithDeadlineHeader renames it or turns it
+// off; success bodies are bounded (WithMaxResponseBody, 32 MiB by
+// default). A failed call returns a *resilient.CallError saying what ended
+// it; a request that cannot be built or sent as given (a cookie or header
+// value net/http would refuse or cut, a body that does not marshal) is
+// resilient.ErrInvalidRequest, never sent. Cached fallback answers are
+// kept per request, header and cookie parameters and credentials
+// included; WithFallbackPartition partitions them further.
 package main

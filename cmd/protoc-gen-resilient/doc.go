@@ -74,10 +74,12 @@
 // (E-FALLBACK-VALUE), Go name collisions (E-NAME-COLLISION), a Go
 // import path (go_package or M) that would put the generated file outside
 // the output directory, such as "..", with paths=import (E-OUTPUT-PATH).
-// Warnings,
-// such as a service without a proto package (W-NO-PACKAGE), go to
-// standard error, one per line prefixed "warning: ", which protoc and buf
-// show; the files are still generated.
+// Warnings, such as a service without a proto package (W-NO-PACKAGE), or a
+// connect_timeout (deprecated) or deadlineHeader written for a service,
+// which mean nothing to a gRPC client and are left out (W-KEY-NOT-GRPC:
+// grpc-go connects as the dial options say, and sends the deadline as
+// grpc-timeout), go to standard error, one per line prefixed "warning: ",
+// which protoc and buf show; the files are still generated.
 //
 // File names, comments and service names from the .proto files reach the
 // generated code only as "//" comment text, with control characters
@@ -90,9 +92,21 @@
 // grpc-go can retry on its own from a service config's retryPolicy. Those
 // retries would stack with the client's (attempts multiply) and bypass the
 // idempotency gate, the retry budget and the breaker. The generated client
-// commits every attempt as soon as its request is sent, which keeps
-// grpc-go from retrying it; dial with resilientgrpc.DialOptions() (which
-// adds grpc.WithDisableRetry()) and keep retryPolicy out of the service
-// config. resilientgrpc.CheckNoBuiltinRetry reports a retryPolicy it can
-// see.
+// commits every call so that grpc-go cannot retry it (a unary call once
+// its request is sent, a stream as soon as it is open, before the caller's
+// first message); dial with resilientgrpc.DialOptions() (which adds
+// grpc.WithDisableRetry()) and keep retryPolicy out of the service config.
+// resilientgrpc.CheckNoBuiltinRetry reports a retryPolicy it can see.
+//
+// # What a call returns
+//
+// A failed call returns a resilientgrpc.Error wrapping the runtime's
+// CallError (what ended the call, attempts, the cause); status.Code works
+// on it. Metadata grpc-go would refuse and messages that do not marshal
+// fail as invalid requests (INVALID_ARGUMENT, never retried nor counted by
+// the breaker); a non-idempotent call tells "not sent" from "outcome
+// unknown". An operation with an idempotency key sends the caller's key
+// when the outgoing metadata has one, else one new key per call. Cached
+// fallback answers are kept per request message and outgoing metadata;
+// With<Service>FallbackPartition partitions them further.
 package main

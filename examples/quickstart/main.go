@@ -174,7 +174,7 @@ func getStock(op *runtime.Operation, client *runtime.HTTPClient, url, sku string
 	if err != nil {
 		return err
 	}
-	_, err = runtime.DoHTTP(ctx, op, client, sku, req, func(resp *http.Response) (stock, error) {
+	_, err = runtime.DoHTTP(ctx, op, client, req, func(resp *http.Response) (stock, error) {
 		var s stock
 		err := json.NewDecoder(resp.Body).Decode(&s)
 		return s, err

@@ -82,8 +82,11 @@ func EmitClient(f *jen.File, svc *ir.Service, pol *policy.Service, opts ClientOp
 type clientView struct {
 	svcName string
 	depName string
-	dep     depPolicyView
-	ops     []*opView
+	// deadlineHeader is the header the deadline goes out in by default,
+	// empty for none (the policy's deadlineHeader).
+	deadlineHeader string
+	dep            depPolicyView
+	ops            []*opView
 	// helpers used by at least one operation.
 	usesJSON, usesBytes, usesNothing bool
 	// usesStatic: an operation has a static fallback from the spec.
@@ -94,7 +97,7 @@ type clientView struct {
 // as warnings and name clashes as errors.
 func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, list *diag.List) *clientView {
 	c := &clientGen{m: newModels(svc), list: list}
-	v := &clientView{svcName: svc.Name, depName: opts.DependencyName, dep: depView(pol)}
+	v := &clientView{svcName: svc.Name, depName: opts.DependencyName, dep: depView(pol), deadlineHeader: pol.Dependency.DeadlineHeader}
 	if v.depName == "" {
 		v.depName = pol.Dependency.Name
 	}

@@ -154,32 +154,32 @@ func (v *opView) callArgs() []jen.Code {
 //		req, err := c.requestGetPet(ctx, id)
 //		if err != nil {
 //			var zero Pet
-//			return zero, err
+//			return zero, resilient.InvalidRequest(c.ops.GetPet, err)
 //		}
 //		op := c.ops.GetPet.With(opts...)
-//		var key string
-//		if op.CachesFallback() {
-//			key = req.Method + " " + req.URL.String()
-//		}
-//		return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Pet], decodeGetPetError)
+//		return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeGetPetError)
 //	}
 //
-// A method without a result returns only the error.
+// A method without a result returns only the error. A request that cannot
+// be built (a body that does not marshal, a value the builder refuses) is
+// the caller's error, returned before the pipeline; the runtime builds the
+// cached fallback's key itself.
 func emitMethod(f *jen.File, v *opView) {
 	params := append(v.signature(), jen.Id("opts").Op("...").Add(rt("CallOption")))
 	decodeErr := jen.Nil()
 	if v.errType != nil {
 		decodeErr = jen.Id("decode" + v.errType.name)
 	}
-	fail := jen.Return(jen.Err())
+	invalid := rt("InvalidRequest").Call(jen.Id("c").Dot("ops").Dot(v.name), jen.Err())
+	fail := jen.Return(invalid)
 	results := jen.Error()
 	decode := jen.Id("discardBody")
 	if v.result != nil {
-		fail = jen.Block(jen.Var().Id("zero").Add(v.result.typ()), jen.Return(jen.Id("zero"), jen.Err()))
+		fail = jen.Block(jen.Var().Id("zero").Add(v.result.typ()), jen.Return(jen.Id("zero"), invalid))
 		results = jen.Params(v.result.typ(), jen.Error())
 		decode = v.result.decodeFunc()
 	}
-	do := rt("DoHTTP").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("c").Dot("httpc"), jen.Id("key"), jen.Id("req"), decode, decodeErr)
+	do := rt("DoHTTP").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("c").Dot("httpc"), jen.Id("req"), decode, decodeErr)
 	last := []jen.Code{jen.Return(do)}
 	if v.result == nil {
 		last = []jen.Code{jen.List(jen.Id("_"), jen.Err()).Op("=").Add(do), jen.Return(jen.Err())}
@@ -192,10 +192,6 @@ func emitMethod(f *jen.File, v *opView) {
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("c").Dot("request" + v.name).Call(v.callArgs()...),
 		jen.If(jen.Err().Op("!=").Nil()).Add(onErr),
 		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")),
-		jen.Var().Id("key").String(),
-		jen.If(jen.Id("op").Dot("CachesFallback").Call()).Block(
-			jen.Id("key").Op("=").Id("req").Dot("Method").Op("+").Lit(" ").Op("+").Id("req").Dot("URL").Dot("String").Call(),
-		),
 	}
 	body = append(body, last...)
 	f.Add(comments(v.doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(v.name).Params(params...).Add(results).Block(body...))

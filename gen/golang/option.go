@@ -25,10 +25,16 @@ func clientOptionList() []clientOption {
 			name: "WithHTTPClient",
 			doc: []string{
 				"WithHTTPClient sends the requests with hc instead of the default: an",
-				"http.Client without Timeout (the pipeline's deadlines bound every attempt)",
-				"on a transport from resilient.NewTransport, dialling with the largest",
-				"connect timeout of the policy and holding at most as many connections",
-				"as the bulkhead lets calls be in flight. hc should not retry on its own.",
+				"http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's",
+				"deadlines bound every attempt), on a transport from resilient.NewTransport,",
+				"dialling with the largest connect timeout of the policy and holding at",
+				"most as many connections as the bulkhead lets calls be in flight, and",
+				"following a redirect only to the same origin (scheme, host, port) for",
+				"GET and HEAD (resilient.CheckRedirect): any other redirect is returned",
+				"as a *resilient.RemoteError with its Location, so that no body, API key",
+				"or other header parameter goes to another host. hc keeps its own",
+				"redirect policy; set resilient.CheckRedirect as its CheckRedirect to have",
+				"the default's. hc should not retry on its own.",
 			},
 			arg:   "hc",
 			param: jen.Op("*").Qual("net/http", "Client"),
@@ -72,6 +78,51 @@ func clientOptionList() []clientOption {
 			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("logger").Op("=").Add(p) },
 		},
 		{
+			name: "WithFallbackPartition",
+			doc: []string{
+				"WithFallbackPartition keeps the cached fallback answers of different",
+				"callers apart by what partition returns for the call's context (the",
+				"signed-in user or tenant a middleware put there): a cached answer is",
+				"served only to a call of the same partition. Cached answers are already",
+				"kept per request, header and cookie parameters and credentials included;",
+				"use this when credentials reach the server in a way the request does not",
+				"show (a transport given with WithHTTPClient that adds them), or to keep",
+				"callers apart even for answers declared shared. The default partitions",
+				"nothing. partition must be cheap and safe for concurrent use.",
+			},
+			arg:   "partition",
+			param: jen.Func().Params(jen.Qual("context", "Context")).String(),
+			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("partition").Op("=").Add(p) },
+		},
+		{
+			name: "WithMaxResponseBody",
+			doc: []string{
+				"WithMaxResponseBody bounds, in bytes, the body of a successful answer",
+				"that a method reads; a larger answer fails with a",
+				"*resilient.ResponseTooLargeError, not retried. Zero keeps the default,",
+				"resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.",
+			},
+			arg:   "n",
+			param: jen.Int64(),
+			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("maxResponseBody").Op("=").Add(p) },
+		},
+		{
+			name: "WithDeadlineHeader",
+			doc: []string{
+				"WithDeadlineHeader names the header in which every attempt sends its",
+				"remaining time budget, in milliseconds, for the server's",
+				"resilient.DeadlineMiddleware; an empty name sends none, for a server",
+				"that should not learn the caller's budget (a third-party API). The",
+				"default is given in NewClient's documentation, from the policy's",
+				"deadlineHeader.",
+			},
+			arg:   "name",
+			param: jen.String(),
+			set: func(p *jen.Statement) *jen.Statement {
+				return jen.List(o().Dot("deadlineHeader"), o().Dot("deadlineHeaderSet")).Op("=").List(p, jen.True())
+			},
+		},
+		{
 			name:  "WithDependencyName",
 			doc:   []string{"WithDependencyName names the client's dependency in errors, logs and", "observer events. The default is given in NewClient's documentation."},
 			arg:   "name",
@@ -106,6 +157,10 @@ func emitOptions(f *jen.File, v *clientView) {
 		jen.Id("observer").Add(rt("Observer")),
 		jen.Id("store").Add(rt("FallbackStore")),
 		jen.Id("logger").Op("*").Qual("log/slog", "Logger"),
+		jen.Id("partition").Func().Params(jen.Qual("context", "Context")).String(),
+		jen.Id("maxResponseBody").Int64(),
+		jen.Id("deadlineHeader").String(),
+		jen.Id("deadlineHeaderSet").Bool(),
 		jen.Id("dependencyName").String(),
 	)
 	f.Type().Id("optionFunc").Func().Params(jen.Op("*").Id("clientOptions"))
@@ -129,9 +184,9 @@ func emitOptions(f *jen.File, v *clientView) {
 //		for _, edit := range o.edits {
 //			edit(&p)
 //		}
-//		u, err := url.Parse(baseURL)
-//		if err != nil || u.Scheme == "" || u.Host == "" {
-//			return nil, fmt.Errorf("petstore: base URL %q is not an absolute URL", baseURL)
+//		u, err := resilient.ParseBaseURL(baseURL)
+//		if err != nil {
+//			return nil, fmt.Errorf("petstore: %w", err)
 //		}
 //		name := o.dependencyName
 //		if name == "" {
@@ -143,9 +198,13 @@ func emitOptions(f *jen.File, v *clientView) {
 //		}
 //		hc := o.httpClient
 //		if hc == nil {
-//			hc = &http.Client{Transport: resilient.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent)}
+//			hc = resilient.NewHTTPClient(resilient.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent))
 //		}
-//		c := &Client{baseURL: strings.TrimSuffix(u.String(), "/"), httpc: &resilient.HTTPClient{Doer: hc}, dep: dep}
+//		header := "X-Request-Deadline"
+//		if o.deadlineHeaderSet {
+//			header = o.deadlineHeader
+//		}
+//		c := &Client{baseURL: u.String(), httpc: &resilient.HTTPClient{Doer: hc, ...}, dep: dep}
 //		if c.ops.GetPet, err = dep.Operation(p.GetPet); err != nil {
 //			return nil, err
 //		}
@@ -158,12 +217,16 @@ func emitNewClient(f *jen.File, v *clientView) {
 		nameDefault = quote(v.depName)
 		name = jen.Lit(v.depName)
 	}
-	doc := []string{
-		"NewClient returns a client of the API at baseURL, an absolute URL to which",
-		"the operations' paths are appended (\"https://api.example.com/v1\"). Its",
-		"dependency is named " + nameDefault + " unless WithDependencyName says",
-		"otherwise. It fails when baseURL is not absolute or the policy is invalid.",
+	headerDefault := "sends no deadline header"
+	if v.deadlineHeader != "" {
+		headerDefault = "sends each attempt's remaining budget in " + v.deadlineHeader
 	}
+	doc := wrap("NewClient returns a client of the API at baseURL, an absolute http or https URL "+
+		"to which the operations' paths are appended (\"https://api.example.com/v1\"); a base URL "+
+		"with a query, a fragment or userinfo is refused. Its dependency is named "+nameDefault+
+		" unless WithDependencyName says otherwise. It "+headerDefault+" unless WithDeadlineHeader "+
+		"says otherwise. It fails when baseURL is not such a URL or the policy is invalid.", commentWidth)
+	prefix := strings.ToLower(v.svcName)
 	connect := []jen.Code{jen.Qual("time", "Duration").Call(jen.Lit(0))}
 	var ops []jen.Code
 	for _, op := range v.ops {
@@ -173,7 +236,7 @@ func emitNewClient(f *jen.File, v *clientView) {
 			ops = append(ops, jen.If(
 				jen.List(static.Clone(), jen.Err()).Op("=").Id("staticFallback").Types(op.result.typ()).Call(static.Clone()),
 				jen.Err().Op("!=").Nil(),
-			).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(strings.ToLower(v.svcName)+": "+op.name+": %w"), jen.Err()))))
+			).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(prefix+": "+op.name+": %w"), jen.Err()))))
 		}
 		ops = append(ops, jen.If(
 			jen.List(jen.Id("c").Dot("ops").Dot(op.name), jen.Err()).Op("=").Id("dep").Dot("Operation").Call(jen.Id("p").Dot(op.name)),
@@ -185,9 +248,9 @@ func emitNewClient(f *jen.File, v *clientView) {
 		jen.For(jen.List(jen.Id("_"), jen.Id("opt")).Op(":=").Range().Id("opts")).Block(jen.Id("opt").Dot("applyOption").Call(jen.Op("&").Id("o"))),
 		jen.Id("p").Op(":=").Id("DefaultPolicy").Call(),
 		jen.For(jen.List(jen.Id("_"), jen.Id("edit")).Op(":=").Range().Id("o").Dot("edits")).Block(jen.Id("edit").Call(jen.Op("&").Id("p"))),
-		jen.List(jen.Id("u"), jen.Err()).Op(":=").Qual("net/url", "Parse").Call(jen.Id("baseURL")),
-		jen.If(jen.Err().Op("!=").Nil().Op("||").Id("u").Dot("Scheme").Op("==").Lit("").Op("||").Id("u").Dot("Host").Op("==").Lit("")).Block(
-			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(strings.ToLower(v.svcName)+": base URL %q is not an absolute URL"), jen.Id("baseURL"))),
+		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(rt("ParseBaseURL")).Call(jen.Id("baseURL")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(prefix+": %w"), jen.Err())),
 		),
 		jen.Id("name").Op(":=").Id("o").Dot("dependencyName"),
 		jen.If(jen.Id("name").Op("==").Lit("")).Block(jen.Id("name").Op("=").Add(name)),
@@ -196,19 +259,27 @@ func emitNewClient(f *jen.File, v *clientView) {
 			rt("WithObserver").Call(jen.Id("o").Dot("observer")),
 			rt("WithLogger").Call(jen.Id("o").Dot("logger")),
 			rt("WithFallbackStore").Call(jen.Id("o").Dot("store")),
+			rt("WithFallbackPartition").Call(jen.Id("o").Dot("partition")),
 		)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("hc").Op(":=").Id("o").Dot("httpClient"),
 		jen.If(jen.Id("hc").Op("==").Nil()).Block(
 			jen.Id("connect").Op(":=").Id("max").Add(lines("(", ")", connect...)),
-			jen.Id("hc").Op("=").Op("&").Qual("net/http", "Client").Values(jen.Dict{
-				jen.Id("Transport"): rt("NewTransport").Call(jen.Id("connect"), jen.Id("p").Dot("Dependency").Dot("Bulkhead").Dot("MaxConcurrent")),
-			}),
+			jen.Id("hc").Op("=").Add(rt("NewHTTPClient")).Call(
+				rt("NewTransport").Call(jen.Id("connect"), jen.Id("p").Dot("Dependency").Dot("Bulkhead").Dot("MaxConcurrent")),
+			),
 		),
+		jen.Id("header").Op(":=").Lit(v.deadlineHeader),
+		jen.If(jen.Id("o").Dot("deadlineHeaderSet")).Block(jen.Id("header").Op("=").Id("o").Dot("deadlineHeader")),
 		jen.Id("c").Op(":=").Op("&").Id("Client").Values(jen.Dict{
-			jen.Id("baseURL"): jen.Qual("strings", "TrimSuffix").Call(jen.Id("u").Dot("String").Call(), jen.Lit("/")),
-			jen.Id("httpc"):   jen.Op("&").Add(rt("HTTPClient")).Values(jen.Dict{jen.Id("Doer"): jen.Id("hc")}),
-			jen.Id("dep"):     jen.Id("dep"),
+			jen.Id("baseURL"): jen.Id("u").Dot("String").Call(),
+			jen.Id("httpc"): jen.Op("&").Add(rt("HTTPClient")).Values(jen.Dict{
+				jen.Id("Doer"):                  jen.Id("hc"),
+				jen.Id("DeadlineHeader"):        jen.Id("header"),
+				jen.Id("DisableDeadlineHeader"): jen.Id("header").Op("==").Lit(""),
+				jen.Id("MaxResponseBody"):       jen.Id("o").Dot("maxResponseBody"),
+			}),
+			jen.Id("dep"): jen.Id("dep"),
 		}),
 	}
 	body = append(body, ops...)

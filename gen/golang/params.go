@@ -325,7 +325,8 @@ func (pv *paramsView) queryCode() []jen.Code {
 }
 
 // headerCode sets the header and cookie parameters of params on req:
-// header values simple style ("a,b"), cookies form style.
+// header values simple style ("a,b"), cookies form style; a cookie value
+// that a cookie cannot carry is an error.
 func (pv *paramsView) headerCode() []jen.Code {
 	var out []jen.Code
 	for _, v := range pv.fields {
@@ -336,11 +337,12 @@ func (pv *paramsView) headerCode() []jen.Code {
 				return jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit(v.p.Name), value)
 			}
 		case ir.InCookie:
+			// resilient.AddCookie refuses a value that net/http's
+			// AddCookie would cut silently.
 			set = func(value *jen.Statement) jen.Code {
-				return jen.Id("req").Dot("AddCookie").Call(jen.Op("&").Qual("net/http", "Cookie").Values(jen.Dict{
-					jen.Id("Name"):  jen.Lit(v.p.Name),
-					jen.Id("Value"): value,
-				}))
+				return jen.If(jen.Err().Op(":=").Add(rt("AddCookie")).Call(jen.Id("req"), jen.Lit(v.p.Name), value), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Err()),
+				)
 			}
 		default:
 			continue

@@ -227,9 +227,14 @@ func opPolicyLit(v opPolicyView) *jen.Statement {
 		retry = append(retry, kv("DisableJitter", jen.True()))
 	}
 	kind := map[runtime.FallbackKind]string{runtime.FallbackNone: "FallbackNone", runtime.FallbackCached: "FallbackCached", runtime.FallbackStatic: "FallbackStatic"}[p.Fallback.Kind]
-	return rt("OperationPolicy").Add(lines("{", "}",
+	fields := []jen.Code{
 		kv("Name", jen.Lit(p.Name)),
 		kv("Idempotency", rt(idem)),
+	}
+	if p.IdempotencyKey != "" {
+		fields = append(fields, kv("IdempotencyKey", jen.Lit(p.IdempotencyKey)))
+	}
+	return rt("OperationPolicy").Add(lines("{", "}", append(fields,
 		kv("Timeout", durationLit(p.Timeout)),
 		kv("AttemptTimeout", durationLit(p.AttemptTimeout)),
 		kv("ConnectTimeout", durationLit(p.ConnectTimeout)),
@@ -239,7 +244,7 @@ func opPolicyLit(v opPolicyView) *jen.Statement {
 			kv("MaxHedges", jen.Lit(p.Hedge.MaxHedges)),
 		)),
 		kv("Fallback", fallbackLit(kind, p.Fallback.TTL, p.Fallback.Shared, v.static)),
-	))
+	)...))
 }
 
 // fallbackLit writes a FallbackPolicy, with Shared only when true; a

@@ -22,6 +22,14 @@ const RuleStaticFallbackRPC = "E-FALLBACK-STATIC"
 // which has no single answer to fall back to.
 const RuleStreamFallback = "E-FALLBACK-STREAM"
 
+// RuleKeyNotGRPC is reported, as a warning, for a policy key that means
+// nothing to a gRPC client: connectTimeout (grpc-go connects as the
+// connection's dial options say) and deadlineHeader (the deadline goes out
+// as grpc-timeout). The value is left out of the generated policy and of
+// the review. A value from the policy file's defaults, which serve HTTP
+// dependencies too, is left out without a warning.
+const RuleKeyNotGRPC = "W-KEY-NOT-GRPC"
+
 // ResolveRPC resolves the policy of svc, a gRPC service built by the proto
 // front end, with the policy file file (nil when there is none). The
 // dependency is named by the service's full name; a policy file entry for
@@ -33,10 +41,30 @@ const RuleStreamFallback = "E-FALLBACK-STREAM"
 // Beyond the checks of package policyspec, a method that streams requests
 // (client or bidi streaming) is never retried nor hedged, and asking for it
 // on the method is E-RETRY-STREAM; a fallback on any streaming method is
-// E-FALLBACK-STREAM. Problems come back as diagnostics: errors joined in
-// the error, warnings in the slice.
+// E-FALLBACK-STREAM; connectTimeout and deadlineHeader, which mean nothing
+// to a gRPC client, are left out, with a W-KEY-NOT-GRPC warning when
+// written for the service. Problems come back as diagnostics: errors
+// joined in the error, warnings in the slice.
 func ResolveRPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
-	return resolve(svc, svc.FullName, file, rpcRules)
+	s, warnings, err := resolve(svc, svc.FullName, file, rpcRules)
+	if s != nil {
+		if src := s.Dependency.Sources["deadlineHeader"]; writtenForService(src) {
+			var list diag.List
+			list.Warnf(irLocation(src.Loc), RuleKeyNotGRPC,
+				"deadlineHeader has no effect on gRPC service "+svc.FullName+": the deadline goes out as grpc-timeout",
+				"remove deadlineHeader from the service's policy")
+			warnings = append(warnings, list.Warnings()...)
+		}
+		s.Dependency.DeadlineHeader = ""
+		s.Dependency.Sources["deadlineHeader"] = policyspec.Source{Origin: policyspec.OriginDerived, Basis: "gRPC: grpc-timeout"}
+	}
+	return s, warnings, err
+}
+
+// writtenForService reports whether a value was written for this service,
+// not inherited from the policy file's defaults.
+func writtenForService(src policyspec.Source) bool {
+	return src.Origin == policyspec.OriginSet && src.Layer != policyspec.LayerFileDefaults
 }
 
 // rpcRules names an RPC's policy by its full method name and applies what
@@ -48,6 +76,20 @@ func rpcRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Opera
 	res.Policy.Name = op.RPC.FullMethod
 	staticFallbackRule(op, layers, res, list)
 	streamRules(op, layers, res, list)
+	connectTimeoutRule(res, list)
+}
+
+// connectTimeoutRule leaves the connect timeout out of an RPC's policy,
+// and reports one written for the service: grpc-go sets connections up as
+// the dial options say, for every call on the connection.
+func connectTimeoutRule(res *policyspec.Operation, list *diag.List) {
+	if src := res.Sources["connectTimeout"]; writtenForService(src) {
+		list.Warnf(irLocation(src.Loc), RuleKeyNotGRPC,
+			"connectTimeout has no effect on a gRPC client: grpc-go sets connections up as the dial options say",
+			"remove connectTimeout, and dial with grpc.WithConnectParams(grpc.ConnectParams{MinConnectTimeout: ...})")
+	}
+	res.Policy.ConnectTimeout = 0
+	res.Sources["connectTimeout"] = policyspec.Source{Origin: policyspec.OriginDerived, Basis: "gRPC: the dial options"}
 }
 
 // staticFallbackRule reports a static fallback on an RPC, which the

@@ -15,13 +15,15 @@ import (
 //
 //	cc, err := grpc.NewClient(target, append(resilientgrpc.DialOptions(), grpc.WithTransportCredentials(creds))...)
 //
-// The helpers of this package also commit every attempt as soon as its
-// request is sent, which prevents grpc-go's retries for their calls even
-// on a connection dialed without these options; the dial option is what
-// keeps other calls on the same connection, and a service config read by a
-// later reader, consistent. grpc-go's transparent retries (of a request that
-// never reached the server application) cannot be turned off and need not
-// be: they are safe for every method.
+// The helpers of this package also commit every call, which prevents
+// grpc-go's retries for their calls even on a connection dialed without
+// these options: a unary call once its request is sent, a stream as soon
+// as it is open, before the caller's first message. The dial option is
+// what keeps other calls on the same connection, and a service config read
+// by a later reader, consistent. grpc-go's transparent retries (of a
+// request that never reached the server application, before the call is
+// committed) cannot be turned off and need not be: they are safe for every
+// method.
 func DialOptions() []grpc.DialOption {
 	return []grpc.DialOption{grpc.WithDisableRetry()}
 }

@@ -23,26 +23,56 @@
 // only with a grpc-retry-pushback-ms trailer ≥ 0 and rejected otherwise;
 // INTERNAL, UNKNOWN and DATA_LOSS are failures that are not retried; the
 // caller's errors (INVALID_ARGUMENT, NOT_FOUND, …) are rejected. A pushback
-// is obeyed exactly ([ParsePushback]); a negative, unparsable or repeated
-// one forbids the retry, as gRFC A6 says. A call whose server had sent
+// is obeyed exactly ([ParsePushback]), also above the backoff cap when the
+// deadline leaves time for it (else the call fails at once with
+// [runtime.ErrRetryAfterExceedsDeadline] and the server's status); a
+// negative, unparsable or repeated one forbids the retry, as gRFC A6 says. A call whose server had sent
 // response headers before failing is committed and never retried.
 //
 // # Errors
 //
-// Failed calls return an [*Error]. It unwraps to the pipeline's typed
-// errors ([*runtime.RemoteError], [*runtime.CircuitOpenError], …) and
-// implements GRPCStatus, so status.Code(err) keeps working: [Status] maps
-// an open breaker or a full bulkhead to UNAVAILABLE, a deadline to
-// DEADLINE_EXCEEDED, a cancellation to CANCELED, and a server's answer to
-// its own status.
+// Failed calls return an [*Error]. It wraps the pipeline's
+// [*runtime.CallError] (dependency, method, attempts, what ended the call)
+// and unwraps to its typed causes ([*runtime.RemoteError],
+// [*runtime.CircuitOpenError], …), and it implements GRPCStatus, so
+// status.Code(err) keeps working: [Status] maps an open breaker or a full
+// bulkhead to UNAVAILABLE, a deadline to DEADLINE_EXCEEDED, a cancellation
+// to CANCELED, an invalid request to INVALID_ARGUMENT and a server's
+// answer to its own status.
+//
+// # What the caller is told
+//
+// Metadata that grpc-go would refuse (a key outside [0-9a-z-_.], a value
+// outside printable ASCII for a key not ending in -bin), an idempotency key
+// name that is no metadata key, or a request message that does not
+// marshal is the caller's error: the call fails with
+// [runtime.ErrInvalidRequest], never retried, never counted by the breaker
+// and never answered by a fallback. For a non-idempotent method, a failure
+// before the stream was open (no connection, a refusal by an interceptor)
+// matches [runtime.ErrNotSent]; once it was open, a status the server
+// application answered with is its answer, and DEADLINE_EXCEEDED,
+// CANCELLED, UNKNOWN, INTERNAL, UNAVAILABLE or DATA_LOSS leave the outcome
+// unknown ([runtime.ErrOutcomeUnknown]).
+//
+// # Message size
+//
+// grpc-go bounds what it receives itself: a message above
+// grpc.MaxCallRecvMsgSize (4 MiB unless the connection's default call
+// options or the call's own options say otherwise) fails the attempt with
+// RESOURCE_EXHAUSTED raised by grpc-go. Without a pushback that is
+// [runtime.Rejected]: never retried (the same request gets the same
+// answer), not counted by the breaker and never answered by a fallback,
+// as the runtime's [runtime.HTTPClient.MaxResponseBody] does for HTTP.
 //
 // # One retry layer
 //
 // grpc-go can retry on its own from a service config's retryPolicy. Its
 // retries would stack with the pipeline's (attempts multiply) and bypass
-// the idempotency gate, the retry budget and the breaker. Every attempt
-// made by this package is committed once its request is sent, which keeps
-// grpc-go from retrying it; [DialOptions] also disables grpc-go's retries
-// for the whole connection, and [CheckNoBuiltinRetry] reports a service
-// config with a retryPolicy as far as grpc-go lets it be seen.
+// the idempotency gate, the retry budget and the breaker. Every call made
+// by this package is committed so that grpc-go cannot retry it: a unary
+// call once its request is sent, a stream as soon as it is open (before
+// the caller's first message), whatever the connection's service config
+// says. [DialOptions] also disables grpc-go's retries for the whole
+// connection, and [CheckNoBuiltinRetry] reports a service config with a
+// retryPolicy as far as grpc-go lets it be seen.
 package resilientgrpc

@@ -3,7 +3,9 @@ package resilientgrpc
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
+	"unicode"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -13,12 +15,14 @@ import (
 )
 
 // Error is the error the helpers of this package return for a failed call.
-// It keeps the pipeline's error chain intact, so [errors.As] finds
-// [*runtime.RemoteError] (the server's code, message, attempts and
-// pushback), [*runtime.CircuitOpenError] and the other typed errors, and
-// [errors.Is] matches [runtime.ErrCircuitOpen], [context.DeadlineExceeded]
-// and the like; and it implements GRPCStatus, so status.FromError,
-// status.Code and status.Convert give the status described by [Status].
+// It wraps the pipeline's [*runtime.CallError] (dependency, method, attempts,
+// what ended the call) and keeps its chain intact, so [errors.As] finds the
+// CallError, [*runtime.RemoteError] (the server's code, message, attempts
+// and pushback), [*runtime.CircuitOpenError] and the other typed errors,
+// and [errors.Is] matches [runtime.ErrCircuitOpen], [runtime.ErrNotSent],
+// [context.DeadlineExceeded] and the like; and it implements GRPCStatus, so
+// status.FromError, status.Code and status.Convert give the status
+// described by [Status].
 type Error struct {
 	// Err is the pipeline's error.
 	Err error
@@ -47,28 +51,30 @@ func wrap(err error) error {
 }
 
 // Status returns the gRPC status that stands for an error of the pipeline,
-// so that code written for plain gRPC clients keeps working:
+// so that code written for plain gRPC clients keeps working. For a
+// [*runtime.CallError] it follows End:
 //
-//   - a server's answer, even after retries or behind
-//     [*runtime.BudgetExhaustedError]: the server's own status, code,
-//     message and details unchanged;
-//   - [*runtime.CircuitOpenError] and [*runtime.BulkheadFullError]:
-//     UNAVAILABLE (the dependency is, for this caller, unavailable; neither
-//     was sent);
-//   - [*runtime.DeadlineExceededError] and anything matching
-//     [context.DeadlineExceeded]: DEADLINE_EXCEEDED;
-//   - [*runtime.CanceledError] and anything matching [context.Canceled]:
-//     CANCELED;
-//   - [*runtime.OutcomeUnknownError]: the status of the error it wraps
-//     (usually DEADLINE_EXCEEDED);
-//   - [*runtime.DegradedError]: the status of the failure the fallback
-//     replaced; callers that accept degraded values test
-//     [runtime.IsDegraded] first;
-//   - any other error carrying a status (GRPCStatus): that status;
-//     anything else: UNKNOWN.
+//   - [runtime.EndAttempt], a server's answer, even after retries: the
+//     server's own status, code, message and details unchanged; an attempt
+//     that timed out, DEADLINE_EXCEEDED; another failure, its status or
+//     UNKNOWN;
+//   - [runtime.EndInvalidRequest]: INVALID_ARGUMENT (refused before it was
+//     sent; [runtime.ErrInvalidRequest] tells it from a server's);
+//   - [runtime.EndCircuitOpen] and [runtime.EndBulkheadFull]: UNAVAILABLE
+//     (the dependency is, for this caller, unavailable; neither was sent);
+//   - [runtime.EndBudgetExhausted] and [runtime.EndRetryAfter]: the last
+//     answer's status, UNAVAILABLE if there was none;
+//   - [runtime.EndDeadline]: DEADLINE_EXCEEDED;
+//   - [runtime.EndCanceled]: CANCELED;
+//   - [runtime.EndOutcomeUnknown]: the server's status when the server
+//     sent one (an INTERNAL, say), else the code of the failure it wraps
+//     (usually DEADLINE_EXCEEDED or UNAVAILABLE) with the error's message.
 //
-// Except for a server's answer, the message is err's message. Status
-// returns nil for a nil error.
+// A [*runtime.DegradedError] gives the status of the failure the fallback
+// replaced; callers that accept degraded values test [runtime.IsDegraded]
+// first. Any other error carrying a status (GRPCStatus) gives that status;
+// anything else UNKNOWN. Except for a server's answer, the message is
+// err's message. Status returns nil for a nil error.
 func Status(err error) *status.Status {
 	if err == nil {
 		return nil
@@ -78,13 +84,19 @@ func Status(err error) *status.Status {
 		return e.st
 	case *remoteError:
 		return e.st
+	case *runtime.CallError:
+		return callStatus(e)
 	case *runtime.DegradedError:
 		return Status(e.Cause)
 	case *runtime.OutcomeUnknownError:
+		if re, ok := e.Err.(*remoteError); ok {
+			return re.st // the server's status, as it sent it
+		}
 		return status.New(Status(e.Err).Code(), err.Error())
-	case *runtime.BudgetExhaustedError:
-		var re *remoteError
-		if errors.As(e.Last, &re) {
+	case *runtime.InvalidRequestError:
+		return status.New(codes.InvalidArgument, err.Error())
+	case *runtime.BudgetExhaustedError, *runtime.RetryAfterExceedsDeadlineError:
+		if re := lastAnswer(err); re != nil {
 			return re.st
 		}
 		return status.New(codes.Unavailable, err.Error())
@@ -95,12 +107,12 @@ func Status(err error) *status.Status {
 	case *runtime.CanceledError:
 		return status.New(codes.Canceled, err.Error())
 	}
-	var re *remoteError
-	if errors.As(err, &re) && re.st.Code() != codes.OK {
+	timedOut := errors.Is(err, context.DeadlineExceeded)
+	if re := lastAnswer(err); re != nil && (!timedOut || re.st.Code() == codes.DeadlineExceeded) {
 		return re.st
 	}
 	switch {
-	case errors.Is(err, context.DeadlineExceeded):
+	case timedOut:
 		return status.New(codes.DeadlineExceeded, err.Error())
 	case errors.Is(err, context.Canceled):
 		return status.New(codes.Canceled, err.Error())
@@ -111,6 +123,46 @@ func Status(err error) *status.Status {
 	return status.New(codes.Unknown, err.Error())
 }
 
+// callStatus is [Status] of a call's error.
+func callStatus(e *runtime.CallError) *status.Status {
+	switch e.End {
+	case runtime.EndAttempt:
+		st := Status(e.Err)
+		if st.Code() != codes.OK && lastAnswer(e.Err) != nil && st == lastAnswer(e.Err).st {
+			return st // the server's answer, unchanged
+		}
+		return status.New(st.Code(), e.Error())
+	case runtime.EndInvalidRequest:
+		return status.New(codes.InvalidArgument, e.Error())
+	case runtime.EndCircuitOpen, runtime.EndBulkheadFull:
+		return status.New(codes.Unavailable, e.Error())
+	case runtime.EndBudgetExhausted, runtime.EndRetryAfter:
+		if re := lastAnswer(e.Err); re != nil {
+			return re.st
+		}
+		return status.New(codes.Unavailable, e.Error())
+	case runtime.EndDeadline:
+		return status.New(codes.DeadlineExceeded, e.Error())
+	case runtime.EndCanceled:
+		return status.New(codes.Canceled, e.Error())
+	}
+	if ou, ok := e.Err.(*runtime.OutcomeUnknownError); ok {
+		if re, ok := ou.Err.(*remoteError); ok {
+			return re.st // the server's status, as it sent it
+		}
+	}
+	return status.New(Status(e.Err).Code(), e.Error())
+}
+
+// lastAnswer returns the server's answer in err's chain, if any.
+func lastAnswer(err error) *remoteError {
+	var re *remoteError
+	if errors.As(err, &re) && re.st.Code() != codes.OK {
+		return re
+	}
+	return nil
+}
+
 // remoteError is an attempt's failure as the pipeline sees it: a
 // [*runtime.RemoteError] (classified, with the pushback as its
 // Retry-After), plus the original status for GRPCStatus.
@@ -119,21 +171,56 @@ type remoteError struct {
 	st *status.Status
 	// hinted is true when the server asked for a delay, zero included.
 	hinted bool
+	// delivery says whether the status is the server's answer.
+	delivery runtime.Delivery
 }
 
 func (e *remoteError) Error() string              { return e.re.Error() }
 func (e *remoteError) Unwrap() error              { return e.re }
 func (e *remoteError) GRPCStatus() *status.Status { return e.st }
 func (e *remoteError) Classify() runtime.Class    { return e.re.Class }
+func (e *remoteError) Delivery() runtime.Delivery { return e.delivery }
 
 // RetryAfterHint returns the pushback, a zero one included: gRFC A6 asks
 // for the retry after exactly the delay given.
 func (e *remoteError) RetryAfterHint() (time.Duration, bool) { return e.re.RetryAfter, e.hinted }
 
+// stream says whether an attempt had opened its stream to the server, as
+// far as it can tell.
+type stream uint8
+
+const (
+	// streamMaybe: not known (grpc-go was not asked, or cc is not a
+	// *grpc.ClientConn that answers).
+	streamMaybe stream = iota
+	// streamNone: no stream was opened: nothing was sent.
+	streamNone
+	// streamOpen: the stream was opened, so its request may have reached
+	// the server.
+	streamOpen
+)
+
+// delivery returns what became of an attempt's request that ended with
+// code, given whether its stream was opened. A status once the stream was
+// open is the server's answer unless its code also stands for a failure on
+// the way (DEADLINE_EXCEEDED, CANCELLED, UNKNOWN, INTERNAL, UNAVAILABLE,
+// DATA_LOSS), which leaves the outcome unknown.
+func delivery(code codes.Code, s stream) runtime.Delivery {
+	if s == streamNone {
+		return runtime.NotDelivered
+	}
+	switch code {
+	case codes.DeadlineExceeded, codes.Canceled, codes.Unknown, codes.Internal, codes.Unavailable, codes.DataLoss:
+		return runtime.MaybeDelivered
+	}
+	return runtime.Answered
+}
+
 // attemptError turns the error of one attempt into a classified
 // [*remoteError]. trailer is the attempt's trailer, committed whether the
-// server had sent headers (or a message) before failing.
-func attemptError(err error, trailer metadata.MD, committed bool) error {
+// server had sent headers (or a message) before failing, s whether the
+// attempt's stream had been opened.
+func attemptError(err error, trailer metadata.MD, committed bool, s stream) error {
 	st, ok := status.FromError(err)
 	if !ok {
 		st = status.New(codes.Unknown, err.Error())
@@ -148,13 +235,14 @@ func attemptError(err error, trailer metadata.MD, committed bool) error {
 		re: &runtime.RemoteError{
 			Status:     int(st.Code()),
 			Code:       codeName(st.Code()),
-			Message:    st.Message(),
+			Message:    printable(st.Message()),
 			Attempts:   1,
 			RetryAfter: delay,
 			Class:      class,
 		},
-		st:     st,
-		hinted: hinted,
+		st:       st,
+		hinted:   hinted,
+		delivery: delivery(st.Code(), s),
 	}
 }
 
@@ -197,4 +285,20 @@ func codeName(c codes.Code) string {
 		return "UNAUTHENTICATED"
 	}
 	return c.String()
+}
+
+// printable returns s without control characters (C0, DEL, C1) and
+// formatting characters (bidirectional overrides, zero-width ones), which
+// a hostile server could use to forge log lines; a tab becomes a space.
+// The status itself (GRPCStatus) keeps the server's message as sent.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, s)
 }

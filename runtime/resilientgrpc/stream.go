@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
@@ -31,6 +32,12 @@ import (
 // buffered first message and then the rest; errors after establishment
 // come from grpc-go unchanged and are never retried.
 //
+// An attempt that its timeout (or the total timeout) ends before the first
+// message fails with DEADLINE_EXCEEDED and matches
+// [context.DeadlineExceeded], although grpc-go sees the stream cancelled.
+// The outgoing metadata and the idempotency key are checked and sent as
+// [Invoke] does.
+//
 // The stream itself lives under ctx: ctx's deadline, if any, goes out as
 // grpc-timeout, and the operation's total timeout does not cut a stream
 // that is already established. The call holds one bulkhead permit of the
@@ -41,26 +48,43 @@ import (
 func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, req any, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Res], error) {
 	copts, pol := splitOptions(opts)
 	op = op.With(append(pol, runtime.WithoutHedging(), runtime.WithoutFallback())...)
+	ctx, err := prepareContext(ctx, op)
+	if err != nil {
+		return nil, wrap(runtime.InvalidRequest(op, err))
+	}
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
 	s, release, err := runtime.DoHeld(ctx, op, "", func(actx context.Context) (*serverStream[Res], error) {
 		sctx, cancel := context.WithCancel(ctx)
 		stop := context.AfterFunc(actx, cancel)
-		fail := func(err error) (*serverStream[Res], error) {
-			stop()
+		fail := func(err error, trailer metadata.MD, committed bool, s stream) (*serverStream[Res], error) {
+			ended := !stop()
 			cancel()
-			return nil, err
+			if ended {
+				// The attempt's end cancelled the stream: grpc-go says
+				// CANCELLED, but its deadline (or the caller) ended it.
+				err = status.FromContextError(actx.Err()).Err()
+			}
+			return nil, attemptError(err, trailer, committed, s)
 		}
 		cs, err := cc.NewStream(sctx, desc, method, copts...)
 		if err != nil {
-			return fail(attemptError(err, nil, false))
+			return fail(err, nil, false, streamNone)
 		}
+		commitStream(cs)
 		// io.EOF from SendMsg means the server ended the stream; RecvMsg
 		// returns its status.
 		if err := cs.SendMsg(req); err != nil && err != io.EOF {
-			return fail(attemptError(err, cs.Trailer(), false))
+			if status.Code(err) == codes.Internal {
+				if merr := marshalError(req); merr != nil {
+					stop()
+					cancel()
+					return nil, &runtime.InvalidRequestError{Dependency: op.Dependency().Name(), Operation: op.Name(), Err: merr}
+				}
+			}
+			return fail(err, cs.Trailer(), false, streamOpen)
 		}
 		if err := cs.CloseSend(); err != nil {
-			return fail(attemptError(err, cs.Trailer(), false))
+			return fail(err, cs.Trailer(), false, streamOpen)
 		}
 		s := &serverStream[Res]{ClientStream: cs, held: held{ctx: sctx, cancel: cancel}, first: new(Res)}
 		switch err := cs.RecvMsg(s.first); {
@@ -68,13 +92,13 @@ func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op 
 			s.first, s.err = nil, io.EOF
 		case err != nil:
 			header, _ := cs.Header()
-			return fail(attemptError(err, cs.Trailer(), header != nil))
+			return fail(err, cs.Trailer(), header != nil, streamOpen)
 		}
 		if !stop() {
 			// The attempt's context ended as the message arrived, and
 			// cancelled the stream with it.
 			cancel()
-			return nil, actx.Err()
+			return nil, attemptError(status.FromContextError(actx.Err()).Err(), nil, false, streamOpen)
 		}
 		return s, nil
 	})
@@ -118,23 +142,32 @@ func BidiStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, 
 // single is true when the response is one message (client streaming).
 func openStream(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, opts []grpc.CallOption, single bool) (*heldStream, error) {
 	copts, pol := splitOptions(opts)
-	op = op.With(append(pol, runtime.WithMaxRetries(0), runtime.WithoutHedging(), runtime.WithoutFallback())...)
+	op = op.With(append(pol, runtime.WithoutRetries(), runtime.WithoutHedging(), runtime.WithoutFallback())...)
+	ctx, err := prepareContext(ctx, op)
+	if err != nil {
+		return nil, wrap(runtime.InvalidRequest(op, err))
+	}
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
 	h, release, err := runtime.DoHeld(ctx, op, "", func(actx context.Context) (*heldStream, error) {
 		sctx, cancel := context.WithCancel(ctx)
 		stop := context.AfterFunc(actx, cancel)
 		cs, err := cc.NewStream(sctx, desc, method, copts...)
 		if !stop() {
+			// The attempt's end cancelled the stream: grpc-go says
+			// CANCELLED (or nothing), but its deadline or the caller ended
+			// it.
 			cancel()
-			if err == nil {
-				err = actx.Err()
+			s := streamOpen
+			if err != nil {
+				s = streamNone
 			}
-			return nil, err
+			return nil, attemptError(status.FromContextError(actx.Err()).Err(), nil, false, s)
 		}
 		if err != nil {
 			cancel()
-			return nil, attemptError(err, nil, false)
+			return nil, attemptError(err, nil, false, streamNone)
 		}
+		commitStream(cs)
 		return &heldStream{ClientStream: cs, held: held{ctx: sctx, cancel: cancel}, single: single}, nil
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -276,4 +277,70 @@ func TestStreamBreakerOpen(t *testing.T) {
 			t.Errorf("server saw %d calls, want 3", got)
 		}
 	})
+}
+
+// TestServerStreamEstablishmentTimesOut: a server stream whose first
+// message never comes reports a deadline, although the glue ends each
+// attempt by cancelling the stream.
+func TestServerStreamEstablishmentTimesOut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &echoServer{list: func(_ int, _ *wrapperspb.StringValue, ss grpc.ServerStream) error {
+			<-ss.Context().Done()
+			return ss.Context().Err()
+		}}
+		cc := serveBufconn(t, s)
+		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "List", Idempotency: runtime.ReadOnly,
+			Timeout: 10 * time.Second, AttemptTimeout: 100 * time.Millisecond, Retry: noJitter()})
+		_, err := resilientgrpc.ServerStream[wrapperspb.StringValue](t.Context(), cc, op, listDesc(), listMethod, wrapperspb.String("hi"))
+		if got := status.Code(err); got != codes.DeadlineExceeded || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v (code %v), want DEADLINE_EXCEEDED matching context.DeadlineExceeded", err, got)
+		}
+		var ce *runtime.CallError
+		if !errors.As(err, &ce) || ce.Attempts != 3 {
+			t.Errorf("err = %v, want a CallError after 3 attempts", err)
+		}
+	})
+}
+
+// TestStreamsNeverRetriedByGRPC: on a connection dialled without
+// DialOptions, whose service config retries UNAVAILABLE for every method,
+// a client or bidi stream that the server refuses before the caller's
+// first message is opened once, never again by grpc-go.
+func TestStreamsNeverRetriedByGRPC(t *testing.T) {
+	refuse := func(grpc.ServerStream) error { return status.Error(codes.Unavailable, "not now") }
+	tests := []struct {
+		name string
+		open func(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation) (grpc.ClientStream, error)
+	}{
+		{"client stream", func(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation) (grpc.ClientStream, error) {
+			return resilientgrpc.ClientStream[wrapperspb.StringValue, wrapperspb.StringValue](ctx, cc, op, uploadDesc(), uploadMethod)
+		}},
+		{"bidi stream", func(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation) (grpc.ClientStream, error) {
+			return resilientgrpc.BidiStream[wrapperspb.StringValue, wrapperspb.StringValue](ctx, cc, op, chatDesc(), chatMethod)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				s := &echoServer{upload: refuse, chat: refuse}
+				cc := serveBufconn(t, s, grpc.WithDefaultServiceConfig(retryServiceConfig))
+				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.NotIdempotent})
+				stream, err := tt.open(t.Context(), cc, op)
+				if err != nil {
+					t.Fatal(err)
+				}
+				synctest.Wait() // the server has refused the stream
+				stream.SendMsg(wrapperspb.String("first"))
+				stream.CloseSend()
+				err = stream.RecvMsg(new(wrapperspb.StringValue))
+				if got := status.Code(err); got != codes.Unavailable {
+					t.Errorf("stream ended with %v, want UNAVAILABLE", err)
+				}
+				synctest.Wait()
+				if got := s.calls.Load(); got != 1 {
+					t.Errorf("server saw the stream opened %d times, want 1", got)
+				}
+			})
+		})
+	}
 }

@@ -371,10 +371,10 @@ func TestCallPolicyOverrides(t *testing.T) {
 		cc := serveBufconn(t, s)
 		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent, Retry: noJitter()})
 
-		_, err := call(t.Context(), cc, op, resilientgrpc.CallPolicy(runtime.WithMaxRetries(0)))
+		_, err := call(t.Context(), cc, op, resilientgrpc.CallPolicy(runtime.WithoutRetries()))
 
 		if got := s.calls.Load(); got != 1 {
-			t.Errorf("server saw %d calls with WithMaxRetries(0), want 1", got)
+			t.Errorf("server saw %d calls with WithoutRetries(), want 1", got)
 		}
 		if status.Code(err) != codes.Unavailable {
 			t.Errorf("status.Code(err) = %v, want Unavailable", status.Code(err))

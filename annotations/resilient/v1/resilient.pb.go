@@ -143,7 +143,11 @@ type Policy struct {
 	Timeout *durationpb.Duration `protobuf:"bytes,3,opt,name=timeout,proto3" json:"timeout,omitempty"`
 	// Time of each attempt; must be below timeout.
 	AttemptTimeout *durationpb.Duration `protobuf:"bytes,4,opt,name=attempt_timeout,json=attemptTimeout,proto3" json:"attempt_timeout,omitempty"`
-	// Time to set up a connection.
+	// No effect on a gRPC client, which connects as its dial
+	// options say (grpc.WithConnectParams); the generator warns and leaves
+	// it out. Kept so that existing files still compile.
+	//
+	// Deprecated: Marked as deprecated in resilient/v1/resilient.proto.
 	ConnectTimeout *durationpb.Duration `protobuf:"bytes,5,opt,name=connect_timeout,json=connectTimeout,proto3" json:"connect_timeout,omitempty"`
 	// How eligible calls are retried, and the retry budget.
 	Retry *Retry `protobuf:"bytes,6,opt,name=retry,proto3" json:"retry,omitempty"`
@@ -213,6 +217,7 @@ func (x *Policy) GetAttemptTimeout() *durationpb.Duration {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in resilient/v1/resilient.proto.
 func (x *Policy) GetConnectTimeout() *durationpb.Duration {
 	if x != nil {
 		return x.ConnectTimeout
@@ -276,7 +281,11 @@ type MethodPolicy struct {
 	Timeout *durationpb.Duration `protobuf:"bytes,3,opt,name=timeout,proto3" json:"timeout,omitempty"`
 	// Time of each attempt; must be below timeout.
 	AttemptTimeout *durationpb.Duration `protobuf:"bytes,4,opt,name=attempt_timeout,json=attemptTimeout,proto3" json:"attempt_timeout,omitempty"`
-	// Time to set up a connection.
+	// No effect on a gRPC client, which connects as its dial
+	// options say (grpc.WithConnectParams); the generator warns and leaves
+	// it out. Kept so that existing files still compile.
+	//
+	// Deprecated: Marked as deprecated in resilient/v1/resilient.proto.
 	ConnectTimeout *durationpb.Duration `protobuf:"bytes,5,opt,name=connect_timeout,json=connectTimeout,proto3" json:"connect_timeout,omitempty"`
 	// How the method is retried when it is eligible. budget and
 	// min_per_second are dependency-wide and rejected here.
@@ -349,6 +358,7 @@ func (x *MethodPolicy) GetAttemptTimeout() *durationpb.Duration {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in resilient/v1/resilient.proto.
 func (x *MethodPolicy) GetConnectTimeout() *durationpb.Duration {
 	if x != nil {
 		return x.ConnectTimeout
@@ -877,12 +887,12 @@ var File_resilient_v1_resilient_proto protoreflect.FileDescriptor
 
 const file_resilient_v1_resilient_proto_rawDesc = "" +
 	"\n" +
-	"\x1cresilient/v1/resilient.proto\x12\fresilient.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\xa7\x04\n" +
+	"\x1cresilient/v1/resilient.proto\x12\fresilient.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\xab\x04\n" +
 	"\x06Policy\x12,\n" +
 	"\x0fidempotency_key\x18\x02 \x01(\tH\x00R\x0eidempotencyKey\x88\x01\x01\x123\n" +
 	"\atimeout\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\atimeout\x12B\n" +
-	"\x0fattempt_timeout\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x0eattemptTimeout\x12B\n" +
-	"\x0fconnect_timeout\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\x0econnectTimeout\x12)\n" +
+	"\x0fattempt_timeout\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x0eattemptTimeout\x12F\n" +
+	"\x0fconnect_timeout\x18\x05 \x01(\v2\x19.google.protobuf.DurationB\x02\x18\x01R\x0econnectTimeout\x12)\n" +
 	"\x05retry\x18\x06 \x01(\v2\x13.resilient.v1.RetryR\x05retry\x12/\n" +
 	"\abreaker\x18\a \x01(\v2\x15.resilient.v1.BreakerR\abreaker\x122\n" +
 	"\bbulkhead\x18\b \x01(\v2\x16.resilient.v1.BulkheadR\bbulkhead\x12)\n" +
@@ -890,15 +900,15 @@ const file_resilient_v1_resilient_proto_rawDesc = "" +
 	"\bfallback\x18\n" +
 	" \x01(\v2\x16.resilient.v1.FallbackR\bfallback\x12/\n" +
 	"\alatency\x18\v \x01(\v2\x15.resilient.v1.LatencyR\alatencyB\x12\n" +
-	"\x10_idempotency_key\"\xfc\x03\n" +
+	"\x10_idempotency_key\"\x80\x04\n" +
 	"\fMethodPolicy\x12#\n" +
 	"\n" +
 	"idempotent\x18\x01 \x01(\bH\x00R\n" +
 	"idempotent\x88\x01\x01\x12,\n" +
 	"\x0fidempotency_key\x18\x02 \x01(\tH\x01R\x0eidempotencyKey\x88\x01\x01\x123\n" +
 	"\atimeout\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\atimeout\x12B\n" +
-	"\x0fattempt_timeout\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x0eattemptTimeout\x12B\n" +
-	"\x0fconnect_timeout\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\x0econnectTimeout\x12)\n" +
+	"\x0fattempt_timeout\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x0eattemptTimeout\x12F\n" +
+	"\x0fconnect_timeout\x18\x05 \x01(\v2\x19.google.protobuf.DurationB\x02\x18\x01R\x0econnectTimeout\x12)\n" +
 	"\x05retry\x18\x06 \x01(\v2\x13.resilient.v1.RetryR\x05retry\x12)\n" +
 	"\x05hedge\x18\t \x01(\v2\x13.resilient.v1.HedgeR\x05hedge\x122\n" +
 	"\bfallback\x18\n" +

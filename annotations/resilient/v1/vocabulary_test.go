@@ -18,8 +18,9 @@ func TestVocabulary(t *testing.T) {
 		msg     protoreflect.MessageDescriptor
 		missing []string // policy keys deliberately absent
 	}{
-		{(&resilientv1.Policy{}).ProtoReflect().Descriptor(), []string{"idempotent"}},
-		{(&resilientv1.MethodPolicy{}).ProtoReflect().Descriptor(), []string{
+		// deadlineHeader is HTTP only: gRPC sends grpc-timeout.
+		{(&resilientv1.Policy{}).ProtoReflect().Descriptor(), []string{"idempotent", "deadlineHeader"}},
+		{(&resilientv1.MethodPolicy{}).ProtoReflect().Descriptor(), []string{"deadlineHeader",
 			"breaker.failureRate", "breaker.minimumCalls", "breaker.window", "breaker.openFor",
 			"breaker.halfOpenProbes", "bulkhead.maxConcurrent", "bulkhead.maxWait"}},
 	}

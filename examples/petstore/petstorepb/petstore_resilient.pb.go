@@ -5,13 +5,11 @@ package petstorepb
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
-	metadata "google.golang.org/grpc/metadata"
 	"log/slog"
 	"time"
 )
@@ -77,7 +75,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        500 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -93,7 +91,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        500 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -107,9 +105,10 @@ func DefaultPetStorePolicy() PetStorePolicy {
 		CreatePet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/CreatePet",
 			Idempotency:    resilient.Idempotent,
+			IdempotencyKey: "idempotency-key",
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -125,7 +124,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -141,7 +140,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -157,7 +156,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.NotIdempotent,
 			Timeout:        60 * time.Millisecond,
 			AttemptTimeout: 0,
-			ConnectTimeout: 100 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -173,7 +172,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -239,6 +238,20 @@ func WithPetStoreFallbackStore(p resilient.FallbackStore) PetStoreOption {
 	})
 }
 
+// WithPetStoreFallbackPartition keeps the cached fallback answers of
+// different callers apart by what p returns for the call's context (the
+// signed-in user or tenant a middleware put there): a cached answer is served
+// only to a call of the same partition. Answers are already kept per request
+// message and outgoing metadata; a call given per-RPC credentials as a call
+// option keeps no cache unless partitioned, here or with
+// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// partitions nothing. p must be cheap and safe for concurrent use.
+func WithPetStoreFallbackPartition(p func(context.Context) string) PetStoreOption {
+	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
+		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+	})
+}
+
 // resilientPetStoreClient implements PetStoreClient through the resilience pipeline.
 type resilientPetStoreClient struct {
 	cc          grpc.ClientConnInterface
@@ -264,11 +277,12 @@ var _ PetStoreClient = (*resilientPetStoreClient)(nil)
 //
 // One retry layer: grpc-go can also retry from a service config's
 // retryPolicy, and its retries would multiply ours and bypass the
-// idempotency gate, the retry budget and the breaker. Every attempt made
-// by this client is committed as soon as its request is sent, which keeps
-// grpc-go from retrying it; dial cc with resilientgrpc.DialOptions() to
-// turn grpc-go's retries off for the whole connection, and do not put a
-// retryPolicy in the service config.
+// idempotency gate, the retry budget and the breaker. Every call made by
+// this client is committed so that grpc-go cannot retry it (a unary call
+// once its request is sent, a stream as soon as it is open); dial cc with
+// resilientgrpc.DialOptions() to turn grpc-go's retries off for the whole
+// connection, and do not put a retryPolicy in the service config.
+// Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
 // The client shares one breaker and bulkhead across its methods: make one
 // per connection and keep it. It is safe for concurrent use. A policy that
@@ -335,12 +349,14 @@ func (c *resilientPetStoreClient) GetPet(ctx context.Context, in *GetPetRequest,
 // answer without adding another pet.
 //
 // Policy: idempotent, 3 attempts, timeout 480ms, attempt 60ms, key in idempotency-key.
+//
+// Every call sends one idempotency key, in the idempotency-key metadata,
+// the same on every attempt: the caller's when ctx's outgoing metadata
+// has one, else a new random one.
 func (c *resilientPetStoreClient) CreatePet(ctx context.Context, in *CreatePetRequest, opts ...grpc.CallOption) (*Pet, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	// One key per logical call, the same on every attempt.
-	ctx = metadata.AppendToOutgoingContext(ctx, "idempotency-key", rand.Text())
 	return resilientgrpc.Invoke[Pet](ctx, c.cc, c.opCreatePet, "/petstore.v1.PetStore/CreatePet", in, opts...)
 }
 

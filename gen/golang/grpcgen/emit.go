@@ -172,6 +172,16 @@ func emitOptions(f *jen.File, v *serviceView) {
 		"With" + v.goName + "FallbackStore sets where last-known-good answers are kept",
 		"for cached fallbacks. The default is the runtime's in-memory store.",
 	}, rt("FallbackStore"), "WithFallbackStore")
+	dep("With"+v.goName+"FallbackPartition", []string{
+		"With" + v.goName + "FallbackPartition keeps the cached fallback answers of",
+		"different callers apart by what p returns for the call's context (the",
+		"signed-in user or tenant a middleware put there): a cached answer is served",
+		"only to a call of the same partition. Answers are already kept per request",
+		"message and outgoing metadata; a call given per-RPC credentials as a call",
+		"option keeps no cache unless partitioned, here or with",
+		"resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default",
+		"partitions nothing. p must be cheap and safe for concurrent use.",
+	}, jen.Func().Params(jen.Qual("context", "Context")).String(), "WithFallbackPartition")
 }
 
 // emitClientType writes
@@ -217,11 +227,12 @@ func emitConstructor(f *jen.File, v *serviceView) {
 		"",
 		"One retry layer: grpc-go can also retry from a service config's",
 		"retryPolicy, and its retries would multiply ours and bypass the",
-		"idempotency gate, the retry budget and the breaker. Every attempt made",
-		"by this client is committed as soon as its request is sent, which keeps",
-		"grpc-go from retrying it; dial cc with resilientgrpc.DialOptions() to",
-		"turn grpc-go's retries off for the whole connection, and do not put a",
-		"retryPolicy in the service config.",
+		"idempotency gate, the retry budget and the breaker. Every call made by",
+		"this client is committed so that grpc-go cannot retry it (a unary call",
+		"once its request is sent, a stream as soon as it is open); dial cc with",
+		"resilientgrpc.DialOptions() to turn grpc-go's retries off for the whole",
+		"connection, and do not put a retryPolicy in the service config.",
+		"Connections are set up as cc's dial options say (grpc.WithConnectParams).",
 		"",
 		"The client shares one breaker and bulkhead across its methods: make one",
 		"per connection and keep it. It is safe for concurrent use. A policy that",
@@ -282,6 +293,11 @@ func emitMethod(f *jen.File, v *serviceView, m *methodView) {
 		doc = append(doc, m.goName+" calls "+m.fullMethod+".", "")
 	}
 	doc = append(doc, m.docLine)
+	if k := m.policy.IdempotencyKey; k != "" {
+		doc = append(doc, "", "Every call sends one idempotency key, in the "+k+" metadata,",
+			"the same on every attempt: the caller's when ctx's outgoing metadata",
+			"has one, else a new random one.")
+	}
 	if m.deprecated {
 		doc = append(doc, "", "Deprecated: Do not use.")
 	}
@@ -322,13 +338,7 @@ func emitMethod(f *jen.File, v *serviceView, m *methodView) {
 	}
 	body := []jen.Code{
 		jen.If(jen.Id("c").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("c").Dot("err"))),
+		jen.Return(call),
 	}
-	if m.idemKey != "" {
-		body = append(body,
-			jen.Comment("One key per logical call, the same on every attempt."),
-			jen.Id("ctx").Op("=").Qual("google.golang.org/grpc/metadata", "AppendToOutgoingContext").Call(jen.Id("ctx"), jen.Lit(m.idemKey), jen.Qual("crypto/rand", "Text").Call()),
-		)
-	}
-	body = append(body, jen.Return(call))
 	f.Add(comments(doc...).Func().Params(jen.Id("c").Op("*").Id("resilient"+v.goName+"Client")).Id(m.goName).Params(params...).Params(result, jen.Error()).Block(body...))
 }

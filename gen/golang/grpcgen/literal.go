@@ -51,9 +51,14 @@ func opPolicyLit(p runtime.OperationPolicy) *jen.Statement {
 	if p.Fallback.Shared {
 		fallback = append(fallback, kv("Shared", jen.True()))
 	}
-	return rt("OperationPolicy").Add(lines(
+	fields := []jen.Code{
 		kv("Name", jen.Lit(p.Name)),
 		kv("Idempotency", rt(idem)),
+	}
+	if p.IdempotencyKey != "" {
+		fields = append(fields, kv("IdempotencyKey", jen.Lit(p.IdempotencyKey)))
+	}
+	return rt("OperationPolicy").Add(lines(append(fields,
 		kv("Timeout", durationLit(p.Timeout)),
 		kv("AttemptTimeout", durationLit(p.AttemptTimeout)),
 		kv("ConnectTimeout", durationLit(p.ConnectTimeout)),
@@ -68,7 +73,7 @@ func opPolicyLit(p runtime.OperationPolicy) *jen.Statement {
 			kv("MaxHedges", jen.Lit(p.Hedge.MaxHedges)),
 		)),
 		kv("Fallback", rt("FallbackPolicy").Values(fallback...)),
-	))
+	)...))
 }
 
 // durationLit writes d the way people do: 0, time.Second,

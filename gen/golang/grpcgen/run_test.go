@@ -266,3 +266,38 @@ func TestRunOutputOutsideTheTree(t *testing.T) {
 		}
 	}
 }
+
+// TestRunKeysThatMeanNothingToGRPC: connectTimeout and deadlineHeader
+// written for a gRPC service are reported once each, where they were
+// written, and left out of the generated policy; the files are still
+// generated.
+func TestRunKeysThatMeanNothingToGRPC(t *testing.T) {
+	src := header + "service S {\n  option (resilient.v1.service) = {connect_timeout: {seconds: 1}};\n  rpc A(M) returns (M);\n  rpc B(M) returns (M);\n}\n"
+	policy := "dependencies:\n  p.S:\n    deadlineHeader: false\n"
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": src}, "policy=policy.yaml", "x.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warn strings.Builder
+	resp := Run(req, func(string) ([]byte, error) { return []byte(policy), nil }, &warn)
+	if resp.GetError() != "" || len(resp.File) == 0 {
+		t.Fatalf("Run = error %q, %d files; want files", resp.GetError(), len(resp.File))
+	}
+	want := []string{
+		"warning: policy.yaml:3:5: W-KEY-NOT-GRPC: deadlineHeader has no effect on gRPC service p.S: the deadline goes out as grpc-timeout",
+		"warning: x.proto:6:1: W-KEY-NOT-GRPC: connectTimeout has no effect on a gRPC client",
+	}
+	lines := strings.Split(strings.TrimSpace(warn.String()), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("warnings = %q, want %d lines", warn.String(), len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("warning %d = %q, want it to start %q", i, lines[i], w)
+		}
+	}
+	code := resp.File[0].GetContent()
+	if strings.Contains(code, "ConnectTimeout: time.Second") || !strings.Contains(code, "ConnectTimeout: 0,") {
+		t.Errorf("generated policy keeps the connect timeout:\n%s", code)
+	}
+}

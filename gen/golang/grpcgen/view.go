@@ -36,8 +36,6 @@ type methodView struct {
 	// policyNote is the comment above the method's policy literal, with
 	// provenance; docLine is the last line of the method's doc.
 	policyNote, docLine string
-	// idemKey is the metadata key of the idempotency key; empty for none.
-	idemKey string
 }
 
 func newServiceView(svc *ir.Service, pol *policy.Service) *serviceView {
@@ -56,8 +54,9 @@ func newServiceView(svc *ir.Service, pol *policy.Service) *serviceView {
 			doc:        op.RPC.Leading,
 			deprecated: op.RPC.Deprecated,
 			policy:     res.Policy,
-			idemKey:    strings.ToLower(res.IdempotencyKey),
 		}
+		// The runtime sends the key, in lower case as metadata keys are.
+		m.policy.IdempotencyKey = strings.ToLower(res.Policy.IdempotencyKey)
 		m.policyNote, m.docLine = opNotes(res)
 		v.methods = append(v.methods, m)
 	}

@@ -11,8 +11,6 @@ import (
 	resilient "github.com/resilientgo/resilient/runtime"
 	"log/slog"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 )
 
@@ -70,12 +68,16 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient     *http.Client
-	edits          []func(*Policy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
-	logger         *slog.Logger
-	dependencyName string
+	httpClient        *http.Client
+	edits             []func(*Policy)
+	observer          resilient.Observer
+	store             resilient.FallbackStore
+	logger            *slog.Logger
+	partition         func(context.Context) string
+	maxResponseBody   int64
+	deadlineHeader    string
+	deadlineHeaderSet bool
+	dependencyName    string
 }
 type optionFunc func(*clientOptions)
 
@@ -84,10 +86,16 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client without Timeout (the pipeline's deadlines bound every attempt)
-// on a transport from resilient.NewTransport, dialling with the largest
-// connect timeout of the policy and holding at most as many connections
-// as the bulkhead lets calls be in flight. hc should not retry on its own.
+// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// dialling with the largest connect timeout of the policy and holding at
+// most as many connections as the bulkhead lets calls be in flight, and
+// following a redirect only to the same origin (scheme, host, port) for
+// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
+// as a *resilient.RemoteError with its Location, so that no body, API key
+// or other header parameter goes to another host. hc keeps its own
+// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// the default's. hc should not retry on its own.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = hc
@@ -133,6 +141,43 @@ func WithLogger(logger *slog.Logger) Option {
 	})
 }
 
+// WithFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
+// signed-in user or tenant a middleware put there): a cached answer is
+// served only to a call of the same partition. Cached answers are already
+// kept per request, header and cookie parameters and credentials included;
+// use this when credentials reach the server in a way the request does not
+// show (a transport given with WithHTTPClient that adds them), or to keep
+// callers apart even for answers declared shared. The default partitions
+// nothing. partition must be cheap and safe for concurrent use.
+func WithFallbackPartition(partition func(context.Context) string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.partition = partition
+	})
+}
+
+// WithMaxResponseBody bounds, in bytes, the body of a successful answer
+// that a method reads; a larger answer fails with a
+// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
+// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+func WithMaxResponseBody(n int64) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.maxResponseBody = n
+	})
+}
+
+// WithDeadlineHeader names the header in which every attempt sends its
+// remaining time budget, in milliseconds, for the server's
+// resilient.DeadlineMiddleware; an empty name sends none, for a server
+// that should not learn the caller's budget (a third-party API). The
+// default is given in NewClient's documentation, from the policy's
+// deadlineHeader.
+func WithDeadlineHeader(name string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.deadlineHeader, o.deadlineHeaderSet = name, true
+	})
+}
+
 // WithDependencyName names the client's dependency in errors, logs and
 // observer events. The default is given in NewClient's documentation.
 func WithDependencyName(name string) Option {
@@ -141,10 +186,13 @@ func WithDependencyName(name string) Option {
 	})
 }
 
-// NewClient returns a client of the API at baseURL, an absolute URL to which
-// the operations' paths are appended ("https://api.example.com/v1"). Its
-// dependency is named "payments" unless WithDependencyName says
-// otherwise. It fails when baseURL is not absolute or the policy is invalid.
+// NewClient returns a client of the API at baseURL, an absolute http or https
+// URL to which the operations' paths are appended
+// ("https://api.example.com/v1"); a base URL with a query, a fragment or
+// userinfo is refused. Its dependency is named "payments" unless
+// WithDependencyName says otherwise. It sends each attempt's remaining budget
+// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
+// when baseURL is not such a URL or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -154,9 +202,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := url.Parse(baseURL)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("payments: base URL %q is not an absolute URL", baseURL)
+	u, err := resilient.ParseBaseURL(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("payments: %w", err)
 	}
 	name := o.dependencyName
 	if name == "" {
@@ -168,6 +216,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		resilient.WithObserver(o.observer),
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
 	)
 	if err != nil {
 		return nil, err
@@ -180,12 +229,21 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreatePayment.ConnectTimeout,
 			p.CreateRefund.ConnectTimeout,
 		)
-		hc = &http.Client{Transport: resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)}
+		hc = resilient.NewHTTPClient(resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent))
+	}
+	header := "X-Request-Deadline"
+	if o.deadlineHeaderSet {
+		header = o.deadlineHeader
 	}
 	c := &Client{
-		baseURL: strings.TrimSuffix(u.String(), "/"),
+		baseURL: u.String(),
 		dep:     dep,
-		httpc:   &resilient.HTTPClient{Doer: hc},
+		httpc: &resilient.HTTPClient{
+			DeadlineHeader:        header,
+			DisableDeadlineHeader: header == "",
+			Doer:                  hc,
+			MaxResponseBody:       o.maxResponseBody,
+		},
 	}
 	if c.ops.ListPayments, err = dep.Operation(p.ListPayments); err != nil {
 		return nil, err
@@ -261,6 +319,7 @@ func DefaultPolicy() Policy {
 		CreatePayment: resilient.OperationPolicy{
 			Name:           "CreatePayment",
 			Idempotency:    resilient.Idempotent,
+			IdempotencyKey: "Idempotency-Key",
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
 			ConnectTimeout: time.Second,
@@ -299,14 +358,10 @@ func (c *Client) ListPayments(ctx context.Context, opts ...resilient.CallOption)
 	req, err := c.requestListPayments(ctx)
 	if err != nil {
 		var zero []Payment
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.ListPayments, err)
 	}
 	op := c.ops.ListPayments.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[[]Payment], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Payment], nil)
 }
 
 // requestListPayments builds the request of ListPayments.
@@ -334,14 +389,10 @@ func (c *Client) CreatePayment(ctx context.Context, params *CreatePaymentParams,
 	req, err := c.requestCreatePayment(ctx, params, body)
 	if err != nil {
 		var zero Payment
-		return zero, err
+		return zero, resilient.InvalidRequest(c.ops.CreatePayment, err)
 	}
 	op := c.ops.CreatePayment.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	return resilient.DoHTTP(ctx, op, c.httpc, key, req, decodeJSON[Payment], nil)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Payment], nil)
 }
 
 // CreatePaymentParams holds the query, header and cookie parameters of [Client.CreatePayment].
@@ -386,14 +437,10 @@ func (c *Client) requestCreatePayment(ctx context.Context, params *CreatePayment
 func (c *Client) CreateRefund(ctx context.Context, body CreateRefundRequest, opts ...resilient.CallOption) error {
 	req, err := c.requestCreateRefund(ctx, body)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.CreateRefund, err)
 	}
 	op := c.ops.CreateRefund.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

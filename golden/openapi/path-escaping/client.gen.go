@@ -64,12 +64,16 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient     *http.Client
-	edits          []func(*Policy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
-	logger         *slog.Logger
-	dependencyName string
+	httpClient        *http.Client
+	edits             []func(*Policy)
+	observer          resilient.Observer
+	store             resilient.FallbackStore
+	logger            *slog.Logger
+	partition         func(context.Context) string
+	maxResponseBody   int64
+	deadlineHeader    string
+	deadlineHeaderSet bool
+	dependencyName    string
 }
 type optionFunc func(*clientOptions)
 
@@ -78,10 +82,16 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client without Timeout (the pipeline's deadlines bound every attempt)
-// on a transport from resilient.NewTransport, dialling with the largest
-// connect timeout of the policy and holding at most as many connections
-// as the bulkhead lets calls be in flight. hc should not retry on its own.
+// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// dialling with the largest connect timeout of the policy and holding at
+// most as many connections as the bulkhead lets calls be in flight, and
+// following a redirect only to the same origin (scheme, host, port) for
+// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
+// as a *resilient.RemoteError with its Location, so that no body, API key
+// or other header parameter goes to another host. hc keeps its own
+// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// the default's. hc should not retry on its own.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = hc
@@ -127,6 +137,43 @@ func WithLogger(logger *slog.Logger) Option {
 	})
 }
 
+// WithFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
+// signed-in user or tenant a middleware put there): a cached answer is
+// served only to a call of the same partition. Cached answers are already
+// kept per request, header and cookie parameters and credentials included;
+// use this when credentials reach the server in a way the request does not
+// show (a transport given with WithHTTPClient that adds them), or to keep
+// callers apart even for answers declared shared. The default partitions
+// nothing. partition must be cheap and safe for concurrent use.
+func WithFallbackPartition(partition func(context.Context) string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.partition = partition
+	})
+}
+
+// WithMaxResponseBody bounds, in bytes, the body of a successful answer
+// that a method reads; a larger answer fails with a
+// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
+// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+func WithMaxResponseBody(n int64) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.maxResponseBody = n
+	})
+}
+
+// WithDeadlineHeader names the header in which every attempt sends its
+// remaining time budget, in milliseconds, for the server's
+// resilient.DeadlineMiddleware; an empty name sends none, for a server
+// that should not learn the caller's budget (a third-party API). The
+// default is given in NewClient's documentation, from the policy's
+// deadlineHeader.
+func WithDeadlineHeader(name string) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.deadlineHeader, o.deadlineHeaderSet = name, true
+	})
+}
+
 // WithDependencyName names the client's dependency in errors, logs and
 // observer events. The default is given in NewClient's documentation.
 func WithDependencyName(name string) Option {
@@ -135,10 +182,13 @@ func WithDependencyName(name string) Option {
 	})
 }
 
-// NewClient returns a client of the API at baseURL, an absolute URL to which
-// the operations' paths are appended ("https://api.example.com/v1"). Its
-// dependency is named "files" unless WithDependencyName says
-// otherwise. It fails when baseURL is not absolute or the policy is invalid.
+// NewClient returns a client of the API at baseURL, an absolute http or https
+// URL to which the operations' paths are appended
+// ("https://api.example.com/v1"); a base URL with a query, a fragment or
+// userinfo is refused. Its dependency is named "files" unless
+// WithDependencyName says otherwise. It sends each attempt's remaining budget
+// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
+// when baseURL is not such a URL or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -148,9 +198,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := url.Parse(baseURL)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("files: base URL %q is not an absolute URL", baseURL)
+	u, err := resilient.ParseBaseURL(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("files: %w", err)
 	}
 	name := o.dependencyName
 	if name == "" {
@@ -162,6 +212,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		resilient.WithObserver(o.observer),
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
 	)
 	if err != nil {
 		return nil, err
@@ -185,12 +236,21 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetVariantBeta.ConnectTimeout,
 			p.CreateVariantBeta.ConnectTimeout,
 		)
-		hc = &http.Client{Transport: resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)}
+		hc = resilient.NewHTTPClient(resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent))
+	}
+	header := "X-Request-Deadline"
+	if o.deadlineHeaderSet {
+		header = o.deadlineHeader
 	}
 	c := &Client{
-		baseURL: strings.TrimSuffix(u.String(), "/"),
+		baseURL: u.String(),
 		dep:     dep,
-		httpc:   &resilient.HTTPClient{Doer: hc},
+		httpc: &resilient.HTTPClient{
+			DeadlineHeader:        header,
+			DisableDeadlineHeader: header == "",
+			Doer:                  hc,
+			MaxResponseBody:       o.maxResponseBody,
+		},
 	}
 	if c.ops.GetDotted, err = dep.Operation(p.GetDotted); err != nil {
 		return nil, err
@@ -534,14 +594,10 @@ func DefaultPolicy() Policy {
 func (c *Client) GetDotted(ctx context.Context, a string, opts ...resilient.CallOption) error {
 	req, err := c.requestGetDotted(ctx, a)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.GetDotted, err)
 	}
 	op := c.ops.GetDotted.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -565,14 +621,10 @@ func (c *Client) requestGetDotted(ctx context.Context, a string) (*http.Request,
 func (c *Client) DeleteHalfFile(ctx context.Context, name string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeleteHalfFile(ctx, name)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.DeleteHalfFile, err)
 	}
 	op := c.ops.DeleteHalfFile.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -596,14 +648,10 @@ func (c *Client) requestDeleteHalfFile(ctx context.Context, name string) (*http.
 func (c *Client) DeleteOddFile(ctx context.Context, name string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeleteOddFile(ctx, name)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.DeleteOddFile, err)
 	}
 	op := c.ops.DeleteOddFile.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -627,14 +675,10 @@ func (c *Client) requestDeleteOddFile(ctx context.Context, name string) (*http.R
 func (c *Client) DeleteCafeFile(ctx context.Context, name string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeleteCafeFile(ctx, name)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.DeleteCafeFile, err)
 	}
 	op := c.ops.DeleteCafeFile.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -658,14 +702,10 @@ func (c *Client) requestDeleteCafeFile(ctx context.Context, name string) (*http.
 func (c *Client) GetLabel(ctx context.Context, name string, opts ...resilient.CallOption) error {
 	req, err := c.requestGetLabel(ctx, name)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.GetLabel, err)
 	}
 	op := c.ops.GetLabel.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -689,14 +729,10 @@ func (c *Client) requestGetLabel(ctx context.Context, name string) (*http.Reques
 func (c *Client) GetLabels(ctx context.Context, names []string, opts ...resilient.CallOption) error {
 	req, err := c.requestGetLabels(ctx, names)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.GetLabels, err)
 	}
 	op := c.ops.GetLabels.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -724,14 +760,10 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 func (c *Client) GetList(ctx context.Context, iDs []string, opts ...resilient.CallOption) error {
 	req, err := c.requestGetList(ctx, iDs)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.GetList, err)
 	}
 	op := c.ops.GetList.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -759,14 +791,10 @@ func (c *Client) requestGetList(ctx context.Context, iDs []string) (*http.Reques
 func (c *Client) GetMatrix(ctx context.Context, name string, opts ...resilient.CallOption) error {
 	req, err := c.requestGetMatrix(ctx, name)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.GetMatrix, err)
 	}
 	op := c.ops.GetMatrix.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -790,14 +818,10 @@ func (c *Client) requestGetMatrix(ctx context.Context, name string) (*http.Reque
 func (c *Client) GetPair(ctx context.Context, a string, b string, opts ...resilient.CallOption) error {
 	req, err := c.requestGetPair(ctx, a, b)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.GetPair, err)
 	}
 	op := c.ops.GetPair.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -821,14 +845,10 @@ func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...resilient.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.Search, err)
 	}
 	op := c.ops.Search.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -898,10 +918,9 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 			req.Header.Set("X-Note", *params.XNote)
 		}
 		if params.Sid != nil {
-			req.AddCookie(&http.Cookie{
-				Name:  "sid",
-				Value: *params.Sid,
-			})
+			if err := resilient.AddCookie(req, "sid", *params.Sid); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return req, nil
@@ -913,14 +932,10 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 func (c *Client) DeleteTenant(ctx context.Context, tenant string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeleteTenant(ctx, tenant)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.DeleteTenant, err)
 	}
 	op := c.ops.DeleteTenant.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -944,14 +959,10 @@ func (c *Client) requestDeleteTenant(ctx context.Context, tenant string) (*http.
 func (c *Client) DeleteFile(ctx context.Context, tenant string, name string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeleteFile(ctx, tenant, name)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.DeleteFile, err)
 	}
 	op := c.ops.DeleteFile.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -975,14 +986,10 @@ func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name stri
 func (c *Client) GetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams, opts ...resilient.CallOption) error {
 	req, err := c.requestGetVariantBeta(ctx, name, params)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.GetVariantBeta, err)
 	}
 	op := c.ops.GetVariantBeta.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -1023,14 +1030,10 @@ func (c *Client) requestGetVariantBeta(ctx context.Context, name string, params 
 func (c *Client) CreateVariantBeta(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestCreateVariantBeta(ctx)
 	if err != nil {
-		return err
+		return resilient.InvalidRequest(c.ops.CreateVariantBeta, err)
 	}
 	op := c.ops.CreateVariantBeta.With(opts...)
-	var key string
-	if op.CachesFallback() {
-		key = req.Method + " " + req.URL.String()
-	}
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, key, req, discardBody, nil)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

@@ -239,7 +239,7 @@ func TestPushbackHonoured(t *testing.T) {
 func TestCallPolicyOverride(t *testing.T) {
 	s := &server{answer: unavailable}
 	c := start(t, s)
-	c.Get(context.Background(), &Request{}, resilientgrpc.CallPolicy(resilient.WithMaxRetries(0)))
+	c.Get(context.Background(), &Request{}, resilientgrpc.CallPolicy(resilient.WithoutRetries()))
 	if got := s.calls.Load(); got != 1 {
 		t.Errorf("server saw %d calls with retries off for the call, want 1", got)
 	}

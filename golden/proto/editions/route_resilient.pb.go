@@ -65,7 +65,7 @@ func DefaultRoutePolicy() RoutePolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -81,7 +81,7 @@ func DefaultRoutePolicy() RoutePolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -147,6 +147,20 @@ func WithRouteFallbackStore(p resilient.FallbackStore) RouteOption {
 	})
 }
 
+// WithRouteFallbackPartition keeps the cached fallback answers of
+// different callers apart by what p returns for the call's context (the
+// signed-in user or tenant a middleware put there): a cached answer is served
+// only to a call of the same partition. Answers are already kept per request
+// message and outgoing metadata; a call given per-RPC credentials as a call
+// option keeps no cache unless partitioned, here or with
+// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// partitions nothing. p must be cheap and safe for concurrent use.
+func WithRouteFallbackPartition(p func(context.Context) string) RouteOption {
+	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
+		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+	})
+}
+
 // resilientRouteClient implements RouteClient through the resilience pipeline.
 type resilientRouteClient struct {
 	cc         grpc.ClientConnInterface
@@ -167,11 +181,12 @@ var _ RouteClient = (*resilientRouteClient)(nil)
 //
 // One retry layer: grpc-go can also retry from a service config's
 // retryPolicy, and its retries would multiply ours and bypass the
-// idempotency gate, the retry budget and the breaker. Every attempt made
-// by this client is committed as soon as its request is sent, which keeps
-// grpc-go from retrying it; dial cc with resilientgrpc.DialOptions() to
-// turn grpc-go's retries off for the whole connection, and do not put a
-// retryPolicy in the service config.
+// idempotency gate, the retry budget and the breaker. Every call made by
+// this client is committed so that grpc-go cannot retry it (a unary call
+// once its request is sent, a stream as soon as it is open); dial cc with
+// resilientgrpc.DialOptions() to turn grpc-go's retries off for the whole
+// connection, and do not put a retryPolicy in the service config.
+// Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
 // The client shares one breaker and bulkhead across its methods: make one
 // per connection and keep it. It is safe for concurrent use. A policy that

@@ -5,13 +5,11 @@ package options
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
-	metadata "google.golang.org/grpc/metadata"
 	"log/slog"
 	"time"
 )
@@ -73,7 +71,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        800 * time.Millisecond,
 			AttemptTimeout: 300 * time.Millisecond,
-			ConnectTimeout: 250 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 3,
 				Base:       50 * time.Millisecond,
@@ -89,7 +87,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			ConnectTimeout: 250 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 1,
 				Base:       50 * time.Millisecond,
@@ -103,9 +101,10 @@ func DefaultInventoryPolicy() InventoryPolicy {
 		Reserve: resilient.OperationPolicy{
 			Name:           "/golden.options.Inventory/Reserve",
 			Idempotency:    resilient.Idempotent,
+			IdempotencyKey: "idempotency-key",
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			ConnectTimeout: 250 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       50 * time.Millisecond,
@@ -121,7 +120,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			ConnectTimeout: 250 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 3,
 				Base:       50 * time.Millisecond,
@@ -137,7 +136,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Idempotency:    resilient.NotIdempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 0,
-			ConnectTimeout: 250 * time.Millisecond,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       50 * time.Millisecond,
@@ -203,6 +202,20 @@ func WithInventoryFallbackStore(p resilient.FallbackStore) InventoryOption {
 	})
 }
 
+// WithInventoryFallbackPartition keeps the cached fallback answers of
+// different callers apart by what p returns for the call's context (the
+// signed-in user or tenant a middleware put there): a cached answer is served
+// only to a call of the same partition. Answers are already kept per request
+// message and outgoing metadata; a call given per-RPC credentials as a call
+// option keeps no cache unless partitioned, here or with
+// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// partitions nothing. p must be cheap and safe for concurrent use.
+func WithInventoryFallbackPartition(p func(context.Context) string) InventoryOption {
+	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
+		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+	})
+}
+
 // resilientInventoryClient implements InventoryClient through the resilience pipeline.
 type resilientInventoryClient struct {
 	cc        grpc.ClientConnInterface
@@ -226,11 +239,12 @@ var _ InventoryClient = (*resilientInventoryClient)(nil)
 //
 // One retry layer: grpc-go can also retry from a service config's
 // retryPolicy, and its retries would multiply ours and bypass the
-// idempotency gate, the retry budget and the breaker. Every attempt made
-// by this client is committed as soon as its request is sent, which keeps
-// grpc-go from retrying it; dial cc with resilientgrpc.DialOptions() to
-// turn grpc-go's retries off for the whole connection, and do not put a
-// retryPolicy in the service config.
+// idempotency gate, the retry budget and the breaker. Every call made by
+// this client is committed so that grpc-go cannot retry it (a unary call
+// once its request is sent, a stream as soon as it is open); dial cc with
+// resilientgrpc.DialOptions() to turn grpc-go's retries off for the whole
+// connection, and do not put a retryPolicy in the service config.
+// Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
 // The client shares one breaker and bulkhead across its methods: make one
 // per connection and keep it. It is safe for concurrent use. A policy that
@@ -293,12 +307,14 @@ func (c *resilientInventoryClient) PutItem(ctx context.Context, in *Item, opts .
 // Reserve is made retry-eligible by a key the server deduplicates on.
 //
 // Policy: idempotent, 3 attempts, timeout 2s, attempt 420ms, key in idempotency-key.
+//
+// Every call sends one idempotency key, in the idempotency-key metadata,
+// the same on every attempt: the caller's when ctx's outgoing metadata
+// has one, else a new random one.
 func (c *resilientInventoryClient) Reserve(ctx context.Context, in *ItemRequest, opts ...grpc.CallOption) (*Item, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	// One key per logical call, the same on every attempt.
-	ctx = metadata.AppendToOutgoingContext(ctx, "idempotency-key", rand.Text())
 	return resilientgrpc.Invoke[Item](ctx, c.cc, c.opReserve, "/golden.options.Inventory/Reserve", in, opts...)
 }
 

@@ -67,7 +67,7 @@ func DefaultStreamsPolicy() StreamsPolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -83,7 +83,7 @@ func DefaultStreamsPolicy() StreamsPolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -99,7 +99,7 @@ func DefaultStreamsPolicy() StreamsPolicy {
 			Idempotency:    resilient.NotIdempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 0,
-			ConnectTimeout: time.Second,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -165,6 +165,20 @@ func WithStreamsFallbackStore(p resilient.FallbackStore) StreamsOption {
 	})
 }
 
+// WithStreamsFallbackPartition keeps the cached fallback answers of
+// different callers apart by what p returns for the call's context (the
+// signed-in user or tenant a middleware put there): a cached answer is served
+// only to a call of the same partition. Answers are already kept per request
+// message and outgoing metadata; a call given per-RPC credentials as a call
+// option keeps no cache unless partitioned, here or with
+// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// partitions nothing. p must be cheap and safe for concurrent use.
+func WithStreamsFallbackPartition(p func(context.Context) string) StreamsOption {
+	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
+		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+	})
+}
+
 // resilientStreamsClient implements StreamsClient through the resilience pipeline.
 type resilientStreamsClient struct {
 	cc       grpc.ClientConnInterface
@@ -186,11 +200,12 @@ var _ StreamsClient = (*resilientStreamsClient)(nil)
 //
 // One retry layer: grpc-go can also retry from a service config's
 // retryPolicy, and its retries would multiply ours and bypass the
-// idempotency gate, the retry budget and the breaker. Every attempt made
-// by this client is committed as soon as its request is sent, which keeps
-// grpc-go from retrying it; dial cc with resilientgrpc.DialOptions() to
-// turn grpc-go's retries off for the whole connection, and do not put a
-// retryPolicy in the service config.
+// idempotency gate, the retry budget and the breaker. Every call made by
+// this client is committed so that grpc-go cannot retry it (a unary call
+// once its request is sent, a stream as soon as it is open); dial cc with
+// resilientgrpc.DialOptions() to turn grpc-go's retries off for the whole
+// connection, and do not put a retryPolicy in the service config.
+// Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
 // The client shares one breaker and bulkhead across its methods: make one
 // per connection and keep it. It is safe for concurrent use. A policy that

@@ -63,7 +63,7 @@ func DefaultUsersPolicy() UsersPolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -129,6 +129,20 @@ func WithUsersFallbackStore(p resilient.FallbackStore) UsersOption {
 	})
 }
 
+// WithUsersFallbackPartition keeps the cached fallback answers of
+// different callers apart by what p returns for the call's context (the
+// signed-in user or tenant a middleware put there): a cached answer is served
+// only to a call of the same partition. Answers are already kept per request
+// message and outgoing metadata; a call given per-RPC credentials as a call
+// option keeps no cache unless partitioned, here or with
+// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// partitions nothing. p must be cheap and safe for concurrent use.
+func WithUsersFallbackPartition(p func(context.Context) string) UsersOption {
+	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
+		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+	})
+}
+
 // resilientUsersClient implements UsersClient through the resilience pipeline.
 type resilientUsersClient struct {
 	cc        grpc.ClientConnInterface
@@ -148,11 +162,12 @@ var _ UsersClient = (*resilientUsersClient)(nil)
 //
 // One retry layer: grpc-go can also retry from a service config's
 // retryPolicy, and its retries would multiply ours and bypass the
-// idempotency gate, the retry budget and the breaker. Every attempt made
-// by this client is committed as soon as its request is sent, which keeps
-// grpc-go from retrying it; dial cc with resilientgrpc.DialOptions() to
-// turn grpc-go's retries off for the whole connection, and do not put a
-// retryPolicy in the service config.
+// idempotency gate, the retry budget and the breaker. Every call made by
+// this client is committed so that grpc-go cannot retry it (a unary call
+// once its request is sent, a stream as soon as it is open); dial cc with
+// resilientgrpc.DialOptions() to turn grpc-go's retries off for the whole
+// connection, and do not put a retryPolicy in the service config.
+// Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
 // The client shares one breaker and bulkhead across its methods: make one
 // per connection and keep it. It is safe for concurrent use. A policy that
@@ -243,7 +258,7 @@ func DefaultGroupsPolicy() GroupsPolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -259,7 +274,7 @@ func DefaultGroupsPolicy() GroupsPolicy {
 			Idempotency:    resilient.NotIdempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 0,
-			ConnectTimeout: time.Second,
+			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -325,6 +340,20 @@ func WithGroupsFallbackStore(p resilient.FallbackStore) GroupsOption {
 	})
 }
 
+// WithGroupsFallbackPartition keeps the cached fallback answers of
+// different callers apart by what p returns for the call's context (the
+// signed-in user or tenant a middleware put there): a cached answer is served
+// only to a call of the same partition. Answers are already kept per request
+// message and outgoing metadata; a call given per-RPC credentials as a call
+// option keeps no cache unless partitioned, here or with
+// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// partitions nothing. p must be cheap and safe for concurrent use.
+func WithGroupsFallbackPartition(p func(context.Context) string) GroupsOption {
+	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
+		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+	})
+}
+
 // resilientGroupsClient implements GroupsClient through the resilience pipeline.
 type resilientGroupsClient struct {
 	cc            grpc.ClientConnInterface
@@ -345,11 +374,12 @@ var _ GroupsClient = (*resilientGroupsClient)(nil)
 //
 // One retry layer: grpc-go can also retry from a service config's
 // retryPolicy, and its retries would multiply ours and bypass the
-// idempotency gate, the retry budget and the breaker. Every attempt made
-// by this client is committed as soon as its request is sent, which keeps
-// grpc-go from retrying it; dial cc with resilientgrpc.DialOptions() to
-// turn grpc-go's retries off for the whole connection, and do not put a
-// retryPolicy in the service config.
+// idempotency gate, the retry budget and the breaker. Every call made by
+// this client is committed so that grpc-go cannot retry it (a unary call
+// once its request is sent, a stream as soon as it is open); dial cc with
+// resilientgrpc.DialOptions() to turn grpc-go's retries off for the whole
+// connection, and do not put a retryPolicy in the service config.
+// Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
 // The client shares one breaker and bulkhead across its methods: make one
 // per connection and keep it. It is safe for concurrent use. A policy that
