@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/internal/testtier"
 )
 
 // emitAll writes the models and the client of svc into one file.
@@ -121,9 +122,7 @@ components:
 // module and runs the hand-written tests of testdata/client next to it,
 // under the race detector, against httptest servers.
 func TestClientBehaviour(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a generated module with -race; skipped with -short")
-	}
+	testtier.Slow(t)
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

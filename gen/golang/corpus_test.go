@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/internal/testtier"
 )
 
 // nonEntry lists the corpus files that are only reached through $ref.
@@ -47,9 +48,7 @@ var corpusCases = map[string]corpusCase{
 // one temporary module, then runs go build, go vet and the feature tests
 // on it. Generating twice must give identical bytes.
 func TestCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the corpus build takes a minute; skipped with -short")
-	}
+	testtier.Slow(t)
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
