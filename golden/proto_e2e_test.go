@@ -57,7 +57,7 @@ func goBuild(t *testing.T, dir string) {
 	t.Helper()
 	cmd := exec.Command("go", "build", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./... in %s: %v\n%s", dir, err, out)
 	}
