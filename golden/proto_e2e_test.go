@@ -11,6 +11,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen/golang/grpcgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
+	"github.com/resilientgo/resilient/internal/testtier"
 )
 
 // corpusProto is the shared proto corpus, relative to this folder.
@@ -56,7 +57,7 @@ func goBuild(t *testing.T, dir string) {
 	t.Helper()
 	cmd := exec.Command("go", "build", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -buildvcs=false", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./... in %s: %v\n%s", dir, err, out)
 	}
@@ -65,6 +66,7 @@ func goBuild(t *testing.T, dir string) {
 // TestProtocEndToEnd runs the real protoc with protoc-gen-go,
 // protoc-gen-go-grpc and protoc-gen-resilient, then builds the result.
 func TestProtocEndToEnd(t *testing.T) {
+	testtier.Slow(t)
 	protoc, err := exec.LookPath("protoc")
 	if err != nil {
 		t.Skip("protoc is not installed (apt-get install protobuf-compiler); the in-process golden tests still ran")
@@ -113,6 +115,7 @@ func TestProtocEndToEnd(t *testing.T) {
 // with protoc-gen-go, protoc-gen-go-grpc and protoc-gen-resilient, and
 // builds them all in one module.
 func TestProtoCorpusBuilds(t *testing.T) {
+	testtier.Slow(t)
 	if _, err := os.Stat(corpusProto); err != nil {
 		t.Skipf("the shared corpus is not at %s", corpusProto)
 	}

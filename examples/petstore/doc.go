@@ -29,16 +29,16 @@
 //
 // # Regenerating
 //
-// From the module root, go generate ./examples/... runs, in this folder,
+// From the repository root, go generate ./examples/... runs, in this folder,
 //
 //	go tool oapi-resilient generate -package petstorehttp -o httpclient/client.gen.go -policy policy.yaml -review httpclient/REVIEW.md openapi.yaml
 //	go run ./internal/protogen
 //
 // The second compiles petstore.proto in-process (resilient/v1/resilient.proto
 // from ../../annotations, the well-known types built in) and runs
-// protoc-gen-go in-process, protoc-gen-go-grpc as the tool pinned in go.mod
-// and protoc-gen-resilient in-process. The output is byte-identical on
-// every run; CI fails when the checked-in files differ.
+// protoc-gen-go in-process, protoc-gen-go-grpc as the tool pinned in
+// examples/go.mod and protoc-gen-resilient in-process. The output is
+// byte-identical on every run; CI fails when the checked-in files differ.
 //
 // # Servers
 //

@@ -53,12 +53,16 @@ func loadSpec(t *testing.T, fsys fs.FS, name string, opts openapi.BuildOptions) 
 	return svc
 }
 
+// shapesDir holds the shapes spec, a golden case whose tests call its
+// client against httptest servers.
+var shapesDir = filepath.Join("..", "..", "golden", "openapi", "shapes")
+
 // TestClientDeterministic emits the client of the shapes spec twice and
 // wants the same bytes.
 func TestClientDeterministic(t *testing.T) {
-	svc := loadSpec(t, os.DirFS(filepath.Join("testdata", "client")), "shapes.yaml", openapi.BuildOptions{})
-	first, _ := emitAll(t, svc, "shapes", "testdata/client/shapes.yaml")
-	second, _ := emitAll(t, svc, "shapes", "testdata/client/shapes.yaml")
+	svc := loadSpec(t, os.DirFS(shapesDir), "openapi.yaml", openapi.BuildOptions{})
+	first, _ := emitAll(t, svc, "shapes", "golden/openapi/shapes/openapi.yaml")
+	second, _ := emitAll(t, svc, "shapes", "golden/openapi/shapes/openapi.yaml")
 	if !bytes.Equal(first, second) {
 		t.Fatal("two generations differ")
 	}
@@ -115,38 +119,6 @@ components:
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EmitClient diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
 	}
-}
-
-// TestClientBehaviour generates the shapes spec's client into a temporary
-// module and runs the hand-written tests of testdata/client next to it,
-// under the race detector, against httptest servers.
-func TestClientBehaviour(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a generated module with -race; skipped with -short")
-	}
-	repo, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := loadSpec(t, os.DirFS(filepath.Join("testdata", "client")), "shapes.yaml", openapi.BuildOptions{})
-	code, _ := emitAll(t, svc, "shapes", "testdata/client/shapes.yaml")
-	mod := t.TempDir()
-	writeModule(t, mod, repo)
-	dir := filepath.Join(mod, "shapes")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tests, err := os.ReadFile(filepath.Join("testdata", "client", "shapes_test.go.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string][]byte{"shapes.go": code, "shapes_test.go": tests} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	goCmd(t, mod, "vet", "./...")
-	goCmd(t, mod, "test", "-race", "-count=1", "./...")
 }
 
 // TestStaticFallbackNeedsJSON: a static fallback on an operation whose

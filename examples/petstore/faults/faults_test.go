@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/resilientgo/resilient/internal/testtier"
 )
 
 // phase returns the fault phase of the suite's runs: shorter with -short.
@@ -25,6 +27,7 @@ func phase() time.Duration {
 // Toxiproxy's own toxic pipes that a reset_peer toxic leaves blocked (see
 // toxicPipe): those belong to the fault injector and are ignored.
 func TestScenarios(t *testing.T) {
+	testtier.Slow(t)
 	for _, sc := range Scenarios() {
 		for _, tr := range []Transport{HTTP, GRPC} {
 			t.Run(fmt.Sprintf("%d-%s/%s", sc.ID, sc.Name, tr), func(t *testing.T) {
@@ -62,6 +65,7 @@ func TestScenarios(t *testing.T) {
 // check that the harness measures the failure the resilient client avoids:
 // every call waits out the caller's whole deadline.
 func TestNaiveContrast(t *testing.T) {
+	testtier.Slow(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreTopFunction(toxicPipe))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

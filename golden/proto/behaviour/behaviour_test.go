@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -16,10 +17,18 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
 
 	resilient "github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
 )
+
+// TestMain checks that no goroutine outlives the tests. Every test runs
+// inside a testing/synctest bubble: the server listens on an in-memory
+// bufconn listener, and the bubble's fake clock drives grpc-timeout,
+// backoff, pushback and the bulkhead's wait, so durations are exact and
+// nothing depends on the machine's speed.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // server is a Counter whose answers the test sets.
 type server struct {
@@ -77,24 +86,23 @@ func (s *server) Tail(_ *Request, st grpc.ServerStreamingServer[Reply]) error {
 	return nil
 }
 
-// start serves s on loopback and returns a resilient client of it.
+// start serves s on an in-memory listener and returns a resilient client
+// of it; both are stopped at cleanup. Call it inside a synctest bubble.
 func start(t *testing.T, s *server, opts ...CounterOption) CounterClient {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	lis := bufconn.Listen(1 << 20)
 	gs := grpc.NewServer()
 	RegisterCounterServer(gs, s)
 	go gs.Serve(lis)
-	cc, err := grpc.NewClient(lis.Addr().String(), append(resilientgrpc.DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	dial := func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }
+	cc, err := grpc.NewClient("passthrough:///counter", append(resilientgrpc.DialOptions(),
+		grpc.WithContextDialer(dial), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		cc.Close()
 		gs.Stop()
-		goleak.VerifyNone(t)
 	})
 	return NewResilientCounterClient(cc, opts...)
 }
@@ -102,179 +110,201 @@ func start(t *testing.T, s *server, opts ...CounterOption) CounterClient {
 func unavailable(context.Context, int64) error { return status.Error(codes.Unavailable, "down") }
 
 func TestIdempotentMethodRetriedUpToTheLimit(t *testing.T) {
-	s := &server{answer: unavailable}
-	c := start(t, s)
-	_, err := c.Get(context.Background(), &Request{})
-	if status.Code(err) != codes.Unavailable {
-		t.Fatalf("Get: code = %v, want Unavailable (err %v)", status.Code(err), err)
-	}
-	if got := s.calls.Load(); got != 3 {
-		t.Errorf("server saw %d calls, want 3 (1 + max_retries 2)", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{answer: unavailable}
+		c := start(t, s)
+		_, err := c.Get(context.Background(), &Request{})
+		if status.Code(err) != codes.Unavailable {
+			t.Fatalf("Get: code = %v, want Unavailable (err %v)", status.Code(err), err)
+		}
+		if got := s.calls.Load(); got != 3 {
+			t.Errorf("server saw %d calls, want 3 (1 + max_retries 2)", got)
+		}
+	})
 }
 
 func TestIdempotentMethodRecovers(t *testing.T) {
-	s := &server{answer: func(_ context.Context, n int64) error {
-		if n < 3 {
-			return status.Error(codes.Unavailable, "down")
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{answer: func(_ context.Context, n int64) error {
+			if n < 3 {
+				return status.Error(codes.Unavailable, "down")
+			}
+			return nil
+		}}
+		c := start(t, s)
+		r, err := c.Get(context.Background(), &Request{})
+		if err != nil || r.GetN() != 3 {
+			t.Fatalf("Get = %v, %v; want N 3 after two retries", r, err)
 		}
-		return nil
-	}}
-	c := start(t, s)
-	r, err := c.Get(context.Background(), &Request{})
-	if err != nil || r.GetN() != 3 {
-		t.Fatalf("Get = %v, %v; want N 3 after two retries", r, err)
-	}
+	})
 }
 
 func TestUnmarkedMethodNeverRetried(t *testing.T) {
-	s := &server{answer: unavailable}
-	c := start(t, s)
-	if _, err := c.Add(context.Background(), &Request{}); status.Code(err) != codes.Unavailable {
-		t.Fatalf("Add: %v, want Unavailable", err)
-	}
-	if got := s.calls.Load(); got != 1 {
-		t.Errorf("server saw %d calls, want 1", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{answer: unavailable}
+		c := start(t, s)
+		if _, err := c.Add(context.Background(), &Request{}); status.Code(err) != codes.Unavailable {
+			t.Fatalf("Add: %v, want Unavailable", err)
+		}
+		if got := s.calls.Load(); got != 1 {
+			t.Errorf("server saw %d calls, want 1", got)
+		}
+	})
 }
 
 func TestServerDeadlineWithinCallerBudget(t *testing.T) {
-	s := &server{}
-	c := start(t, s)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	d0, _ := ctx.Deadline()
-	if _, err := c.Get(ctx, &Request{}); err != nil {
-		t.Fatal(err)
-	}
-	s.mu.Lock()
-	seen := s.deadline
-	s.mu.Unlock()
-	if seen <= 0 || seen > time.Until(d0)+300*time.Millisecond || seen > 300*time.Millisecond {
-		t.Errorf("server saw a budget of %v, want within the caller's 300ms", seen)
-	}
-	// Without a caller deadline, the method's 2s timeout goes out.
-	if _, err := c.Get(context.Background(), &Request{}); err != nil {
-		t.Fatal(err)
-	}
-	s.mu.Lock()
-	seen = s.deadline
-	s.mu.Unlock()
-	if seen <= 0 || seen > 2*time.Second {
-		t.Errorf("server saw a budget of %v, want at most the 2s timeout", seen)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{}
+		c := start(t, s)
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		if _, err := c.Get(ctx, &Request{}); err != nil {
+			t.Fatal(err)
+		}
+		s.mu.Lock()
+		seen := s.deadline
+		s.mu.Unlock()
+		// No time passes on the fake clock: the caller's whole budget
+		// arrives, and no more.
+		if seen != 300*time.Millisecond {
+			t.Errorf("server saw a budget of %v, want the caller's 300ms", seen)
+		}
+		// Without a caller deadline, the method's 2s timeout goes out.
+		if _, err := c.Get(context.Background(), &Request{}); err != nil {
+			t.Fatal(err)
+		}
+		s.mu.Lock()
+		seen = s.deadline
+		s.mu.Unlock()
+		if seen <= 0 || seen > 2*time.Second {
+			t.Errorf("server saw a budget of %v, want at most the 2s timeout", seen)
+		}
+	})
 }
 
 func TestBreakerOpensAndFailsFast(t *testing.T) {
-	s := &server{answer: unavailable}
-	c := start(t, s)
-	for i := 0; i < 4; i++ { // minimum_calls 4, failure_rate 50
-		c.Add(context.Background(), &Request{})
-	}
-	before := s.calls.Load()
-	start := time.Now()
-	_, err := c.Add(context.Background(), &Request{})
-	if !errors.Is(err, resilient.ErrCircuitOpen) {
-		t.Fatalf("fifth call: %v, want ErrCircuitOpen", err)
-	}
-	if status.Code(err) != codes.Unavailable {
-		t.Errorf("status.Code = %v, want Unavailable", status.Code(err))
-	}
-	if s.calls.Load() != before {
-		t.Errorf("the server was called through an open breaker")
-	}
-	if el := time.Since(start); el > 100*time.Millisecond {
-		t.Errorf("failing fast took %v", el)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{answer: unavailable}
+		c := start(t, s)
+		for i := 0; i < 4; i++ { // minimum_calls 4, failure_rate 50
+			c.Add(context.Background(), &Request{})
+		}
+		before := s.calls.Load()
+		start := time.Now()
+		_, err := c.Add(context.Background(), &Request{})
+		if !errors.Is(err, resilient.ErrCircuitOpen) {
+			t.Fatalf("fifth call: %v, want ErrCircuitOpen", err)
+		}
+		if status.Code(err) != codes.Unavailable {
+			t.Errorf("status.Code = %v, want Unavailable", status.Code(err))
+		}
+		if s.calls.Load() != before {
+			t.Errorf("the server was called through an open breaker")
+		}
+		if el := time.Since(start); el != 0 {
+			t.Errorf("failing fast took %v on the fake clock, want no wait", el)
+		}
+	})
 }
 
 func TestBulkheadBoundsConcurrency(t *testing.T) {
-	s := &server{block: make(chan struct{})}
-	c := start(t, s)
-	var wg sync.WaitGroup
-	for i := 0; i < 2; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.Add(context.Background(), &Request{})
-		}()
-	}
-	for s.inFlight.Load() < 2 {
-		time.Sleep(time.Millisecond)
-	}
-	_, err := c.Add(context.Background(), &Request{})
-	if !errors.Is(err, resilient.ErrBulkheadFull) {
-		t.Errorf("third concurrent call: %v, want ErrBulkheadFull", err)
-	}
-	close(s.block)
-	wg.Wait()
-	if m := s.maxSeen.Load(); m > 2 {
-		t.Errorf("server saw %d concurrent calls, bulkhead is 2", m)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{block: make(chan struct{})}
+		c := start(t, s)
+		var wg sync.WaitGroup
+		for i := 0; i < 2; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c.Add(context.Background(), &Request{})
+			}()
+		}
+		synctest.Wait() // both calls are in the server
+		if n := s.inFlight.Load(); n != 2 {
+			t.Fatalf("%d calls in the server, want 2", n)
+		}
+		_, err := c.Add(context.Background(), &Request{})
+		if !errors.Is(err, resilient.ErrBulkheadFull) {
+			t.Errorf("third concurrent call: %v, want ErrBulkheadFull", err)
+		}
+		close(s.block)
+		wg.Wait()
+		if m := s.maxSeen.Load(); m > 2 {
+			t.Errorf("server saw %d concurrent calls, bulkhead is 2", m)
+		}
+	})
 }
 
 func TestPushbackHonoured(t *testing.T) {
-	s := &server{answer: func(ctx context.Context, n int64) error {
-		if n == 1 {
-			grpc.SetTrailer(ctx, metadata.Pairs("grpc-retry-pushback-ms", "80"))
-			return status.Error(codes.Unavailable, "later")
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{answer: func(ctx context.Context, n int64) error {
+			if n == 1 {
+				grpc.SetTrailer(ctx, metadata.Pairs("grpc-retry-pushback-ms", "80"))
+				return status.Error(codes.Unavailable, "later")
+			}
+			return nil
+		}}
+		// A pushback longer than the backoff cap is never waited for: raise
+		// the cap for this client.
+		c := start(t, s, WithCounterPolicy(func(p *CounterPolicy) { p.Get.Retry.Cap = 200 * time.Millisecond }))
+		begin := time.Now()
+		if _, err := c.Get(context.Background(), &Request{}); err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	}}
-	// A pushback longer than the backoff cap is never waited for: raise
-	// the cap for this client.
-	c := start(t, s, WithCounterPolicy(func(p *CounterPolicy) { p.Get.Retry.Cap = 200 * time.Millisecond }))
-	begin := time.Now()
-	if _, err := c.Get(context.Background(), &Request{}); err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(begin); el < 80*time.Millisecond {
-		t.Errorf("retried after %v, want at least the 80ms pushback", el)
-	}
-	if s.calls.Load() != 2 {
-		t.Errorf("server saw %d calls, want 2", s.calls.Load())
-	}
+		if el := time.Since(begin); el != 80*time.Millisecond {
+			t.Errorf("retried after %v, want the 80ms pushback exactly", el)
+		}
+		if s.calls.Load() != 2 {
+			t.Errorf("server saw %d calls, want 2", s.calls.Load())
+		}
+	})
 }
 
 func TestCallPolicyOverride(t *testing.T) {
-	s := &server{answer: unavailable}
-	c := start(t, s)
-	c.Get(context.Background(), &Request{}, resilientgrpc.CallPolicy(resilient.WithoutRetries()))
-	if got := s.calls.Load(); got != 1 {
-		t.Errorf("server saw %d calls with retries off for the call, want 1", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{answer: unavailable}
+		c := start(t, s)
+		c.Get(context.Background(), &Request{}, resilientgrpc.CallPolicy(resilient.WithoutRetries()))
+		if got := s.calls.Load(); got != 1 {
+			t.Errorf("server saw %d calls with retries off for the call, want 1", got)
+		}
+	})
 }
 
 func TestServerStream(t *testing.T) {
-	s := &server{}
-	c := start(t, s)
-	st, err := c.Tail(context.Background(), &Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []int64
-	for {
-		r, err := st.Recv()
-		if err == io.EOF {
-			break
-		}
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{}
+		c := start(t, s)
+		st, err := c.Tail(context.Background(), &Request{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, r.GetN())
-	}
-	if len(got) != 3 {
-		t.Errorf("received %v, want 3 messages", got)
-	}
+		var got []int64
+		for {
+			r, err := st.Recv()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, r.GetN())
+		}
+		if len(got) != 3 {
+			t.Errorf("received %v, want 3 messages", got)
+		}
+	})
 }
 
 func TestInvalidPolicyFailsEveryCall(t *testing.T) {
-	s := &server{}
-	c := start(t, s, WithCounterPolicy(func(p *CounterPolicy) { p.Add.Timeout = -time.Second }))
-	if _, err := c.Add(context.Background(), &Request{}); err == nil {
-		t.Fatal("Add with a negative timeout: no error")
-	}
-	if s.calls.Load() != 0 {
-		t.Error("the server was called")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := &server{}
+		c := start(t, s, WithCounterPolicy(func(p *CounterPolicy) { p.Add.Timeout = -time.Second }))
+		if _, err := c.Add(context.Background(), &Request{}); err == nil {
+			t.Fatal("Add with a negative timeout: no error")
+		}
+		if s.calls.Load() != 0 {
+			t.Error("the server was called")
+		}
+	})
 }

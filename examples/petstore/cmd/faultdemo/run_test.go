@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/resilientgo/resilient/internal/testtier"
 )
 
 // TestRun runs the whole demo with a short phase and checks that it prints
 // the tables, writes the report and the chart, and passes.
 func TestRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every scenario")
-	}
+	testtier.Slow(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := t.TempDir()

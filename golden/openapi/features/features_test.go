@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// These tests run against the models generated from
-// gen/openapi/testdata/features.yaml.
+// These tests run against the models generated from openapi.yaml, a copy
+// of gen/openapi/testdata/features.yaml.
 
 func TestUnionRoundTrip(t *testing.T) {
 	in := `{"id":1,"name":"Tom","kind":{"petType":"cat","lives":9},"parent":{"id":2,"name":"Old Tom","kind":{"petType":"Dog","barks":true}}}`

@@ -1,0 +1,7 @@
+// Package timeouts is the golden case timeouts of oapi-resilient: total,
+// attempt and connect timeouts are layered document < path item < operation.
+//
+// openapi.yaml (with policy.yaml when present) is the input; client.gen.go
+// and review.md are the expected output, compared byte for byte by go test
+// ./golden and rewritten by go test ./golden -update.
+package timeouts
