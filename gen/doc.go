@@ -6,7 +6,7 @@
 //
 // The OpenAPI pipeline is
 //
-//	openapi.Load → openapi.Build → policy.Resolve → golang.EmitModels, golang.EmitClient
+//	openapi.Load → openapi.Build → resolve.HTTP → golang.EmitModels, golang.EmitClient
 //
 // and three entry points run it to different depths:
 //

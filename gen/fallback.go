@@ -12,7 +12,7 @@ import (
 	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
-	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -24,14 +24,14 @@ const RuleFallbackValue = "E-FALLBACK-VALUE"
 // schema of its operation's result, the first 2xx response with a JSON
 // body, so that a value the generated client could not decode is reported
 // with the spec rather than when the client is made.
-func checkStaticFallbacks(doc *openapi.Document, svc *ir.Service, pol *policy.Service) []diag.Diagnostic {
+func checkStaticFallbacks(doc *openapi.Document, svc *resolve.Service) []diag.Diagnostic {
 	var out []diag.Diagnostic
-	for i, op := range svc.Operations {
-		res := pol.Operations[i]
+	for _, op := range svc.Operations {
+		res := op.Policy
 		if res.Policy.Fallback.Kind != runtime.FallbackStatic {
 			continue
 		}
-		schema, status := resultSchema(doc.T, op)
+		schema, status := resultSchema(doc.T, op.Operation)
 		if schema == nil {
 			continue
 		}

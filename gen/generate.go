@@ -13,7 +13,7 @@ import (
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
-	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
 )
 
@@ -30,7 +30,7 @@ import (
 // by position; the Result is then nil. Bad input gives an error, never a
 // panic.
 func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
-	s, err := resolve(fsys, spec, opts, false)
+	s, err := prepare(fsys, spec, opts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 // client emitter's name checks. It returns the warnings, and the errors
 // joined as with [OpenAPI].
 func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, error) {
-	s, err := resolve(fsys, spec, opts, true)
+	s, err := prepare(fsys, spec, opts, true)
 	if err != nil {
 		return s.diags.Warnings(), err
 	}
@@ -72,7 +72,7 @@ func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, err
 // spec: one table of the resolved policy (see [policyspec.RenderReview]),
 // with the warnings, and the errors joined as with [OpenAPI].
 func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagnostic, error) {
-	s, err := resolve(fsys, spec, opts, false)
+	s, err := prepare(fsys, spec, opts, false)
 	if err == nil {
 		err = s.validated()
 	}
@@ -86,7 +86,7 @@ func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagno
 type state struct {
 	diags      diag.List
 	svc        *ir.Service
-	policy     *policy.Service
+	resolved   *resolve.Service
 	dependency string
 	// validation delivers kin-openapi's findings, which are computed
 	// while the later stages run; nil once collected.
@@ -118,10 +118,10 @@ func (s *state) validated() error {
 	return s.diags.Err()
 }
 
-// resolve runs load, build and policy resolution. With examples, the
+// prepare runs load, build and policy resolution. With examples, the
 // document's examples are also checked against their schemas. The returned
 // state is never nil; the error joins all error diagnostics.
-func resolve(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
+func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
 	s := &state{}
 	file := s.policyFile(opts)
 	doc, warnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir, DeferValidation: true})
@@ -147,18 +147,18 @@ func resolve(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 	if s.dependency == "" {
 		s.dependency = DependencyName(svc.Title, spec)
 	}
-	pol, warnings, err := policy.Resolve(svc, s.dependency, file)
+	res, warnings, err := resolve.HTTP(svc, s.dependency, file)
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()
 	}
-	for _, d := range checkStaticFallbacks(doc, svc, pol) {
+	for _, d := range checkStaticFallbacks(doc, res) {
 		s.diags.Add(d)
 	}
 	if s.diags.HasErrors() {
 		return s, s.validated()
 	}
-	s.policy = pol
+	s.resolved = res
 	return s, nil
 }
 
@@ -195,7 +195,7 @@ func (s *state) review(mode policyspec.ReviewMode) string {
 	if name == "" {
 		name = s.svc.Name
 	}
-	out := policyspec.RenderReview(name, []policyspec.ReviewDependency{s.policy.Review("HTTP")}, mode)
+	out := policyspec.RenderReview(name, []policyspec.ReviewDependency{s.resolved.Review("HTTP")}, mode)
 	if !strings.HasSuffix(out, "\n") {
 		out += "\n"
 	}
@@ -229,7 +229,7 @@ func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
 func (s *state) emitFile(pkg, source string) (*jen.File, error) {
 	f := golang.NewFile(pkg, source)
 	golang.EmitModels(f, s.svc)
-	warnings, err := golang.EmitClient(f, s.svc, s.policy, golang.ClientOptions{DependencyName: s.dependency})
+	warnings, err := golang.EmitClient(f, s.resolved, golang.ClientOptions{DependencyName: s.dependency})
 	s.add(warnings, err)
 	if err != nil {
 		return nil, s.diags.Err()

@@ -3,14 +3,13 @@ package golang
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
-	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/runtime"
 )
@@ -36,24 +35,20 @@ type ClientOptions struct {
 	DependencyName string
 }
 
-// EmitClient writes the resilient HTTP client of svc into f, with the
-// resolved policy pol (from [policy.Resolve] for the same service): the
-// Client type and NewClient with its options, the Policy table and
-// DefaultPolicy, one method per operation with its Params struct and typed
-// error, and the helpers they share. The model types come from
-// [EmitModels], into the same package.
+// EmitClient writes the resilient HTTP client of svc, a service with its
+// policy resolved by [resolve.HTTP], into f: the Client type and NewClient
+// with its options, the Policy table and DefaultPolicy, one method per
+// operation with its Params struct and typed error, and the helpers they
+// share. The model types come from [EmitModels], into the same package.
 //
 // Constructs it cannot type degrade (a parameter sent as JSON, a multipart
 // body sent as raw bytes, a second success type read as the first) and come
 // back as warnings. Names the client needs that the models already use are
 // errors (E-NAME-RESERVED, E-NAME-COLLISION), joined in the error; f is
 // left untouched then.
-func EmitClient(f *jen.File, svc *ir.Service, pol *policy.Service, opts ClientOptions) ([]diag.Diagnostic, error) {
-	if pol == nil || pol.Dependency == nil || len(pol.Operations) != len(svc.Operations) {
-		return nil, errors.New("golang: the policy does not belong to service " + svc.Name + ": resolve it with policy.Resolve for the same service")
-	}
+func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.Diagnostic, error) {
 	var list diag.List
-	v := newClientView(svc, pol, opts, &list)
+	v := newClientView(svc, opts, &list)
 	if list.HasErrors() {
 		return list.Warnings(), list.Err()
 	}
@@ -95,14 +90,14 @@ type clientView struct {
 
 // newClientView computes the client of svc, reporting degraded constructs
 // as warnings and name clashes as errors.
-func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, list *diag.List) *clientView {
-	c := &clientGen{m: newModels(svc), list: list}
-	v := &clientView{svcName: svc.Name, depName: opts.DependencyName, dep: depView(pol), deadlineHeader: pol.Dependency.DeadlineHeader}
+func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *clientView {
+	c := &clientGen{m: newModels(svc.IR), list: list}
+	v := &clientView{svcName: svc.IR.Name, depName: opts.DependencyName, dep: depView(svc.Dependency), deadlineHeader: svc.Dependency.DeadlineHeader}
 	if v.depName == "" {
-		v.depName = pol.Dependency.Name
+		v.depName = svc.Dependency.Name
 	}
-	for i, op := range svc.Operations {
-		res := pol.Operations[i]
+	for _, rop := range svc.Operations {
+		op, res := rop.Operation, rop.Policy
 		var static []byte
 		if res.Policy.Fallback.Kind == runtime.FallbackStatic {
 			var why string
@@ -128,7 +123,7 @@ func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, lis
 			v.usesBytes = true
 		}
 	}
-	checkNames(svc, v, list)
+	checkNames(svc.IR, v, list)
 	return v
 }
 

@@ -16,19 +16,19 @@ import (
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
-	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/gen/resolve"
 )
 
 // emitAll writes the models and the client of svc into one file.
 func emitAll(t *testing.T, svc *ir.Service, pkg, source string) ([]byte, []diag.Diagnostic) {
 	t.Helper()
-	pol, _, err := policy.Resolve(svc, pkg, nil)
+	res, _, err := resolve.HTTP(svc, pkg, nil)
 	if err != nil {
-		t.Fatalf("policy.Resolve: %v", err)
+		t.Fatalf("resolve.HTTP: %v", err)
 	}
 	f := golang.NewFile(pkg, source)
 	golang.EmitModels(f, svc)
-	warnings, err := golang.EmitClient(f, svc, pol, golang.ClientOptions{})
+	warnings, err := golang.EmitClient(f, res, golang.ClientOptions{})
 	if err != nil {
 		t.Fatalf("EmitClient: %v", err)
 	}
@@ -106,11 +106,11 @@ components:
     GetThingParams: {type: object, properties: {b: {type: string}}}
 `
 	svc := loadSpec(t, fstest.MapFS{"names.yaml": {Data: []byte(spec)}}, "names.yaml", openapi.BuildOptions{})
-	pol, _, err := policy.Resolve(svc, "names", nil)
+	res, _, err := resolve.HTTP(svc, "names", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = golang.EmitClient(golang.NewFile("names", ""), svc, pol, golang.ClientOptions{})
+	_, err = golang.EmitClient(golang.NewFile("names", ""), res, golang.ClientOptions{})
 	got := map[string]int{}
 	for _, rule := range []string{"E-NAME-RESERVED", "E-NAME-COLLISION"} {
 		got[rule] = countRule(err, rule)

@@ -16,7 +16,7 @@ import (
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
-	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/internal/testtier"
 )
 
@@ -166,11 +166,11 @@ func emit(t *testing.T, svc *ir.Service, pkg, source string) []byte {
 	t.Helper()
 	f := golang.NewFile(pkg, source)
 	golang.EmitModels(f, svc)
-	pol, _, err := policy.Resolve(svc, pkg, nil)
+	res, _, err := resolve.HTTP(svc, pkg, nil)
 	if err != nil {
-		t.Fatalf("policy.Resolve: %v", err)
+		t.Fatalf("resolve.HTTP: %v", err)
 	}
-	if _, err := golang.EmitClient(f, svc, pol, golang.ClientOptions{}); err != nil {
+	if _, err := golang.EmitClient(f, res, golang.ClientOptions{}); err != nil {
 		t.Fatalf("EmitClient: %v", err)
 	}
 	var buf bytes.Buffer

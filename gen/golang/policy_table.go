@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/resilientgo/resilient/gen/policy"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/runtime"
 )
@@ -19,8 +18,7 @@ type depPolicyView struct {
 	summary string
 }
 
-func depView(pol *policy.Service) depPolicyView {
-	d := pol.Dependency
+func depView(d *policyspec.Dependency) depPolicyView {
 	p := d.Policy
 	s := "Dependency: breaker at " + trimFloat(p.Breaker.FailureRate) + "% of " + itoa(int(p.Breaker.MinimumCalls)) +
 		" calls" + origin(d.Sources, "breaker.failureRate") + ", open " + shortDuration(p.Breaker.OpenFor) +

@@ -9,7 +9,7 @@
 // idempotency of its idempotency_level option: NO_SIDE_EFFECTS is
 // [ir.ReadOnly], IDEMPOTENT is [ir.Idempotent], anything else is
 // [ir.NotIdempotent]. The resilience options are kept as raw policy layers,
-// in snake_case, for package policy to decode and check:
+// in snake_case, for package resolve to decode and check:
 // (resilient.v1.file) at [ir.LevelDocument], (resilient.v1.service) at
 // [ir.LevelService] and (resilient.v1.method) at [ir.LevelOperation].
 //

@@ -6,7 +6,7 @@
 // [Run] is the whole plugin as a pure function from a
 // CodeGeneratorRequest to a CodeGeneratorResponse: it reads the
 // parameters, builds the IR with package protoir, resolves each service's
-// policy with package policy (policy file < file option < service option <
+// policy with package resolve (policy file < file option < service option <
 // method option), and emits one <name>_resilient.pb.go per .proto file that
 // has services, plus an optional Markdown review. Every problem ends up in
 // the response's error, naming file, service and method, never a panic.

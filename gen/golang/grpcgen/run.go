@@ -18,8 +18,8 @@ import (
 	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/input"
 	"github.com/resilientgo/resilient/gen/ir"
-	"github.com/resilientgo/resilient/gen/policy"
 	"github.com/resilientgo/resilient/gen/protoir"
+	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
 )
 
@@ -147,9 +147,9 @@ func Generate(gen *protogen.Plugin, opts Options) error {
 	services, warnings, err := protoir.Files(gen)
 	addErr(err)
 	addWarnings(warnings)
-	resolved := make([]*policy.Service, len(services))
+	resolved := make([]*resolve.Service, len(services))
 	for i, svc := range services {
-		res, warnings, err := policy.ResolveRPC(svc, file)
+		res, warnings, err := resolve.RPC(svc, file)
 		addErr(err)
 		addWarnings(warnings)
 		resolved[i] = res
@@ -186,7 +186,7 @@ func Generate(gen *protogen.Plugin, opts Options) error {
 		}
 		views := make([]*serviceView, len(idx))
 		for j, i := range idx {
-			views[j] = newServiceView(services[i], resolved[i])
+			views[j] = newServiceView(resolved[i])
 		}
 		g := gen.NewGeneratedFile(f.GeneratedFilenamePrefix+"_resilient.pb.go", f.GoImportPath)
 		if err := emitFile(g, f.Desc.Path(), string(f.GoPackageName), string(f.GoImportPath), views); err != nil {
@@ -195,17 +195,18 @@ func Generate(gen *protogen.Plugin, opts Options) error {
 	}
 	if opts.Review != "" {
 		g := gen.NewGeneratedFile(opts.Review, "")
-		g.P(review(services, resolved))
+		g.P(review(resolved))
 	}
 	return nil
 }
 
 // review renders the Markdown review of every generated service.
-func review(services []*ir.Service, resolved []*policy.Service) string {
+func review(resolved []*resolve.Service) string {
 	var deps []policyspec.ReviewDependency
 	var sources []string
-	for i, svc := range services {
-		deps = append(deps, resolved[i].Review("gRPC"))
+	for _, rs := range resolved {
+		svc := rs.IR
+		deps = append(deps, rs.Review("gRPC"))
 		if !slices.Contains(sources, svc.Source) {
 			sources = append(sources, svc.Source)
 		}

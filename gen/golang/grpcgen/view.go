@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/gen/ir"
-	"github.com/resilientgo/resilient/gen/policy"
+	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/runtime"
 )
@@ -38,11 +38,12 @@ type methodView struct {
 	policyNote, docLine string
 }
 
-func newServiceView(svc *ir.Service, pol *policy.Service) *serviceView {
+func newServiceView(rs *resolve.Service) *serviceView {
+	svc := rs.IR
 	v := &serviceView{goName: svc.Name, fullName: svc.FullName, source: svc.Source, doc: svc.Doc}
-	v.dep, v.depNote = depView(pol.Dependency)
-	for i, op := range svc.Operations {
-		res := pol.Operations[i]
+	v.dep, v.depNote = depView(rs.Dependency)
+	for _, op := range rs.Operations {
+		res := op.Policy
 		m := &methodView{
 			goName:     op.Name,
 			protoName:  op.RPC.Name,

@@ -1,8 +1,4 @@
-// Package policy resolves the resilience policy of an IR service: it
-// decodes the raw x-resilience layers the front end kept, layers them over
-// the policy file and the built-in defaults with package policyspec, and
-// returns one resolved dependency and one resolved policy per operation.
-package policy
+package resolve
 
 import (
 	"errors"
@@ -14,31 +10,33 @@ import (
 	"github.com/resilientgo/resilient/runtime"
 )
 
-// Service is the resolved policy of one service.
+// Service is an IR service with its resolved policy. Back ends emit a
+// client from it; the review is rendered from it.
 type Service struct {
+	// IR is the service as the front end built it.
+	IR *ir.Service
 	// Dependency is the dependency-wide policy shared by all operations.
 	Dependency *policyspec.Dependency
-	// Operations holds the resolved policy of each operation, in the order
-	// of the service's operations.
-	Operations []*policyspec.Operation
+	// Operations are the service's operations, in the IR's order, each
+	// with its policy.
+	Operations []*Operation
 }
 
-// Operation returns the resolved policy of the i-th operation.
-func (s *Service) Operation(i int) *policyspec.Operation { return s.Operations[i] }
+// Operation is one operation of the IR with its resolved policy.
+type Operation struct {
+	*ir.Operation
+	// Policy is the operation's resolved policy, never nil.
+	Policy *policyspec.Operation
+}
 
-// Review returns the service as a review input for [policyspec.RenderReview].
+// Review returns the service as a review input for
+// [policyspec.RenderReview].
 func (s *Service) Review(protocol string) policyspec.ReviewDependency {
-	return policyspec.ReviewDependency{Dependency: s.Dependency, Protocol: protocol, Operations: s.Operations}
-}
-
-// Resolve resolves the policy of svc, known as the dependency called
-// dependency, from its x-resilience layers and the policy file (nil when
-// there is none). Problems come back as diagnostics: errors joined in the
-// error, warnings in the slice. A policy file entry that names no operation
-// of svc is an error, and so is a cached fallback on an operation with a
-// security requirement that is not declared shared (E-FALLBACK-SHARED).
-func Resolve(svc *ir.Service, dependency string, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
-	return resolve(svc, dependency, file, httpRules)
+	ops := make([]*policyspec.Operation, len(s.Operations))
+	for i, op := range s.Operations {
+		ops[i] = op.Policy
+	}
+	return policyspec.ReviewDependency{Dependency: s.Dependency, Protocol: protocol, Operations: ops}
 }
 
 // opRule adjusts a resolved operation for its protocol, reporting what
@@ -46,7 +44,8 @@ func Resolve(svc *ir.Service, dependency string, file *policyspec.File) (*Servic
 type opRule func(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Operation, list *diag.List)
 
 // resolve resolves the policy of svc as the dependency called dependency,
-// applying rule (when not nil) to every resolved operation.
+// applying rule (when not nil) to every resolved operation. The Service
+// is nil only when the dependency-wide policy cannot be resolved.
 func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opRule) (*Service, []diag.Diagnostic, error) {
 	var list diag.List
 	at := keyPositions(svc)
@@ -69,10 +68,10 @@ func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opR
 	}
 	add(dep.Warnings.Err())
 
-	out := &Service{Dependency: dep, Operations: make([]*policyspec.Operation, len(svc.Operations))}
+	out := &Service{IR: svc, Dependency: dep, Operations: make([]*Operation, len(svc.Operations))}
 	known := make([]string, 0, 2*len(svc.Operations))
 	for i, op := range svc.Operations {
-		layers := slicesConcat(file.OperationLayers(dependency, op.Name), fileLayersByID(file, dependency, op))
+		layers := fileLayers(file, dependency, op)
 		for _, ext := range op.Resilience {
 			l, err := decode(ext)
 			add(err)
@@ -87,7 +86,7 @@ func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opR
 		if rule != nil {
 			rule(op, layers, res, &list)
 		}
-		out.Operations[i] = res
+		out.Operations[i] = &Operation{Operation: op, Policy: res}
 		known = append(known, op.Name)
 		if op.ID != "" && op.ID != op.Name {
 			known = append(known, op.ID)
@@ -97,20 +96,15 @@ func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opR
 	return out, list.Warnings(), list.Err()
 }
 
-// fileLayersByID returns the policy file's entry for op written under its
-// operationId, when that differs from its Go name.
-func fileLayersByID(file *policyspec.File, dependency string, op *ir.Operation) []policyspec.Layer {
-	if op.ID == "" || op.ID == op.Name {
-		return nil
+// fileLayers returns the policy file's entries for op: the one written
+// under its Go name, then the one under its operationId (or rpc name)
+// when that differs.
+func fileLayers(file *policyspec.File, dependency string, op *ir.Operation) []policyspec.Layer {
+	layers := file.OperationLayers(dependency, op.Name)
+	if op.ID != "" && op.ID != op.Name {
+		layers = append(layers, file.OperationLayers(dependency, op.ID)...)
 	}
-	return file.OperationLayers(dependency, op.ID)
-}
-
-func slicesConcat(a, b []policyspec.Layer) []policyspec.Layer {
-	if len(b) == 0 {
-		return a
-	}
-	return append(a, b...)
+	return layers
 }
 
 // decode decodes one raw extension value (x-resilience, or a proto

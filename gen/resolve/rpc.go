@@ -1,4 +1,4 @@
-package policy
+package resolve
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ const RuleStreamFallback = "E-FALLBACK-STREAM"
 // dependencies too, is left out without a warning.
 const RuleKeyNotGRPC = "W-KEY-NOT-GRPC"
 
-// ResolveRPC resolves the policy of svc, a gRPC service built by the proto
+// RPC resolves the policy of svc, a gRPC service built by the proto
 // front end, with the policy file file (nil when there is none). The
 // dependency is named by the service's full name; a policy file entry for
 // an operation may use the rpc name as written or its Go name. Layers, from
@@ -45,7 +45,7 @@ const RuleKeyNotGRPC = "W-KEY-NOT-GRPC"
 // to a gRPC client, are left out, with a W-KEY-NOT-GRPC warning when
 // written for the service. Problems come back as diagnostics: errors
 // joined in the error, warnings in the slice.
-func ResolveRPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
+func RPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
 	s, warnings, err := resolve(svc, svc.FullName, file, rpcRules)
 	if s != nil {
 		if src := s.Dependency.Sources["deadlineHeader"]; writtenForService(src) {
@@ -118,8 +118,8 @@ func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 	for _, l := range layers {
 		s := l.Spec
 		if op.RPC.ClientStreams() {
-			if loc, ok := firstSet(s.Retry.MaxRetries.Loc, s.Retry.MaxRetries.Set, s.Retry.Base.Loc, s.Retry.Base.Set, s.Retry.Cap.Loc, s.Retry.Cap.Set,
-				s.Hedge.Delay.Loc, s.Hedge.Delay.Set, s.Hedge.MaxHedges.Loc, s.Hedge.MaxHedges.Set); ok {
+			if loc, ok := firstSet(where(s.Retry.MaxRetries), where(s.Retry.Base), where(s.Retry.Cap),
+				where(s.Hedge.Delay), where(s.Hedge.MaxHedges)); ok {
 				list.Errorf(irLocation(loc), RuleRetryStream,
 					fmt.Sprintf("retry policy not supported on %s method %s: a stream of requests cannot be replayed", op.RPC.Kind, name),
 					"remove retry and hedge from the method's policy")
@@ -149,12 +149,20 @@ func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 	}
 }
 
-// firstSet returns the first location whose flag is set, from pairs of
-// (location, set).
-func firstSet(pairs ...any) (policyspec.Location, bool) {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if pairs[i+1].(bool) {
-			return pairs[i].(policyspec.Location), true
+// written is where a field was written, and whether it was.
+type written struct {
+	loc policyspec.Location
+	set bool
+}
+
+// where returns where f was written.
+func where[T any](f policyspec.Field[T]) written { return written{f.Loc, f.Set} }
+
+// firstSet returns the location of the first field that was written.
+func firstSet(fields ...written) (policyspec.Location, bool) {
+	for _, f := range fields {
+		if f.set {
+			return f.loc, true
 		}
 	}
 	return policyspec.Location{}, false

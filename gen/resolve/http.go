@@ -1,4 +1,4 @@
-package policy
+package resolve
 
 import (
 	"fmt"
@@ -12,6 +12,19 @@ import (
 // RuleFallbackShared is reported for a cached fallback on an operation
 // with a security requirement that does not declare its answer shared.
 const RuleFallbackShared = "E-FALLBACK-SHARED"
+
+// HTTP resolves the policy of svc, an HTTP service built by the OpenAPI
+// front end, known as the dependency called dependency, from its
+// x-resilience layers and the policy file (nil when there is none). A
+// policy file entry for an operation may name it by its operationId or by
+// its Go name. Problems come back as diagnostics: errors joined in the
+// error, warnings in the slice. A policy file entry that names no
+// operation of svc is an error, and so is a cached fallback on an
+// operation with a security requirement that is not declared shared
+// (E-FALLBACK-SHARED).
+func HTTP(svc *ir.Service, dependency string, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
+	return resolve(svc, dependency, file, httpRules)
+}
 
 // httpRules applies what HTTP operations add to the policy rules.
 func httpRules(op *ir.Operation, _ []policyspec.Layer, res *policyspec.Operation, list *diag.List) {

@@ -1,0 +1,308 @@
+package resolve_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// httpOp is an HTTP operation of api.yaml named name (operationId id),
+// with its x-resilience value, if any, at line 10.
+func httpOp(name, id, method string, ext map[string]any) *ir.Operation {
+	op := &ir.Operation{Name: name, ID: id, Method: method, Path: "/" + id,
+		Idempotency: ir.MethodIdempotency(method),
+		Location:    ir.Location{File: "api.yaml", Line: 5, Col: 3, Path: "#/paths/~1" + id + "/" + strings.ToLower(method)}}
+	if ext != nil {
+		op.Resilience = []ir.Extension{{Level: ir.LevelOperation, Value: ext,
+			Location: ir.Location{File: "api.yaml", Line: 10, Col: 7, Path: op.Path + "/x-resilience"}}}
+	}
+	return op
+}
+
+// rpcOp is a method of the gRPC service p.S written as rpc, of kind, with
+// its (resilient.v1.method) option value, if any.
+func rpcOp(rpc string, kind ir.StreamKind, idem ir.Idempotency, option map[string]any) *ir.Operation {
+	op := &ir.Operation{Name: strings.ToUpper(rpc[:1]) + rpc[1:], ID: rpc, Idempotency: idem,
+		RPC:      &ir.RPC{FullMethod: "/p.S/" + rpc, Name: rpc, Kind: kind, Output: ir.GoIdent{Name: "M"}},
+		Location: ir.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc}}
+	if option != nil {
+		op.Resilience = []ir.Extension{{Level: ir.LevelOperation, Value: option, Snake: true,
+			Location: ir.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc + ".(resilient.v1.method)"}}}
+	}
+	return op
+}
+
+func rpcService(ops ...*ir.Operation) *ir.Service {
+	return &ir.Service{Name: "S", FullName: "p.S", Source: "s.proto", Operations: ops,
+		Location: ir.Location{File: "s.proto", Line: 6, Col: 1, Path: "p.S"}}
+}
+
+func decodeFile(t *testing.T, text string) *policyspec.File {
+	t.Helper()
+	if text == "" {
+		return nil
+	}
+	f, err := policyspec.DecodeFile("policy.yaml", []byte(text))
+	if err != nil {
+		t.Fatalf("DecodeFile: %v", err)
+	}
+	return f
+}
+
+// rules renders diagnostics as "file:line:col RULE", one per element.
+func rules(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Location.String()+" "+d.Rule)
+	}
+	return out
+}
+
+// errorRules is rules of the diagnostics joined in err.
+func errorRules(err error) []string {
+	if err == nil {
+		return nil
+	}
+	var ds []diag.Diagnostic
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		ds = append(ds, e.(diag.Diagnostic))
+	}
+	return rules(ds)
+}
+
+// TestOperationsCarryTheirPolicy: every operation of the result is the
+// IR's operation, in the IR's order, with the policy resolved for it.
+func TestOperationsCarryTheirPolicy(t *testing.T) {
+	svc := &ir.Service{Name: "API", Operations: []*ir.Operation{
+		httpOp("ListPets", "listPets", "GET", nil),
+		httpOp("CreatePet", "createPet", "POST", map[string]any{"timeout": "3s"}),
+		httpOp("DeletePet", "deletePet", "DELETE", nil),
+	}}
+	res, _, err := resolve.HTTP(svc, "api", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Operations) != len(svc.Operations) || res.IR != svc {
+		t.Fatalf("HTTP = %d operations of %p, want %d of %p", len(res.Operations), res.IR, len(svc.Operations), svc)
+	}
+	for i, op := range res.Operations {
+		if op.Operation != svc.Operations[i] || op.Policy.Name != op.Name {
+			t.Errorf("operation %d = %s with the policy of %s, want %s with its own", i, op.Name, op.Policy.Name, svc.Operations[i].Name)
+		}
+	}
+	if got := res.Operations[1].Policy.Policy.Timeout; got != 3*time.Second {
+		t.Errorf("CreatePet timeout = %v, want 3s from its x-resilience", got)
+	}
+	if got := res.Operations[0].Policy.Policy.Idempotency; got != runtime.ReadOnly {
+		t.Errorf("ListPets idempotency = %v, want read-only from GET", got)
+	}
+}
+
+// TestRelocate: a diagnostic about a key inside an extension points at the
+// line and column where the key is written when the front end knows it;
+// otherwise at the extension.
+func TestRelocate(t *testing.T) {
+	const ptr = "#/paths/~1things/get/x-resilience"
+	positions := map[string]ir.Location{
+		"/retry":            {File: "api.yaml", Line: 11, Col: 9, Path: ptr + "/retry"},
+		"/retry/maxRetries": {File: "api.yaml", Line: 12, Col: 11, Path: ptr + "/retry/maxRetries"},
+		"/timeout":          {File: "api.yaml", Line: 13, Col: 9, Path: ptr + "/timeout"},
+	}
+	tests := []struct {
+		name      string
+		value     map[string]any
+		positions map[string]ir.Location
+		want      []string
+	}{
+		{"a bad value, at its key", map[string]any{"retry": map[string]any{"maxRetries": -1}}, positions,
+			[]string{"api.yaml:12:11 E-RANGE"}},
+		{"an unknown key, at the extension without its position", map[string]any{"retyr": map[string]any{}}, positions,
+			[]string{"api.yaml:10:7 E-EXT-UNKNOWN"}},
+		{"a rule between keys, at the key it names", map[string]any{"timeout": "-1s"}, positions,
+			[]string{"api.yaml:13:9 E-DURATION"}},
+		{"positions unknown, at the extension", map[string]any{"retry": map[string]any{"maxRetries": -1}}, nil,
+			[]string{"api.yaml:10:7 E-RANGE"}},
+		{"a position in another file is not taken", map[string]any{"retry": map[string]any{"maxRetries": -1}},
+			map[string]ir.Location{"/retry/maxRetries": {File: "common.yaml", Line: 99, Col: 1, Path: ptr + "/retry/maxRetries"}},
+			[]string{"api.yaml:10:7 E-RANGE"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			op := &ir.Operation{Name: "GetThing", ID: "getThing", Method: "GET", Path: "/things", Idempotency: ir.ReadOnly,
+				Resilience: []ir.Extension{{Level: ir.LevelOperation, Value: tt.value, Positions: tt.positions,
+					Location: ir.Location{File: "api.yaml", Line: 10, Col: 7, Path: ptr}}}}
+			_, _, err := resolve.HTTP(&ir.Service{Name: "API", Operations: []*ir.Operation{op}}, "api", nil)
+			if diff := cmp.Diff(tt.want, errorRules(err)); diff != "" {
+				t.Errorf("HTTP diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
+			}
+		})
+	}
+}
+
+// TestPolicyFileLookup: a policy file entry for an operation may name it
+// by its operationId (an rpc by its name as written) or by its Go name;
+// an entry that names nothing is an error.
+func TestPolicyFileLookup(t *testing.T) {
+	tests := []struct {
+		name    string
+		rpc     bool
+		file    string
+		op      string // the operation whose timeout is checked
+		timeout time.Duration
+		errs    []string
+	}{
+		{"HTTP, by operationId", false, "dependencies:\n  api:\n    operations:\n      listPets: {timeout: 4s}\n", "ListPets", 4 * time.Second, nil},
+		{"HTTP, by Go name", false, "dependencies:\n  api:\n    operations:\n      ListPets: {timeout: 5s}\n", "ListPets", 5 * time.Second, nil},
+		{"HTTP, an unknown name", false, "dependencies:\n  api:\n    operations:\n      listPet: {timeout: 5s}\n", "ListPets", runtime.DefaultTimeout,
+			[]string{"policy.yaml:4:7 E-POLICY-UNUSED"}},
+		{"RPC, by rpc name", true, "dependencies:\n  p.S:\n    operations:\n      get_item: {timeout: 4s}\n", "GetItem", 4 * time.Second, nil},
+		{"RPC, by Go name", true, "dependencies:\n  p.S:\n    operations:\n      GetItem: {timeout: 5s}\n", "GetItem", 5 * time.Second, nil},
+		{"RPC, an unknown name", true, "dependencies:\n  p.S:\n    operations:\n      getitem: {timeout: 5s}\n", "GetItem", 0,
+			[]string{"policy.yaml:4:7 E-POLICY-UNUSED"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := decodeFile(t, tt.file)
+			var res *resolve.Service
+			var err error
+			if tt.rpc {
+				op := rpcOp("get_item", ir.Unary, ir.ReadOnly, nil)
+				op.Name = "GetItem"
+				res, _, err = resolve.RPC(rpcService(op), file)
+			} else {
+				res, _, err = resolve.HTTP(&ir.Service{Name: "API", Operations: []*ir.Operation{httpOp("ListPets", "listPets", "GET", nil)}}, "api", file)
+			}
+			if diff := cmp.Diff(tt.errs, errorRules(err)); diff != "" {
+				t.Fatalf("diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
+			}
+			if tt.errs != nil {
+				return
+			}
+			if got := res.Operations[0].Policy.Policy.Timeout; got != tt.timeout {
+				t.Errorf("%s timeout = %v, want %v", tt.op, got, tt.timeout)
+			}
+		})
+	}
+}
+
+// TestStreamRules: a method whose client streams is never retried nor
+// hedged, and asking for it on the method is an error; a fallback on any
+// stream is an error; a static fallback on any RPC is an error and left
+// out.
+func TestStreamRules(t *testing.T) {
+	retry := map[string]any{"retry": map[string]any{"max_retries": 2}}
+	hedge := map[string]any{"hedge": map[string]any{"delay": "50ms"}}
+	cached := map[string]any{"fallback": map[string]any{"kind": "cached"}}
+	static := map[string]any{"fallback": map[string]any{"kind": "static", "value": map[string]any{}}}
+	tests := []struct {
+		name   string
+		kind   ir.StreamKind
+		option map[string]any
+		// fileRetry puts a retry block on the (resilient.v1.file) option.
+		fileRetry bool
+		errs      []string
+		// wantRetries is the resolved MaxRetries, unchecked when zero.
+		wantRetries  int
+		wantFallback bool
+	}{
+		{"unary, retried", ir.Unary, retry, false, nil, 2, false},
+		{"client stream, retry on the method", ir.ClientStreaming, retry, false, []string{"s.proto:7:3 E-RETRY-STREAM"}, runtime.NoRetries, false},
+		{"bidi stream, hedge on the method", ir.BidiStreaming, hedge, false, []string{"s.proto:7:3 E-RETRY-STREAM"}, runtime.NoRetries, false},
+		{"client stream, retry from the file: left out", ir.ClientStreaming, nil, true, nil, runtime.NoRetries, false},
+		{"server stream, retry from the file: kept", ir.ServerStreaming, nil, true, nil, 3, false},
+		{"server stream, cached fallback", ir.ServerStreaming, cached, false, []string{"s.proto:7:3 E-FALLBACK-STREAM"}, 0, false},
+		{"unary, static fallback", ir.Unary, static, false, []string{"s.proto:7:3 E-FALLBACK-STATIC"}, 0, false},
+		{"unary, cached fallback", ir.Unary, cached, false, nil, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc := rpcService(rpcOp("Op", tt.kind, ir.ReadOnly, tt.option))
+			if tt.fileRetry {
+				svc.Resilience = []ir.Extension{{Level: ir.LevelDocument, Snake: true, Value: map[string]any{"retry": map[string]any{"max_retries": 3}},
+					Location: ir.Location{File: "s.proto", Line: 3, Col: 1, Path: "p.(resilient.v1.file)"}}}
+			}
+			res, _, err := resolve.RPC(svc, nil)
+			if diff := cmp.Diff(tt.errs, errorRules(err)); diff != "" {
+				t.Fatalf("diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
+			}
+			p := res.Operations[0].Policy.Policy
+			if p.Name != "/p.S/Op" {
+				t.Errorf("policy name = %q, want the full method /p.S/Op", p.Name)
+			}
+			if tt.wantRetries != 0 && p.Retry.MaxRetries != tt.wantRetries {
+				t.Errorf("MaxRetries = %d, want %d", p.Retry.MaxRetries, tt.wantRetries)
+			}
+			if tt.wantRetries == runtime.NoRetries && (p.Hedge != runtime.HedgePolicy{}) {
+				t.Errorf("Hedge = %+v, want none on a stream of requests", p.Hedge)
+			}
+			if got := p.Fallback.Kind != runtime.FallbackNone; got != tt.wantFallback {
+				t.Errorf("Fallback = %v, want one: %v", p.Fallback.Kind, tt.wantFallback)
+			}
+		})
+	}
+}
+
+// TestKeysNotForGRPC: connectTimeout and deadlineHeader written for a
+// gRPC service are left out of its policy with a warning each; the
+// policy file's defaults, which serve HTTP dependencies too, are left out
+// without one.
+func TestKeysNotForGRPC(t *testing.T) {
+	tests := []struct {
+		name     string
+		file     string
+		option   map[string]any
+		warnings []string
+	}{
+		{"from the policy file's defaults: silent", "defaults:\n  connectTimeout: 200ms\n  deadlineHeader: X-Budget\n", nil, nil},
+		{"for the service in the policy file", "dependencies:\n  p.S:\n    connectTimeout: 200ms\n    deadlineHeader: false\n", nil,
+			[]string{"policy.yaml:3:5 W-KEY-NOT-GRPC", "policy.yaml:4:5 W-KEY-NOT-GRPC"}},
+		{"on the method", "", map[string]any{"connect_timeout": "200ms"}, []string{"s.proto:7:3 W-KEY-NOT-GRPC"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, warnings, err := resolve.RPC(rpcService(rpcOp("Op", ir.Unary, ir.ReadOnly, tt.option)), decodeFile(t, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.warnings, rules(warnings)); diff != "" {
+				t.Errorf("warnings mismatch (-want +got):\n%s", diff)
+			}
+			if res.Dependency.DeadlineHeader != "" || res.Operations[0].Policy.Policy.ConnectTimeout != 0 {
+				t.Errorf("deadline header %q, connect timeout %v; want both left out", res.Dependency.DeadlineHeader, res.Operations[0].Policy.Policy.ConnectTimeout)
+			}
+		})
+	}
+}
+
+// TestSharedFallbackOnSecuredOperation: a cached fallback on an operation
+// with a security requirement must be declared shared.
+func TestSharedFallbackOnSecuredOperation(t *testing.T) {
+	tests := []struct {
+		name    string
+		secured bool
+		ext     map[string]any
+		errs    []string
+	}{
+		{"secured, not shared", true, map[string]any{"fallback": map[string]any{"kind": "cached"}}, []string{"api.yaml:10:7 E-FALLBACK-SHARED"}},
+		{"secured, shared", true, map[string]any{"fallback": map[string]any{"kind": "cached", "shared": true}}, nil},
+		{"not secured", false, map[string]any{"fallback": map[string]any{"kind": "cached"}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			op := httpOp("GetPet", "getPet", "GET", tt.ext)
+			op.Secured = tt.secured
+			_, _, err := resolve.HTTP(&ir.Service{Name: "API", Operations: []*ir.Operation{op}}, "api", nil)
+			if diff := cmp.Diff(tt.errs, errorRules(err)); diff != "" {
+				t.Errorf("diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
+			}
+		})
+	}
+}
