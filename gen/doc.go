@@ -1,10 +1,11 @@
 // Package gen runs the generator's pipelines as pure functions: a spec
 // and its options in, generated Go source, the resilience review and the
 // warnings out. Nothing here touches the process: files are read only
-// through the [io/fs.FS] given, nothing is written, and there is no
-// package-level state, so generations may run in parallel.
+// through the [io/fs.FS] or the read function given, nothing is written,
+// and there is no package-level state, so generations may run in
+// parallel.
 //
-// The OpenAPI pipeline is
+// The two front doors are symmetric. The OpenAPI pipeline is
 //
 //	openapi.Load → openapi.Build → resolve.HTTP → golang.EmitModels, golang.EmitClient
 //
@@ -14,9 +15,19 @@
 //	warnings, err := gen.Check(fsys, "openapi.yaml", gen.OpenAPIOptions{})   // lint only
 //	review, warnings, err := gen.Review(fsys, "openapi.yaml", gen.OpenAPIOptions{})
 //
+// The proto pipeline, the whole of protoc-gen-resilient, is
+//
+//	protoir.Files → resolve.RPC → grpcgen.CheckNames, grpcgen.Emit
+//
+// run by [Proto] from the CodeGeneratorRequest protoc sends to the
+// CodeGeneratorResponse it expects back, with the warnings beside it:
+//
+//	resp, warnings := gen.Proto(req, gen.ProtoOptions{})
+//
 // Every problem is a [diag.Diagnostic] ("file:line:col: E-RULE: what
-// (where); fix"). Errors of all stages come back joined in one error,
-// sorted by position; [Diagnostics] takes them apart again and
-// [Unusable] tells input that cannot be read, parsed or resolved from a
-// loadable spec that breaks a rule.
+// (where); fix"). Errors of all stages come back joined in one error (in
+// the response's error field for [Proto]), sorted by position;
+// [Diagnostics] takes them apart again and [Unusable] tells input that
+// cannot be read, parsed or resolved from a loadable spec that breaks a
+// rule.
 package gen

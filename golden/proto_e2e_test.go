@@ -9,7 +9,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/resilientgo/resilient/gen/golang/grpcgen"
+	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 	"github.com/resilientgo/resilient/internal/testtier"
 )
@@ -147,7 +147,7 @@ func TestProtoCorpusBuilds(t *testing.T) {
 		// Every file of the request that is not a well-known type goes
 		// into the module under its go_package path, mapped below
 		// example.com/built so that imports resolve.
-		var gen []string
+		var toGenerate []string
 		var params []string
 		for _, f := range req.ProtoFile {
 			if strings.HasPrefix(f.GetName(), "google/protobuf/") {
@@ -155,17 +155,17 @@ func TestProtoCorpusBuilds(t *testing.T) {
 			}
 			params = append(params, "M"+f.GetName()+"="+goPath(i, e.root, f.GetName(), f.GetOptions().GetGoPackage()))
 			if f.GetName() == e.file || (e.root == "googleapis" && !goFiles[f.GetName()]) {
-				gen = append(gen, f.GetName())
+				toGenerate = append(toGenerate, f.GetName())
 				goFiles[f.GetName()] = e.root == "googleapis"
 			}
 		}
-		req.FileToGenerate = gen
+		req.FileToGenerate = toGenerate
 		req.Parameter = proto.String("module=example.com/built," + strings.Join(params, ","))
 		writeResponse(t, out, generateGo(t, req))
 		only := proto.CloneOf(req)
 		only.FileToGenerate = []string{e.file}
 		writeResponse(t, out, runPlugin(t, grpcBin, only))
-		resp := grpcgen.Run(only, nil, nil)
+		resp, _ := gen.Proto(only, gen.ProtoOptions{})
 		if resp.Error != nil {
 			t.Fatalf("%s/%s: %s", e.root, e.file, resp.GetError())
 		}

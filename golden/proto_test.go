@@ -15,7 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/resilientgo/resilient/gen/golang/grpcgen"
+	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 )
 
@@ -70,7 +70,7 @@ func TestProtoGolden(t *testing.T) {
 			dir := filepath.Join("proto", c.name)
 			requireDoc(t, dir)
 			req := protoRequest(t, dir, c)
-			resp := grpcgen.Run(req, func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }, nil)
+			resp, _ := gen.Proto(req, gen.ProtoOptions{ReadFile: func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }})
 			if resp.Error != nil {
 				t.Fatalf("protoc-gen-resilient: %s", resp.GetError())
 			}
@@ -130,19 +130,19 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // generateGo runs protoc-gen-go in-process.
 func generateGo(t *testing.T, req *pluginpb.CodeGeneratorRequest) *pluginpb.CodeGeneratorResponse {
 	t.Helper()
-	gen, err := protogen.Options{}.New(req)
+	plugin, err := protogen.Options{}.New(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range gen.Files {
+	for _, f := range plugin.Files {
 		if f.Generate {
-			internal_gengo.GenerateFile(gen, f)
+			internal_gengo.GenerateFile(plugin, f)
 		}
 	}
-	gen.SupportedFeatures = internal_gengo.SupportedFeatures
-	gen.SupportedEditionsMinimum = internal_gengo.SupportedEditionsMinimum
-	gen.SupportedEditionsMaximum = internal_gengo.SupportedEditionsMaximum
-	return gen.Response()
+	plugin.SupportedFeatures = internal_gengo.SupportedFeatures
+	plugin.SupportedEditionsMinimum = internal_gengo.SupportedEditionsMinimum
+	plugin.SupportedEditionsMaximum = internal_gengo.SupportedEditionsMaximum
+	return plugin.Response()
 }
 
 var goGRPC struct {

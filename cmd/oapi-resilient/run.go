@@ -184,7 +184,7 @@ func (c *command) options(stderr io.Writer) (*os.Root, string, gen.OpenAPIOption
 	}
 	opts.Dir = filepath.ToSlash(filepath.Clean(root))
 	if c.policy != "" {
-		data, err := readPolicy(c.policy)
+		data, err := input.ReadPolicy(c.policy)
 		if err != nil {
 			d := diag.Diagnostic{Rule: "E-READ", Message: "cannot read the policy file: " + inputError(err)}
 			d.Location.File = c.policy
@@ -199,16 +199,6 @@ func (c *command) options(stderr io.Writer) (*os.Root, string, gen.OpenAPIOption
 		return nil, "", opts, report(stderr, nil, d)
 	}
 	return r, filepath.ToSlash(rel), opts, exitOK
-}
-
-// readPolicy reads the policy file name from its folder, opened as a root.
-func readPolicy(name string) ([]byte, error) {
-	root, err := input.OpenRoot(filepath.Dir(name))
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return input.Read(root.FS(), filepath.Base(name), input.MaxPolicySize)
 }
 
 // inputError explains a failed read without repeating the path.

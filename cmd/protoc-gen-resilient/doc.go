@@ -81,6 +81,13 @@
 // grpc-timeout), go to standard error, one per line prefixed "warning: ",
 // which protoc and buf show; the files are still generated.
 //
+// The command exits with status 0 whenever it writes a response, errors in
+// it included, as protoc expects. It exits with status 1, saying why on
+// standard error, when given a command-line argument (protoc and buf pass
+// parameters in the request), when standard input is not a
+// CodeGeneratorRequest, or when the response cannot be written.
+// "protoc-gen-resilient --version" prints its name and module.
+//
 // File names, comments and service names from the .proto files reach the
 // generated code only as "//" comment text, with control characters
 // removed and a line starting "+build" escaped, and the Markdown review

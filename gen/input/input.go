@@ -21,6 +21,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // Limits on the size of what the generator reads.
@@ -71,6 +72,19 @@ func (e *TooLargeError) Error() string {
 // below dir: a symbolic link may lead elsewhere below dir, never out of
 // it. Close it when done.
 func OpenRoot(dir string) (*os.Root, error) { return os.OpenRoot(dir) }
+
+// ReadPolicy reads the policy file name (a path of the operating system,
+// relative to the working directory or absolute) from its folder, opened
+// with [OpenRoot], as [Read] does with the limit [MaxPolicySize]: a
+// symbolic link that leads out of that folder is refused.
+func ReadPolicy(name string) ([]byte, error) {
+	root, err := OpenRoot(filepath.Dir(name))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return Read(root.FS(), filepath.Base(name), MaxPolicySize)
+}
 
 // Read returns the content of the regular file name of fsys, refusing
 // anything else and a file of more than limit bytes (checked before

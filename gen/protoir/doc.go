@@ -14,8 +14,8 @@
 // [ir.LevelService] and (resilient.v1.method) at [ir.LevelOperation].
 //
 // Problems that would make the generated code fail to compile (two methods
-// with one Go name, a message named like a generated type) or that the
-// generator does not support (an edition above 2023) are reported as
-// diagnostics that name the file, the service and the method; all of them,
-// sorted.
+// with one Go name) or that the generator does not support (an edition
+// above 2023) are reported as diagnostics that name the file, the service
+// and the method; all of them, sorted. [Declarations] lists the Go names
+// protoc-gen-go declares, for the back end to check with its own.
 package protoir

@@ -20,10 +20,9 @@ import (
 
 // Rules reported by this package.
 const (
-	// RuleNameCollision: two generated Go names are the same.
+	// RuleNameCollision: two methods of one service map to the same Go
+	// name.
 	RuleNameCollision = "E-NAME-COLLISION"
-	// RuleNameReserved: a method takes a name the generated code needs.
-	RuleNameReserved = "E-NAME-RESERVED"
 	// RuleEdition: an edition above the supported maximum.
 	RuleEdition = "E-EDITION-UNSUPPORTED"
 	// RuleOption: a resilience option that cannot be read.
@@ -34,8 +33,10 @@ const (
 
 // Files builds the services of every file gen is asked to generate, in the
 // order of the request. Diagnostics of all files are collected: warnings
-// come back in the slice, errors joined and sorted in the error. Names are
-// checked across all files of one Go package.
+// come back in the slice, errors joined and sorted in the error. The Go
+// names of methods are checked within their service; the package-level
+// names, protoc-gen-go's (see [Declarations]) and the back end's, are the
+// back end's to check.
 func Files(gen *protogen.Plugin) ([]*ir.Service, []diag.Diagnostic, error) {
 	var list diag.List
 	var out []*ir.Service
@@ -45,15 +46,6 @@ func Files(gen *protogen.Plugin) ([]*ir.Service, []diag.Diagnostic, error) {
 		}
 		out = append(out, file(f, &list)...)
 	}
-	checkPackages(gen, &list)
-	return out, list.Warnings(), list.Err()
-}
-
-// File builds the services of f alone. See [Files].
-func File(f *protogen.File) ([]*ir.Service, []diag.Diagnostic, error) {
-	var list diag.List
-	out := file(f, &list)
-	checkPackageNames([]*protogen.File{f}, &list)
 	return out, list.Warnings(), list.Err()
 }
 
@@ -106,11 +98,6 @@ func service(f *protogen.File, s *protogen.Service, fileExt *ir.Extension, list 
 				"rename one of them")
 		}
 		byGoName[m.GoName] = m
-		if m.GoName == "Dependency" {
-			list.Errorf(op.Location, RuleNameReserved,
-				fmt.Sprintf("rpc %s of service %s maps to Go name Dependency, which the generated %sPolicy uses for the dependency-wide policy", m.Desc.Name(), svc.FullName, s.GoName),
-				"rename the rpc")
-		}
 	}
 	return svc
 }

@@ -14,6 +14,7 @@ import (
 // serviceView is everything the emitters of one service write, decided.
 type serviceView struct {
 	goName   string // Greeter
+	names    serviceNames
 	fullName string // helloworld.Greeter
 	source   string
 	doc      string
@@ -40,7 +41,7 @@ type methodView struct {
 
 func newServiceView(rs *resolve.Service) *serviceView {
 	svc := rs.IR
-	v := &serviceView{goName: svc.Name, fullName: svc.FullName, source: svc.Source, doc: svc.Doc}
+	v := &serviceView{goName: svc.Name, names: namesOf(svc.Name), fullName: svc.FullName, source: svc.Source, doc: svc.Doc}
 	v.dep, v.depNote = depView(rs.Dependency)
 	for _, op := range rs.Operations {
 		res := op.Policy

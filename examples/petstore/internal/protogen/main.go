@@ -31,7 +31,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/resilientgo/resilient/gen/golang/grpcgen"
+	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 )
 
@@ -56,7 +56,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	gen := []struct {
+	plugins := []struct {
 		name  string
 		param string
 		run   func(*pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, error)
@@ -65,7 +65,7 @@ func run() error {
 		{"protoc-gen-go-grpc", module, goGRPC},
 		{"protoc-gen-resilient", module + ",policy=policy.grpc.yaml,review=github.com/resilientgo/resilient/examples/petstore/petstorepb/REVIEW.md", resilient},
 	}
-	for _, g := range gen {
+	for _, g := range plugins {
 		r := proto.CloneOf(req)
 		r.Parameter = proto.String(g.param)
 		resp, err := g.run(r)
@@ -117,9 +117,14 @@ func goGRPC(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse
 	return resp, proto.Unmarshal(out, resp)
 }
 
-// resilient runs protoc-gen-resilient in-process.
+// resilient runs protoc-gen-resilient in-process, writing its warnings to
+// stderr as the plugin does.
 func resilient(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, error) {
-	return grpcgen.Run(req, os.ReadFile, os.Stderr), nil
+	resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: os.ReadFile})
+	for _, w := range warnings {
+		fmt.Fprintf(os.Stderr, "warning: %s\n", w.Error())
+	}
+	return resp, nil
 }
 
 func write(resp *pluginpb.CodeGeneratorResponse) error {

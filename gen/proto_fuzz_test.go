@@ -1,4 +1,4 @@
-package grpcgen
+package gen_test
 
 import (
 	"errors"
@@ -11,10 +11,10 @@ import (
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 )
 
-// FuzzParameter feeds arbitrary plugin parameters (what protoc passes after
+// FuzzProtoParameter feeds arbitrary plugin parameters (what protoc passes after
 // --resilient_opt) to the plugin: it must answer with files or an error in
 // the response, never panic, and never read a file it was not named.
-func FuzzParameter(f *testing.F) {
+func FuzzProtoParameter(f *testing.F) {
 	req, err := prototest.Request(nil, map[string]string{"x.proto": "syntax = \"proto3\";\npackage p;\noption go_package = \"example.com/p\";\nmessage M {}\nservice S { rpc A(M) returns (M); }\n"}, "", "x.proto")
 	if err != nil {
 		f.Fatal(err)
@@ -32,7 +32,7 @@ func FuzzParameter(f *testing.F) {
 	f.Fuzz(func(t *testing.T, parameter string) {
 		r := proto.Clone(req).(*pluginpb.CodeGeneratorRequest)
 		r.Parameter = proto.String(parameter)
-		resp := Run(r, readFile, nil)
+		resp := runProto(r, readFile, nil)
 		if resp.GetError() == "" && len(resp.File) == 0 {
 			t.Errorf("parameter %q: no error and no file", parameter)
 		}

@@ -1,9 +1,11 @@
-package grpcgen
+package gen_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,13 +14,16 @@ import (
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
 
+	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 )
 
-const header = "syntax = \"proto3\";\npackage p;\nimport \"resilient/v1/resilient.proto\";\noption go_package = \"example.com/p\";\nmessage M {}\n"
+const protoHeader = "syntax = \"proto3\";\npackage p;\nimport \"resilient/v1/resilient.proto\";\noption go_package = \"example.com/p\";\nmessage M {}\n"
 
-func TestRunBadInput(t *testing.T) {
+func TestProtoBadInput(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string
@@ -26,30 +31,34 @@ func TestRunBadInput(t *testing.T) {
 	}{
 		{"missing go_package", "syntax = \"proto3\";\npackage nogo;\nservice S { rpc A(M) returns (M); }\nmessage M {}\n",
 			[]string{"x.proto: E-GO-PACKAGE: unable to determine Go import path for \"x.proto\"", `(proto package "nogo")`}},
-		{"retry on a method that is not idempotent", header + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } }\n",
+		{"retry on a method that is not idempotent", protoHeader + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } }\n",
 			[]string{"x.proto:6:", "E-RETRY-UNSAFE", "p.S.A.(resilient.v1.method)"}},
-		{"negative duration", header + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {timeout: {seconds: -5}}; } }\n",
+		{"negative duration", protoHeader + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {timeout: {seconds: -5}}; } }\n",
 			[]string{"E-DURATION", `timeout "-5s"`, "p.S.A.(resilient.v1.method).timeout"}},
-		{"static fallback on an RPC", header + "service S { rpc A(M) returns (M) { option idempotency_level = NO_SIDE_EFFECTS; option (resilient.v1.method) = {fallback: {kind: FALLBACK_KIND_STATIC, value: \"{}\"}}; } }\n",
+		{"static fallback on an RPC", protoHeader + "service S { rpc A(M) returns (M) { option idempotency_level = NO_SIDE_EFFECTS; option (resilient.v1.method) = {fallback: {kind: FALLBACK_KIND_STATIC, value: \"{}\"}}; } }\n",
 			[]string{"x.proto:6:", "E-FALLBACK-STATIC: static fallback not supported on method /p.S/A: its value would have to be a M message"}},
-		{"retry on a bidi stream", header + "service S { rpc A(stream M) returns (stream M) { option idempotency_level = IDEMPOTENT; option (resilient.v1.method) = {retry: {max_retries: 1}}; } }\n",
+		{"retry on a bidi stream", protoHeader + "service S { rpc A(stream M) returns (stream M) { option idempotency_level = IDEMPOTENT; option (resilient.v1.method) = {retry: {max_retries: 1}}; } }\n",
 			[]string{"E-RETRY-STREAM: retry policy not supported on bidi-streaming method /p.S/A"}},
-		{"rpc names that map to one Go name", header + "service S { rpc get_foo(M) returns (M); rpc GetFoo(M) returns (M); }\n",
+		{"rpc names that map to one Go name", protoHeader + "service S { rpc get_foo(M) returns (M); rpc GetFoo(M) returns (M); }\n",
 			[]string{"E-NAME-COLLISION: rpcs get_foo and GetFoo of service p.S both map to Go method GetFoo"}},
-		{"message named like the client interface", header + "message SClient {}\nservice S { rpc A(M) returns (M); }\n",
+		{"message named like the client interface", protoHeader + "message SClient {}\nservice S { rpc A(M) returns (M); }\n",
 			[]string{"E-NAME-COLLISION: message p.SClient and the client interface of protoc-gen-go-grpc of service p.S both map to Go name SClient"}},
-		{"nested message and its flattened twin", header + "message Foo { message Bar {} }\nmessage Foo_Bar {}\nservice S { rpc A(M) returns (M); }\n",
+		{"message named like an option of the resilient client", protoHeader + "message WithSFallbackPartition {}\nservice S { rpc A(M) returns (M); }\n",
+			[]string{"E-NAME-COLLISION: message p.WithSFallbackPartition and a resilient client option of service p.S both map to Go name WithSFallbackPartition"}},
+		{"rpc named like the policy table's own field", protoHeader + "service S { rpc Dependency(M) returns (M); }\n",
+			[]string{"x.proto:6:13: E-NAME-RESERVED: rpc Dependency of service p.S maps to Go name Dependency, which the generated SPolicy uses for the dependency-wide policy"}},
+		{"nested message and its flattened twin", protoHeader + "message Foo { message Bar {} }\nmessage Foo_Bar {}\nservice S { rpc A(M) returns (M); }\n",
 			[]string{"E-NAME-COLLISION: message p.Foo.Bar and message p.Foo_Bar both map to Go name Foo_Bar"}},
-		{"all problems together, sorted", header + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } rpc B(M) returns (M) { option (resilient.v1.method) = {attempt_timeout: {seconds: -1}}; } }\n",
+		{"all problems together, sorted", protoHeader + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } rpc B(M) returns (M) { option (resilient.v1.method) = {attempt_timeout: {seconds: -1}}; } }\n",
 			[]string{"E-RETRY-UNSAFE", "\n", "E-DURATION"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": tt.src}, "", "x.proto")
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": tt.src}, "", "x.proto")
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp := Run(req, nil, nil)
+			resp := runProto(req, nil, nil)
 			got := resp.GetError()
 			rest := got
 			for _, w := range tt.want {
@@ -66,7 +75,7 @@ func TestRunBadInput(t *testing.T) {
 	}
 }
 
-func TestRunEdition2024(t *testing.T) {
+func TestProtoEdition2024(t *testing.T) {
 	// protocompile v0.14.1 cannot parse edition 2024; build the request
 	// from an edition 2023 file and raise its edition.
 	req, err := prototest.Request(nil, map[string]string{"e.proto": "edition = \"2023\";\npackage e;\noption go_package = \"example.com/e\";\nmessage M {}\nservice S { rpc A(M) returns (M); }\n"}, "", "e.proto")
@@ -78,27 +87,27 @@ func TestRunEdition2024(t *testing.T) {
 			f.Edition = editionPtr(int32(descriptorpb.Edition_EDITION_2024))
 		}
 	}
-	got := Run(req, nil, nil).GetError()
+	got := runProto(req, nil, nil).GetError()
 	if !strings.Contains(got, "E-EDITION-UNSUPPORTED: edition 2024 of e.proto is not supported (supported: proto2, proto3, 2023)") {
 		t.Errorf("Run error = %q, want E-EDITION-UNSUPPORTED", got)
 	}
 }
 
-func TestRunUnknownParameter(t *testing.T) {
+func TestProtoUnknownParameter(t *testing.T) {
 	req, err := prototest.Request(nil, map[string]string{"u.proto": "syntax = \"proto3\";\npackage u;\noption go_package = \"example.com/u\";\n"}, "polcy=x.yaml", "u.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Run(req, nil, nil).GetError(); !strings.Contains(got, `unknown parameter "polcy"`) {
+	if got := runProto(req, nil, nil).GetError(); !strings.Contains(got, `unknown parameter "polcy"`) {
 		t.Errorf("Run error = %q, want unknown parameter", got)
 	}
 }
 
 func editionPtr(n int32) *descriptorpb.Edition { e := descriptorpb.Edition(n); return &e }
 
-// TestRunWarnings: warnings are written, one per line, and the files are
+// TestProtoWarnings: warnings are written, one per line, and the files are
 // still generated; with an error as well, the warnings are still written.
-func TestRunWarnings(t *testing.T) {
+func TestProtoWarnings(t *testing.T) {
 	const noPackage = "syntax = \"proto3\";\nimport \"resilient/v1/resilient.proto\";\noption go_package = \"example.com/np\";\nmessage M {}\n"
 	for _, tt := range []struct {
 		name, src string
@@ -108,12 +117,12 @@ func TestRunWarnings(t *testing.T) {
 		{"warning and error", noPackage + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } }\n", "E-RETRY-UNSAFE"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"np.proto": tt.src}, "", "np.proto")
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"np.proto": tt.src}, "", "np.proto")
 			if err != nil {
 				t.Fatal(err)
 			}
 			var warn strings.Builder
-			resp := Run(req, nil, &warn)
+			resp := runProto(req, nil, &warn)
 			want := "warning: np.proto:5:1: W-NO-PACKAGE: service S has no proto package"
 			if !strings.HasPrefix(warn.String(), want) || strings.Count(warn.String(), "\n") != 1 {
 				t.Errorf("warnings = %q, want one line starting %q", warn.String(), want)
@@ -128,9 +137,9 @@ func TestRunWarnings(t *testing.T) {
 	}
 }
 
-// TestRunPolicyFileConfined: the plugin reads its policy file only when it
+// TestProtoPolicyFileConfined: the plugin reads its policy file only when it
 // is a regular file in its own folder, never what a link leads to.
-func TestRunPolicyFileConfined(t *testing.T) {
+func TestProtoPolicyFileConfined(t *testing.T) {
 	dir := t.TempDir()
 	for _, d := range []string{"outside", "conf"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
@@ -145,26 +154,26 @@ func TestRunPolicyFileConfined(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	src := header + "service S { rpc A(M) returns (M); }\n"
+	src := protoHeader + "service S { rpc A(M) returns (M); }\n"
 	for _, tt := range []struct{ policy, want string }{
 		{filepath.Join(dir, "conf", "zero.yaml"), "policy file: open zero.yaml: symbolic link leads outside the folder the generator may read"},
 		{filepath.Join(dir, "conf", "secret.yaml"), "policy file: open secret.yaml: symbolic link leads outside the folder the generator may read"},
 		{filepath.Join(dir, "outside"), "policy file: outside is a directory, not a regular file"},
 	} {
-		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": src}, "policy="+tt.policy, "x.proto")
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy="+tt.policy, "x.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := Run(req, nil, nil).GetError(); got != tt.want {
+		if got := runProto(req, nil, nil).GetError(); got != tt.want {
 			t.Errorf("policy=%s: Run error = %q, want %q", tt.policy, got, tt.want)
 		}
 	}
 }
 
-// TestRunReviewPath: review= names a file inside protoc's output tree,
+// TestProtoReviewPath: review= names a file inside protoc's output tree,
 // never outside it.
-func TestRunReviewPath(t *testing.T) {
-	src := header + "service S { rpc A(M) returns (M); }\n"
+func TestProtoReviewPath(t *testing.T) {
+	src := protoHeader + "service S { rpc A(M) returns (M); }\n"
 	for _, tt := range []struct{ review, file, err string }{
 		{"REVIEW.md", "REVIEW.md", ""},
 		{"docs/./REVIEW.md", "docs/REVIEW.md", ""},
@@ -177,11 +186,11 @@ func TestRunReviewPath(t *testing.T) {
 		{"a\nb.md", "", `review="a\nb.md": want a relative path`},
 		{".", "", `review=".": want a relative path`},
 	} {
-		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": src}, "review="+tt.review, "x.proto")
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "review="+tt.review, "x.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp := Run(req, nil, nil)
+		resp := runProto(req, nil, nil)
 		if tt.err != "" {
 			if got := resp.GetError(); !strings.Contains(got, tt.err) || len(resp.File) != 0 {
 				t.Errorf("review=%q: error %q and %d files, want an error containing %q", tt.review, got, len(resp.File), tt.err)
@@ -198,12 +207,12 @@ func TestRunReviewPath(t *testing.T) {
 	}
 }
 
-// TestRunSourceNameInComments: a .proto file name holding line breaks, a
+// TestProtoSourceNameInComments: a .proto file name holding line breaks, a
 // comment closer and directive text reaches the generated file only as
 // text of one comment line.
-func TestRunSourceNameInComments(t *testing.T) {
-	src := header + "service S { rpc A(M) returns (M); }\n"
-	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": src}, "paths=source_relative,review=R.md", "x.proto")
+func TestProtoSourceNameInComments(t *testing.T) {
+	src := protoHeader + "service S { rpc A(M) returns (M); }\n"
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "paths=source_relative,review=R.md", "x.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +225,7 @@ func TestRunSourceNameInComments(t *testing.T) {
 		}
 	}
 	req.FileToGenerate = []string{name}
-	resp := Run(req, nil, nil)
+	resp := runProto(req, nil, nil)
 	if resp.GetError() != "" {
 		t.Fatal(resp.GetError())
 	}
@@ -251,35 +260,35 @@ func TestRunSourceNameInComments(t *testing.T) {
 	}
 }
 
-// TestRunOutputOutsideTheTree: a Go import path that would put the
+// TestProtoOutputOutsideTheTree: a Go import path that would put the
 // generated file outside protoc's output directory is refused.
-func TestRunOutputOutsideTheTree(t *testing.T) {
+func TestProtoOutputOutsideTheTree(t *testing.T) {
 	src := "syntax = \"proto3\";\npackage p;\nmessage M {}\nservice S { rpc A(M) returns (M); }\n"
 	for _, param := range []string{"Mx.proto=..", "Mx.proto=../../evil", "Mx.proto=/abs/evil"} {
 		req, err := prototest.Request(nil, map[string]string{"x.proto": src}, param, "x.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp := Run(req, nil, nil)
+		resp := runProto(req, nil, nil)
 		if got := resp.GetError(); !strings.Contains(got, "x.proto: E-OUTPUT-PATH: the generated file") || len(resp.File) != 0 {
 			t.Errorf("%s: error %q and %d files, want E-OUTPUT-PATH and none", param, got, len(resp.File))
 		}
 	}
 }
 
-// TestRunKeysThatMeanNothingToGRPC: connectTimeout and deadlineHeader
+// TestProtoKeysThatMeanNothingToGRPC: connectTimeout and deadlineHeader
 // written for a gRPC service are reported once each, where they were
 // written, and left out of the generated policy; the files are still
 // generated.
-func TestRunKeysThatMeanNothingToGRPC(t *testing.T) {
-	src := header + "service S {\n  option (resilient.v1.service) = {connect_timeout: {seconds: 1}};\n  rpc A(M) returns (M);\n  rpc B(M) returns (M);\n}\n"
+func TestProtoKeysThatMeanNothingToGRPC(t *testing.T) {
+	src := protoHeader + "service S {\n  option (resilient.v1.service) = {connect_timeout: {seconds: 1}};\n  rpc A(M) returns (M);\n  rpc B(M) returns (M);\n}\n"
 	policy := "dependencies:\n  p.S:\n    deadlineHeader: false\n"
-	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/golang/grpcgen")}, map[string]string{"x.proto": src}, "policy=policy.yaml", "x.proto")
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy=policy.yaml", "x.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var warn strings.Builder
-	resp := Run(req, func(string) ([]byte, error) { return []byte(policy), nil }, &warn)
+	resp := runProto(req, func(string) ([]byte, error) { return []byte(policy), nil }, &warn)
 	if resp.GetError() != "" || len(resp.File) == 0 {
 		t.Fatalf("Run = error %q, %d files; want files", resp.GetError(), len(resp.File))
 	}
@@ -299,5 +308,36 @@ func TestRunKeysThatMeanNothingToGRPC(t *testing.T) {
 	code := resp.File[0].GetContent()
 	if strings.Contains(code, "ConnectTimeout: time.Second") || !strings.Contains(code, "ConnectTimeout: 0,") {
 		t.Errorf("generated policy keeps the connect timeout:\n%s", code)
+	}
+}
+
+// runProto runs gen.Proto as protoc-gen-resilient does, writing the
+// warnings to warn (when not nil) one per line, prefixed "warning: ".
+func runProto(req *pluginpb.CodeGeneratorRequest, readFile func(string) ([]byte, error), warn io.Writer) *pluginpb.CodeGeneratorResponse {
+	resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: readFile})
+	if warn != nil {
+		for _, w := range warnings {
+			fmt.Fprintf(warn, "warning: %s\n", w.Error())
+		}
+	}
+	return resp
+}
+
+// TestProtoPolicyWarningIsNotFatal: a warning of the policy layer (a
+// policy file value the .proto file overrides) comes back as a warning,
+// as oapi-resilient reports it, and the files are generated.
+func TestProtoPolicyWarningIsNotFatal(t *testing.T) {
+	src := protoHeader + "service S {\n  option (resilient.v1.service) = {timeout: {seconds: 2}};\n  rpc A(M) returns (M);\n}\n"
+	policy := "dependencies:\n  p.S:\n    timeout: 5s\n"
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy=policy.yaml", "x.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
+	if resp.GetError() != "" || len(resp.File) == 0 {
+		t.Fatalf("Proto = error %q, %d files; want files", resp.GetError(), len(resp.File))
+	}
+	if len(warnings) != 1 || warnings[0].Rule != "W-SHADOWED" || warnings[0].Severity != diag.Warning {
+		t.Errorf("warnings = %v, want one W-SHADOWED warning", warnings)
 	}
 }

@@ -1,0 +1,128 @@
+package grpcgen
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// Rules reported by [CheckNames].
+const (
+	// RuleNameCollision: a Go name the generated code of a service
+	// declares is declared by something else of its Go package as well.
+	RuleNameCollision = "E-NAME-COLLISION"
+	// RuleNameReserved: a method takes a name the generated code needs.
+	RuleNameReserved = "E-NAME-RESERVED"
+)
+
+// serviceNames are the package-level Go names of one service's generated
+// code. The emitters use these fields, and [Names] lists them, so that
+// what is checked is what is declared.
+type serviceNames struct {
+	// Declared by protoc-gen-go-grpc.
+	grpcClient, grpcServer, grpcNewClient, grpcServiceDesc string
+	// Declared by this package.
+	client, constructor, policy, defaultPolicy string
+	option, options, optionFunc, apply         string
+	withPolicy, withObserver, withLogger       string
+	withFallbackStore, withFallbackPart        string
+}
+
+// namesOf returns the names of the service whose Go name is s.
+func namesOf(s string) serviceNames {
+	return serviceNames{
+		grpcClient:        s + "Client",
+		grpcServer:        s + "Server",
+		grpcNewClient:     "New" + s + "Client",
+		grpcServiceDesc:   s + "_ServiceDesc",
+		client:            "resilient" + s + "Client",
+		constructor:       "NewResilient" + s + "Client",
+		policy:            s + "Policy",
+		defaultPolicy:     "Default" + s + "Policy",
+		option:            s + "Option",
+		options:           "resilient" + s + "Options",
+		optionFunc:        "resilient" + s + "OptionFunc",
+		apply:             "apply" + s + "Option",
+		withPolicy:        "With" + s + "Policy",
+		withObserver:      "With" + s + "Observer",
+		withLogger:        "With" + s + "Logger",
+		withFallbackStore: "With" + s + "FallbackStore",
+		withFallbackPart:  "With" + s + "FallbackPartition",
+	}
+}
+
+// Names returns the package-level Go names that the generated code of the
+// gRPC service whose Go name is s declares in its Go package, each with
+// what declares it: the resilient client's own and, since that client
+// implements its interface, protoc-gen-go-grpc's.
+func Names(s string) map[string]string {
+	n := namesOf(s)
+	return map[string]string{
+		n.grpcClient:        "the client interface of protoc-gen-go-grpc",
+		n.grpcServer:        "the server interface of protoc-gen-go-grpc",
+		n.grpcNewClient:     "the client constructor of protoc-gen-go-grpc",
+		n.grpcServiceDesc:   "the service descriptor of protoc-gen-go-grpc",
+		n.client:            "the resilient client type",
+		n.constructor:       "the resilient client constructor",
+		n.policy:            "the resilient client's policy table",
+		n.defaultPolicy:     "the resilient client's default policy",
+		n.option:            "the resilient client's option type",
+		n.options:           "the resilient client's options",
+		n.optionFunc:        "the resilient client's option function type",
+		n.withPolicy:        "a resilient client option",
+		n.withObserver:      "a resilient client option",
+		n.withLogger:        "a resilient client option",
+		n.withFallbackStore: "a resilient client option",
+		n.withFallbackPart:  "a resilient client option",
+	}
+}
+
+// policyFields are the fields of a service's policy table besides one per
+// method, which no method may be named.
+var policyFields = []string{"Dependency"}
+
+// CheckNames reports the Go names that one Go package would declare twice
+// (E-NAME-COLLISION): declared, the names protoc-gen-go declares there
+// (messages and enums, which may collide among themselves: a nested
+// message Foo.Bar and a message Foo_Bar), and those of the generated code
+// of services, the package's services; and a method named like a field of
+// the policy table's own (E-NAME-RESERVED). Diagnostics name what declares
+// each name and point at the later of the two.
+func CheckNames(declared []ir.Declaration, services []*ir.Service) []diag.Diagnostic {
+	var list diag.List
+	names := map[string]ir.Declaration{}
+	declare := func(d ir.Declaration) {
+		prev, ok := names[d.Name]
+		if !ok {
+			names[d.Name] = d
+			return
+		}
+		first, second := prev, d
+		if d.Location.Before(prev.Location) {
+			first, second = second, first
+		}
+		list.Errorf(second.Location, RuleNameCollision,
+			fmt.Sprintf("%s and %s both map to Go name %s", first.What, second.What, d.Name),
+			"rename one of them, or move one into another Go package")
+	}
+	for _, d := range declared {
+		declare(d)
+	}
+	for _, svc := range services {
+		gn := Names(svc.Name)
+		for _, k := range slices.Sorted(maps.Keys(gn)) {
+			declare(ir.Declaration{Name: k, What: gn[k] + " of service " + svc.FullName, Location: svc.Location})
+		}
+		for _, op := range svc.Operations {
+			if slices.Contains(policyFields, op.Name) {
+				list.Errorf(op.Location, RuleNameReserved,
+					fmt.Sprintf("rpc %s of service %s maps to Go name %s, which the generated %s uses for the dependency-wide policy", op.RPC.Name, svc.FullName, op.Name, namesOf(svc.Name).policy),
+					"rename the rpc")
+			}
+		}
+	}
+	return list.All()
+}

@@ -1,0 +1,210 @@
+package gen
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/gen/golang/grpcgen"
+	"github.com/resilientgo/resilient/gen/input"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/gen/protoir"
+	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/policyspec"
+)
+
+// ProtoOptions configures [Proto]. The zero value is ready to use. The
+// plugin's parameters (policy=, review=, and protogen's paths=, module=
+// and M) come with the request.
+type ProtoOptions struct {
+	// ReadFile reads the policy file that the policy= parameter names.
+	// Nil is [input.ReadPolicy]: relative to the working directory, from
+	// its folder opened as an [os.Root] (a symbolic link out of that
+	// folder is refused), only when it is a regular file of at most
+	// [input.MaxPolicySize] bytes.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// Proto runs protoc-gen-resilient on req: it reads the parameters, builds
+// the IR of every file to generate with package protoir, resolves each
+// service's policy with [resolve.RPC] (policy file < file option < service
+// option < method option), checks the Go names the generated code
+// declares, and emits one <name>_resilient.pb.go per .proto file that has
+// services with package grpcgen, plus the Markdown review that review=
+// names.
+//
+// The response is what protoc expects back: the files, or, when
+// anything is wrong, no file and every error in its Error field, sorted
+// and one per line, each naming file, line, service and method. The
+// warnings, sorted, come back beside it, also when there are errors;
+// protoc-gen-resilient writes them to standard error. Bad input gives an
+// error in the response, never a panic.
+func Proto(req *pluginpb.CodeGeneratorRequest, opts ProtoOptions) (*pluginpb.CodeGeneratorResponse, []diag.Diagnostic) {
+	var params protoParams
+	plugin, err := protogen.Options{ParamFunc: params.set}.New(req)
+	if err != nil {
+		return errorResponse(goPackageError(req, err)), nil
+	}
+	plugin.SupportedFeatures = supportedFeatures
+	plugin.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
+	plugin.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
+	var list diag.List
+	if err := generateProto(plugin, params, opts, &list); err != nil {
+		plugin.Error(err)
+	}
+	return plugin.Response(), list.Warnings()
+}
+
+const supportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL) | uint64(pluginpb.CodeGeneratorResponse_FEATURE_SUPPORTS_EDITIONS)
+
+// errorResponse is the response to a request that protogen refuses.
+func errorResponse(err error) *pluginpb.CodeGeneratorResponse {
+	return &pluginpb.CodeGeneratorResponse{
+		Error:             proto.String(err.Error()),
+		SupportedFeatures: proto.Uint64(supportedFeatures),
+		MinimumEdition:    proto.Int32(int32(descriptorpb.Edition_EDITION_PROTO2)),
+		MaximumEdition:    proto.Int32(int32(descriptorpb.Edition_EDITION_2023)),
+	}
+}
+
+// RuleGoPackage is reported for a .proto file without a Go import path.
+const RuleGoPackage = "E-GO-PACKAGE"
+
+// goPackageError adds the file and its proto package to protogen's error
+// about a file without a Go import path, keeping protogen's wording.
+func goPackageError(req *pluginpb.CodeGeneratorRequest, err error) error {
+	if !strings.Contains(err.Error(), "unable to determine Go import path") {
+		return err
+	}
+	for _, f := range req.GetProtoFile() {
+		if strings.Contains(err.Error(), fmt.Sprintf("%q", f.GetName())) {
+			return fmt.Errorf("%s: %s: %w (proto package %q)", f.GetName(), RuleGoPackage, err, f.GetPackage())
+		}
+	}
+	return err
+}
+
+// generateProto adds the generated files to plugin. Diagnostics go to
+// list; the error joins its errors, and nothing is generated then.
+func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOptions, list *diag.List) error {
+	add := func(warnings []diag.Diagnostic, err error) {
+		for _, d := range warnings {
+			list.Add(d)
+		}
+		for _, d := range Diagnostics(err) {
+			list.Add(d)
+		}
+	}
+	var file *policyspec.File
+	if params.policy != "" {
+		read := opts.ReadFile
+		if read == nil {
+			read = input.ReadPolicy
+		}
+		data, err := read(params.policy)
+		if err != nil {
+			return fmt.Errorf("policy file: %w", err)
+		}
+		f, err := policyspec.DecodeFile(params.policy, data)
+		add(nil, err)
+		file = f
+	}
+	services, warnings, err := protoir.Files(plugin)
+	add(warnings, err)
+	byPackage := map[string][]*ir.Service{}
+	for _, svc := range services {
+		byPackage[svc.GoPackage.ImportPath] = append(byPackage[svc.GoPackage.ImportPath], svc)
+	}
+	for pkg, decls := range protoir.Declarations(plugin) {
+		add(grpcgen.CheckNames(decls, byPackage[pkg]), nil)
+	}
+	resolved := make([]*resolve.Service, len(services))
+	for i, svc := range services {
+		res, warnings, err := resolve.RPC(svc, file)
+		add(warnings, err)
+		resolved[i] = res
+	}
+	if file != nil {
+		// Entries for dependencies that no service of this run defines.
+		known := map[string][]string{}
+		for _, svc := range services {
+			ops := []string{}
+			for _, op := range svc.Operations {
+				ops = append(ops, op.Name, op.ID)
+			}
+			known[svc.FullName] = ops
+		}
+		add(nil, file.CheckNames(known))
+	}
+	bySource := map[string][]*resolve.Service{}
+	for i, svc := range services {
+		bySource[svc.Source] = append(bySource[svc.Source], resolved[i])
+	}
+	for _, f := range plugin.Files {
+		if f.Generate && len(bySource[f.Desc.Path()]) > 0 {
+			checkOutputName(f, list)
+		}
+	}
+	if list.HasErrors() {
+		return list.Err()
+	}
+
+	for _, f := range plugin.Files {
+		svcs := bySource[f.Desc.Path()]
+		if !f.Generate || len(svcs) == 0 {
+			continue
+		}
+		g := plugin.NewGeneratedFile(f.GeneratedFilenamePrefix+"_resilient.pb.go", f.GoImportPath)
+		pkg := ir.GoPackage{ImportPath: string(f.GoImportPath), Name: string(f.GoPackageName)}
+		if err := grpcgen.Emit(g, grpcgen.File{Source: f.Desc.Path(), Package: pkg, Services: svcs}); err != nil {
+			return err
+		}
+	}
+	if params.review != "" {
+		g := plugin.NewGeneratedFile(params.review, "")
+		g.P(protoReview(resolved))
+	}
+	return nil
+}
+
+// protoReview renders the Markdown review of every generated service.
+func protoReview(resolved []*resolve.Service) string {
+	var deps []policyspec.ReviewDependency
+	var sources []string
+	for _, rs := range resolved {
+		deps = append(deps, rs.Review("gRPC"))
+		if !slices.Contains(sources, rs.IR.Source) {
+			sources = append(sources, rs.IR.Source)
+		}
+	}
+	title := strings.Join(sources, ", ")
+	if len(sources) == 1 {
+		title = path.Base(sources[0])
+	}
+	return strings.TrimRight(policyspec.RenderReview(title, deps, policyspec.ReviewPerOperation), "\n")
+}
+
+// RuleOutputPath is reported for a .proto file whose generated file would
+// be written outside protoc's output directory.
+const RuleOutputPath = "E-OUTPUT-PATH"
+
+// checkOutputName reports a file whose output name, made from its Go
+// import path (go_package or an M parameter) unless paths=source_relative,
+// leaves the output directory ("../x_resilient.pb.go") or is absolute.
+func checkOutputName(f *protogen.File, list *diag.List) {
+	name := f.GeneratedFilenamePrefix + "_resilient.pb.go"
+	if fs.ValidPath(name) && !strings.ContainsAny(name, "\\:") {
+		return
+	}
+	list.Errorf(ir.Location{File: f.Desc.Path()}, RuleOutputPath,
+		fmt.Sprintf("the generated file %q would be written outside the output directory (Go import path %q)", name, string(f.GoImportPath)),
+		"give the file a go_package (or an M parameter) that is an import path such as example.com/pets/v1, or generate with paths=source_relative")
+}

@@ -1,0 +1,54 @@
+package gen
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// protoParams are protoc-gen-resilient's own parameters; protogen handles
+// paths=, module= and M.
+type protoParams struct {
+	// policy is the policy file (policy=), read with
+	// [ProtoOptions.ReadFile]; empty for none.
+	policy string
+	// review is the name of the Markdown review to emit as an extra
+	// generated file (review=), a relative slash-separated path inside
+	// protoc's output directory; empty for none.
+	review string
+}
+
+// set sets the parameter name to value, for protogen.Options.ParamFunc.
+func (p *protoParams) set(name, value string) error {
+	switch name {
+	case "policy":
+		p.policy = value
+	case "review":
+		review, err := reviewPath(value)
+		if err != nil {
+			return err
+		}
+		p.review = review
+	default:
+		return fmt.Errorf("unknown parameter %q (known: paths, module, M<file>, policy, review)", name)
+	}
+	return nil
+}
+
+// reviewPath returns the review= path cleaned, refusing one that would
+// write outside protoc's output directory: an absolute path, a ".." that
+// climbs out, a backslash or a drive letter (which Windows reads as
+// separators or roots), or a control character. Empty stays empty (no
+// review).
+func reviewPath(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	bad := strings.ContainsAny(p, "\\:") || strings.ContainsFunc(p, func(r rune) bool { return r < ' ' || r == 0x7f })
+	clean := path.Clean(p)
+	if bad || !fs.ValidPath(clean) || clean == "." {
+		return "", fmt.Errorf("review=%q: want a relative path inside the output directory, such as REVIEW.md or docs/REVIEW.md", p)
+	}
+	return clean, nil
+}
