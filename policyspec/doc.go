@@ -146,6 +146,9 @@
 // [RenderReview] renders the resolved policies as the resilience review
 // table of the resilience-patterns output template, one row per operation
 // or per dependency, marking built-in defaults and guesses.
+// [Operation.Summary] and [Dependency.Summary] give the one-line account
+// of a resolved policy that generated clients show, HTTP and gRPC alike,
+// in doc comments and above the entries of their policy tables.
 //
 // Everything in this package is a pure function of its inputs; there is no
 // package state, and all of it is safe for concurrent use.

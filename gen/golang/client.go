@@ -57,8 +57,7 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	emitClientType(f, v)
 	emitOptions(f, v)
 	emitNewClient(f, v)
-	emitPolicyType(f, v)
-	emitDefaultPolicy(f, v)
+	emitPolicyTable(f, v)
 	for _, op := range v.ops {
 		emitMethod(f, op)
 		if op.params != nil {
@@ -80,7 +79,7 @@ type clientView struct {
 	// deadlineHeader is the header the deadline goes out in by default,
 	// empty for none (the policy's deadlineHeader).
 	deadlineHeader string
-	dep            depPolicyView
+	dep            *policyspec.Dependency
 	ops            []*opView
 	// helpers used by at least one operation.
 	usesJSON, usesBytes, usesNothing bool
@@ -92,7 +91,7 @@ type clientView struct {
 // as warnings and name clashes as errors.
 func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *clientView {
 	c := &clientGen{m: newModels(svc.IR), list: list}
-	v := &clientView{svcName: svc.IR.Name, depName: opts.DependencyName, dep: depView(svc.Dependency), deadlineHeader: svc.Dependency.DeadlineHeader}
+	v := &clientView{svcName: svc.IR.Name, depName: opts.DependencyName, dep: svc.Dependency, deadlineHeader: svc.Dependency.DeadlineHeader}
 	if v.depName == "" {
 		v.depName = svc.Dependency.Name
 	}
@@ -110,7 +109,7 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		}
 		ov := c.opView(op, res)
 		if static != nil {
-			ov.policy.static = string(static)
+			ov.static = string(static)
 			v.usesStatic = true
 		}
 		v.ops = append(v.ops, ov)

@@ -14,7 +14,11 @@ type opView struct {
 	// name is the method's name.
 	name   string
 	doc    []string
-	policy opPolicyView
+	// policy is the operation's resolved policy.
+	policy *policyspec.Operation
+	// static is the JSON text of a static fallback value; DefaultPolicy
+	// holds it as a json.RawMessage, which NewClient decodes.
+	static string
 	// method is the HTTP method; path the template split into parts.
 	method string
 	path   []pathPart
@@ -49,7 +53,7 @@ var fixedLocals = map[string]bool{
 }
 
 func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView {
-	v := &opView{name: op.Name, method: op.Method, policy: opPolicy(res), keyHeader: res.IdempotencyKey}
+	v := &opView{name: op.Name, method: op.Method, policy: res, keyHeader: res.IdempotencyKey}
 	taken := map[string]bool{}
 	for _, p := range op.Params {
 		switch p.In {
@@ -89,7 +93,7 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 	if body := docLines(joinDoc(op.Summary, op.Description)); len(body) > 0 {
 		lines = append(append(lines, ""), body...)
 	}
-	lines = append(lines, "", v.policy.docLine)
+	lines = append(lines, "", "Policy: "+v.policy.Summary().String()+".")
 	if v.keyHeader != "" {
 		lines = append(lines, "", "Every call sends one idempotency key in the "+v.keyHeader+" header, the same on",
 			"every attempt: the caller's when params sets it, else a new random one.")

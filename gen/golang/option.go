@@ -231,7 +231,7 @@ func emitNewClient(f *jen.File, v *clientView) {
 	var ops []jen.Code
 	for _, op := range v.ops {
 		connect = append(connect, jen.Id("p").Dot(op.name).Dot("ConnectTimeout"))
-		if op.policy.static != "" {
+		if op.static != "" {
 			static := jen.Id("p").Dot(op.name).Dot("Fallback").Dot("Static")
 			ops = append(ops, jen.If(
 				jen.List(static.Clone(), jen.Err()).Op("=").Id("staticFallback").Types(op.result.typ()).Call(static.Clone()),

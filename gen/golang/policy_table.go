@@ -2,189 +2,112 @@ package golang
 
 import (
 	"strconv"
-	"strings"
 	"time"
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/runtime"
 )
 
-// depPolicyView is the dependency row of the policy table.
-type depPolicyView struct {
-	policy runtime.Policy
-	// summary is the comment above the literal.
-	summary string
+// PolicyTable is the policy table of a generated client, HTTP or gRPC: a
+// struct type with the dependency-wide policy and one
+// runtime.OperationPolicy per operation, and a function that returns the
+// one resolved at generation time as a literal a reviewer can read in a
+// diff. Both back ends write it with [EmitPolicyTable], so that their
+// literals and summaries are the same.
+type PolicyTable struct {
+	// Type and Func name the struct and the function ("Policy" and
+	// "DefaultPolicy"; "GreeterPolicy" and "DefaultGreeterPolicy").
+	Type, Func string
+	// TypeDoc and FuncDoc are their doc comments; the function's gets a
+	// paragraph on the entries' comments added.
+	TypeDoc, FuncDoc []string
+	// Dependency is the dependency-wide policy.
+	Dependency *policyspec.Dependency
+	// Entries are the operations' fields, in order.
+	Entries []PolicyEntry
 }
 
-func depView(d *policyspec.Dependency) depPolicyView {
-	p := d.Policy
-	s := "Dependency: breaker at " + trimFloat(p.Breaker.FailureRate) + "% of " + itoa(int(p.Breaker.MinimumCalls)) +
-		" calls" + origin(d.Sources, "breaker.failureRate") + ", open " + shortDuration(p.Breaker.OpenFor) +
-		"; bulkhead " + itoa(p.Bulkhead.MaxConcurrent) + origin(d.Sources, "bulkhead.maxConcurrent") +
-		"; retry budget " + trimFloat(p.Budget.Ratio*100) + "%" + origin(d.Sources, "retry.budget") + "."
-	return depPolicyView{policy: p, summary: s}
+// PolicyEntry is the field of one operation in a [PolicyTable].
+type PolicyEntry struct {
+	// Name is the field's name, the operation's Go name.
+	Name string
+	// Doc is the field's doc comment.
+	Doc string
+	// Policy is the operation's resolved policy.
+	Policy *policyspec.Operation
+	// Static is the JSON text of a static fallback value, written as a
+	// json.RawMessage for the client to decode; empty for none.
+	Static string
 }
 
-// opPolicyView is the row of one operation in the policy table.
-type opPolicyView struct {
-	policy runtime.OperationPolicy
-	// summary is the one-line comment above the literal, noting values
-	// that are defaults or guesses.
-	summary string
-	// docLine is the policy line of the method's doc comment.
-	docLine string
-	// static is the JSON text of a static fallback value; DefaultPolicy
-	// holds it as a json.RawMessage, which NewClient decodes.
-	static string
-}
-
-func opPolicy(res *policyspec.Operation) opPolicyView {
-	p := res.Policy
-	parts := []string{p.Idempotency.String()}
-	attempts := 1
-	switch {
-	case p.Idempotency == runtime.NotIdempotent || p.Retry.MaxRetries == runtime.NoRetries:
-	case p.Retry.MaxRetries == 0:
-		attempts += runtime.DefaultMaxRetries
-	default:
-		attempts += p.Retry.MaxRetries
-	}
-	if attempts == 1 {
-		parts = append(parts, "1 attempt")
-	} else {
-		parts = append(parts, itoa(attempts)+" attempts")
-	}
-	timeout := p.Timeout
-	if timeout == 0 {
-		timeout = runtime.DefaultTimeout
-	}
-	parts = append(parts, "timeout "+shortDuration(timeout))
-	annotated := append([]string(nil), parts...)
-	annotated[1] += origin(res.Sources, "retry.maxRetries")
-	annotated[2] += origin(res.Sources, "timeout")
-	add := func(s, key string) {
-		parts = append(parts, s)
-		annotated = append(annotated, s+origin(res.Sources, key))
-	}
-	if p.AttemptTimeout > 0 {
-		add("attempt "+shortDuration(p.AttemptTimeout), "attemptTimeout")
-	}
-	if p.Hedge.Delay > 0 {
-		add("hedged after "+shortDuration(p.Hedge.Delay), "hedge.delay")
-	}
-	switch p.Fallback.Kind {
-	case runtime.FallbackCached:
-		ttl := p.Fallback.TTL
-		if ttl == 0 {
-			ttl = runtime.DefaultFallbackTTL
-		}
-		add("cached fallback "+shortDuration(ttl), "fallback.ttl")
-		if p.Fallback.Shared {
-			add("shared by all callers", "fallback.shared")
-		}
-	case runtime.FallbackStatic:
-		add("static fallback", "fallback.kind")
-	}
-	if res.IdempotencyKey != "" {
-		add("key in "+res.IdempotencyKey, "idempotencyKey")
-	}
-	return opPolicyView{
-		policy:  p,
-		summary: strings.Join(annotated, ", ") + ".",
-		docLine: "Policy: " + strings.Join(parts, ", ") + ".",
-	}
-}
-
-// origin notes a value that was not written by anyone: " (default)",
-// " (guess)" or " (derived)"; empty for a value that was set.
-func origin(sources map[string]policyspec.Source, key string) string {
-	s, ok := sources[key]
-	if !ok || s.Origin == policyspec.OriginSet {
-		return ""
-	}
-	return " (" + s.Origin.String() + ")"
-}
-
-// emitPolicyType writes
+// EmitPolicyTable writes t:
 //
 //	// Policy is the resilience policy of a Client ...
 //	type Policy struct {
 //		// Dependency is shared by all operations ...
 //		Dependency resilient.Policy
-//		// GetPet is the policy of Client.GetPet.
+//		// GetPet is the policy of [Client.GetPet].
 //		GetPet resilient.OperationPolicy
 //	}
-func emitPolicyType(f *jen.File, v *clientView) {
-	doc := []string{
-		"Policy is the resilience policy of a Client: the dependency-wide part and",
-		"one entry per operation. [DefaultPolicy] returns the one resolved at",
-		"generation time; [WithPolicy] changes it without regenerating. Zero",
-		"fields take the runtime package's defaults.",
-	}
-	fields := []jen.Code{
-		jen.Comment("Dependency is shared by all operations: circuit breaker, bulkhead and").Line().
-			Comment("retry budget.").Line().
-			Id("Dependency").Add(rt("Policy")),
-	}
-	for _, op := range v.ops {
-		fields = append(fields, jen.Comment(op.name+" is the policy of [Client."+op.name+"].").Line().Id(op.name).Add(rt("OperationPolicy")))
-	}
-	f.Add(comments(doc).Type().Id("Policy").Struct(fields...))
-}
-
-// emitDefaultPolicy writes the policy table:
 //
 //	// DefaultPolicy returns the policy resolved at generation time ...
 //	func DefaultPolicy() Policy {
 //		return Policy{
 //			// Dependency: breaker at 50% of 20 calls (default), ...
 //			Dependency: resilient.Policy{...},
-//			// GetPet: read-only, 3 attempts (default), timeout 2.1s (guess), ...
+//			// GetPet: read-only (GET), 3 attempts (default), timeout 2.1s (guess), ...
 //			GetPet: resilient.OperationPolicy{
-//				Name:           "GetPet",
-//				Idempotency:    resilient.ReadOnly,
-//				Timeout:        2100 * time.Millisecond,
+//				Name:        "GetPet",
+//				Idempotency: resilient.ReadOnly,
+//				Timeout:     2100 * time.Millisecond,
 //				...
 //			},
 //		}
 //	}
-func emitDefaultPolicy(f *jen.File, v *clientView) {
-	doc := []string{
-		"DefaultPolicy returns the policy resolved at generation time from the",
-		"spec's x-resilience values, the policy file and the built-in defaults.",
-		"Each entry's comment notes the values nobody wrote: \"(default)\" for a",
-		"built-in default, \"(guess)\" for one that measured latency should",
-		"replace, \"(derived)\" for one computed from other values.",
+func EmitPolicyTable(f *jen.File, t PolicyTable) {
+	fields := []jen.Code{
+		comments([]string{"Dependency is shared by all operations: circuit breaker, bulkhead and", "retry budget."}).
+			Id("Dependency").Add(rt("Policy")),
 	}
 	entries := []jen.Code{
-		jen.Comment(v.dep.summary).Line().Id("Dependency").Op(":").Add(depPolicyLit(v.dep.policy)),
+		comments([]string{"Dependency: " + t.Dependency.Summary().Annotated() + "."}).
+			Id("Dependency").Op(":").Add(DependencyPolicyLiteral(t.Dependency.Policy)),
 	}
-	for _, op := range v.ops {
-		entries = append(entries, comments(docLinesNoWrap(op.name+": "+op.policy.summary)).Id(op.name).Op(":").Add(opPolicyLit(op.policy)))
+	for _, e := range t.Entries {
+		fields = append(fields, comments([]string{e.Doc}).Id(e.Name).Add(rt("OperationPolicy")))
+		entries = append(entries, comments([]string{e.Name + ": " + e.Policy.Summary().Annotated() + "."}).
+			Id(e.Name).Op(":").Add(OperationPolicyLiteral(e.Policy.Policy, e.Static)))
 	}
-	f.Add(comments(doc).Func().Id("DefaultPolicy").Params().Id("Policy").Block(
-		jen.Return(jen.Id("Policy").Add(lines("{", "}", entries...))),
+	f.Add(comments(t.TypeDoc).Type().Id(t.Type).Struct(fields...))
+	doc := append(append([]string(nil), t.FuncDoc...),
+		"",
+		"Each entry's comment notes the values nobody wrote: \"(default)\" for a",
+		"built-in default, \"(guess)\" for one that measured latency should",
+		"replace, and for a derived value how it was computed.",
+	)
+	f.Add(comments(doc).Func().Id(t.Func).Params().Id(t.Type).Block(
+		jen.Return(jen.Id(t.Type).Add(lines("{", "}", entries...))),
 	))
 }
-
-// docLinesNoWrap sanitizes one comment line without wrapping it.
-func docLinesNoWrap(s string) []string { return []string{sanitizeLine(s)} }
 
 // kv is one "Key: value" element of a keyed composite literal.
 func kv(key string, value jen.Code) jen.Code { return jen.Id(key).Op(":").Add(value) }
 
-func depPolicyLit(p runtime.Policy) *jen.Statement {
-	maxWait := durationLit(p.Bulkhead.MaxWait)
+// DependencyPolicyLiteral writes p as a resilient.Policy literal, every
+// field explicit but Disabled, which appears only when true.
+func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
+	maxWait := DurationLiteral(p.Bulkhead.MaxWait)
 	if p.Bulkhead.MaxWait == runtime.NoWait {
 		maxWait = rt("NoWait")
 	}
 	breaker := []jen.Code{
 		kv("FailureRate", jen.Lit(p.Breaker.FailureRate)),
 		kv("MinimumCalls", jen.Lit(int(p.Breaker.MinimumCalls))),
-		kv("Window", durationLit(p.Breaker.Window)),
-		kv("OpenFor", durationLit(p.Breaker.OpenFor)),
+		kv("Window", DurationLiteral(p.Breaker.Window)),
+		kv("OpenFor", DurationLiteral(p.Breaker.OpenFor)),
 		kv("HalfOpenProbes", jen.Lit(int(p.Breaker.HalfOpenProbes))),
 	}
 	if p.Breaker.Disabled {
@@ -208,8 +131,12 @@ func depPolicyLit(p runtime.Policy) *jen.Statement {
 	))
 }
 
-func opPolicyLit(v opPolicyView) *jen.Statement {
-	p := v.policy
+// OperationPolicyLiteral writes p as a resilient.OperationPolicy literal,
+// every field explicit but IdempotencyKey, DisableJitter and
+// Fallback.Shared, which appear only when set. static is the JSON text of
+// a static fallback value, written as a json.RawMessage in place of the
+// fallback's TTL; empty for none.
+func OperationPolicyLiteral(p runtime.OperationPolicy, static string) *jen.Statement {
 	idem := map[runtime.Idempotency]string{runtime.NotIdempotent: "NotIdempotent", runtime.Idempotent: "Idempotent", runtime.ReadOnly: "ReadOnly"}[p.Idempotency]
 	maxRetries := jen.Lit(p.Retry.MaxRetries)
 	if p.Retry.MaxRetries == runtime.NoRetries {
@@ -217,14 +144,13 @@ func opPolicyLit(v opPolicyView) *jen.Statement {
 	}
 	retry := []jen.Code{
 		kv("MaxRetries", maxRetries),
-		kv("Base", durationLit(p.Retry.Base)),
-		kv("Cap", durationLit(p.Retry.Cap)),
-		kv("MinAttempt", durationLit(p.Retry.MinAttempt)),
+		kv("Base", DurationLiteral(p.Retry.Base)),
+		kv("Cap", DurationLiteral(p.Retry.Cap)),
+		kv("MinAttempt", DurationLiteral(p.Retry.MinAttempt)),
 	}
 	if p.Retry.DisableJitter {
 		retry = append(retry, kv("DisableJitter", jen.True()))
 	}
-	kind := map[runtime.FallbackKind]string{runtime.FallbackNone: "FallbackNone", runtime.FallbackCached: "FallbackCached", runtime.FallbackStatic: "FallbackStatic"}[p.Fallback.Kind]
 	fields := []jen.Code{
 		kv("Name", jen.Lit(p.Name)),
 		kv("Idempotency", rt(idem)),
@@ -233,24 +159,25 @@ func opPolicyLit(v opPolicyView) *jen.Statement {
 		fields = append(fields, kv("IdempotencyKey", jen.Lit(p.IdempotencyKey)))
 	}
 	return rt("OperationPolicy").Add(lines("{", "}", append(fields,
-		kv("Timeout", durationLit(p.Timeout)),
-		kv("AttemptTimeout", durationLit(p.AttemptTimeout)),
-		kv("ConnectTimeout", durationLit(p.ConnectTimeout)),
+		kv("Timeout", DurationLiteral(p.Timeout)),
+		kv("AttemptTimeout", DurationLiteral(p.AttemptTimeout)),
+		kv("ConnectTimeout", DurationLiteral(p.ConnectTimeout)),
 		kv("Retry", rt("RetryPolicy").Add(lines("{", "}", retry...))),
 		kv("Hedge", rt("HedgePolicy").Values(
-			kv("Delay", durationLit(p.Hedge.Delay)),
+			kv("Delay", DurationLiteral(p.Hedge.Delay)),
 			kv("MaxHedges", jen.Lit(p.Hedge.MaxHedges)),
 		)),
-		kv("Fallback", fallbackLit(kind, p.Fallback.TTL, p.Fallback.Shared, v.static)),
+		kv("Fallback", fallbackLiteral(p.Fallback, static)),
 	)...))
 }
 
-// fallbackLit writes a FallbackPolicy, with Shared only when true; a
+// fallbackLiteral writes a FallbackPolicy, with Shared only when true; a
 // static value goes in as JSON text.
-func fallbackLit(kind string, ttl time.Duration, shared bool, static string) *jen.Statement {
+func fallbackLiteral(f runtime.FallbackPolicy, static string) *jen.Statement {
+	kind := map[runtime.FallbackKind]string{runtime.FallbackNone: "FallbackNone", runtime.FallbackCached: "FallbackCached", runtime.FallbackStatic: "FallbackStatic"}[f.Kind]
 	if static == "" {
-		fields := []jen.Code{kv("Kind", rt(kind)), kv("TTL", durationLit(ttl))}
-		if shared {
+		fields := []jen.Code{kv("Kind", rt(kind)), kv("TTL", DurationLiteral(f.TTL))}
+		if f.Shared {
 			fields = append(fields, kv("Shared", jen.True()))
 		}
 		return rt("FallbackPolicy").Values(fields...)
@@ -262,10 +189,10 @@ func fallbackLit(kind string, ttl time.Duration, shared bool, static string) *je
 	return rt("FallbackPolicy").Values(kv("Kind", rt(kind)), kv("Static", jen.Qual("encoding/json", "RawMessage").Call(text)))
 }
 
-// durationLit writes d the way people do: 0, time.Second,
+// DurationLiteral writes d the way people do: 0, time.Second,
 // 800 * time.Millisecond, 90 * time.Minute; never a count of nanoseconds
 // unless d is one.
-func durationLit(d time.Duration) *jen.Statement {
+func DurationLiteral(d time.Duration) *jen.Statement {
 	if d == 0 {
 		return jen.Lit(0)
 	}
@@ -288,24 +215,6 @@ func durationLit(d time.Duration) *jen.Statement {
 	return jen.Lit(int(d))
 }
 
-// shortDuration prints d as time.Duration does, without zero tails
-// ("5m", not "5m0s").
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
-
-// trimFloat prints a percentage or ratio without trailing zeros.
-func trimFloat(f float64) string {
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
 // rawStringOK reports whether s reads well as a raw string literal: no
 // backquote, and only printable characters (no NUL, no byte order mark,
 // which Go source may not hold, no invisible or direction-changing
@@ -320,4 +229,27 @@ func rawStringOK(s string) bool {
 		}
 	}
 	return true
+}
+
+// emitPolicyTable writes the client's Policy and DefaultPolicy.
+func emitPolicyTable(f *jen.File, v *clientView) {
+	t := PolicyTable{
+		Type: "Policy",
+		Func: "DefaultPolicy",
+		TypeDoc: []string{
+			"Policy is the resilience policy of a Client: the dependency-wide part and",
+			"one entry per operation. [DefaultPolicy] returns the one resolved at",
+			"generation time; [WithPolicy] changes it without regenerating. Zero",
+			"fields take the runtime package's defaults.",
+		},
+		FuncDoc: []string{
+			"DefaultPolicy returns the policy resolved at generation time from the",
+			"spec's x-resilience values, the policy file and the built-in defaults.",
+		},
+		Dependency: v.dep,
+	}
+	for _, op := range v.ops {
+		t.Entries = append(t.Entries, PolicyEntry{Name: op.name, Doc: op.name + " is the policy of [Client." + op.name + "].", Policy: op.policy, Static: op.static})
+	}
+	EmitPolicyTable(f, t)
 }

@@ -26,9 +26,20 @@ func HTTP(svc *ir.Service, dependency string, file *policyspec.File) (*Service, 
 	return resolve(svc, dependency, file, httpRules)
 }
 
-// httpRules applies what HTTP operations add to the policy rules.
+// httpRules applies what HTTP operations add to the policy rules, and
+// names the HTTP method as the basis of an idempotency nobody wrote.
 func httpRules(op *ir.Operation, _ []policyspec.Layer, res *policyspec.Operation, list *diag.List) {
+	explainIdempotency(res, op.Method)
 	sharedFallbackRule(op, res, list)
+}
+
+// explainIdempotency gives the default idempotency of res basis, what it
+// was taken from ("GET", "idempotency_level"), for the summaries.
+func explainIdempotency(res *policyspec.Operation, basis string) {
+	if src, ok := res.Sources["idempotent"]; ok && src.Origin == policyspec.OriginDefault {
+		src.Basis = basis
+		res.Sources["idempotent"] = src
+	}
 }
 
 // sharedFallbackRule reports a cached fallback on a secured operation that

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
@@ -43,8 +44,9 @@ const RuleKeyNotGRPC = "W-KEY-NOT-GRPC"
 // on the method is E-RETRY-STREAM; a fallback on any streaming method is
 // E-FALLBACK-STREAM; connectTimeout and deadlineHeader, which mean nothing
 // to a gRPC client, are left out, with a W-KEY-NOT-GRPC warning when
-// written for the service. Problems come back as diagnostics: errors
-// joined in the error, warnings in the slice.
+// written for the service. An idempotency key names a metadata key, in
+// lower case as gRPC sends them. Problems come back as diagnostics:
+// errors joined in the error, warnings in the slice.
 func RPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
 	s, warnings, err := resolve(svc, svc.FullName, file, rpcRules)
 	if s != nil {
@@ -67,13 +69,18 @@ func writtenForService(src policyspec.Source) bool {
 	return src.Origin == policyspec.OriginSet && src.Layer != policyspec.LayerFileDefaults
 }
 
-// rpcRules names an RPC's policy by its full method name and applies what
-// gRPC changes: no static fallback, and the streaming rules.
+// rpcRules names an RPC's policy by its full method name, its idempotency
+// key by the metadata key sent, in lower case, and applies what gRPC
+// changes: no static fallback, the streaming rules, no connect timeout.
 func rpcRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Operation, list *diag.List) {
 	if op.RPC == nil {
 		return
 	}
 	res.Policy.Name = op.RPC.FullMethod
+	explainIdempotency(res, "idempotency_level")
+	// Metadata keys are lower case; the runtime sends the key as written.
+	res.IdempotencyKey = strings.ToLower(res.IdempotencyKey)
+	res.Policy.IdempotencyKey = res.IdempotencyKey
 	staticFallbackRule(op, layers, res, list)
 	streamRules(op, layers, res, list)
 	connectTimeoutRule(res, list)

@@ -70,8 +70,7 @@ func emitFile(w io.Writer, source string, pkg ir.GoPackage, views []*serviceView
 	f.ImportAlias(gluePath, glueAlias)
 	emitVersionCheck(f)
 	for _, v := range views {
-		emitPolicyType(f, v)
-		emitDefaultPolicy(f, v)
+		emitPolicyTable(f, v)
 		emitOptions(f, v)
 		emitClientType(f, v)
 		emitConstructor(f, v)
@@ -92,61 +91,30 @@ func emitVersionCheck(f *jen.File) {
 	f.Const().Id("_").Op("=").Add(rt("SupportPackageIsVersion1"))
 }
 
-// emitPolicyType writes
-//
-//	// GreeterPolicy is the resilience policy of ...
-//	type GreeterPolicy struct {
-//		Dependency resilient.Policy
-//		SayHello   resilient.OperationPolicy
-//	}
-func emitPolicyType(f *jen.File, v *serviceView) {
-	fields := []jen.Code{
-		comments("Dependency is shared by all methods: circuit breaker, bulkhead and", "retry budget.").Id("Dependency").Add(rt("Policy")),
+// emitPolicyTable writes GreeterPolicy and DefaultGreeterPolicy (see
+// golang.EmitPolicyTable).
+func emitPolicyTable(f *jen.File, v *serviceView) {
+	t := golang.PolicyTable{
+		Type: v.names.policy,
+		Func: v.names.defaultPolicy,
+		TypeDoc: []string{
+			v.names.policy + " is the resilience policy of the client made by",
+			v.names.constructor + ": the dependency-wide part and one entry per",
+			"method. " + v.names.defaultPolicy + " returns the one resolved at generation",
+			"time; " + v.names.withPolicy + " changes it without regenerating. Zero fields",
+			"take the runtime package's defaults.",
+		},
+		FuncDoc: []string{
+			v.names.defaultPolicy + " returns the policy of " + v.fullName + " resolved at",
+			"generation time from " + v.source + " (built-in defaults < policy file < file",
+			"option < service option < method option).",
+		},
+		Dependency: v.dep,
 	}
 	for _, m := range v.methods {
-		fields = append(fields, comments(m.goName+" is the policy of "+m.fullMethod+".").Id(m.goName).Add(rt("OperationPolicy")))
+		t.Entries = append(t.Entries, golang.PolicyEntry{Name: m.goName, Doc: m.goName + " is the policy of " + m.fullMethod + ".", Policy: m.policy})
 	}
-	f.Add(comments(
-		v.goName+"Policy is the resilience policy of the client made by",
-		"NewResilient"+v.goName+"Client: the dependency-wide part and one entry per",
-		"method. Default"+v.goName+"Policy returns the one resolved at generation",
-		"time; With"+v.goName+"Policy changes it without regenerating. Zero fields",
-		"take the runtime package's defaults.",
-	).Type().Id(v.names.policy).Struct(fields...))
-}
-
-// emitDefaultPolicy writes the policy table:
-//
-//	func DefaultGreeterPolicy() GreeterPolicy {
-//		return GreeterPolicy{
-//			// Dependency: breaker at 50% of 20 calls (default), ...
-//			Dependency: resilient.Policy{...},
-//			// SayHello: not idempotent (default), 1 attempt, ...
-//			SayHello: resilient.OperationPolicy{...},
-//		}
-//	}
-func emitDefaultPolicy(f *jen.File, v *serviceView) {
-	items := []jen.Code{comments(v.depNote).Id("Dependency").Op(":").Add(depPolicyLit(v.dep))}
-	for _, m := range v.methods {
-		items = append(items, comments(m.goName+": "+m.policyNote).Id(m.goName).Op(":").Add(opPolicyLit(m.policy)))
-	}
-	f.Add(comments(
-		"Default"+v.goName+"Policy returns the policy of "+v.fullName+" resolved at",
-		"generation time from "+v.source+" (built-in defaults < policy file < file",
-		"option < service option < method option). Comments note the values",
-		"nobody wrote: defaults, guesses and derived values.",
-	).Func().Id(v.names.defaultPolicy).Params().Id(v.names.policy).Block(
-		jen.Return(jen.Id(v.names.policy).Add(lines(items...))),
-	))
-}
-
-// lines renders items as a multi-line composite literal body.
-func lines(items ...jen.Code) *jen.Statement {
-	return jen.CustomFunc(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, func(g *jen.Group) {
-		for _, it := range items {
-			g.Add(it)
-		}
-	})
+	golang.EmitPolicyTable(f, t)
 }
 
 // emitOptions writes
@@ -320,7 +288,7 @@ func emitMethod(f *jen.File, v *serviceView, m *methodView) {
 	} else {
 		doc = append(doc, m.goName+" calls "+m.fullMethod+".", "")
 	}
-	doc = append(doc, m.docLine)
+	doc = append(doc, "Policy: "+m.policy.Summary().String()+".")
 	if k := m.policy.IdempotencyKey; k != "" {
 		doc = append(doc, "", "Every call sends one idempotency key, in the "+k+" metadata,",
 			"the same on every attempt: the caller's when ctx's outgoing metadata",

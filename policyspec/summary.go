@@ -1,0 +1,155 @@
+package policyspec
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// Summary is the one-line account of a resolved policy that generated
+// code shows, for HTTP and gRPC clients alike: plain ([Summary.String]) in
+// a method's doc comment, annotated with provenance
+// ([Summary.Annotated]) above its entry of the generated policy table.
+// Make one with [Operation.Summary] or [Dependency.Summary]; the zero
+// value is empty.
+type Summary struct {
+	parts []summaryPart
+}
+
+// summaryPart is one item of a summary: its text, the note on where its
+// value came from (empty for a value that was set) and the separator
+// written before it.
+type summaryPart struct {
+	sep, text, note string
+}
+
+// String returns the summary without notes: "read-only, 3 attempts,
+// timeout 2.1s, attempt 500ms".
+func (s Summary) String() string { return s.render(false) }
+
+// Annotated returns the summary with a note after each value nobody
+// wrote (see [Source.Note]): "read-only (GET), 3 attempts (default),
+// timeout 2.1s (guess), attempt 500ms (guess)".
+func (s Summary) Annotated() string { return s.render(true) }
+
+func (s Summary) render(notes bool) string {
+	var b strings.Builder
+	for i, p := range s.parts {
+		if i > 0 {
+			b.WriteString(p.sep)
+		}
+		b.WriteString(p.text)
+		if notes && p.note != "" {
+			b.WriteString(" (" + p.note + ")")
+		}
+	}
+	return b.String()
+}
+
+// add appends text, noted with the source of key in sources.
+func (s *Summary) add(sep, text string, sources map[string]Source, key string) {
+	s.parts = append(s.parts, summaryPart{sep: sep, text: text, note: sources[key].Note()})
+}
+
+// Note is how a summary marks a value by its source: empty for a value
+// that was set; the basis of a derived value, or of a default whose
+// basis the caller gave ("p99.9 350ms × 1.2, rounded up",
+// "idempotency_level"); "default" or "guess" otherwise.
+func (s Source) Note() string {
+	switch {
+	case s.Origin == OriginSet:
+		return ""
+	case s.Basis != "" && (s.Origin == OriginDerived || s.Origin == OriginDefault):
+		return s.Basis
+	}
+	return s.Origin.String()
+}
+
+// Attempts returns how many attempts a call of the operation makes at
+// most, hedges not counted: one for an operation that is not idempotent
+// or not retried, else one more than its retries.
+func (o *Operation) Attempts() int {
+	p := o.Policy
+	switch {
+	case p.Idempotency == runtime.NotIdempotent || p.Retry.MaxRetries == runtime.NoRetries:
+		return 1
+	case p.Retry.MaxRetries == 0:
+		return 1 + runtime.DefaultMaxRetries
+	}
+	return 1 + p.Retry.MaxRetries
+}
+
+// Summary returns the summary of the operation's policy: its idempotency,
+// attempts, total timeout and, when they apply, attempt timeout, hedge
+// delay, fallback and idempotency key, separated by commas.
+func (o *Operation) Summary() Summary {
+	p, src := o.Policy, o.Sources
+	var s Summary
+	s.add("", p.Idempotency.String(), src, "idempotent")
+	s.add(", ", plural(o.Attempts(), "attempt"), src, "retry.maxRetries")
+	timeout := p.Timeout
+	if timeout == 0 {
+		timeout = runtime.DefaultTimeout
+	}
+	s.add(", ", "timeout "+shortDuration(timeout), src, "timeout")
+	if p.AttemptTimeout > 0 {
+		s.add(", ", "attempt "+shortDuration(p.AttemptTimeout), src, "attemptTimeout")
+	}
+	if p.Hedge.Delay > 0 {
+		s.add(", ", "hedged after "+shortDuration(p.Hedge.Delay), src, "hedge.delay")
+	}
+	switch p.Fallback.Kind {
+	case runtime.FallbackCached:
+		ttl := p.Fallback.TTL
+		if ttl == 0 {
+			ttl = runtime.DefaultFallbackTTL
+		}
+		s.add(", ", "cached fallback "+shortDuration(ttl), src, "fallback.ttl")
+		if p.Fallback.Shared {
+			s.add(", ", "shared by all callers", src, "fallback.shared")
+		}
+	case runtime.FallbackStatic:
+		s.add(", ", "static fallback", src, "fallback.kind")
+	}
+	if o.IdempotencyKey != "" {
+		s.add(", ", "key in "+o.IdempotencyKey, src, "idempotencyKey")
+	}
+	return s
+}
+
+// Summary returns the summary of the dependency-wide policy: "breaker at
+// 50% of 20 calls, open 30s; bulkhead 32; retry budget 10%".
+func (d *Dependency) Summary() Summary {
+	p, src := d.Policy, d.Sources
+	var s Summary
+	s.add("", "breaker at "+trimFloat(p.Breaker.FailureRate)+"% of "+strconv.Itoa(int(p.Breaker.MinimumCalls))+" calls", src, "breaker.failureRate")
+	s.add(", ", "open "+shortDuration(p.Breaker.OpenFor), src, "breaker.openFor")
+	s.add("; ", "bulkhead "+strconv.Itoa(p.Bulkhead.MaxConcurrent), src, "bulkhead.maxConcurrent")
+	s.add("; ", "retry budget "+trimFloat(p.Budget.Ratio*100)+"%", src, "retry.budget")
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// shortDuration prints d as time.Duration does, without zero tails ("5m",
+// not "5m0s").
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// trimFloat prints a percentage without trailing zeros.
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
