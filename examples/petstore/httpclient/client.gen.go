@@ -299,12 +299,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 24 (derived); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 24 (400 rps × p99 30ms = 12 in flight, × 2 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -323,7 +324,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only, 3 attempts (default), timeout 500ms (derived), attempt 60ms (derived), hedged after 15ms (derived).
+		// ListPets: read-only (GET), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms).
 		ListPets: resilient.OperationPolicy{
 			Name:           "ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -339,7 +340,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreatePet: idempotent, 3 attempts (default), timeout 480ms (derived), attempt 60ms (derived), key in Idempotency-Key.
+		// CreatePet: idempotent, 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), key in Idempotency-Key.
 		CreatePet: resilient.OperationPolicy{
 			Name:           "CreatePet",
 			Idempotency:    resilient.Idempotent,
@@ -356,7 +357,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeletePet: idempotent, 3 attempts (default), timeout 480ms (derived), attempt 60ms (derived).
+		// DeletePet: idempotent (DELETE), 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up).
 		DeletePet: resilient.OperationPolicy{
 			Name:           "DeletePet",
 			Idempotency:    resilient.Idempotent,
@@ -372,7 +373,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetPet: read-only, 3 attempts (default), timeout 500ms (derived), attempt 60ms (derived), hedged after 15ms (derived), cached fallback 5m.
+		// GetPet: read-only (GET), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
 			Name:           "GetPet",
 			Idempotency:    resilient.ReadOnly,
@@ -388,7 +389,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// UpdatePet: idempotent, 3 attempts (default), timeout 480ms (derived), attempt 60ms (derived).
+		// UpdatePet: idempotent (PUT), 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up).
 		UpdatePet: resilient.OperationPolicy{
 			Name:           "UpdatePet",
 			Idempotency:    resilient.Idempotent,
@@ -404,7 +405,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent, 1 attempt (derived), timeout 60ms (derived).
+		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 60ms (1 × attempt 60ms, rounded up).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "AdoptPet",
 			Idempotency:    resilient.NotIdempotent,

@@ -25,7 +25,7 @@ const _ = resilient.SupportPackageIsVersion1
 // time; WithPetStorePolicy changes it without regenerating. Zero fields
 // take the runtime package's defaults.
 type PetStorePolicy struct {
-	// Dependency is shared by all methods: circuit breaker, bulkhead and
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
 	Dependency resilient.Policy
 	// ListPets is the policy of /petstore.v1.PetStore/ListPets.
@@ -46,8 +46,11 @@ type PetStorePolicy struct {
 
 // DefaultPetStorePolicy returns the policy of petstore.v1.PetStore resolved at
 // generation time from petstore.proto (built-in defaults < policy file < file
-// option < service option < method option). Comments note the values
-// nobody wrote: defaults, guesses and derived values.
+// option < service option < method option).
+//
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, and for a derived value how it was computed.
 func DefaultPetStorePolicy() PetStorePolicy {
 	return PetStorePolicy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 24 (400 rps × p99 30ms = 12 in flight, × 2 headroom); retry budget 10% (default).

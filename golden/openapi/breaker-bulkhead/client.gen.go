@@ -255,9 +255,10 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 40% of 10 calls, open 15s; bulkhead 16; retry budget 10% (default).
@@ -279,7 +280,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetBalance: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetBalance: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetBalance: resilient.OperationPolicy{
 			Name:           "GetBalance",
 			Idempotency:    resilient.ReadOnly,
@@ -295,7 +296,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Transfer: not idempotent, 1 attempt (derived), timeout 2s (guess).
+		// Transfer: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s (guess).
 		Transfer: resilient.OperationPolicy{
 			Name:           "Transfer",
 			Idempotency:    resilient.NotIdempotent,

@@ -275,12 +275,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -299,7 +300,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetCatalogItem: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 1m, shared by all callers.
+		// GetCatalogItem: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 1m, shared by all callers.
 		GetCatalogItem: resilient.OperationPolicy{
 			Name:           "GetCatalogItem",
 			Idempotency:    resilient.ReadOnly,
@@ -315,7 +316,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute, Shared: true},
 		},
-		// GetProfile: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 5m.
+		// GetProfile: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 5m.
 		GetProfile: resilient.OperationPolicy{
 			Name:           "GetProfile",
 			Idempotency:    resilient.ReadOnly,
@@ -331,7 +332,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// PutProfile: idempotent, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// PutProfile: idempotent (PUT), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		PutProfile: resilient.OperationPolicy{
 			Name:           "PutProfile",
 			Idempotency:    resilient.Idempotent,

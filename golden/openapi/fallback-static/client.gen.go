@@ -257,12 +257,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -281,7 +282,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListFlags: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), static fallback.
+		// ListFlags: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), static fallback.
 		ListFlags: resilient.OperationPolicy{
 			Name:           "ListFlags",
 			Idempotency:    resilient.ReadOnly,

@@ -474,12 +474,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -498,7 +499,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only, 2 attempts, timeout 2s, attempt 950ms (derived), hedged after 50ms.
+		// ListPets: read-only (GET), 2 attempts, timeout 2s, attempt 950ms ((timeout 2s − backoff 100ms) / 2 attempts, rounded down), hedged after 50ms.
 		ListPets: resilient.OperationPolicy{
 			Name:           "ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -514,7 +515,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 50 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreatePet: not idempotent, 1 attempt (derived), timeout 2s.
+		// CreatePet: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s.
 		CreatePet: resilient.OperationPolicy{
 			Name:           "CreatePet",
 			Idempotency:    resilient.NotIdempotent,
@@ -530,7 +531,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeletePetsByPetID: idempotent, 3 attempts (default), timeout 2s, attempt 560ms (derived).
+		// DeletePetsByPetID: idempotent (DELETE), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
 		DeletePetsByPetID: resilient.OperationPolicy{
 			Name:           "DeletePetsByPetID",
 			Idempotency:    resilient.Idempotent,
@@ -546,7 +547,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetPetByID: read-only, 3 attempts (default), timeout 2s, attempt 560ms (derived).
+		// GetPetByID: read-only (GET), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
 		GetPetByID: resilient.OperationPolicy{
 			Name:           "GetPetByID",
 			Idempotency:    resilient.ReadOnly,
@@ -562,7 +563,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// ReplacePet: idempotent, 3 attempts (default), timeout 2s, attempt 560ms (derived).
+		// ReplacePet: idempotent (PUT), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
 		ReplacePet: resilient.OperationPolicy{
 			Name:           "ReplacePet",
 			Idempotency:    resilient.Idempotent,
@@ -578,7 +579,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Func: not idempotent, 1 attempt (derived), timeout 2s.
+		// Func: not idempotent (PATCH), 1 attempt (not idempotent: never retried), timeout 2s.
 		Func: resilient.OperationPolicy{
 			Name:           "Func",
 			Idempotency:    resilient.NotIdempotent,

@@ -256,12 +256,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 72 (derived); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 72 (200 rps × p99 180ms = 36 in flight, × 2 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -280,7 +281,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListProducts: read-only, 3 attempts (default), timeout 1.7s (derived), attempt 420ms (derived), hedged after 90ms (derived).
+		// ListProducts: read-only (GET), 3 attempts (default), timeout 1.7s (3 × attempt 420ms + backoff 300ms + hedge delay 90ms, rounded up), attempt 420ms (p99.9 350ms × 1.2, rounded up), hedged after 90ms (p95 90ms).
 		ListProducts: resilient.OperationPolicy{
 			Name:           "ListProducts",
 			Idempotency:    resilient.ReadOnly,
@@ -296,7 +297,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 90 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetProduct: read-only, 3 attempts (default), timeout 2s (derived), attempt 500ms, hedged after 120ms.
+		// GetProduct: read-only (GET), 3 attempts (default), timeout 2s (3 × attempt 500ms + backoff 300ms + hedge delay 120ms, rounded up), attempt 500ms, hedged after 120ms.
 		GetProduct: resilient.OperationPolicy{
 			Name:           "GetProduct",
 			Idempotency:    resilient.ReadOnly,

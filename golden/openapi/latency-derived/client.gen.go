@@ -256,12 +256,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 96 (derived); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 96 (400 rps × p99 120ms = 48 in flight, × 2 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -280,7 +281,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetPrice: read-only, 3 attempts (default), timeout 1.2s (derived), attempt 300ms (derived).
+		// GetPrice: read-only (GET), 3 attempts (default), timeout 1.2s (3 × attempt 300ms + backoff 300ms, rounded up), attempt 300ms (p99.9 250ms × 1.2, rounded up).
 		GetPrice: resilient.OperationPolicy{
 			Name:           "GetPrice",
 			Idempotency:    resilient.ReadOnly,
@@ -296,7 +297,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateQuote: not idempotent, 1 attempt (derived), timeout 720ms (derived).
+		// CreateQuote: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 720ms (1 × attempt 720ms, rounded up).
 		CreateQuote: resilient.OperationPolicy{
 			Name:           "CreateQuote",
 			Idempotency:    resilient.NotIdempotent,

@@ -337,12 +337,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -361,7 +362,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetDotted: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetDotted: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetDotted: resilient.OperationPolicy{
 			Name:           "GetDotted",
 			Idempotency:    resilient.ReadOnly,
@@ -377,7 +378,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteHalfFile: idempotent, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DeleteHalfFile: idempotent (DELETE), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		DeleteHalfFile: resilient.OperationPolicy{
 			Name:           "DeleteHalfFile",
 			Idempotency:    resilient.Idempotent,
@@ -393,7 +394,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteOddFile: idempotent, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DeleteOddFile: idempotent (DELETE), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		DeleteOddFile: resilient.OperationPolicy{
 			Name:           "DeleteOddFile",
 			Idempotency:    resilient.Idempotent,
@@ -409,7 +410,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteCafeFile: idempotent, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DeleteCafeFile: idempotent (DELETE), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		DeleteCafeFile: resilient.OperationPolicy{
 			Name:           "DeleteCafeFile",
 			Idempotency:    resilient.Idempotent,
@@ -425,7 +426,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetLabel: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetLabel: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetLabel: resilient.OperationPolicy{
 			Name:           "GetLabel",
 			Idempotency:    resilient.ReadOnly,
@@ -441,7 +442,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetLabels: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetLabels: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetLabels: resilient.OperationPolicy{
 			Name:           "GetLabels",
 			Idempotency:    resilient.ReadOnly,
@@ -457,7 +458,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetList: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetList: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetList: resilient.OperationPolicy{
 			Name:           "GetList",
 			Idempotency:    resilient.ReadOnly,
@@ -473,7 +474,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetMatrix: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetMatrix: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetMatrix: resilient.OperationPolicy{
 			Name:           "GetMatrix",
 			Idempotency:    resilient.ReadOnly,
@@ -489,7 +490,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetPair: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetPair: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetPair: resilient.OperationPolicy{
 			Name:           "GetPair",
 			Idempotency:    resilient.ReadOnly,
@@ -505,7 +506,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Search: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// Search: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		Search: resilient.OperationPolicy{
 			Name:           "Search",
 			Idempotency:    resilient.ReadOnly,
@@ -521,7 +522,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteTenant: idempotent, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DeleteTenant: idempotent (DELETE), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		DeleteTenant: resilient.OperationPolicy{
 			Name:           "DeleteTenant",
 			Idempotency:    resilient.Idempotent,
@@ -537,7 +538,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteFile: idempotent, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DeleteFile: idempotent (DELETE), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		DeleteFile: resilient.OperationPolicy{
 			Name:           "DeleteFile",
 			Idempotency:    resilient.Idempotent,
@@ -553,7 +554,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetVariantBeta: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetVariantBeta: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetVariantBeta: resilient.OperationPolicy{
 			Name:           "GetVariantBeta",
 			Idempotency:    resilient.ReadOnly,
@@ -569,7 +570,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateVariantBeta: not idempotent, 1 attempt (derived), timeout 2s (guess).
+		// CreateVariantBeta: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s (guess).
 		CreateVariantBeta: resilient.OperationPolicy{
 			Name:           "CreateVariantBeta",
 			Idempotency:    resilient.NotIdempotent,

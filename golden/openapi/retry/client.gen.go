@@ -278,12 +278,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 20%.
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 20%.
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -302,7 +303,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// AddItem: not idempotent, 1 attempt (derived), timeout 2s (guess).
+		// AddItem: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s (guess).
 		AddItem: resilient.OperationPolicy{
 			Name:           "AddItem",
 			Idempotency:    resilient.NotIdempotent,
@@ -318,7 +319,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteItem: idempotent, 1 attempt, timeout 2s (guess).
+		// DeleteItem: idempotent (DELETE), 1 attempt, timeout 2s (guess).
 		DeleteItem: resilient.OperationPolicy{
 			Name:           "DeleteItem",
 			Idempotency:    resilient.Idempotent,
@@ -334,7 +335,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetItem: read-only, 4 attempts, timeout 8.4s (guess), attempt 2s (guess).
+		// GetItem: read-only (GET), 4 attempts, timeout 8.4s (guess), attempt 2s (guess).
 		GetItem: resilient.OperationPolicy{
 			Name:           "GetItem",
 			Idempotency:    resilient.ReadOnly,
@@ -350,7 +351,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// PutItem: idempotent, 2 attempts, timeout 4.1s (guess), attempt 2s (guess).
+		// PutItem: idempotent (PUT), 2 attempts, timeout 4.1s (guess), attempt 2s (guess).
 		PutItem: resilient.OperationPolicy{
 			Name:           "PutItem",
 			Idempotency:    resilient.Idempotent,

@@ -363,12 +363,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -387,7 +388,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetBlob: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetBlob: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetBlob: resilient.OperationPolicy{
 			Name:           "GetBlob",
 			Idempotency:    resilient.ReadOnly,
@@ -403,7 +404,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// PutBlob: idempotent, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// PutBlob: idempotent (PUT), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		PutBlob: resilient.OperationPolicy{
 			Name:           "PutBlob",
 			Idempotency:    resilient.Idempotent,
@@ -419,7 +420,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// ListItems: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// ListItems: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		ListItems: resilient.OperationPolicy{
 			Name:           "ListItems",
 			Idempotency:    resilient.ReadOnly,
@@ -452,7 +453,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteItem: idempotent, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DeleteItem: idempotent (DELETE), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		DeleteItem: resilient.OperationPolicy{
 			Name:           "DeleteItem",
 			Idempotency:    resilient.Idempotent,
@@ -468,7 +469,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetItem: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetItem: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		GetItem: resilient.OperationPolicy{
 			Name:           "GetItem",
 			Idempotency:    resilient.ReadOnly,
@@ -484,7 +485,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// PutItem: idempotent, 3 attempts (default), timeout 6.1s (guess), attempt 2s (guess).
+		// PutItem: idempotent (PUT), 3 attempts (default), timeout 6.1s (guess), attempt 2s (guess).
 		PutItem: resilient.OperationPolicy{
 			Name:           "PutItem",
 			Idempotency:    resilient.Idempotent,
@@ -500,7 +501,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AddNote: not idempotent, 1 attempt (derived), timeout 2s.
+		// AddNote: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s.
 		AddNote: resilient.OperationPolicy{
 			Name:           "AddNote",
 			Idempotency:    resilient.NotIdempotent,
@@ -516,7 +517,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetMarketStatus: read-only, 2 attempts, timeout 1s, attempt 490ms (derived), static fallback.
+		// GetMarketStatus: read-only (GET), 2 attempts, timeout 1s, attempt 490ms ((timeout 1s − backoff 10ms) / 2 attempts, rounded down), static fallback.
 		GetMarketStatus: resilient.OperationPolicy{
 			Name:           "GetMarketStatus",
 			Idempotency:    resilient.ReadOnly,
@@ -532,7 +533,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{"colors":["red"],"note":"status unknown","open":false}`)},
 		},
-		// GetQuote: read-only, 2 attempts, timeout 3s, attempt 500ms, cached fallback 1m.
+		// GetQuote: read-only (GET), 2 attempts, timeout 3s, attempt 500ms, cached fallback 1m.
 		GetQuote: resilient.OperationPolicy{
 			Name:           "GetQuote",
 			Idempotency:    resilient.ReadOnly,
@@ -548,7 +549,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
 		},
-		// Search: read-only, 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// Search: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
 		Search: resilient.OperationPolicy{
 			Name:           "Search",
 			Idempotency:    resilient.ReadOnly,

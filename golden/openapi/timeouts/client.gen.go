@@ -259,12 +259,13 @@ type Policy struct {
 
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
+//
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
-// replace, "(derived)" for one computed from other values.
+// replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 32 (guess); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -283,7 +284,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// Reindex: not idempotent, 1 attempt (derived), timeout 30s, attempt 25s.
+		// Reindex: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 30s, attempt 25s.
 		Reindex: resilient.OperationPolicy{
 			Name:           "Reindex",
 			Idempotency:    resilient.NotIdempotent,
@@ -299,7 +300,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Search: read-only, 3 attempts (default), timeout 1.5s, attempt 400ms.
+		// Search: read-only (GET), 3 attempts (default), timeout 1.5s, attempt 400ms.
 		Search: resilient.OperationPolicy{
 			Name:           "Search",
 			Idempotency:    resilient.ReadOnly,
@@ -315,7 +316,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Suggest: read-only, 3 attempts (default), timeout 200ms, attempt 80ms.
+		// Suggest: read-only (GET), 3 attempts (default), timeout 200ms, attempt 80ms.
 		Suggest: resilient.OperationPolicy{
 			Name:           "Suggest",
 			Idempotency:    resilient.ReadOnly,

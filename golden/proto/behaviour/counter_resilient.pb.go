@@ -25,7 +25,7 @@ const _ = resilient.SupportPackageIsVersion1
 // time; WithCounterPolicy changes it without regenerating. Zero fields
 // take the runtime package's defaults.
 type CounterPolicy struct {
-	// Dependency is shared by all methods: circuit breaker, bulkhead and
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
 	Dependency resilient.Policy
 	// Get is the policy of /golden.behaviour.Counter/Get.
@@ -38,8 +38,11 @@ type CounterPolicy struct {
 
 // DefaultCounterPolicy returns the policy of golden.behaviour.Counter resolved at
 // generation time from counter.proto (built-in defaults < policy file < file
-// option < service option < method option). Comments note the values
-// nobody wrote: defaults, guesses and derived values.
+// option < service option < method option).
+//
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, and for a derived value how it was computed.
 func DefaultCounterPolicy() CounterPolicy {
 	return CounterPolicy{
 		// Dependency: breaker at 50% of 4 calls, open 30s; bulkhead 2; retry budget 100%.

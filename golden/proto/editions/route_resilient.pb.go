@@ -25,7 +25,7 @@ const _ = resilient.SupportPackageIsVersion1
 // time; WithRoutePolicy changes it without regenerating. Zero fields
 // take the runtime package's defaults.
 type RoutePolicy struct {
-	// Dependency is shared by all methods: circuit breaker, bulkhead and
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
 	Dependency resilient.Policy
 	// GetPoint is the policy of /golden.editions.Route/GetPoint.
@@ -36,8 +36,11 @@ type RoutePolicy struct {
 
 // DefaultRoutePolicy returns the policy of golden.editions.Route resolved at
 // generation time from route.proto (built-in defaults < policy file < file
-// option < service option < method option). Comments note the values
-// nobody wrote: defaults, guesses and derived values.
+// option < service option < method option).
+//
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, and for a derived value how it was computed.
 func DefaultRoutePolicy() RoutePolicy {
 	return RoutePolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 8; retry budget 10% (default).

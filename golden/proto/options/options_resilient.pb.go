@@ -25,7 +25,7 @@ const _ = resilient.SupportPackageIsVersion1
 // time; WithInventoryPolicy changes it without regenerating. Zero fields
 // take the runtime package's defaults.
 type InventoryPolicy struct {
-	// Dependency is shared by all methods: circuit breaker, bulkhead and
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
 	Dependency resilient.Policy
 	// GetItem is the policy of /golden.options.Inventory/GetItem.
@@ -42,8 +42,11 @@ type InventoryPolicy struct {
 
 // DefaultInventoryPolicy returns the policy of golden.options.Inventory resolved at
 // generation time from options.proto (built-in defaults < policy file < file
-// option < service option < method option). Comments note the values
-// nobody wrote: defaults, guesses and derived values.
+// option < service option < method option).
+//
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, and for a derived value how it was computed.
 func DefaultInventoryPolicy() InventoryPolicy {
 	return InventoryPolicy{
 		// Dependency: breaker at 40% of 10 calls, open 15s; bulkhead 16; retry budget 20%.

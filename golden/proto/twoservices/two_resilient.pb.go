@@ -25,7 +25,7 @@ const _ = resilient.SupportPackageIsVersion1
 // time; WithUsersPolicy changes it without regenerating. Zero fields
 // take the runtime package's defaults.
 type UsersPolicy struct {
-	// Dependency is shared by all methods: circuit breaker, bulkhead and
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
 	Dependency resilient.Policy
 	// GetUser is the policy of /golden.two.Users/GetUser.
@@ -34,8 +34,11 @@ type UsersPolicy struct {
 
 // DefaultUsersPolicy returns the policy of golden.two.Users resolved at
 // generation time from two.proto (built-in defaults < policy file < file
-// option < service option < method option). Comments note the values
-// nobody wrote: defaults, guesses and derived values.
+// option < service option < method option).
+//
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, and for a derived value how it was computed.
 func DefaultUsersPolicy() UsersPolicy {
 	return UsersPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
@@ -218,7 +221,7 @@ func (c *resilientUsersClient) GetUser(ctx context.Context, in *Id, opts ...grpc
 // time; WithGroupsPolicy changes it without regenerating. Zero fields
 // take the runtime package's defaults.
 type GroupsPolicy struct {
-	// Dependency is shared by all methods: circuit breaker, bulkhead and
+	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
 	Dependency resilient.Policy
 	// GetGroup is the policy of /golden.two.Groups/GetGroup.
@@ -229,8 +232,11 @@ type GroupsPolicy struct {
 
 // DefaultGroupsPolicy returns the policy of golden.two.Groups resolved at
 // generation time from two.proto (built-in defaults < policy file < file
-// option < service option < method option). Comments note the values
-// nobody wrote: defaults, guesses and derived values.
+// option < service option < method option).
+//
+// Each entry's comment notes the values nobody wrote: "(default)" for a
+// built-in default, "(guess)" for one that measured latency should
+// replace, and for a derived value how it was computed.
 func DefaultGroupsPolicy() GroupsPolicy {
 	return GroupsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
