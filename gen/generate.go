@@ -229,7 +229,7 @@ func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
 func (s *state) emitFile(pkg, source string) (*jen.File, error) {
 	f := golang.NewFile(pkg, source)
 	golang.EmitModels(f, s.svc)
-	warnings, err := golang.EmitClient(f, s.resolved, golang.ClientOptions{DependencyName: s.dependency})
+	warnings, err := golang.EmitClient(f, s.resolved, golang.ClientOptions{DependencyName: s.dependency, Package: pkg})
 	s.add(warnings, err)
 	if err != nil {
 		return nil, s.diags.Err()

@@ -175,7 +175,11 @@
 // default). A failed call returns a *resilient.CallError saying what ended
 // it; a request that cannot be built or sent as given (a cookie or header
 // value net/http would refuse or cut, a body that does not marshal) is
-// resilient.ErrInvalidRequest, never sent. Cached fallback answers are
+// resilient.ErrInvalidRequest, never sent. A documented error answer comes
+// back as the typed error its method's documentation names, wrapping the
+// *resilient.RemoteError: operations that document the same answers share
+// one type (APIError for the most shared), an operation with answers of its
+// own has <Operation>Error. Cached fallback answers are
 // kept per request, header and cookie parameters and credentials
 // included; WithFallbackPartition partitions them further.
 package main

@@ -33,6 +33,10 @@ type ClientOptions struct {
 	// name the policy was resolved for, and when that is empty too, the
 	// host of the base URL given to NewClient.
 	DependencyName string
+	// Package is the name of the Go package the client is generated into;
+	// the errors the generated code makes start with it ("petstore: ...").
+	// Empty means the service's name in lower case.
+	Package string
 }
 
 // EmitClient writes the resilient HTTP client of svc, a service with its
@@ -55,17 +59,19 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	f.ImportAlias(runtimePath, runtimeAlias)
 	emitVersionCheck(f)
 	emitClientType(f, v)
-	emitOptions(f, v)
+	EmitOptions(f, clientOptions())
 	emitNewClient(f, v)
 	emitPolicyTable(f, v)
+	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {
 		emitMethod(f, op)
 		if op.params != nil {
 			emitParams(f, op)
 		}
-		emitRequest(f, op, strings.ToLower(v.svcName))
-		if op.errType != nil {
-			emitErrorType(f, op)
+		emitRequest(f, op, v.pkg)
+		if e := op.errType; e != nil && !emitted[e] {
+			emitErrorType(f, e, v.pkg)
+			emitted[e] = true
 		}
 	}
 	emitHelpers(f, v)
@@ -75,6 +81,8 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 // clientView is what the client's emitters write: everything decided.
 type clientView struct {
 	svcName string
+	// pkg is the Go package's name, the prefix of error messages.
+	pkg     string
 	depName string
 	// deadlineHeader is the header the deadline goes out in by default,
 	// empty for none (the policy's deadlineHeader).
@@ -91,7 +99,10 @@ type clientView struct {
 // as warnings and name clashes as errors.
 func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *clientView {
 	c := &clientGen{m: newModels(svc.IR), list: list}
-	v := &clientView{svcName: svc.IR.Name, depName: opts.DependencyName, dep: svc.Dependency, deadlineHeader: svc.Dependency.DeadlineHeader}
+	v := &clientView{svcName: svc.IR.Name, pkg: opts.Package, depName: opts.DependencyName, dep: svc.Dependency, deadlineHeader: svc.Dependency.DeadlineHeader}
+	if v.pkg == "" {
+		v.pkg = strings.ToLower(svc.IR.Name)
+	}
 	if v.depName == "" {
 		v.depName = svc.Dependency.Name
 	}
@@ -121,6 +132,10 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		default:
 			v.usesBytes = true
 		}
+	}
+	shareErrorTypes(v.ops, declaredNames(svc.IR, v.ops))
+	for _, ov := range v.ops {
+		ov.doc = c.methodDoc(ov.src, ov)
 	}
 	checkNames(svc.IR, v, list)
 	return v

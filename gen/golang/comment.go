@@ -91,6 +91,11 @@ func wrap(line string, width int) []string {
 	return append(out, cur)
 }
 
+// DocWrap splits text, one paragraph from a generator rather than a spec,
+// into the lines of a doc comment, wrapped at spaces to the width of the
+// generated code's comments.
+func DocWrap(text string) []string { return wrap(text, commentWidth) }
+
 // comments renders lines as consecutive "//" comments; see [DocComment].
 func comments(lines []string) *jen.Statement { return DocComment(lines...) }
 

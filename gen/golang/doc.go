@@ -13,7 +13,12 @@
 //
 // One Client per service, made by NewClient(baseURL, opts...) with the
 // options WithHTTPClient, WithPolicy, WithObserver, WithFallbackStore,
-// WithLogger and WithDependencyName; one runtime.Dependency per client.
+// WithLogger, WithFallbackPartition, WithMaxResponseBody,
+// WithDeadlineHeader and WithDependencyName; one runtime.Dependency per
+// client. The options follow one design in both back ends ([OptionSet],
+// [StandardOptions]), and so does the policy table ([EmitPolicyTable]).
+// Errors the generated code makes itself start with the package's name
+// ([ClientOptions.Package]).
 // The policy table is the Policy struct (Dependency plus one
 // runtime.OperationPolicy per operation) and DefaultPolicy, a literal a
 // reviewer can read in a diff. A static fallback value from the spec sits
@@ -48,10 +53,13 @@
 //   - other 2xx responses are decoded as that type (a 204 answer as the
 //     zero value); a 2xx response with another type is a warning;
 //   - when no 2xx response has a body, the method returns only an error;
-//   - documented non-2xx responses with a JSON body become OpError, with
-//     one field per status, wrapping the runtime's *RemoteError; any other
-//     failure is the runtime's error (*RemoteError, *DeadlineExceededError,
-//     *OutcomeUnknownError, ...).
+//   - documented non-2xx responses with a JSON body become a typed error
+//     with one field per status, wrapping the runtime's *RemoteError:
+//     OpError for the answers of one operation; operations that document
+//     the same answers share one type, APIError for the most shared (the
+//     others APIError2, APIError3...); any other failure is the runtime's
+//     error (*RemoteError, *DeadlineExceededError, *OutcomeUnknownError,
+//     ...).
 //
 // Parameters are serialized without reflection: path parameters escaped
 // (simple, label or matrix style) between the literal pieces of the

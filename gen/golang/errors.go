@@ -1,7 +1,10 @@
 package golang
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -9,12 +12,16 @@ import (
 	"github.com/resilientgo/resilient/gen/ir"
 )
 
-// errorView is an operation's typed error: one field per documented
-// non-2xx response with a JSON body.
+// errorView is a typed error of the client: one field per documented
+// non-2xx response with a JSON body. Operations whose documented error
+// answers are the same share one.
 type errorView struct {
-	name   string
-	op     string
+	name string
+	// ops are the operations that return it, in the client's order.
+	ops    []string
 	fields []errorFieldView
+	// key identifies the fields: names, statuses, types and docs.
+	key string
 }
 
 // errorFieldView is one documented error response.
@@ -30,10 +37,11 @@ type errorFieldView struct {
 
 // errorView names a field per documented error response with a JSON body
 // after its status text (NotFound, Status4XX, Default); nil when there is
-// none.
+// none. The view is named by [nameErrorTypes].
 func (c *clientGen) errorView(op *ir.Operation) *errorView {
-	v := &errorView{name: op.Name + "Error", op: op.Name}
+	v := &errorView{ops: []string{op.Name}}
 	used := map[string]bool{"StatusCode": true, "Remote": true}
+	var key strings.Builder
 	for _, r := range op.Errors() {
 		if len(r.Contents) == 0 || r.Contents[0].Kind != ir.ContentJSON || r.Contents[0].Type == nil {
 			continue
@@ -52,16 +60,65 @@ func (c *clientGen) errorView(op *ir.Operation) *errorView {
 			name += "Body"
 		}
 		used[name] = true
-		v.fields = append(v.fields, errorFieldView{
+		fv := errorFieldView{
 			name: name, status: r.Status, doc: r.Doc,
 			typ: func() *jen.Statement { return c.m.goType(t) },
 			ptr: !c.m.nilable(t),
-		})
+		}
+		v.fields = append(v.fields, fv)
+		fmt.Fprintf(&key, "%s %s %#v %t %q\n", fv.name, fv.status, fv.typ(), fv.ptr, fv.doc)
 	}
 	if len(v.fields) == 0 {
 		return nil
 	}
+	v.key = key.String()
 	return v
+}
+
+// sharedErrorName is the name of the error type that the most operations
+// share; others shared by several operations are numbered after it.
+const sharedErrorName = "APIError"
+
+// shareErrorTypes makes operations whose documented error answers are the
+// same share one error type, and names every type: one of a single
+// operation after it (GetPetError), the one the most operations share
+// APIError, and the other shared ones APIError2, APIError3... by how many
+// operations share them, then by their first operation. A shared name
+// that taken already holds gets the next number.
+func shareErrorTypes(ops []*opView, taken map[string]bool) {
+	byKey := map[string]*errorView{}
+	var shared []*errorView
+	for _, op := range ops {
+		e := op.errType
+		if e == nil {
+			continue
+		}
+		first, ok := byKey[e.key]
+		if !ok {
+			byKey[e.key] = e
+			e.name = op.name + "Error"
+			continue
+		}
+		if len(first.ops) == 1 {
+			shared = append(shared, first)
+		}
+		first.ops = append(first.ops, op.name)
+		op.errType = first
+	}
+	slices.SortStableFunc(shared, func(a, b *errorView) int { return len(b.ops) - len(a.ops) })
+	n := 1
+	for _, e := range shared {
+		for {
+			e.name = sharedErrorName
+			if n > 1 {
+				e.name += strconv.Itoa(n)
+			}
+			n++
+			if !taken[e.name] {
+				break
+			}
+		}
+	}
 }
 
 // match is the condition selecting the field's responses.
@@ -102,18 +159,19 @@ func (f errorFieldView) match() *jen.Statement {
 //		}
 //		return e
 //	}
-func emitErrorType(f *jen.File, op *opView) {
-	v := op.errType
-	doc := []string{
-		v.name + " is a documented error answer of [Client." + v.op + "], its body",
-		"decoded into the field of its status; the other fields are nil. It wraps",
-		"the runtime's *resilient.RemoteError (status, attempts, Retry-After), so",
-		"errors.As finds either.",
-	}
+//
+// A type with only a Default field decodes without the switch. pkg
+// begins the message of an error that wraps no runtime error.
+func emitErrorType(f *jen.File, v *errorView, pkg string) {
+	doc := wrap(v.name+" is a documented error answer of "+errorUsers(v.ops)+", its body "+
+		"decoded into the field of its status; the other fields are nil. It wraps "+
+		"the runtime's *resilient.RemoteError (status, attempts, Retry-After), so "+
+		"errors.As finds either.", commentWidth)
 	fields := []jen.Code{
 		jen.Comment("StatusCode is the answer's HTTP status.").Line().Id("StatusCode").Int(),
 	}
 	var cases []jen.Code
+	var onlyDefault []jen.Code
 	hasDefault := false
 	for _, fv := range v.fields {
 		what := "a " + fv.status + " answer"
@@ -133,17 +191,19 @@ func emitErrorType(f *jen.File, op *opView) {
 		if fv.ptr {
 			value = jen.Op("&").Id("v")
 		}
-		stmts := []jen.Code{
+		decode := []jen.Code{
 			jen.Var().Id("v").Add(fv.typ()),
 			jen.If(jen.Qual("encoding/json", "Unmarshal").Call(jen.Id("re").Dot("Body"), jen.Op("&").Id("v")).Op("!=").Nil()).Block(jen.Return(jen.Nil())),
-			jen.Id("e").Dot(fv.name).Op("=").Add(value),
 		}
 		if fv.status == "default" {
 			hasDefault = true
-			cases = append(cases, jen.Default().Block(stmts...))
+			cases = append(cases, jen.Default().Block(append(decode, jen.Id("e").Dot(fv.name).Op("=").Add(value))...))
+			onlyDefault = append(decode, jen.Return(jen.Op("&").Id(v.name).Values(jen.Dict{
+				jen.Id("StatusCode"): jen.Id("re").Dot("Status"), jen.Id(fv.name): value.Clone(), jen.Id("Remote"): jen.Id("re"),
+			})))
 			continue
 		}
-		cases = append(cases, jen.Case(fv.match()).Block(stmts...))
+		cases = append(cases, jen.Case(fv.match()).Block(append(decode, jen.Id("e").Dot(fv.name).Op("=").Add(value))...))
 	}
 	if !hasDefault {
 		cases = append(cases, jen.Default().Block(jen.Return(jen.Nil())))
@@ -155,7 +215,7 @@ func emitErrorType(f *jen.File, op *opView) {
 	f.Comment("Error describes the answer.")
 	f.Func().Params(recv.Clone()).Id("Error").Params().String().Block(
 		jen.If(jen.Id("e").Dot("Remote").Op("==").Nil()).Block(
-			jen.Return(jen.Lit(strings.ToLower(v.op[:1])+v.op[1:]+": error answer ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("e").Dot("StatusCode"))),
+			jen.Return(jen.Lit(pkg+": error answer ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("e").Dot("StatusCode"))),
 		),
 		jen.Return(jen.Id("e").Dot("Remote").Dot("Error").Call()),
 	)
@@ -163,11 +223,31 @@ func emitErrorType(f *jen.File, op *opView) {
 	f.Comment("pipeline classifies the answer by its status.")
 	f.Func().Params(recv.Clone()).Id("Unwrap").Params().Error().Block(jen.Return(jen.Id("e").Dot("Remote")))
 
+	body := onlyDefault
+	if len(v.fields) > 1 || !hasDefault {
+		body = []jen.Code{
+			jen.Id("e").Op(":=").Op("&").Id(v.name).Values(jen.Dict{jen.Id("StatusCode"): jen.Id("re").Dot("Status"), jen.Id("Remote"): jen.Id("re")}),
+			jen.Switch().Block(cases...),
+			jen.Return(jen.Id("e")),
+		}
+	}
 	f.Comment("decode" + v.name + " makes a *" + v.name + " of a documented answer whose body")
 	f.Comment("decodes, and returns nil for any other.")
-	f.Func().Id("decode"+v.name).Params(jen.Id("re").Op("*").Add(rt("RemoteError"))).Error().Block(
-		jen.Id("e").Op(":=").Op("&").Id(v.name).Values(jen.Dict{jen.Id("StatusCode"): jen.Id("re").Dot("Status"), jen.Id("Remote"): jen.Id("re")}),
-		jen.Switch().Block(cases...),
-		jen.Return(jen.Id("e")),
-	)
+	f.Func().Id("decode" + v.name).Params(jen.Id("re").Op("*").Add(rt("RemoteError"))).Error().Block(body...)
+}
+
+// errorUsers names the operations that return an error type: each as a
+// doc link when there are a few, else how many there are.
+func errorUsers(ops []string) string {
+	if len(ops) > 4 {
+		return strconv.Itoa(len(ops)) + " operations of [Client] (each method's documentation names its error type)"
+	}
+	links := make([]string, len(ops))
+	for i, op := range ops {
+		links[i] = "[Client." + op + "]"
+	}
+	if len(links) == 1 {
+		return links[0]
+	}
+	return strings.Join(links[:len(links)-1], ", ") + " and " + links[len(links)-1]
 }

@@ -5,22 +5,48 @@ import (
 	"github.com/resilientgo/resilient/gen/ir"
 )
 
-// reservedNames are the package-level names the client itself declares.
-var reservedNames = map[string]bool{
-	"Client": true, "NewClient": true, "Option": true, "Policy": true, "DefaultPolicy": true,
-	"WithHTTPClient": true, "WithPolicy": true, "WithObserver": true, "WithFallbackStore": true,
-	"WithLogger": true, "WithDependencyName": true,
+// reservedNames returns the package-level names the client declares
+// whatever the spec: its type, constructor, policy table and options.
+func reservedNames() map[string]bool {
+	names := map[string]bool{"Client": true, "NewClient": true, "Policy": true, "DefaultPolicy": true}
+	for _, n := range clientOptions().Names() {
+		names[n] = true
+	}
+	return names
 }
 
 // reservedMethods are the Client's own methods and the Policy's own
 // fields, which no operation may be named.
 var reservedMethods = map[string]bool{"Dependency": true}
 
+// declaredNames returns the package-level names of the models (types and
+// enum constants), of the client's own declarations and of the
+// operations' Params types and unshared Error types.
+func declaredNames(svc *ir.Service, ops []*opView) map[string]bool {
+	taken := reservedNames()
+	for _, t := range svc.Types {
+		taken[t.Name] = true
+		if t.Enum != nil {
+			for _, e := range t.Enum.Values {
+				taken[e.Name] = true
+			}
+		}
+	}
+	for _, op := range ops {
+		if op.params != nil {
+			taken[op.params.name] = true
+		}
+		taken[op.name+"Error"] = true
+	}
+	return taken
+}
+
 // checkNames reports model types named like the client's own
 // declarations (E-NAME-RESERVED), operations named like a Client method
 // of its own, and Params and Error types that a model type already uses
 // (E-NAME-COLLISION).
 func checkNames(svc *ir.Service, v *clientView, list *diag.List) {
+	reservedNames := reservedNames()
 	types := map[string]bool{}
 	for _, t := range svc.Types {
 		types[t.Name] = true
@@ -29,8 +55,8 @@ func checkNames(svc *ir.Service, v *clientView, list *diag.List) {
 				"rename the schema, or give it another Go name with x-go-name")
 		}
 	}
-	for i, op := range v.ops {
-		loc := svc.Operations[i].Location
+	for _, op := range v.ops {
+		loc := op.src.Location
 		if reservedMethods[op.name] {
 			list.Errorf(loc, "E-NAME-RESERVED", "operation name "+op.name+" is a method of the generated Client",
 				"give the operation another Go name with x-go-name or another operationId")

@@ -11,9 +11,11 @@ import (
 
 // opView is what the emitters of one operation write.
 type opView struct {
+	// src is the operation of the IR.
+	src *ir.Operation
 	// name is the method's name.
-	name   string
-	doc    []string
+	name string
+	doc  []string
 	// policy is the operation's resolved policy.
 	policy *policyspec.Operation
 	// static is the JSON text of a static fallback value; DefaultPolicy
@@ -53,7 +55,7 @@ var fixedLocals = map[string]bool{
 }
 
 func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView {
-	v := &opView{name: op.Name, method: op.Method, policy: res, keyHeader: res.IdempotencyKey}
+	v := &opView{src: op, name: op.Name, method: op.Method, policy: res, keyHeader: res.IdempotencyKey}
 	taken := map[string]bool{}
 	for _, p := range op.Params {
 		switch p.In {
@@ -82,11 +84,11 @@ func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView 
 	v.body = c.bodyView(op)
 	v.result = c.resultView(op)
 	v.errType = c.errorView(op)
-	v.doc = c.methodDoc(op, v)
 	return v
 }
 
-// methodDoc is the method's comment: the summary and description, the
+// methodDoc is the method's comment, written once the error types are
+// named: the summary and description, the
 // policy line, and notes on the body and deprecation.
 func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 	lines := []string{op.Name + " calls " + op.Method + " " + sanitizeLine(op.Path) + "."}
@@ -215,7 +217,7 @@ func emitMethod(f *jen.File, v *opView) {
 //		if len(q) > 0 {
 //			u += "?" + strings.Join(q, "&")
 //		}
-//		req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+//		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 //		if err != nil {
 //			return nil, err
 //		}
@@ -228,17 +230,23 @@ func emitMethod(f *jen.File, v *opView) {
 //	}
 func emitRequest(f *jen.File, v *opView, prefix string) {
 	var body []jen.Code
+	// ifParams guards code that reads params, unless a nil params has
+	// already been refused.
+	ifParams := func(code []jen.Code) []jen.Code {
+		return []jen.Code{jen.If(jen.Id("params").Op("!=").Nil()).Block(code...)}
+	}
 	if name, in, ok := v.params.required(); ok {
 		// A nil Params would silently drop a parameter the server needs.
 		body = append(body, jen.If(jen.Id("params").Op("==").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(prefix+": "+v.name+": params is nil, but it carries the required "+in+" parameter "+strconv.Quote(name)))),
 		))
+		ifParams = func(code []jen.Code) []jen.Code { return code }
 	}
 	body = append(body, v.pathLocals()...)
 	body = append(body, v.pathCode()...)
 	if v.params.hasQuery() {
 		body = append(body, v.queryInit())
-		body = append(body, jen.If(jen.Id("params").Op("!=").Nil()).Block(v.params.queryCode()...))
+		body = append(body, ifParams(v.params.queryCode())...)
 		body = append(body, jen.If(jen.Len(jen.Id("q")).Op(">").Lit(0)).Block(
 			jen.Id("u").Op("+=").Lit("?").Op("+").Qual("strings", "Join").Call(jen.Id("q"), jen.Lit("&")),
 		))
@@ -250,7 +258,7 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 		body = append(body, pre...)
 	}
 	body = append(body,
-		jen.List(jen.Id("req"), jen.Err()).Op(":=").Qual("net/http", "NewRequestWithContext").Call(jen.Id("ctx"), jen.Lit(v.method), jen.Id("u"), reader),
+		jen.List(jen.Id("req"), jen.Err()).Op(":=").Qual("net/http", "NewRequestWithContext").Call(jen.Id("ctx"), methodName(v.method), jen.Id("u"), reader),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	)
 	if v.body != nil {
@@ -260,7 +268,7 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Accept"), jen.Lit(v.result.mediaType)))
 	}
 	if v.params.hasHeaders() {
-		body = append(body, jen.If(jen.Id("params").Op("!=").Nil()).Block(v.params.headerCode()...))
+		body = append(body, ifParams(v.params.headerCode())...)
 	}
 	if v.keyHeader != "" {
 		body = append(body, jen.If(jen.Id("req").Dot("Header").Dot("Get").Call(jen.Lit(v.keyHeader)).Op("==").Lit("")).Block(
@@ -271,6 +279,16 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 	f.Comment("request" + v.name + " builds the request of " + v.name + ".")
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("request"+v.name).Params(v.signature()...).
 		Params(jen.Op("*").Qual("net/http", "Request"), jen.Error()).Block(body...)
+}
+
+// methodName writes an HTTP method as net/http's constant (http.MethodGet),
+// or as a string for a method net/http does not name.
+func methodName(method string) *jen.Statement {
+	switch method {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "CONNECT", "OPTIONS", "TRACE":
+		return jen.Qual("net/http", "Method"+method[:1]+strings.ToLower(method[1:]))
+	}
+	return jen.Lit(method)
 }
 
 // pathParts splits the template, up to its fixed query, into literals and

@@ -1,114 +1,44 @@
 package golang
 
 import (
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 )
 
-// clientOption is one generated With function.
-type clientOption struct {
-	name string
-	doc  []string
-	// arg names the parameter; the doc refers to it by that name.
-	arg   string
-	param *jen.Statement
-	// set assigns the parameter to the options o.
-	set func(p *jen.Statement) *jen.Statement
-}
-
-// clientOptionList is the fixed set of client options.
-func clientOptionList() []clientOption {
+// clientOptions are the options of NewClient: WithHTTPClient, the
+// standard ones, WithMaxResponseBody, WithDeadlineHeader and
+// WithDependencyName.
+func clientOptions() OptionSet {
 	o := func() *jen.Statement { return jen.Id("o") }
-	return []clientOption{
-		{
-			name: "WithHTTPClient",
-			doc: []string{
-				"WithHTTPClient sends the requests with hc instead of the default: an",
-				"http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's",
-				"deadlines bound every attempt), on a transport from resilient.NewTransport,",
-				"dialling with the largest connect timeout of the policy and holding at",
-				"most as many connections as the bulkhead lets calls be in flight, and",
-				"following a redirect only to the same origin (scheme, host, port) for",
-				"GET and HEAD (resilient.CheckRedirect): any other redirect is returned",
-				"as a *resilient.RemoteError with its Location, so that no body, API key",
-				"or other header parameter goes to another host. hc keeps its own",
-				"redirect policy; set resilient.CheckRedirect as its CheckRedirect to have",
-				"the default's. hc should not retry on its own.",
-			},
-			arg:   "hc",
-			param: jen.Op("*").Qual("net/http", "Client"),
-			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("httpClient").Op("=").Add(p) },
-		},
-		{
-			name: "WithPolicy",
-			doc: []string{
-				"WithPolicy changes the policy the client starts from, [DefaultPolicy],",
-				"without regenerating: edit changes it in place, for example",
-				"",
-				"\tWithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })",
-				"",
-				"Several WithPolicy options apply in order.",
-			},
-			arg:   "edit",
-			param: jen.Func().Params(jen.Op("*").Id("Policy")),
-			set: func(p *jen.Statement) *jen.Statement {
-				return jen.If(p.Clone().Op("!=").Nil()).Block(o().Dot("edits").Op("=").Append(o().Dot("edits"), p))
-			},
-		},
-		{
-			name:  "WithObserver",
-			doc:   []string{"WithObserver sets the observer of the client's calls (attempts, retries,", "breaker changes, rejections, degraded answers). The default observes", "nothing."},
-			arg:   "obs",
-			param: rt("Observer"),
-			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("observer").Op("=").Add(p) },
-		},
-		{
-			name:  "WithFallbackStore",
-			doc:   []string{"WithFallbackStore sets where last-known-good answers are kept for cached", "fallbacks. The default is the runtime's in-memory store."},
-			arg:   "store",
-			param: rt("FallbackStore"),
-			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("store").Op("=").Add(p) },
-		},
-		{
-			name:  "WithLogger",
-			doc:   []string{"WithLogger sets the logger that circuit breaker transitions are written", "to. The default is slog.Default at the time of NewClient."},
-			arg:   "logger",
-			param: jen.Op("*").Qual("log/slog", "Logger"),
-			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("logger").Op("=").Add(p) },
-		},
-		{
-			name: "WithFallbackPartition",
-			doc: []string{
-				"WithFallbackPartition keeps the cached fallback answers of different",
-				"callers apart by what partition returns for the call's context (the",
-				"signed-in user or tenant a middleware put there): a cached answer is",
-				"served only to a call of the same partition. Cached answers are already",
-				"kept per request, header and cookie parameters and credentials included;",
-				"use this when credentials reach the server in a way the request does not",
-				"show (a transport given with WithHTTPClient that adds them), or to keep",
-				"callers apart even for answers declared shared. The default partitions",
-				"nothing. partition must be cheap and safe for concurrent use.",
-			},
-			arg:   "partition",
-			param: jen.Func().Params(jen.Qual("context", "Context")).String(),
-			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("partition").Op("=").Add(p) },
-		},
-		{
-			name: "WithMaxResponseBody",
-			doc: []string{
-				"WithMaxResponseBody bounds, in bytes, the body of a successful answer",
-				"that a method reads; a larger answer fails with a",
-				"*resilient.ResponseTooLargeError, not retried. Zero keeps the default,",
-				"resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.",
-			},
-			arg:   "n",
-			param: jen.Int64(),
-			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("maxResponseBody").Op("=").Add(p) },
-		},
-		{
-			name: "WithDeadlineHeader",
-			doc: []string{
+	opts := []ClientOption{
+		field("WithHTTPClient", []string{
+			"WithHTTPClient sends the requests with hc instead of the default: an",
+			"http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's",
+			"deadlines bound every attempt), on a transport from resilient.NewTransport,",
+			"dialling with the largest connect timeout of the policy and holding at",
+			"most as many connections as the bulkhead lets calls be in flight, and",
+			"following a redirect only to the same origin (scheme, host, port) for",
+			"GET and HEAD (resilient.CheckRedirect): any other redirect is returned",
+			"as a *resilient.RemoteError with its Location, so that no body, API key",
+			"or other header parameter goes to another host. hc keeps its own",
+			"redirect policy; set resilient.CheckRedirect as its CheckRedirect to have",
+			"the default's. hc should not retry on its own.",
+		}, "hc", jen.Op("*").Qual("net/http", "Client"), "httpClient"),
+	}
+	opts = append(opts, StandardOptions("", "Policy", "DefaultPolicy", "NewClient",
+		"Cached answers are already kept per request, header and cookie parameters and credentials "+
+			"included; use this when credentials reach the server in a way the request does not show "+
+			"(a transport given with WithHTTPClient that adds them), or to keep callers apart even for "+
+			"answers declared shared.")...)
+	opts = append(opts,
+		field("WithMaxResponseBody", []string{
+			"WithMaxResponseBody bounds, in bytes, the body of a successful answer",
+			"that a method reads; a larger answer fails with a",
+			"*resilient.ResponseTooLargeError, not retried. Zero keeps the default,",
+			"resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.",
+		}, "n", jen.Int64(), "maxResponseBody"),
+		ClientOption{
+			Name: "WithDeadlineHeader",
+			Doc: []string{
 				"WithDeadlineHeader names the header in which every attempt sends its",
 				"remaining time budget, in milliseconds, for the server's",
 				"resilient.DeadlineMiddleware; an empty name sends none, for a server",
@@ -116,59 +46,21 @@ func clientOptionList() []clientOption {
 				"default is given in NewClient's documentation, from the policy's",
 				"deadlineHeader.",
 			},
-			arg:   "name",
-			param: jen.String(),
-			set: func(p *jen.Statement) *jen.Statement {
-				return jen.List(o().Dot("deadlineHeader"), o().Dot("deadlineHeaderSet")).Op("=").List(p, jen.True())
-			},
+			Arg:    "name",
+			Type:   jen.String(),
+			Fields: []jen.Code{jen.Id("deadlineHeader").String(), jen.Id("deadlineHeaderSet").Bool()},
+			Set:    jen.List(o().Dot("deadlineHeader"), o().Dot("deadlineHeaderSet")).Op("=").List(jen.Id("name"), jen.True()),
 		},
-		{
-			name:  "WithDependencyName",
-			doc:   []string{"WithDependencyName names the client's dependency in errors, logs and", "observer events. The default is given in NewClient's documentation."},
-			arg:   "name",
-			param: jen.String(),
-			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("dependencyName").Op("=").Add(p) },
-		},
-	}
-}
-
-// emitOptions writes
-//
-//	// Option configures a Client made by NewClient.
-//	type Option interface {
-//		applyOption(*clientOptions)
-//	}
-//
-//	type clientOptions struct { ... }
-//	type optionFunc func(*clientOptions)
-//	func (f optionFunc) applyOption(o *clientOptions) { f(o) }
-//
-//	// WithLogger sets ...
-//	func WithLogger(logger *slog.Logger) Option {
-//		return optionFunc(func(o *clientOptions) { o.logger = logger })
-//	}
-func emitOptions(f *jen.File, v *clientView) {
-	f.Comment("Option configures a Client made by NewClient.")
-	f.Type().Id("Option").Interface(jen.Id("applyOption").Params(jen.Op("*").Id("clientOptions")))
-	f.Comment("clientOptions holds what the options of NewClient set.")
-	f.Type().Id("clientOptions").Struct(
-		jen.Id("httpClient").Op("*").Qual("net/http", "Client"),
-		jen.Id("edits").Index().Func().Params(jen.Op("*").Id("Policy")),
-		jen.Id("observer").Add(rt("Observer")),
-		jen.Id("store").Add(rt("FallbackStore")),
-		jen.Id("logger").Op("*").Qual("log/slog", "Logger"),
-		jen.Id("partition").Func().Params(jen.Qual("context", "Context")).String(),
-		jen.Id("maxResponseBody").Int64(),
-		jen.Id("deadlineHeader").String(),
-		jen.Id("deadlineHeaderSet").Bool(),
-		jen.Id("dependencyName").String(),
+		DependencyNameOption("", "NewClient"),
 	)
-	f.Type().Id("optionFunc").Func().Params(jen.Op("*").Id("clientOptions"))
-	f.Func().Params(jen.Id("f").Id("optionFunc")).Id("applyOption").Params(jen.Id("o").Op("*").Id("clientOptions")).Block(jen.Id("f").Call(jen.Id("o")))
-	for _, opt := range clientOptionList() {
-		f.Add(comments(opt.doc).Func().Id(opt.name).Params(jen.Id(opt.arg).Add(opt.param)).Id("Option").Block(
-			jen.Return(jen.Id("optionFunc").Call(jen.Func().Params(jen.Id("o").Op("*").Id("clientOptions")).Block(opt.set(jen.Id(opt.arg))))),
-		))
+	return OptionSet{
+		Interface:   "Option",
+		Struct:      "clientOptions",
+		Func:        "optionFunc",
+		Apply:       "applyOption",
+		Constructor: "NewClient",
+		Doc:         []string{"Option configures a Client made by NewClient."},
+		Options:     opts,
 	}
 }
 
@@ -226,7 +118,7 @@ func emitNewClient(f *jen.File, v *clientView) {
 		"with a query, a fragment or userinfo is refused. Its dependency is named "+nameDefault+
 		" unless WithDependencyName says otherwise. It "+headerDefault+" unless WithDeadlineHeader "+
 		"says otherwise. It fails when baseURL is not such a URL or the policy is invalid.", commentWidth)
-	prefix := strings.ToLower(v.svcName)
+	prefix := v.pkg
 	connect := []jen.Code{jen.Qual("time", "Duration").Call(jen.Lit(0))}
 	var ops []jen.Code
 	for _, op := range v.ops {
@@ -243,24 +135,15 @@ func emitNewClient(f *jen.File, v *clientView) {
 			jen.Err().Op("!=").Nil(),
 		).Block(jen.Return(jen.Nil(), jen.Err())))
 	}
-	body := []jen.Code{
-		jen.Var().Id("o").Id("clientOptions"),
-		jen.For(jen.List(jen.Id("_"), jen.Id("opt")).Op(":=").Range().Id("opts")).Block(jen.Id("opt").Dot("applyOption").Call(jen.Op("&").Id("o"))),
-		jen.Id("p").Op(":=").Id("DefaultPolicy").Call(),
-		jen.For(jen.List(jen.Id("_"), jen.Id("edit")).Op(":=").Range().Id("o").Dot("edits")).Block(jen.Id("edit").Call(jen.Op("&").Id("p"))),
+	body := ApplyOptions(clientOptions(), "DefaultPolicy")
+	body = append(body,
 		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(rt("ParseBaseURL")).Call(jen.Id("baseURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(prefix+": %w"), jen.Err())),
 		),
-		jen.Id("name").Op(":=").Id("o").Dot("dependencyName"),
-		jen.If(jen.Id("name").Op("==").Lit("")).Block(jen.Id("name").Op("=").Add(name)),
-		jen.List(jen.Id("dep"), jen.Err()).Op(":=").Add(rt("NewDependency")).Add(lines("(", ")",
-			jen.Id("name"), jen.Id("p").Dot("Dependency"),
-			rt("WithObserver").Call(jen.Id("o").Dot("observer")),
-			rt("WithLogger").Call(jen.Id("o").Dot("logger")),
-			rt("WithFallbackStore").Call(jen.Id("o").Dot("store")),
-			rt("WithFallbackPartition").Call(jen.Id("o").Dot("partition")),
-		)),
+	)
+	body = append(body, NewDependency(name)...)
+	body = append(body,
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("hc").Op(":=").Id("o").Dot("httpClient"),
 		jen.If(jen.Id("hc").Op("==").Nil()).Block(
@@ -281,7 +164,7 @@ func emitNewClient(f *jen.File, v *clientView) {
 			}),
 			jen.Id("dep"): jen.Id("dep"),
 		}),
-	}
+	)
 	body = append(body, ops...)
 	body = append(body, jen.Return(jen.Id("c"), jen.Nil()))
 	f.Add(comments(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("Option")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(body...))

@@ -14,8 +14,9 @@
 //     runtime.OperationPolicy per method, and DefaultGreeterPolicy, its
 //     resolved values as literals with their provenance in comments;
 //   - GreeterOption with WithGreeterPolicy, WithGreeterObserver,
-//     WithGreeterLogger, WithGreeterFallbackStore and
-//     WithGreeterFallbackPartition;
+//     WithGreeterFallbackStore, WithGreeterLogger,
+//     WithGreeterFallbackPartition and WithGreeterDependencyName, the
+//     HTTP client's options in the same design (golang.StandardOptions);
 //   - NewResilientGreeterClient(cc, opts...) GreeterClient, whose methods
 //     call resilientgrpc.Invoke (unary), ServerStream, ClientStream or
 //     BidiStream with the method's runtime.Operation; per-call overrides go

@@ -3,7 +3,7 @@ package grpcgen
 import (
 	"fmt"
 	"io"
-	"strings"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 
@@ -53,7 +53,7 @@ type File struct {
 func Emit(w io.Writer, f File) error {
 	views := make([]*serviceView, len(f.Services))
 	for i, svc := range f.Services {
-		views[i] = newServiceView(svc)
+		views[i] = newServiceView(svc, f.Package.Name)
 	}
 	if err := emitFile(w, f.Source, f.Package, views); err != nil {
 		return fmt.Errorf("%s: %w", f.Source, err)
@@ -117,67 +117,34 @@ func emitPolicyTable(f *jen.File, v *serviceView) {
 	golang.EmitPolicyTable(f, t)
 }
 
-// emitOptions writes
+// serviceOptions are the options of a service's constructor: the
+// standard ones of every generated client, as the HTTP client has them,
+// and With<Service>DependencyName.
+func serviceOptions(n serviceNames) golang.OptionSet {
+	opts := golang.StandardOptions(n.service, n.policy, n.defaultPolicy, n.constructor,
+		"Answers are already kept per request message and outgoing metadata; a call given per-RPC "+
+			"credentials as a call option keeps no cache unless partitioned, here or with "+
+			"resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)).")
+	return golang.OptionSet{
+		Interface:   n.option,
+		Struct:      n.options,
+		Func:        n.optionFunc,
+		Apply:       n.apply,
+		Constructor: n.constructor,
+		Doc:         []string{n.option + " configures the client made by " + n.constructor + "."},
+		Options:     append(opts, golang.DependencyNameOption(n.service, n.constructor)),
+	}
+}
+
+// emitOptions writes the options of the service's constructor (see
+// golang.EmitOptions):
 //
-//	type GreeterOption interface{ applyGreeterOption(*greeterOptions) }
+//	type GreeterOption interface{ applyGreeterOption(*resilientGreeterOptions) }
 //	func WithGreeterPolicy(edit func(*GreeterPolicy)) GreeterOption { ... }
-//	func WithGreeterObserver(o resilient.Observer) GreeterOption { ... }
+//	func WithGreeterObserver(obs resilient.Observer) GreeterOption { ... }
 //	...
 func emitOptions(f *jen.File, v *serviceView) {
-	opt := v.names.option
-	apply := v.names.apply
-	state := v.names.options
-	fn := v.names.optionFunc
-	f.Add(comments(opt + " configures the client made by " + v.names.constructor + ".").
-		Type().Id(opt).Interface(jen.Id(apply).Params(jen.Op("*").Id(state))))
-	f.Type().Id(state).Struct(
-		jen.Id("edits").Index().Func().Params(jen.Op("*").Id(v.names.policy)),
-		jen.Id("deps").Index().Add(rt("Option")),
-	)
-	f.Type().Id(fn).Func().Params(jen.Op("*").Id(state))
-	f.Func().Params(jen.Id("f").Id(fn)).Id(apply).Params(jen.Id("o").Op("*").Id(state)).Block(jen.Id("f").Call(jen.Id("o")))
-
-	o := func() *jen.Statement { return jen.Id("o") }
-	with := func(name string, doc []string, param *jen.Statement, body *jen.Statement) {
-		f.Add(comments(doc...).Func().Id(name).Params(jen.Id("p").Add(param)).Id(opt).Block(
-			jen.Return(jen.Id(fn).Call(jen.Func().Params(o().Op("*").Id(state)).Block(body))),
-		))
-	}
-	with(v.names.withPolicy, []string{
-		"With" + v.goName + "Policy changes the policy the client starts from,",
-		"Default" + v.goName + "Policy(), without regenerating, for example",
-		"",
-		"\tWith" + v.goName + "Policy(func(p *" + v.goName + "Policy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })",
-		"",
-		"Several apply in order.",
-	}, jen.Func().Params(jen.Op("*").Id(v.names.policy)),
-		jen.If(jen.Id("p").Op("!=").Nil()).Block(o().Dot("edits").Op("=").Append(o().Dot("edits"), jen.Id("p"))))
-	dep := func(name string, doc []string, param *jen.Statement, runtimeOpt string) {
-		with(name, doc, param, o().Dot("deps").Op("=").Append(o().Dot("deps"), rt(runtimeOpt).Call(jen.Id("p"))))
-	}
-	dep(v.names.withObserver, []string{
-		"With" + v.goName + "Observer sets the observer of the client's calls (attempts,",
-		"retries, breaker changes, rejections, degraded answers). The default",
-		"observes nothing.",
-	}, rt("Observer"), "WithObserver")
-	dep(v.names.withLogger, []string{
-		"With" + v.goName + "Logger sets the logger that circuit breaker transitions",
-		"are written to. The default is slog.Default().",
-	}, jen.Op("*").Qual("log/slog", "Logger"), "WithLogger")
-	dep(v.names.withFallbackStore, []string{
-		"With" + v.goName + "FallbackStore sets where last-known-good answers are kept",
-		"for cached fallbacks. The default is the runtime's in-memory store.",
-	}, rt("FallbackStore"), "WithFallbackStore")
-	dep(v.names.withFallbackPart, []string{
-		"With" + v.goName + "FallbackPartition keeps the cached fallback answers of",
-		"different callers apart by what p returns for the call's context (the",
-		"signed-in user or tenant a middleware put there): a cached answer is served",
-		"only to a call of the same partition. Answers are already kept per request",
-		"message and outgoing metadata; a call given per-RPC credentials as a call",
-		"option keeps no cache unless partitioned, here or with",
-		"resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default",
-		"partitions nothing. p must be cheap and safe for concurrent use.",
-	}, jen.Func().Params(jen.Qual("context", "Context")).String(), "WithFallbackPartition")
+	golang.EmitOptions(f, serviceOptions(v.names))
 }
 
 // emitClientType writes
@@ -218,7 +185,7 @@ func emitConstructor(f *jen.File, v *serviceView) {
 		v.fullName + ": overall deadline (sent natively as grpc-timeout), bulkhead,",
 		"retries of idempotent methods only (idempotency_level IDEMPOTENT or",
 		"NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy",
-		"of Default" + v.goName + "Policy as changed by the options. Per call,",
+		"of " + v.names.defaultPolicy + " as changed by the options. Per call,",
 		"resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.",
 		"",
 		"One retry layer: grpc-go can also retry from a service config's",
@@ -230,22 +197,17 @@ func emitConstructor(f *jen.File, v *serviceView) {
 		"connection, and do not put a retryPolicy in the service config.",
 		"Connections are set up as cc's dial options say (grpc.WithConnectParams).",
 		"",
-		"The client shares one breaker and bulkhead across its methods: make one",
-		"per connection and keep it. It is safe for concurrent use. A policy that",
-		"WithPolicy made invalid makes every call fail with the error that says so.",
 	}
-	doc[len(doc)-1] = strings.Replace(doc[len(doc)-1], "WithPolicy", "With"+v.goName+"Policy", 1)
-	body := []jen.Code{
-		jen.Var().Id("o").Id(v.names.options),
-		jen.For(jen.List(jen.Id("_"), jen.Id("opt")).Op(":=").Range().Id("opts")).Block(
-			jen.If(jen.Id("opt").Op("!=").Nil()).Block(jen.Id("opt").Dot(v.names.apply).Call(jen.Op("&").Id("o"))),
-		),
-		jen.Id("p").Op(":=").Id(v.names.defaultPolicy).Call(),
-		jen.For(jen.List(jen.Id("_"), jen.Id("edit")).Op(":=").Range().Id("o").Dot("edits")).Block(jen.Id("edit").Call(jen.Op("&").Id("p"))),
+	doc = append(doc, golang.DocWrap("The client shares one breaker and bulkhead across its methods: make one "+
+		"per connection and keep it. It is safe for concurrent use. Its dependency is named "+strconv.Quote(v.fullName)+
+		" unless "+v.names.withDependencyName+" says otherwise. A policy that "+v.names.withPolicy+
+		" made invalid makes every call fail with the error that says so.")...)
+	body := golang.ApplyOptions(serviceOptions(v.names), v.names.defaultPolicy)
+	body = append(body, golang.NewDependency(jen.Lit(v.fullName))...)
+	body = append(body,
 		jen.Id("c").Op(":=").Op("&").Id(typ).Values(jen.Id("cc").Op(":").Id("cc")),
-		jen.List(jen.Id("dep"), jen.Err()).Op(":=").Add(rt("NewDependency")).Call(jen.Lit(v.fullName), jen.Id("p").Dot("Dependency"), jen.Id("o").Dot("deps").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Id("c").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(name+": %w"), jen.Err()),
+			jen.Id("c").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(v.pkg+": %w"), jen.Err()),
 			jen.Return(jen.Id("c")),
 		),
 		jen.Var().Id("errs").Index().Error(),
@@ -254,13 +216,13 @@ func emitConstructor(f *jen.File, v *serviceView) {
 			jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()),
 			jen.Return(jen.Id("op")),
 		),
-	}
+	)
 	for _, m := range v.methods {
 		body = append(body, jen.Id("c").Dot(m.field).Op("=").Id("op").Call(jen.Id("p").Dot(m.goName)))
 	}
 	body = append(body,
 		jen.If(jen.Err().Op(":=").Qual("errors", "Join").Call(jen.Id("errs").Op("...")), jen.Err().Op("!=").Nil()).Block(
-			jen.Id("c").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(name+": %w"), jen.Err()),
+			jen.Id("c").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(v.pkg+": %w"), jen.Err()),
 		),
 		jen.Return(jen.Id("c")),
 	)

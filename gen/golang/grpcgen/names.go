@@ -19,38 +19,39 @@ const (
 )
 
 // serviceNames are the package-level Go names of one service's generated
-// code. The emitters use these fields, and [Names] lists them, so that
-// what is checked is what is declared.
+// code. The emitters use these fields and the option set made from them
+// (see serviceOptions), and [Names] lists them, so that what is checked is
+// what is declared.
 type serviceNames struct {
+	// service is the service's Go name.
+	service string
 	// Declared by protoc-gen-go-grpc.
 	grpcClient, grpcServer, grpcNewClient, grpcServiceDesc string
-	// Declared by this package.
+	// Declared by this package, besides the options' With functions.
 	client, constructor, policy, defaultPolicy string
 	option, options, optionFunc, apply         string
-	withPolicy, withObserver, withLogger       string
-	withFallbackStore, withFallbackPart        string
+	// Two of the options, which doc comments name.
+	withPolicy, withDependencyName string
 }
 
 // namesOf returns the names of the service whose Go name is s.
 func namesOf(s string) serviceNames {
 	return serviceNames{
-		grpcClient:        s + "Client",
-		grpcServer:        s + "Server",
-		grpcNewClient:     "New" + s + "Client",
-		grpcServiceDesc:   s + "_ServiceDesc",
-		client:            "resilient" + s + "Client",
-		constructor:       "NewResilient" + s + "Client",
-		policy:            s + "Policy",
-		defaultPolicy:     "Default" + s + "Policy",
-		option:            s + "Option",
-		options:           "resilient" + s + "Options",
-		optionFunc:        "resilient" + s + "OptionFunc",
-		apply:             "apply" + s + "Option",
-		withPolicy:        "With" + s + "Policy",
-		withObserver:      "With" + s + "Observer",
-		withLogger:        "With" + s + "Logger",
-		withFallbackStore: "With" + s + "FallbackStore",
-		withFallbackPart:  "With" + s + "FallbackPartition",
+		service:            s,
+		grpcClient:         s + "Client",
+		grpcServer:         s + "Server",
+		grpcNewClient:      "New" + s + "Client",
+		grpcServiceDesc:    s + "_ServiceDesc",
+		client:             "resilient" + s + "Client",
+		constructor:        "NewResilient" + s + "Client",
+		policy:             s + "Policy",
+		defaultPolicy:      "Default" + s + "Policy",
+		option:             s + "Option",
+		options:            "resilient" + s + "Options",
+		optionFunc:         "resilient" + s + "OptionFunc",
+		apply:              "apply" + s + "Option",
+		withPolicy:         "With" + s + "Policy",
+		withDependencyName: "With" + s + "DependencyName",
 	}
 }
 
@@ -60,24 +61,23 @@ func namesOf(s string) serviceNames {
 // implements its interface, protoc-gen-go-grpc's.
 func Names(s string) map[string]string {
 	n := namesOf(s)
-	return map[string]string{
-		n.grpcClient:        "the client interface of protoc-gen-go-grpc",
-		n.grpcServer:        "the server interface of protoc-gen-go-grpc",
-		n.grpcNewClient:     "the client constructor of protoc-gen-go-grpc",
-		n.grpcServiceDesc:   "the service descriptor of protoc-gen-go-grpc",
-		n.client:            "the resilient client type",
-		n.constructor:       "the resilient client constructor",
-		n.policy:            "the resilient client's policy table",
-		n.defaultPolicy:     "the resilient client's default policy",
-		n.option:            "the resilient client's option type",
-		n.options:           "the resilient client's options",
-		n.optionFunc:        "the resilient client's option function type",
-		n.withPolicy:        "a resilient client option",
-		n.withObserver:      "a resilient client option",
-		n.withLogger:        "a resilient client option",
-		n.withFallbackStore: "a resilient client option",
-		n.withFallbackPart:  "a resilient client option",
+	names := map[string]string{
+		n.grpcClient:      "the client interface of protoc-gen-go-grpc",
+		n.grpcServer:      "the server interface of protoc-gen-go-grpc",
+		n.grpcNewClient:   "the client constructor of protoc-gen-go-grpc",
+		n.grpcServiceDesc: "the service descriptor of protoc-gen-go-grpc",
+		n.client:          "the resilient client type",
+		n.constructor:     "the resilient client constructor",
+		n.policy:          "the resilient client's policy table",
+		n.defaultPolicy:   "the resilient client's default policy",
+		n.options:         "the resilient client's options",
+		n.optionFunc:      "the resilient client's option function type",
 	}
+	for _, name := range serviceOptions(n).Names() {
+		names[name] = "a resilient client option"
+	}
+	names[n.option] = "the resilient client's option type"
+	return names
 }
 
 // policyFields are the fields of a service's policy table besides one per

@@ -8,8 +8,10 @@ import (
 
 // serviceView is everything the emitters of one service write, decided.
 type serviceView struct {
-	goName   string // Greeter
-	names    serviceNames
+	goName string // Greeter
+	names  serviceNames
+	// pkg is the Go package's name, the prefix of error messages.
+	pkg      string
 	fullName string // helloworld.Greeter
 	source   string
 	doc      string
@@ -30,9 +32,9 @@ type methodView struct {
 	policy     *policyspec.Operation
 }
 
-func newServiceView(rs *resolve.Service) *serviceView {
+func newServiceView(rs *resolve.Service, pkg string) *serviceView {
 	svc := rs.IR
-	v := &serviceView{goName: svc.Name, names: namesOf(svc.Name), fullName: svc.FullName, source: svc.Source, doc: svc.Doc, dep: rs.Dependency}
+	v := &serviceView{goName: svc.Name, names: namesOf(svc.Name), pkg: pkg, fullName: svc.FullName, source: svc.Source, doc: svc.Doc, dep: rs.Dependency}
 	for _, op := range rs.Operations {
 		v.methods = append(v.methods, &methodView{
 			goName:     op.Name,
