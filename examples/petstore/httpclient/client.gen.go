@@ -139,23 +139,23 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 	})
 }
 
-// WithLogger sets the logger that circuit breaker transitions are written
-// to. The default is slog.Default at the time of NewClient.
+// WithLogger sets the logger that circuit breaker transitions are written to.
+// The default is slog.Default at the time of NewClient.
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
 	})
 }
 
-// WithFallbackPartition keeps the cached fallback answers of different
-// callers apart by what partition returns for the call's context (the
-// signed-in user or tenant a middleware put there): a cached answer is
-// served only to a call of the same partition. Cached answers are already
-// kept per request, header and cookie parameters and credentials included;
-// use this when credentials reach the server in a way the request does not
-// show (a transport given with WithHTTPClient that adds them), or to keep
-// callers apart even for answers declared shared. The default partitions
-// nothing. partition must be cheap and safe for concurrent use.
+// WithFallbackPartition keeps the cached fallback answers of different callers
+// apart by what partition returns for the call's context (the signed-in user
+// or tenant a middleware put there): a cached answer is served only to a call
+// of the same partition. Cached answers are already kept per request, header
+// and cookie parameters and credentials included; use this when credentials
+// reach the server in a way the request does not show (a transport given with
+// WithHTTPClient that adds them), or to keep callers apart even for answers
+// declared shared. The default partitions nothing. partition must be cheap and
+// safe for concurrent use.
 func WithFallbackPartition(partition func(context.Context) string) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.partition = partition
@@ -202,7 +202,9 @@ func WithDependencyName(name string) Option {
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
-		opt.applyOption(&o)
+		if opt != nil {
+			opt.applyOption(&o)
+		}
 	}
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
@@ -210,7 +212,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("petstore: %w", err)
+		return nil, fmt.Errorf("petstorehttp: %w", err)
 	}
 	name := o.dependencyName
 	if name == "" {
@@ -442,7 +444,7 @@ func (c *Client) ListPets(ctx context.Context, opts ...resilient.CallOption) ([]
 // requestListPets builds the request of ListPets.
 func (c *Client) requestListPets(ctx context.Context) (*http.Request, error) {
 	u := c.baseURL + "/pets"
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -488,7 +490,7 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
@@ -527,7 +529,7 @@ func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -540,7 +542,7 @@ func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request
 //
 // Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
 //
-// Documented error answers come back as a *GetPetError; any other
+// Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
 func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOption) (Pet, error) {
 	req, err := c.requestGetPet(ctx, id)
@@ -549,7 +551,7 @@ func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOp
 		return zero, resilient.InvalidRequest(c.ops.GetPet, err)
 	}
 	op := c.ops.GetPet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeGetPetError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestGetPet builds the request of GetPet.
@@ -559,7 +561,7 @@ func (c *Client) requestGetPet(ctx context.Context, id string) (*http.Request, e
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -567,11 +569,11 @@ func (c *Client) requestGetPet(ctx context.Context, id string) (*http.Request, e
 	return req, nil
 }
 
-// GetPetError is a documented error answer of [Client.GetPet], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
-type GetPetError struct {
+// APIError is a documented error answer of [Client.GetPet], [Client.UpdatePet]
+// and [Client.AdoptPet], its body decoded into the field of its status; the
+// other fields are nil. It wraps the runtime's *resilient.RemoteError (status,
+// attempts, Retry-After), so errors.As finds either.
+type APIError struct {
 	// StatusCode is the answer's HTTP status.
 	StatusCode int
 	// NotFound is the body of a 404 answer.
@@ -583,23 +585,23 @@ type GetPetError struct {
 }
 
 // Error describes the answer.
-func (e *GetPetError) Error() string {
+func (e *APIError) Error() string {
 	if e.Remote == nil {
-		return "getPet: error answer " + strconv.Itoa(e.StatusCode)
+		return "petstorehttp: error answer " + strconv.Itoa(e.StatusCode)
 	}
 	return e.Remote.Error()
 }
 
 // Unwrap returns the runtime's error, so that errors.As finds it and the
 // pipeline classifies the answer by its status.
-func (e *GetPetError) Unwrap() error {
+func (e *APIError) Unwrap() error {
 	return e.Remote
 }
 
-// decodeGetPetError makes a *GetPetError of a documented answer whose body
+// decodeAPIError makes a *APIError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeGetPetError(re *resilient.RemoteError) error {
-	e := &GetPetError{
+func decodeAPIError(re *resilient.RemoteError) error {
+	e := &APIError{
 		Remote:     re,
 		StatusCode: re.Status,
 	}
@@ -622,7 +624,7 @@ func decodeGetPetError(re *resilient.RemoteError) error {
 //
 // Policy: idempotent, 3 attempts, timeout 480ms, attempt 60ms.
 //
-// Documented error answers come back as a *UpdatePetError; any other
+// Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
 func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...resilient.CallOption) (Pet, error) {
 	req, err := c.requestUpdatePet(ctx, id, body)
@@ -631,7 +633,7 @@ func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...
 		return zero, resilient.InvalidRequest(c.ops.UpdatePet, err)
 	}
 	op := c.ops.UpdatePet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeUpdatePetError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestUpdatePet builds the request of UpdatePet.
@@ -645,62 +647,13 @@ func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, "PUT", u, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	return req, nil
-}
-
-// UpdatePetError is a documented error answer of [Client.UpdatePet], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
-type UpdatePetError struct {
-	// StatusCode is the answer's HTTP status.
-	StatusCode int
-	// NotFound is the body of a 404 answer.
-	//
-	// No pet has this id.
-	NotFound *Error
-	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
-}
-
-// Error describes the answer.
-func (e *UpdatePetError) Error() string {
-	if e.Remote == nil {
-		return "updatePet: error answer " + strconv.Itoa(e.StatusCode)
-	}
-	return e.Remote.Error()
-}
-
-// Unwrap returns the runtime's error, so that errors.As finds it and the
-// pipeline classifies the answer by its status.
-func (e *UpdatePetError) Unwrap() error {
-	return e.Remote
-}
-
-// decodeUpdatePetError makes a *UpdatePetError of a documented answer whose body
-// decodes, and returns nil for any other.
-func decodeUpdatePetError(re *resilient.RemoteError) error {
-	e := &UpdatePetError{
-		Remote:     re,
-		StatusCode: re.Status,
-	}
-	switch {
-	case re.Status == 404:
-		var v Error
-		if json.Unmarshal(re.Body, &v) != nil {
-			return nil
-		}
-		e.NotFound = &v
-	default:
-		return nil
-	}
-	return e
 }
 
 // AdoptPet calls POST /pets/{id}/adopt.
@@ -711,7 +664,7 @@ func decodeUpdatePetError(re *resilient.RemoteError) error {
 //
 // Policy: not idempotent, 1 attempt, timeout 60ms.
 //
-// Documented error answers come back as a *AdoptPetError; any other
+// Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
 func (c *Client) AdoptPet(ctx context.Context, id string, opts ...resilient.CallOption) (Pet, error) {
 	req, err := c.requestAdoptPet(ctx, id)
@@ -720,7 +673,7 @@ func (c *Client) AdoptPet(ctx context.Context, id string, opts ...resilient.Call
 		return zero, resilient.InvalidRequest(c.ops.AdoptPet, err)
 	}
 	op := c.ops.AdoptPet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAdoptPetError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestAdoptPet builds the request of AdoptPet.
@@ -730,61 +683,12 @@ func (c *Client) requestAdoptPet(ctx context.Context, id string) (*http.Request,
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "POST", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	return req, nil
-}
-
-// AdoptPetError is a documented error answer of [Client.AdoptPet], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
-type AdoptPetError struct {
-	// StatusCode is the answer's HTTP status.
-	StatusCode int
-	// NotFound is the body of a 404 answer.
-	//
-	// No pet has this id.
-	NotFound *Error
-	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
-}
-
-// Error describes the answer.
-func (e *AdoptPetError) Error() string {
-	if e.Remote == nil {
-		return "adoptPet: error answer " + strconv.Itoa(e.StatusCode)
-	}
-	return e.Remote.Error()
-}
-
-// Unwrap returns the runtime's error, so that errors.As finds it and the
-// pipeline classifies the answer by its status.
-func (e *AdoptPetError) Unwrap() error {
-	return e.Remote
-}
-
-// decodeAdoptPetError makes a *AdoptPetError of a documented answer whose body
-// decodes, and returns nil for any other.
-func decodeAdoptPetError(re *resilient.RemoteError) error {
-	e := &AdoptPetError{
-		Remote:     re,
-		StatusCode: re.Status,
-	}
-	switch {
-	case re.Status == 404:
-		var v Error
-		if json.Unmarshal(re.Body, &v) != nil {
-			return nil
-		}
-		e.NotFound = &v
-	default:
-		return nil
-	}
-	return e
 }
 
 // decodeJSON decodes a JSON answer; a 204 answer is T's zero value.

@@ -192,9 +192,16 @@ func DefaultPetStorePolicy() PetStorePolicy {
 type PetStoreOption interface {
 	applyPetStoreOption(*resilientPetStoreOptions)
 }
+
+// resilientPetStoreOptions holds what the options of
+// NewResilientPetStoreClient set.
 type resilientPetStoreOptions struct {
-	edits []func(*PetStorePolicy)
-	deps  []resilient.Option
+	edits          []func(*PetStorePolicy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	partition      func(context.Context) string
+	dependencyName string
 }
 type resilientPetStoreOptionFunc func(*resilientPetStoreOptions)
 
@@ -203,15 +210,16 @@ func (f resilientPetStoreOptionFunc) applyPetStoreOption(o *resilientPetStoreOpt
 }
 
 // WithPetStorePolicy changes the policy the client starts from,
-// DefaultPetStorePolicy(), without regenerating, for example
+// [DefaultPetStorePolicy], without regenerating: edit changes it in place, for
+// example
 //
 //	WithPetStorePolicy(func(p *PetStorePolicy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
-// Several apply in order.
-func WithPetStorePolicy(p func(*PetStorePolicy)) PetStoreOption {
+// Several WithPetStorePolicy options apply in order.
+func WithPetStorePolicy(edit func(*PetStorePolicy)) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -219,39 +227,49 @@ func WithPetStorePolicy(p func(*PetStorePolicy)) PetStoreOption {
 // WithPetStoreObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithPetStoreObserver(p resilient.Observer) PetStoreOption {
+func WithPetStoreObserver(obs resilient.Observer) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
-		o.deps = append(o.deps, resilient.WithObserver(p))
+		o.observer = obs
 	})
 }
 
-// WithPetStoreLogger sets the logger that circuit breaker transitions
-// are written to. The default is slog.Default().
-func WithPetStoreLogger(p *slog.Logger) PetStoreOption {
+// WithPetStoreFallbackStore sets where last-known-good answers are kept for
+// cached fallbacks. The default is the runtime's in-memory store.
+func WithPetStoreFallbackStore(store resilient.FallbackStore) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
-		o.deps = append(o.deps, resilient.WithLogger(p))
+		o.store = store
 	})
 }
 
-// WithPetStoreFallbackStore sets where last-known-good answers are kept
-// for cached fallbacks. The default is the runtime's in-memory store.
-func WithPetStoreFallbackStore(p resilient.FallbackStore) PetStoreOption {
+// WithPetStoreLogger sets the logger that circuit breaker transitions are
+// written to. The default is slog.Default at the time of
+// NewResilientPetStoreClient.
+func WithPetStoreLogger(logger *slog.Logger) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackStore(p))
+		o.logger = logger
 	})
 }
 
-// WithPetStoreFallbackPartition keeps the cached fallback answers of
-// different callers apart by what p returns for the call's context (the
+// WithPetStoreFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
 // signed-in user or tenant a middleware put there): a cached answer is served
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
 // resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
-// partitions nothing. p must be cheap and safe for concurrent use.
-func WithPetStoreFallbackPartition(p func(context.Context) string) PetStoreOption {
+// partitions nothing. partition must be cheap and safe for concurrent use.
+func WithPetStoreFallbackPartition(partition func(context.Context) string) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+		o.partition = partition
+	})
+}
+
+// WithPetStoreDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewResilientPetStoreClient's
+// documentation.
+func WithPetStoreDependencyName(name string) PetStoreOption {
+	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
+		o.dependencyName = name
 	})
 }
 
@@ -287,9 +305,11 @@ var _ PetStoreClient = (*resilientPetStoreClient)(nil)
 // connection, and do not put a retryPolicy in the service config.
 // Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
-// The client shares one breaker and bulkhead across its methods: make one
-// per connection and keep it. It is safe for concurrent use. A policy that
-// WithPetStorePolicy made invalid makes every call fail with the error that says so.
+// The client shares one breaker and bulkhead across its methods: make one per
+// connection and keep it. It is safe for concurrent use. Its dependency is
+// named "petstore.v1.PetStore" unless WithPetStoreDependencyName says
+// otherwise. A policy that WithPetStorePolicy made invalid makes every call
+// fail with the error that says so.
 func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOption) PetStoreClient {
 	var o resilientPetStoreOptions
 	for _, opt := range opts {
@@ -301,10 +321,21 @@ func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOpt
 	for _, edit := range o.edits {
 		edit(&p)
 	}
+	name := o.dependencyName
+	if name == "" {
+		name = "petstore.v1.PetStore"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+	)
 	c := &resilientPetStoreClient{cc: cc}
-	dep, err := resilient.NewDependency("petstore.v1.PetStore", p.Dependency, o.deps...)
 	if err != nil {
-		c.err = fmt.Errorf("NewResilientPetStoreClient: %w", err)
+		c.err = fmt.Errorf("petstorepb: %w", err)
 		return c
 	}
 	var errs []error
@@ -321,7 +352,7 @@ func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOpt
 	c.opAdoptPet = op(p.AdoptPet)
 	c.opWatchPets = op(p.WatchPets)
 	if err := errors.Join(errs...); err != nil {
-		c.err = fmt.Errorf("NewResilientPetStoreClient: %w", err)
+		c.err = fmt.Errorf("petstorepb: %w", err)
 	}
 	return c
 }

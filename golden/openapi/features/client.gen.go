@@ -314,23 +314,23 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 	})
 }
 
-// WithLogger sets the logger that circuit breaker transitions are written
-// to. The default is slog.Default at the time of NewClient.
+// WithLogger sets the logger that circuit breaker transitions are written to.
+// The default is slog.Default at the time of NewClient.
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
 	})
 }
 
-// WithFallbackPartition keeps the cached fallback answers of different
-// callers apart by what partition returns for the call's context (the
-// signed-in user or tenant a middleware put there): a cached answer is
-// served only to a call of the same partition. Cached answers are already
-// kept per request, header and cookie parameters and credentials included;
-// use this when credentials reach the server in a way the request does not
-// show (a transport given with WithHTTPClient that adds them), or to keep
-// callers apart even for answers declared shared. The default partitions
-// nothing. partition must be cheap and safe for concurrent use.
+// WithFallbackPartition keeps the cached fallback answers of different callers
+// apart by what partition returns for the call's context (the signed-in user
+// or tenant a middleware put there): a cached answer is served only to a call
+// of the same partition. Cached answers are already kept per request, header
+// and cookie parameters and credentials included; use this when credentials
+// reach the server in a way the request does not show (a transport given with
+// WithHTTPClient that adds them), or to keep callers apart even for answers
+// declared shared. The default partitions nothing. partition must be cheap and
+// safe for concurrent use.
 func WithFallbackPartition(partition func(context.Context) string) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.partition = partition
@@ -377,7 +377,9 @@ func WithDependencyName(name string) Option {
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
-		opt.applyOption(&o)
+		if opt != nil {
+			opt.applyOption(&o)
+		}
 	}
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
@@ -385,7 +387,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("petstore: %w", err)
+		return nil, fmt.Errorf("features: %w", err)
 	}
 	name := o.dependencyName
 	if name == "" {
@@ -641,66 +643,62 @@ type ListPetsParams struct {
 // requestListPets builds the request of ListPets.
 func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*http.Request, error) {
 	if params == nil {
-		return nil, errors.New("petstore: ListPets: params is nil, but it carries the required query parameter \"status\"")
+		return nil, errors.New("features: ListPets: params is nil, but it carries the required query parameter \"status\"")
 	}
 	u := c.baseURL + "/pets"
 	var q []string
-	if params != nil {
-		for _, v := range params.Tags {
-			q = append(q, "tags="+url.QueryEscape(v))
-		}
-		if len(params.IDs) > 0 {
-			vs := make([]string, len(params.IDs))
-			for i, v := range params.IDs {
-				vs[i] = url.QueryEscape(strconv.FormatInt(v, 10))
-			}
-			q = append(q, "ids="+strings.Join(vs, ","))
-		}
-		if len(params.Names) > 0 {
-			vs := make([]string, len(params.Names))
-			for i, v := range params.Names {
-				vs[i] = url.QueryEscape(v)
-			}
-			q = append(q, "names="+strings.Join(vs, "|"))
-		}
-		if len(params.Words) > 0 {
-			vs := make([]string, len(params.Words))
-			for i, v := range params.Words {
-				vs[i] = url.QueryEscape(v)
-			}
-			q = append(q, "words="+strings.Join(vs, "%20"))
-		}
-		if params.Filter != nil {
-			if params.Filter.Kind != nil {
-				q = append(q, "filter[kind]="+url.QueryEscape(*params.Filter.Kind))
-			}
-		}
-		q = append(q, "status="+url.QueryEscape(string(params.Status)))
+	for _, v := range params.Tags {
+		q = append(q, "tags="+url.QueryEscape(v))
 	}
+	if len(params.IDs) > 0 {
+		vs := make([]string, len(params.IDs))
+		for i, v := range params.IDs {
+			vs[i] = url.QueryEscape(strconv.FormatInt(v, 10))
+		}
+		q = append(q, "ids="+strings.Join(vs, ","))
+	}
+	if len(params.Names) > 0 {
+		vs := make([]string, len(params.Names))
+		for i, v := range params.Names {
+			vs[i] = url.QueryEscape(v)
+		}
+		q = append(q, "names="+strings.Join(vs, "|"))
+	}
+	if len(params.Words) > 0 {
+		vs := make([]string, len(params.Words))
+		for i, v := range params.Words {
+			vs[i] = url.QueryEscape(v)
+		}
+		q = append(q, "words="+strings.Join(vs, "%20"))
+	}
+	if params.Filter != nil {
+		if params.Filter.Kind != nil {
+			q = append(q, "filter[kind]="+url.QueryEscape(*params.Filter.Kind))
+		}
+	}
+	q = append(q, "status="+url.QueryEscape(string(params.Status)))
 	if len(q) > 0 {
 		u += "?" + strings.Join(q, "&")
 	}
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
-	if params != nil {
-		if params.XRequestID != nil {
-			req.Header.Set("X-Request-ID", *params.XRequestID)
-		}
-		if params.Session != nil {
-			if err := resilient.AddCookie(req, "session", *params.Session); err != nil {
-				return nil, err
-			}
+	if params.XRequestID != nil {
+		req.Header.Set("X-Request-ID", *params.XRequestID)
+	}
+	if params.Session != nil {
+		if err := resilient.AddCookie(req, "session", *params.Session); err != nil {
+			return nil, err
 		}
 	}
 	return req, nil
 }
 
 // ListPetsError is a documented error answer of [Client.ListPets], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
+// decoded into the field of its status; the other fields are nil. It wraps the
+// runtime's *resilient.RemoteError (status, attempts, Retry-After), so
 // errors.As finds either.
 type ListPetsError struct {
 	// StatusCode is the answer's HTTP status.
@@ -716,7 +714,7 @@ type ListPetsError struct {
 // Error describes the answer.
 func (e *ListPetsError) Error() string {
 	if e.Remote == nil {
-		return "listPets: error answer " + strconv.Itoa(e.StatusCode)
+		return "features: error answer " + strconv.Itoa(e.StatusCode)
 	}
 	return e.Remote.Error()
 }
@@ -730,19 +728,15 @@ func (e *ListPetsError) Unwrap() error {
 // decodeListPetsError makes a *ListPetsError of a documented answer whose body
 // decodes, and returns nil for any other.
 func decodeListPetsError(re *resilient.RemoteError) error {
-	e := &ListPetsError{
+	var v Error
+	if json.Unmarshal(re.Body, &v) != nil {
+		return nil
+	}
+	return &ListPetsError{
+		Default:    &v,
 		Remote:     re,
 		StatusCode: re.Status,
 	}
-	switch {
-	default:
-		var v Error
-		if json.Unmarshal(re.Body, &v) != nil {
-			return nil
-		}
-		e.Default = &v
-	}
-	return e
 }
 
 // CreatePet calls POST /pets.
@@ -768,7 +762,7 @@ func (c *Client) requestCreatePet(ctx context.Context, body CreatePetRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
@@ -778,8 +772,8 @@ func (c *Client) requestCreatePet(ctx context.Context, body CreatePetRequest) (*
 }
 
 // CreatePetError is a documented error answer of [Client.CreatePet], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
+// decoded into the field of its status; the other fields are nil. It wraps the
+// runtime's *resilient.RemoteError (status, attempts, Retry-After), so
 // errors.As finds either.
 type CreatePetError struct {
 	// StatusCode is the answer's HTTP status.
@@ -795,7 +789,7 @@ type CreatePetError struct {
 // Error describes the answer.
 func (e *CreatePetError) Error() string {
 	if e.Remote == nil {
-		return "createPet: error answer " + strconv.Itoa(e.StatusCode)
+		return "features: error answer " + strconv.Itoa(e.StatusCode)
 	}
 	return e.Remote.Error()
 }
@@ -842,7 +836,7 @@ func (c *Client) DeletePetsByPetID(ctx context.Context, petID int64, opts ...res
 // requestDeletePetsByPetID builds the request of DeletePetsByPetID.
 func (c *Client) requestDeletePetsByPetID(ctx context.Context, petID int64) (*http.Request, error) {
 	u := c.baseURL + "/pets/" + url.PathEscape(strconv.FormatInt(petID, 10))
-	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -865,7 +859,7 @@ func (c *Client) GetPetByID(ctx context.Context, petID int64, opts ...resilient.
 // requestGetPetByID builds the request of GetPetByID.
 func (c *Client) requestGetPetByID(ctx context.Context, petID int64) (*http.Request, error) {
 	u := c.baseURL + "/pets/" + url.PathEscape(strconv.FormatInt(petID, 10))
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -892,7 +886,7 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, op
 // requestReplacePet builds the request of ReplacePet.
 func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Reader) (*http.Request, error) {
 	u := c.baseURL + "/pets/" + url.PathEscape(strconv.FormatInt(petID, 10))
-	req, err := http.NewRequestWithContext(ctx, "PUT", u, body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, body)
 	if err != nil {
 		return nil, err
 	}
@@ -916,7 +910,7 @@ func (c *Client) Func(ctx context.Context, petID int, body string, opts ...resil
 // requestFunc builds the request of Func.
 func (c *Client) requestFunc(ctx context.Context, petID int, body string) (*http.Request, error) {
 	u := c.baseURL + "/pets/" + url.PathEscape(strconv.Itoa(petID)) + "/photo"
-	req, err := http.NewRequestWithContext(ctx, "PATCH", u, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, u, strings.NewReader(body))
 	if err != nil {
 		return nil, err
 	}

@@ -227,23 +227,23 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 	})
 }
 
-// WithLogger sets the logger that circuit breaker transitions are written
-// to. The default is slog.Default at the time of NewClient.
+// WithLogger sets the logger that circuit breaker transitions are written to.
+// The default is slog.Default at the time of NewClient.
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
 	})
 }
 
-// WithFallbackPartition keeps the cached fallback answers of different
-// callers apart by what partition returns for the call's context (the
-// signed-in user or tenant a middleware put there): a cached answer is
-// served only to a call of the same partition. Cached answers are already
-// kept per request, header and cookie parameters and credentials included;
-// use this when credentials reach the server in a way the request does not
-// show (a transport given with WithHTTPClient that adds them), or to keep
-// callers apart even for answers declared shared. The default partitions
-// nothing. partition must be cheap and safe for concurrent use.
+// WithFallbackPartition keeps the cached fallback answers of different callers
+// apart by what partition returns for the call's context (the signed-in user
+// or tenant a middleware put there): a cached answer is served only to a call
+// of the same partition. Cached answers are already kept per request, header
+// and cookie parameters and credentials included; use this when credentials
+// reach the server in a way the request does not show (a transport given with
+// WithHTTPClient that adds them), or to keep callers apart even for answers
+// declared shared. The default partitions nothing. partition must be cheap and
+// safe for concurrent use.
 func WithFallbackPartition(partition func(context.Context) string) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.partition = partition
@@ -290,7 +290,9 @@ func WithDependencyName(name string) Option {
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
-		opt.applyOption(&o)
+		if opt != nil {
+			opt.applyOption(&o)
+		}
 	}
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
@@ -298,7 +300,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("notesfuncinitpanic1: %w", err)
+		return nil, fmt.Errorf("hostilenames: %w", err)
 	}
 	name := o.dependencyName
 	if name == "" {
@@ -338,7 +340,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		},
 	}
 	if p.GetNote.Fallback.Static, err = staticFallback[Note](p.GetNote.Fallback.Static); err != nil {
-		return nil, fmt.Errorf("notesfuncinitpanic1: GetNote: %w", err)
+		return nil, fmt.Errorf("hostilenames: GetNote: %w", err)
 	}
 	if c.ops.GetNote, err = dep.Operation(p.GetNote); err != nil {
 		return nil, err
@@ -437,7 +439,7 @@ func (c *Client) requestGetNote(ctx context.Context, name string, params *GetNot
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -129,23 +129,23 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 	})
 }
 
-// WithLogger sets the logger that circuit breaker transitions are written
-// to. The default is slog.Default at the time of NewClient.
+// WithLogger sets the logger that circuit breaker transitions are written to.
+// The default is slog.Default at the time of NewClient.
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
 	})
 }
 
-// WithFallbackPartition keeps the cached fallback answers of different
-// callers apart by what partition returns for the call's context (the
-// signed-in user or tenant a middleware put there): a cached answer is
-// served only to a call of the same partition. Cached answers are already
-// kept per request, header and cookie parameters and credentials included;
-// use this when credentials reach the server in a way the request does not
-// show (a transport given with WithHTTPClient that adds them), or to keep
-// callers apart even for answers declared shared. The default partitions
-// nothing. partition must be cheap and safe for concurrent use.
+// WithFallbackPartition keeps the cached fallback answers of different callers
+// apart by what partition returns for the call's context (the signed-in user
+// or tenant a middleware put there): a cached answer is served only to a call
+// of the same partition. Cached answers are already kept per request, header
+// and cookie parameters and credentials included; use this when credentials
+// reach the server in a way the request does not show (a transport given with
+// WithHTTPClient that adds them), or to keep callers apart even for answers
+// declared shared. The default partitions nothing. partition must be cheap and
+// safe for concurrent use.
 func WithFallbackPartition(partition func(context.Context) string) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.partition = partition
@@ -192,7 +192,9 @@ func WithDependencyName(name string) Option {
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
-		opt.applyOption(&o)
+		if opt != nil {
+			opt.applyOption(&o)
+		}
 	}
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
@@ -200,7 +202,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("files: %w", err)
+		return nil, fmt.Errorf("pathescaping: %w", err)
 	}
 	name := o.dependencyName
 	if name == "" {
@@ -609,7 +611,7 @@ func (c *Client) requestGetDotted(ctx context.Context, a string) (*http.Request,
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -636,7 +638,7 @@ func (c *Client) requestDeleteHalfFile(ctx context.Context, name string) (*http.
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -663,7 +665,7 @@ func (c *Client) requestDeleteOddFile(ctx context.Context, name string) (*http.R
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -690,7 +692,7 @@ func (c *Client) requestDeleteCafeFile(ctx context.Context, name string) (*http.
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -717,7 +719,7 @@ func (c *Client) requestGetLabel(ctx context.Context, name string) (*http.Reques
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -748,7 +750,7 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -779,7 +781,7 @@ func (c *Client) requestGetList(ctx context.Context, iDs []string) (*http.Reques
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -806,7 +808,7 @@ func (c *Client) requestGetMatrix(ctx context.Context, name string) (*http.Reque
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -833,7 +835,7 @@ func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -910,7 +912,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 	if len(q) > 0 {
 		u += "?" + strings.Join(q, "&")
 	}
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -947,7 +949,7 @@ func (c *Client) requestDeleteTenant(ctx context.Context, tenant string) (*http.
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -974,7 +976,7 @@ func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name stri
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1018,7 +1020,7 @@ func (c *Client) requestGetVariantBeta(ctx context.Context, name string, params 
 	if len(q) > 0 {
 		u += "?" + strings.Join(q, "&")
 	}
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1041,7 +1043,7 @@ func (c *Client) CreateVariantBeta(ctx context.Context, opts ...resilient.CallOp
 // requestCreateVariantBeta builds the request of CreateVariantBeta.
 func (c *Client) requestCreateVariantBeta(ctx context.Context) (*http.Request, error) {
 	u := c.baseURL + "/variants" + "?beta=true"
-	req, err := http.NewRequestWithContext(ctx, "POST", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -134,23 +134,23 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 	})
 }
 
-// WithLogger sets the logger that circuit breaker transitions are written
-// to. The default is slog.Default at the time of NewClient.
+// WithLogger sets the logger that circuit breaker transitions are written to.
+// The default is slog.Default at the time of NewClient.
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
 	})
 }
 
-// WithFallbackPartition keeps the cached fallback answers of different
-// callers apart by what partition returns for the call's context (the
-// signed-in user or tenant a middleware put there): a cached answer is
-// served only to a call of the same partition. Cached answers are already
-// kept per request, header and cookie parameters and credentials included;
-// use this when credentials reach the server in a way the request does not
-// show (a transport given with WithHTTPClient that adds them), or to keep
-// callers apart even for answers declared shared. The default partitions
-// nothing. partition must be cheap and safe for concurrent use.
+// WithFallbackPartition keeps the cached fallback answers of different callers
+// apart by what partition returns for the call's context (the signed-in user
+// or tenant a middleware put there): a cached answer is served only to a call
+// of the same partition. Cached answers are already kept per request, header
+// and cookie parameters and credentials included; use this when credentials
+// reach the server in a way the request does not show (a transport given with
+// WithHTTPClient that adds them), or to keep callers apart even for answers
+// declared shared. The default partitions nothing. partition must be cheap and
+// safe for concurrent use.
 func WithFallbackPartition(partition func(context.Context) string) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.partition = partition
@@ -197,7 +197,9 @@ func WithDependencyName(name string) Option {
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
-		opt.applyOption(&o)
+		if opt != nil {
+			opt.applyOption(&o)
+		}
 	}
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
@@ -205,7 +207,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("swaggerpetstore: %w", err)
+		return nil, fmt.Errorf("petstore: %w", err)
 	}
 	name := o.dependencyName
 	if name == "" {
@@ -358,7 +360,7 @@ func DefaultPolicy() Policy {
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
 //
-// Documented error answers come back as a *ListPetsError; any other
+// Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
 func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...resilient.CallOption) (Pets, error) {
 	req, err := c.requestListPets(ctx, params)
@@ -367,7 +369,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...r
 		return zero, resilient.InvalidRequest(c.ops.ListPets, err)
 	}
 	op := c.ops.ListPets.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pets], decodeListPetsError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pets], decodeAPIError)
 }
 
 // ListPetsParams holds the query, header and cookie parameters of [Client.ListPets].
@@ -392,7 +394,7 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 	if len(q) > 0 {
 		u += "?" + strings.Join(q, "&")
 	}
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -400,11 +402,12 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 	return req, nil
 }
 
-// ListPetsError is a documented error answer of [Client.ListPets], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
-type ListPetsError struct {
+// APIError is a documented error answer of [Client.ListPets],
+// [Client.CreatePets] and [Client.ShowPetByID], its body decoded into the
+// field of its status; the other fields are nil. It wraps the runtime's
+// *resilient.RemoteError (status, attempts, Retry-After), so errors.As finds
+// either.
+type APIError struct {
 	// StatusCode is the answer's HTTP status.
 	StatusCode int
 	// Default is the body of any other documented answer.
@@ -416,35 +419,31 @@ type ListPetsError struct {
 }
 
 // Error describes the answer.
-func (e *ListPetsError) Error() string {
+func (e *APIError) Error() string {
 	if e.Remote == nil {
-		return "listPets: error answer " + strconv.Itoa(e.StatusCode)
+		return "petstore: error answer " + strconv.Itoa(e.StatusCode)
 	}
 	return e.Remote.Error()
 }
 
 // Unwrap returns the runtime's error, so that errors.As finds it and the
 // pipeline classifies the answer by its status.
-func (e *ListPetsError) Unwrap() error {
+func (e *APIError) Unwrap() error {
 	return e.Remote
 }
 
-// decodeListPetsError makes a *ListPetsError of a documented answer whose body
+// decodeAPIError makes a *APIError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeListPetsError(re *resilient.RemoteError) error {
-	e := &ListPetsError{
+func decodeAPIError(re *resilient.RemoteError) error {
+	var v Error
+	if json.Unmarshal(re.Body, &v) != nil {
+		return nil
+	}
+	return &APIError{
+		Default:    &v,
 		Remote:     re,
 		StatusCode: re.Status,
 	}
-	switch {
-	default:
-		var v Error
-		if json.Unmarshal(re.Body, &v) != nil {
-			return nil
-		}
-		e.Default = &v
-	}
-	return e
 }
 
 // CreatePets calls POST /pets.
@@ -453,7 +452,7 @@ func decodeListPetsError(re *resilient.RemoteError) error {
 //
 // Policy: not idempotent, 1 attempt, timeout 2s.
 //
-// Documented error answers come back as a *CreatePetsError; any other
+// Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
 func (c *Client) CreatePets(ctx context.Context, body Pet, opts ...resilient.CallOption) error {
 	req, err := c.requestCreatePets(ctx, body)
@@ -461,7 +460,7 @@ func (c *Client) CreatePets(ctx context.Context, body Pet, opts ...resilient.Cal
 		return resilient.InvalidRequest(c.ops.CreatePets, err)
 	}
 	op := c.ops.CreatePets.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, decodeCreatePetsError)
+	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, decodeAPIError)
 	return err
 }
 
@@ -472,59 +471,12 @@ func (c *Client) requestCreatePets(ctx context.Context, body Pet) (*http.Request
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	return req, nil
-}
-
-// CreatePetsError is a documented error answer of [Client.CreatePets], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
-type CreatePetsError struct {
-	// StatusCode is the answer's HTTP status.
-	StatusCode int
-	// Default is the body of any other documented answer.
-	//
-	// unexpected error
-	Default *Error
-	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
-}
-
-// Error describes the answer.
-func (e *CreatePetsError) Error() string {
-	if e.Remote == nil {
-		return "createPets: error answer " + strconv.Itoa(e.StatusCode)
-	}
-	return e.Remote.Error()
-}
-
-// Unwrap returns the runtime's error, so that errors.As finds it and the
-// pipeline classifies the answer by its status.
-func (e *CreatePetsError) Unwrap() error {
-	return e.Remote
-}
-
-// decodeCreatePetsError makes a *CreatePetsError of a documented answer whose body
-// decodes, and returns nil for any other.
-func decodeCreatePetsError(re *resilient.RemoteError) error {
-	e := &CreatePetsError{
-		Remote:     re,
-		StatusCode: re.Status,
-	}
-	switch {
-	default:
-		var v Error
-		if json.Unmarshal(re.Body, &v) != nil {
-			return nil
-		}
-		e.Default = &v
-	}
-	return e
 }
 
 // ShowPetByID calls GET /pets/{petId}.
@@ -533,7 +485,7 @@ func decodeCreatePetsError(re *resilient.RemoteError) error {
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
 //
-// Documented error answers come back as a *ShowPetByIDError; any other
+// Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
 func (c *Client) ShowPetByID(ctx context.Context, petID string, opts ...resilient.CallOption) (Pet, error) {
 	req, err := c.requestShowPetByID(ctx, petID)
@@ -542,7 +494,7 @@ func (c *Client) ShowPetByID(ctx context.Context, petID string, opts ...resilien
 		return zero, resilient.InvalidRequest(c.ops.ShowPetByID, err)
 	}
 	op := c.ops.ShowPetByID.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeShowPetByIDError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestShowPetByID builds the request of ShowPetByID.
@@ -552,59 +504,12 @@ func (c *Client) requestShowPetByID(ctx context.Context, petID string) (*http.Re
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	return req, nil
-}
-
-// ShowPetByIDError is a documented error answer of [Client.ShowPetByID], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
-type ShowPetByIDError struct {
-	// StatusCode is the answer's HTTP status.
-	StatusCode int
-	// Default is the body of any other documented answer.
-	//
-	// unexpected error
-	Default *Error
-	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
-}
-
-// Error describes the answer.
-func (e *ShowPetByIDError) Error() string {
-	if e.Remote == nil {
-		return "showPetByID: error answer " + strconv.Itoa(e.StatusCode)
-	}
-	return e.Remote.Error()
-}
-
-// Unwrap returns the runtime's error, so that errors.As finds it and the
-// pipeline classifies the answer by its status.
-func (e *ShowPetByIDError) Unwrap() error {
-	return e.Remote
-}
-
-// decodeShowPetByIDError makes a *ShowPetByIDError of a documented answer whose body
-// decodes, and returns nil for any other.
-func decodeShowPetByIDError(re *resilient.RemoteError) error {
-	e := &ShowPetByIDError{
-		Remote:     re,
-		StatusCode: re.Status,
-	}
-	switch {
-	default:
-		var v Error
-		if json.Unmarshal(re.Body, &v) != nil {
-			return nil
-		}
-		e.Default = &v
-	}
-	return e
 }
 
 // decodeJSON decodes a JSON answer; a 204 answer is T's zero value.

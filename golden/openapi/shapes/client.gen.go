@@ -170,23 +170,23 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 	})
 }
 
-// WithLogger sets the logger that circuit breaker transitions are written
-// to. The default is slog.Default at the time of NewClient.
+// WithLogger sets the logger that circuit breaker transitions are written to.
+// The default is slog.Default at the time of NewClient.
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
 	})
 }
 
-// WithFallbackPartition keeps the cached fallback answers of different
-// callers apart by what partition returns for the call's context (the
-// signed-in user or tenant a middleware put there): a cached answer is
-// served only to a call of the same partition. Cached answers are already
-// kept per request, header and cookie parameters and credentials included;
-// use this when credentials reach the server in a way the request does not
-// show (a transport given with WithHTTPClient that adds them), or to keep
-// callers apart even for answers declared shared. The default partitions
-// nothing. partition must be cheap and safe for concurrent use.
+// WithFallbackPartition keeps the cached fallback answers of different callers
+// apart by what partition returns for the call's context (the signed-in user
+// or tenant a middleware put there): a cached answer is served only to a call
+// of the same partition. Cached answers are already kept per request, header
+// and cookie parameters and credentials included; use this when credentials
+// reach the server in a way the request does not show (a transport given with
+// WithHTTPClient that adds them), or to keep callers apart even for answers
+// declared shared. The default partitions nothing. partition must be cheap and
+// safe for concurrent use.
 func WithFallbackPartition(partition func(context.Context) string) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.partition = partition
@@ -233,7 +233,9 @@ func WithDependencyName(name string) Option {
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
-		opt.applyOption(&o)
+		if opt != nil {
+			opt.applyOption(&o)
+		}
 	}
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
@@ -584,7 +586,7 @@ func (c *Client) GetBlob(ctx context.Context, id int32, opts ...resilient.CallOp
 // requestGetBlob builds the request of GetBlob.
 func (c *Client) requestGetBlob(ctx context.Context, id int32) (*http.Request, error) {
 	u := c.baseURL + "/blobs/" + url.PathEscape(strconv.FormatInt(int64(id), 10))
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -611,7 +613,7 @@ func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...
 // requestPutBlob builds the request of PutBlob.
 func (c *Client) requestPutBlob(ctx context.Context, id int32, body io.Reader) (*http.Request, error) {
 	u := c.baseURL + "/blobs/" + url.PathEscape(strconv.FormatInt(int64(id), 10))
-	req, err := http.NewRequestWithContext(ctx, "PUT", u, body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, body)
 	if err != nil {
 		return nil, err
 	}
@@ -707,7 +709,7 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsParams) 
 	if len(q) > 0 {
 		u += "?" + strings.Join(q, "&")
 	}
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -760,7 +762,7 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
@@ -797,7 +799,7 @@ func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Reques
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "DELETE", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -827,7 +829,7 @@ func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, 
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -836,8 +838,8 @@ func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, 
 }
 
 // GetItemError is a documented error answer of [Client.GetItem], its body
-// decoded into the field of its status; the other fields are nil. It wraps
-// the runtime's *resilient.RemoteError (status, attempts, Retry-After), so
+// decoded into the field of its status; the other fields are nil. It wraps the
+// runtime's *resilient.RemoteError (status, attempts, Retry-After), so
 // errors.As finds either.
 type GetItemError struct {
 	// StatusCode is the answer's HTTP status.
@@ -857,7 +859,7 @@ type GetItemError struct {
 // Error describes the answer.
 func (e *GetItemError) Error() string {
 	if e.Remote == nil {
-		return "getItem: error answer " + strconv.Itoa(e.StatusCode)
+		return "shapes: error answer " + strconv.Itoa(e.StatusCode)
 	}
 	return e.Remote.Error()
 }
@@ -916,7 +918,7 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, "PUT", u, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
@@ -947,7 +949,7 @@ func (c *Client) requestAddNote(ctx context.Context, id string, body string) (*h
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "POST", u, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -973,7 +975,7 @@ func (c *Client) GetMarketStatus(ctx context.Context, opts ...resilient.CallOpti
 // requestGetMarketStatus builds the request of GetMarketStatus.
 func (c *Client) requestGetMarketStatus(ctx context.Context) (*http.Request, error) {
 	u := c.baseURL + "/market/status"
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1003,7 +1005,7 @@ func (c *Client) requestGetQuote(ctx context.Context, symbol string) (*http.Requ
 		return nil, err
 	}
 	u = c.baseURL + u
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1041,13 +1043,11 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 	}
 	u := c.baseURL + "/search"
 	var q []string
-	if params != nil {
-		q = append(q, "q="+url.QueryEscape(params.Q))
-	}
+	q = append(q, "q="+url.QueryEscape(params.Q))
 	if len(q) > 0 {
 		u += "?" + strings.Join(q, "&")
 	}
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -117,23 +117,23 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 	})
 }
 
-// WithLogger sets the logger that circuit breaker transitions are written
-// to. The default is slog.Default at the time of NewClient.
+// WithLogger sets the logger that circuit breaker transitions are written to.
+// The default is slog.Default at the time of NewClient.
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
 	})
 }
 
-// WithFallbackPartition keeps the cached fallback answers of different
-// callers apart by what partition returns for the call's context (the
-// signed-in user or tenant a middleware put there): a cached answer is
-// served only to a call of the same partition. Cached answers are already
-// kept per request, header and cookie parameters and credentials included;
-// use this when credentials reach the server in a way the request does not
-// show (a transport given with WithHTTPClient that adds them), or to keep
-// callers apart even for answers declared shared. The default partitions
-// nothing. partition must be cheap and safe for concurrent use.
+// WithFallbackPartition keeps the cached fallback answers of different callers
+// apart by what partition returns for the call's context (the signed-in user
+// or tenant a middleware put there): a cached answer is served only to a call
+// of the same partition. Cached answers are already kept per request, header
+// and cookie parameters and credentials included; use this when credentials
+// reach the server in a way the request does not show (a transport given with
+// WithHTTPClient that adds them), or to keep callers apart even for answers
+// declared shared. The default partitions nothing. partition must be cheap and
+// safe for concurrent use.
 func WithFallbackPartition(partition func(context.Context) string) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.partition = partition
@@ -180,7 +180,9 @@ func WithDependencyName(name string) Option {
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
-		opt.applyOption(&o)
+		if opt != nil {
+			opt.applyOption(&o)
+		}
 	}
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
@@ -188,7 +190,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, fmt.Errorf("timeouts: %w", err)
 	}
 	name := o.dependencyName
 	if name == "" {
@@ -351,7 +353,7 @@ func (c *Client) Reindex(ctx context.Context, opts ...resilient.CallOption) erro
 // requestReindex builds the request of Reindex.
 func (c *Client) requestReindex(ctx context.Context) (*http.Request, error) {
 	u := c.baseURL + "/reindex"
-	req, err := http.NewRequestWithContext(ctx, "POST", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -382,17 +384,15 @@ type SearchParams struct {
 // requestSearch builds the request of Search.
 func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http.Request, error) {
 	if params == nil {
-		return nil, errors.New("search: Search: params is nil, but it carries the required query parameter \"q\"")
+		return nil, errors.New("timeouts: Search: params is nil, but it carries the required query parameter \"q\"")
 	}
 	u := c.baseURL + "/search"
 	var q []string
-	if params != nil {
-		q = append(q, "q="+url.QueryEscape(params.Q))
-	}
+	q = append(q, "q="+url.QueryEscape(params.Q))
 	if len(q) > 0 {
 		u += "?" + strings.Join(q, "&")
 	}
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -416,7 +416,7 @@ func (c *Client) Suggest(ctx context.Context, opts ...resilient.CallOption) erro
 // requestSuggest builds the request of Suggest.
 func (c *Client) requestSuggest(ctx context.Context) (*http.Request, error) {
 	u := c.baseURL + "/suggest"
-	req, err := http.NewRequestWithContext(ctx, "GET", u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -305,6 +306,56 @@ func TestInvalidPolicyFailsEveryCall(t *testing.T) {
 		}
 		if s.calls.Load() != 0 {
 			t.Error("the server was called")
+		}
+	})
+}
+
+// attempts records the dependency and operation of every attempt.
+type attempts struct {
+	resilient.NopObserver
+	mu   sync.Mutex
+	seen []string
+}
+
+func (a *attempts) Attempt(e resilient.AttemptEvent) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.seen = append(a.seen, e.Dependency+" "+e.Operation)
+}
+
+// TestOptions: the options work as the HTTP client's do: a nil option is
+// skipped, the observer sees every attempt under the dependency's name,
+// which WithCounterDependencyName sets, and an invalid policy's error
+// names the package.
+func TestOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []CounterOption
+		want string
+	}{
+		{"the service's full name by default", nil, "golden.behaviour.Counter /golden.behaviour.Counter/Get"},
+		{"the name given", []CounterOption{WithCounterDependencyName("counter-eu")}, "counter-eu /golden.behaviour.Counter/Get"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				obs := &attempts{}
+				c := start(t, &server{}, append(tt.opts, nil, WithCounterObserver(obs))...)
+				if _, err := c.Get(context.Background(), &Request{}); err != nil {
+					t.Fatal(err)
+				}
+				obs.mu.Lock()
+				defer obs.mu.Unlock()
+				if len(obs.seen) != 1 || obs.seen[0] != tt.want {
+					t.Errorf("attempts seen = %q, want [%q]", obs.seen, tt.want)
+				}
+			})
+		})
+	}
+	synctest.Test(t, func(t *testing.T) {
+		c := start(t, &server{}, WithCounterPolicy(func(p *CounterPolicy) { p.Dependency.Breaker.FailureRate = 200 }))
+		if _, err := c.Get(context.Background(), &Request{}); err == nil || !strings.HasPrefix(err.Error(), "behaviour: ") {
+			t.Errorf("Get with an invalid breaker policy: error %v, want one starting with the package name", err)
 		}
 	})
 }

@@ -119,9 +119,16 @@ func DefaultCounterPolicy() CounterPolicy {
 type CounterOption interface {
 	applyCounterOption(*resilientCounterOptions)
 }
+
+// resilientCounterOptions holds what the options of NewResilientCounterClient
+// set.
 type resilientCounterOptions struct {
-	edits []func(*CounterPolicy)
-	deps  []resilient.Option
+	edits          []func(*CounterPolicy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	partition      func(context.Context) string
+	dependencyName string
 }
 type resilientCounterOptionFunc func(*resilientCounterOptions)
 
@@ -130,15 +137,16 @@ func (f resilientCounterOptionFunc) applyCounterOption(o *resilientCounterOption
 }
 
 // WithCounterPolicy changes the policy the client starts from,
-// DefaultCounterPolicy(), without regenerating, for example
+// [DefaultCounterPolicy], without regenerating: edit changes it in place, for
+// example
 //
 //	WithCounterPolicy(func(p *CounterPolicy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
-// Several apply in order.
-func WithCounterPolicy(p func(*CounterPolicy)) CounterOption {
+// Several WithCounterPolicy options apply in order.
+func WithCounterPolicy(edit func(*CounterPolicy)) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -146,39 +154,49 @@ func WithCounterPolicy(p func(*CounterPolicy)) CounterOption {
 // WithCounterObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithCounterObserver(p resilient.Observer) CounterOption {
+func WithCounterObserver(obs resilient.Observer) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
-		o.deps = append(o.deps, resilient.WithObserver(p))
+		o.observer = obs
 	})
 }
 
-// WithCounterLogger sets the logger that circuit breaker transitions
-// are written to. The default is slog.Default().
-func WithCounterLogger(p *slog.Logger) CounterOption {
+// WithCounterFallbackStore sets where last-known-good answers are kept for
+// cached fallbacks. The default is the runtime's in-memory store.
+func WithCounterFallbackStore(store resilient.FallbackStore) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
-		o.deps = append(o.deps, resilient.WithLogger(p))
+		o.store = store
 	})
 }
 
-// WithCounterFallbackStore sets where last-known-good answers are kept
-// for cached fallbacks. The default is the runtime's in-memory store.
-func WithCounterFallbackStore(p resilient.FallbackStore) CounterOption {
+// WithCounterLogger sets the logger that circuit breaker transitions are
+// written to. The default is slog.Default at the time of
+// NewResilientCounterClient.
+func WithCounterLogger(logger *slog.Logger) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackStore(p))
+		o.logger = logger
 	})
 }
 
-// WithCounterFallbackPartition keeps the cached fallback answers of
-// different callers apart by what p returns for the call's context (the
+// WithCounterFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
 // signed-in user or tenant a middleware put there): a cached answer is served
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
 // resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
-// partitions nothing. p must be cheap and safe for concurrent use.
-func WithCounterFallbackPartition(p func(context.Context) string) CounterOption {
+// partitions nothing. partition must be cheap and safe for concurrent use.
+func WithCounterFallbackPartition(partition func(context.Context) string) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+		o.partition = partition
+	})
+}
+
+// WithCounterDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewResilientCounterClient's
+// documentation.
+func WithCounterDependencyName(name string) CounterOption {
+	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
+		o.dependencyName = name
 	})
 }
 
@@ -210,9 +228,11 @@ var _ CounterClient = (*resilientCounterClient)(nil)
 // connection, and do not put a retryPolicy in the service config.
 // Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
-// The client shares one breaker and bulkhead across its methods: make one
-// per connection and keep it. It is safe for concurrent use. A policy that
-// WithCounterPolicy made invalid makes every call fail with the error that says so.
+// The client shares one breaker and bulkhead across its methods: make one per
+// connection and keep it. It is safe for concurrent use. Its dependency is
+// named "golden.behaviour.Counter" unless WithCounterDependencyName says
+// otherwise. A policy that WithCounterPolicy made invalid makes every call
+// fail with the error that says so.
 func NewResilientCounterClient(cc grpc.ClientConnInterface, opts ...CounterOption) CounterClient {
 	var o resilientCounterOptions
 	for _, opt := range opts {
@@ -224,10 +244,21 @@ func NewResilientCounterClient(cc grpc.ClientConnInterface, opts ...CounterOptio
 	for _, edit := range o.edits {
 		edit(&p)
 	}
+	name := o.dependencyName
+	if name == "" {
+		name = "golden.behaviour.Counter"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+	)
 	c := &resilientCounterClient{cc: cc}
-	dep, err := resilient.NewDependency("golden.behaviour.Counter", p.Dependency, o.deps...)
 	if err != nil {
-		c.err = fmt.Errorf("NewResilientCounterClient: %w", err)
+		c.err = fmt.Errorf("behaviour: %w", err)
 		return c
 	}
 	var errs []error
@@ -240,7 +271,7 @@ func NewResilientCounterClient(cc grpc.ClientConnInterface, opts ...CounterOptio
 	c.opAdd = op(p.Add)
 	c.opTail = op(p.Tail)
 	if err := errors.Join(errs...); err != nil {
-		c.err = fmt.Errorf("NewResilientCounterClient: %w", err)
+		c.err = fmt.Errorf("behaviour: %w", err)
 	}
 	return c
 }

@@ -101,9 +101,15 @@ func DefaultRoutePolicy() RoutePolicy {
 type RouteOption interface {
 	applyRouteOption(*resilientRouteOptions)
 }
+
+// resilientRouteOptions holds what the options of NewResilientRouteClient set.
 type resilientRouteOptions struct {
-	edits []func(*RoutePolicy)
-	deps  []resilient.Option
+	edits          []func(*RoutePolicy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	partition      func(context.Context) string
+	dependencyName string
 }
 type resilientRouteOptionFunc func(*resilientRouteOptions)
 
@@ -112,15 +118,16 @@ func (f resilientRouteOptionFunc) applyRouteOption(o *resilientRouteOptions) {
 }
 
 // WithRoutePolicy changes the policy the client starts from,
-// DefaultRoutePolicy(), without regenerating, for example
+// [DefaultRoutePolicy], without regenerating: edit changes it in place, for
+// example
 //
 //	WithRoutePolicy(func(p *RoutePolicy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
-// Several apply in order.
-func WithRoutePolicy(p func(*RoutePolicy)) RouteOption {
+// Several WithRoutePolicy options apply in order.
+func WithRoutePolicy(edit func(*RoutePolicy)) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -128,39 +135,48 @@ func WithRoutePolicy(p func(*RoutePolicy)) RouteOption {
 // WithRouteObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithRouteObserver(p resilient.Observer) RouteOption {
+func WithRouteObserver(obs resilient.Observer) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
-		o.deps = append(o.deps, resilient.WithObserver(p))
+		o.observer = obs
 	})
 }
 
-// WithRouteLogger sets the logger that circuit breaker transitions
-// are written to. The default is slog.Default().
-func WithRouteLogger(p *slog.Logger) RouteOption {
+// WithRouteFallbackStore sets where last-known-good answers are kept for
+// cached fallbacks. The default is the runtime's in-memory store.
+func WithRouteFallbackStore(store resilient.FallbackStore) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
-		o.deps = append(o.deps, resilient.WithLogger(p))
+		o.store = store
 	})
 }
 
-// WithRouteFallbackStore sets where last-known-good answers are kept
-// for cached fallbacks. The default is the runtime's in-memory store.
-func WithRouteFallbackStore(p resilient.FallbackStore) RouteOption {
+// WithRouteLogger sets the logger that circuit breaker transitions are written
+// to. The default is slog.Default at the time of NewResilientRouteClient.
+func WithRouteLogger(logger *slog.Logger) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackStore(p))
+		o.logger = logger
 	})
 }
 
-// WithRouteFallbackPartition keeps the cached fallback answers of
-// different callers apart by what p returns for the call's context (the
+// WithRouteFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
 // signed-in user or tenant a middleware put there): a cached answer is served
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
 // resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
-// partitions nothing. p must be cheap and safe for concurrent use.
-func WithRouteFallbackPartition(p func(context.Context) string) RouteOption {
+// partitions nothing. partition must be cheap and safe for concurrent use.
+func WithRouteFallbackPartition(partition func(context.Context) string) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+		o.partition = partition
+	})
+}
+
+// WithRouteDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewResilientRouteClient's
+// documentation.
+func WithRouteDependencyName(name string) RouteOption {
+	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
+		o.dependencyName = name
 	})
 }
 
@@ -191,9 +207,11 @@ var _ RouteClient = (*resilientRouteClient)(nil)
 // connection, and do not put a retryPolicy in the service config.
 // Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
-// The client shares one breaker and bulkhead across its methods: make one
-// per connection and keep it. It is safe for concurrent use. A policy that
-// WithRoutePolicy made invalid makes every call fail with the error that says so.
+// The client shares one breaker and bulkhead across its methods: make one per
+// connection and keep it. It is safe for concurrent use. Its dependency is
+// named "golden.editions.Route" unless WithRouteDependencyName says otherwise.
+// A policy that WithRoutePolicy made invalid makes every call fail with the
+// error that says so.
 func NewResilientRouteClient(cc grpc.ClientConnInterface, opts ...RouteOption) RouteClient {
 	var o resilientRouteOptions
 	for _, opt := range opts {
@@ -205,10 +223,21 @@ func NewResilientRouteClient(cc grpc.ClientConnInterface, opts ...RouteOption) R
 	for _, edit := range o.edits {
 		edit(&p)
 	}
+	name := o.dependencyName
+	if name == "" {
+		name = "golden.editions.Route"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+	)
 	c := &resilientRouteClient{cc: cc}
-	dep, err := resilient.NewDependency("golden.editions.Route", p.Dependency, o.deps...)
 	if err != nil {
-		c.err = fmt.Errorf("NewResilientRouteClient: %w", err)
+		c.err = fmt.Errorf("editions: %w", err)
 		return c
 	}
 	var errs []error
@@ -220,7 +249,7 @@ func NewResilientRouteClient(cc grpc.ClientConnInterface, opts ...RouteOption) R
 	c.opGetPoint = op(p.GetPoint)
 	c.opFollow = op(p.Follow)
 	if err := errors.Join(errs...); err != nil {
-		c.err = fmt.Errorf("NewResilientRouteClient: %w", err)
+		c.err = fmt.Errorf("editions: %w", err)
 	}
 	return c
 }

@@ -156,9 +156,16 @@ func DefaultInventoryPolicy() InventoryPolicy {
 type InventoryOption interface {
 	applyInventoryOption(*resilientInventoryOptions)
 }
+
+// resilientInventoryOptions holds what the options of
+// NewResilientInventoryClient set.
 type resilientInventoryOptions struct {
-	edits []func(*InventoryPolicy)
-	deps  []resilient.Option
+	edits          []func(*InventoryPolicy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	partition      func(context.Context) string
+	dependencyName string
 }
 type resilientInventoryOptionFunc func(*resilientInventoryOptions)
 
@@ -167,15 +174,16 @@ func (f resilientInventoryOptionFunc) applyInventoryOption(o *resilientInventory
 }
 
 // WithInventoryPolicy changes the policy the client starts from,
-// DefaultInventoryPolicy(), without regenerating, for example
+// [DefaultInventoryPolicy], without regenerating: edit changes it in place,
+// for example
 //
 //	WithInventoryPolicy(func(p *InventoryPolicy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
-// Several apply in order.
-func WithInventoryPolicy(p func(*InventoryPolicy)) InventoryOption {
+// Several WithInventoryPolicy options apply in order.
+func WithInventoryPolicy(edit func(*InventoryPolicy)) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -183,39 +191,49 @@ func WithInventoryPolicy(p func(*InventoryPolicy)) InventoryOption {
 // WithInventoryObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithInventoryObserver(p resilient.Observer) InventoryOption {
+func WithInventoryObserver(obs resilient.Observer) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
-		o.deps = append(o.deps, resilient.WithObserver(p))
+		o.observer = obs
 	})
 }
 
-// WithInventoryLogger sets the logger that circuit breaker transitions
-// are written to. The default is slog.Default().
-func WithInventoryLogger(p *slog.Logger) InventoryOption {
+// WithInventoryFallbackStore sets where last-known-good answers are kept for
+// cached fallbacks. The default is the runtime's in-memory store.
+func WithInventoryFallbackStore(store resilient.FallbackStore) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
-		o.deps = append(o.deps, resilient.WithLogger(p))
+		o.store = store
 	})
 }
 
-// WithInventoryFallbackStore sets where last-known-good answers are kept
-// for cached fallbacks. The default is the runtime's in-memory store.
-func WithInventoryFallbackStore(p resilient.FallbackStore) InventoryOption {
+// WithInventoryLogger sets the logger that circuit breaker transitions are
+// written to. The default is slog.Default at the time of
+// NewResilientInventoryClient.
+func WithInventoryLogger(logger *slog.Logger) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackStore(p))
+		o.logger = logger
 	})
 }
 
 // WithInventoryFallbackPartition keeps the cached fallback answers of
-// different callers apart by what p returns for the call's context (the
-// signed-in user or tenant a middleware put there): a cached answer is served
-// only to a call of the same partition. Answers are already kept per request
-// message and outgoing metadata; a call given per-RPC credentials as a call
-// option keeps no cache unless partitioned, here or with
+// different callers apart by what partition returns for the call's context
+// (the signed-in user or tenant a middleware put there): a cached answer is
+// served only to a call of the same partition. Answers are already kept per
+// request message and outgoing metadata; a call given per-RPC credentials as a
+// call option keeps no cache unless partitioned, here or with
 // resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
-// partitions nothing. p must be cheap and safe for concurrent use.
-func WithInventoryFallbackPartition(p func(context.Context) string) InventoryOption {
+// partitions nothing. partition must be cheap and safe for concurrent use.
+func WithInventoryFallbackPartition(partition func(context.Context) string) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+		o.partition = partition
+	})
+}
+
+// WithInventoryDependencyName names the client's dependency in errors, logs
+// and observer events. The default is given in NewResilientInventoryClient's
+// documentation.
+func WithInventoryDependencyName(name string) InventoryOption {
+	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
+		o.dependencyName = name
 	})
 }
 
@@ -249,9 +267,11 @@ var _ InventoryClient = (*resilientInventoryClient)(nil)
 // connection, and do not put a retryPolicy in the service config.
 // Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
-// The client shares one breaker and bulkhead across its methods: make one
-// per connection and keep it. It is safe for concurrent use. A policy that
-// WithInventoryPolicy made invalid makes every call fail with the error that says so.
+// The client shares one breaker and bulkhead across its methods: make one per
+// connection and keep it. It is safe for concurrent use. Its dependency is
+// named "golden.options.Inventory" unless WithInventoryDependencyName says
+// otherwise. A policy that WithInventoryPolicy made invalid makes every call
+// fail with the error that says so.
 func NewResilientInventoryClient(cc grpc.ClientConnInterface, opts ...InventoryOption) InventoryClient {
 	var o resilientInventoryOptions
 	for _, opt := range opts {
@@ -263,10 +283,21 @@ func NewResilientInventoryClient(cc grpc.ClientConnInterface, opts ...InventoryO
 	for _, edit := range o.edits {
 		edit(&p)
 	}
+	name := o.dependencyName
+	if name == "" {
+		name = "golden.options.Inventory"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+	)
 	c := &resilientInventoryClient{cc: cc}
-	dep, err := resilient.NewDependency("golden.options.Inventory", p.Dependency, o.deps...)
 	if err != nil {
-		c.err = fmt.Errorf("NewResilientInventoryClient: %w", err)
+		c.err = fmt.Errorf("options: %w", err)
 		return c
 	}
 	var errs []error
@@ -281,7 +312,7 @@ func NewResilientInventoryClient(cc grpc.ClientConnInterface, opts ...InventoryO
 	c.opDelete = op(p.Delete)
 	c.opOrder = op(p.Order)
 	if err := errors.Join(errs...); err != nil {
-		c.err = fmt.Errorf("NewResilientInventoryClient: %w", err)
+		c.err = fmt.Errorf("options: %w", err)
 	}
 	return c
 }

@@ -119,9 +119,16 @@ func DefaultStreamsPolicy() StreamsPolicy {
 type StreamsOption interface {
 	applyStreamsOption(*resilientStreamsOptions)
 }
+
+// resilientStreamsOptions holds what the options of NewResilientStreamsClient
+// set.
 type resilientStreamsOptions struct {
-	edits []func(*StreamsPolicy)
-	deps  []resilient.Option
+	edits          []func(*StreamsPolicy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	partition      func(context.Context) string
+	dependencyName string
 }
 type resilientStreamsOptionFunc func(*resilientStreamsOptions)
 
@@ -130,15 +137,16 @@ func (f resilientStreamsOptionFunc) applyStreamsOption(o *resilientStreamsOption
 }
 
 // WithStreamsPolicy changes the policy the client starts from,
-// DefaultStreamsPolicy(), without regenerating, for example
+// [DefaultStreamsPolicy], without regenerating: edit changes it in place, for
+// example
 //
 //	WithStreamsPolicy(func(p *StreamsPolicy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
-// Several apply in order.
-func WithStreamsPolicy(p func(*StreamsPolicy)) StreamsOption {
+// Several WithStreamsPolicy options apply in order.
+func WithStreamsPolicy(edit func(*StreamsPolicy)) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -146,39 +154,49 @@ func WithStreamsPolicy(p func(*StreamsPolicy)) StreamsOption {
 // WithStreamsObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithStreamsObserver(p resilient.Observer) StreamsOption {
+func WithStreamsObserver(obs resilient.Observer) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
-		o.deps = append(o.deps, resilient.WithObserver(p))
+		o.observer = obs
 	})
 }
 
-// WithStreamsLogger sets the logger that circuit breaker transitions
-// are written to. The default is slog.Default().
-func WithStreamsLogger(p *slog.Logger) StreamsOption {
+// WithStreamsFallbackStore sets where last-known-good answers are kept for
+// cached fallbacks. The default is the runtime's in-memory store.
+func WithStreamsFallbackStore(store resilient.FallbackStore) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
-		o.deps = append(o.deps, resilient.WithLogger(p))
+		o.store = store
 	})
 }
 
-// WithStreamsFallbackStore sets where last-known-good answers are kept
-// for cached fallbacks. The default is the runtime's in-memory store.
-func WithStreamsFallbackStore(p resilient.FallbackStore) StreamsOption {
+// WithStreamsLogger sets the logger that circuit breaker transitions are
+// written to. The default is slog.Default at the time of
+// NewResilientStreamsClient.
+func WithStreamsLogger(logger *slog.Logger) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackStore(p))
+		o.logger = logger
 	})
 }
 
-// WithStreamsFallbackPartition keeps the cached fallback answers of
-// different callers apart by what p returns for the call's context (the
+// WithStreamsFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
 // signed-in user or tenant a middleware put there): a cached answer is served
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
 // resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
-// partitions nothing. p must be cheap and safe for concurrent use.
-func WithStreamsFallbackPartition(p func(context.Context) string) StreamsOption {
+// partitions nothing. partition must be cheap and safe for concurrent use.
+func WithStreamsFallbackPartition(partition func(context.Context) string) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+		o.partition = partition
+	})
+}
+
+// WithStreamsDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewResilientStreamsClient's
+// documentation.
+func WithStreamsDependencyName(name string) StreamsOption {
+	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
+		o.dependencyName = name
 	})
 }
 
@@ -210,9 +228,11 @@ var _ StreamsClient = (*resilientStreamsClient)(nil)
 // connection, and do not put a retryPolicy in the service config.
 // Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
-// The client shares one breaker and bulkhead across its methods: make one
-// per connection and keep it. It is safe for concurrent use. A policy that
-// WithStreamsPolicy made invalid makes every call fail with the error that says so.
+// The client shares one breaker and bulkhead across its methods: make one per
+// connection and keep it. It is safe for concurrent use. Its dependency is
+// named "golden.streaming.Streams" unless WithStreamsDependencyName says
+// otherwise. A policy that WithStreamsPolicy made invalid makes every call
+// fail with the error that says so.
 func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOption) StreamsClient {
 	var o resilientStreamsOptions
 	for _, opt := range opts {
@@ -224,10 +244,21 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 	for _, edit := range o.edits {
 		edit(&p)
 	}
+	name := o.dependencyName
+	if name == "" {
+		name = "golden.streaming.Streams"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+	)
 	c := &resilientStreamsClient{cc: cc}
-	dep, err := resilient.NewDependency("golden.streaming.Streams", p.Dependency, o.deps...)
 	if err != nil {
-		c.err = fmt.Errorf("NewResilientStreamsClient: %w", err)
+		c.err = fmt.Errorf("streaming: %w", err)
 		return c
 	}
 	var errs []error
@@ -240,7 +271,7 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 	c.opUpload = op(p.Upload)
 	c.opChat = op(p.Chat)
 	if err := errors.Join(errs...); err != nil {
-		c.err = fmt.Errorf("NewResilientStreamsClient: %w", err)
+		c.err = fmt.Errorf("streaming: %w", err)
 	}
 	return c
 }

@@ -83,9 +83,15 @@ func DefaultUsersPolicy() UsersPolicy {
 type UsersOption interface {
 	applyUsersOption(*resilientUsersOptions)
 }
+
+// resilientUsersOptions holds what the options of NewResilientUsersClient set.
 type resilientUsersOptions struct {
-	edits []func(*UsersPolicy)
-	deps  []resilient.Option
+	edits          []func(*UsersPolicy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	partition      func(context.Context) string
+	dependencyName string
 }
 type resilientUsersOptionFunc func(*resilientUsersOptions)
 
@@ -94,15 +100,16 @@ func (f resilientUsersOptionFunc) applyUsersOption(o *resilientUsersOptions) {
 }
 
 // WithUsersPolicy changes the policy the client starts from,
-// DefaultUsersPolicy(), without regenerating, for example
+// [DefaultUsersPolicy], without regenerating: edit changes it in place, for
+// example
 //
 //	WithUsersPolicy(func(p *UsersPolicy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
-// Several apply in order.
-func WithUsersPolicy(p func(*UsersPolicy)) UsersOption {
+// Several WithUsersPolicy options apply in order.
+func WithUsersPolicy(edit func(*UsersPolicy)) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -110,39 +117,48 @@ func WithUsersPolicy(p func(*UsersPolicy)) UsersOption {
 // WithUsersObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithUsersObserver(p resilient.Observer) UsersOption {
+func WithUsersObserver(obs resilient.Observer) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
-		o.deps = append(o.deps, resilient.WithObserver(p))
+		o.observer = obs
 	})
 }
 
-// WithUsersLogger sets the logger that circuit breaker transitions
-// are written to. The default is slog.Default().
-func WithUsersLogger(p *slog.Logger) UsersOption {
+// WithUsersFallbackStore sets where last-known-good answers are kept for
+// cached fallbacks. The default is the runtime's in-memory store.
+func WithUsersFallbackStore(store resilient.FallbackStore) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
-		o.deps = append(o.deps, resilient.WithLogger(p))
+		o.store = store
 	})
 }
 
-// WithUsersFallbackStore sets where last-known-good answers are kept
-// for cached fallbacks. The default is the runtime's in-memory store.
-func WithUsersFallbackStore(p resilient.FallbackStore) UsersOption {
+// WithUsersLogger sets the logger that circuit breaker transitions are written
+// to. The default is slog.Default at the time of NewResilientUsersClient.
+func WithUsersLogger(logger *slog.Logger) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackStore(p))
+		o.logger = logger
 	})
 }
 
-// WithUsersFallbackPartition keeps the cached fallback answers of
-// different callers apart by what p returns for the call's context (the
+// WithUsersFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
 // signed-in user or tenant a middleware put there): a cached answer is served
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
 // resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
-// partitions nothing. p must be cheap and safe for concurrent use.
-func WithUsersFallbackPartition(p func(context.Context) string) UsersOption {
+// partitions nothing. partition must be cheap and safe for concurrent use.
+func WithUsersFallbackPartition(partition func(context.Context) string) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+		o.partition = partition
+	})
+}
+
+// WithUsersDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewResilientUsersClient's
+// documentation.
+func WithUsersDependencyName(name string) UsersOption {
+	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
+		o.dependencyName = name
 	})
 }
 
@@ -172,9 +188,11 @@ var _ UsersClient = (*resilientUsersClient)(nil)
 // connection, and do not put a retryPolicy in the service config.
 // Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
-// The client shares one breaker and bulkhead across its methods: make one
-// per connection and keep it. It is safe for concurrent use. A policy that
-// WithUsersPolicy made invalid makes every call fail with the error that says so.
+// The client shares one breaker and bulkhead across its methods: make one per
+// connection and keep it. It is safe for concurrent use. Its dependency is
+// named "golden.two.Users" unless WithUsersDependencyName says otherwise. A
+// policy that WithUsersPolicy made invalid makes every call fail with the
+// error that says so.
 func NewResilientUsersClient(cc grpc.ClientConnInterface, opts ...UsersOption) UsersClient {
 	var o resilientUsersOptions
 	for _, opt := range opts {
@@ -186,10 +204,21 @@ func NewResilientUsersClient(cc grpc.ClientConnInterface, opts ...UsersOption) U
 	for _, edit := range o.edits {
 		edit(&p)
 	}
+	name := o.dependencyName
+	if name == "" {
+		name = "golden.two.Users"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+	)
 	c := &resilientUsersClient{cc: cc}
-	dep, err := resilient.NewDependency("golden.two.Users", p.Dependency, o.deps...)
 	if err != nil {
-		c.err = fmt.Errorf("NewResilientUsersClient: %w", err)
+		c.err = fmt.Errorf("twoservices: %w", err)
 		return c
 	}
 	var errs []error
@@ -200,7 +229,7 @@ func NewResilientUsersClient(cc grpc.ClientConnInterface, opts ...UsersOption) U
 	}
 	c.opGetUser = op(p.GetUser)
 	if err := errors.Join(errs...); err != nil {
-		c.err = fmt.Errorf("NewResilientUsersClient: %w", err)
+		c.err = fmt.Errorf("twoservices: %w", err)
 	}
 	return c
 }
@@ -297,9 +326,16 @@ func DefaultGroupsPolicy() GroupsPolicy {
 type GroupsOption interface {
 	applyGroupsOption(*resilientGroupsOptions)
 }
+
+// resilientGroupsOptions holds what the options of NewResilientGroupsClient
+// set.
 type resilientGroupsOptions struct {
-	edits []func(*GroupsPolicy)
-	deps  []resilient.Option
+	edits          []func(*GroupsPolicy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	partition      func(context.Context) string
+	dependencyName string
 }
 type resilientGroupsOptionFunc func(*resilientGroupsOptions)
 
@@ -308,15 +344,16 @@ func (f resilientGroupsOptionFunc) applyGroupsOption(o *resilientGroupsOptions) 
 }
 
 // WithGroupsPolicy changes the policy the client starts from,
-// DefaultGroupsPolicy(), without regenerating, for example
+// [DefaultGroupsPolicy], without regenerating: edit changes it in place, for
+// example
 //
 //	WithGroupsPolicy(func(p *GroupsPolicy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
-// Several apply in order.
-func WithGroupsPolicy(p func(*GroupsPolicy)) GroupsOption {
+// Several WithGroupsPolicy options apply in order.
+func WithGroupsPolicy(edit func(*GroupsPolicy)) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -324,39 +361,49 @@ func WithGroupsPolicy(p func(*GroupsPolicy)) GroupsOption {
 // WithGroupsObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithGroupsObserver(p resilient.Observer) GroupsOption {
+func WithGroupsObserver(obs resilient.Observer) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
-		o.deps = append(o.deps, resilient.WithObserver(p))
+		o.observer = obs
 	})
 }
 
-// WithGroupsLogger sets the logger that circuit breaker transitions
-// are written to. The default is slog.Default().
-func WithGroupsLogger(p *slog.Logger) GroupsOption {
+// WithGroupsFallbackStore sets where last-known-good answers are kept for
+// cached fallbacks. The default is the runtime's in-memory store.
+func WithGroupsFallbackStore(store resilient.FallbackStore) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
-		o.deps = append(o.deps, resilient.WithLogger(p))
+		o.store = store
 	})
 }
 
-// WithGroupsFallbackStore sets where last-known-good answers are kept
-// for cached fallbacks. The default is the runtime's in-memory store.
-func WithGroupsFallbackStore(p resilient.FallbackStore) GroupsOption {
+// WithGroupsLogger sets the logger that circuit breaker transitions are
+// written to. The default is slog.Default at the time of
+// NewResilientGroupsClient.
+func WithGroupsLogger(logger *slog.Logger) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackStore(p))
+		o.logger = logger
 	})
 }
 
-// WithGroupsFallbackPartition keeps the cached fallback answers of
-// different callers apart by what p returns for the call's context (the
+// WithGroupsFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
 // signed-in user or tenant a middleware put there): a cached answer is served
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
 // resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
-// partitions nothing. p must be cheap and safe for concurrent use.
-func WithGroupsFallbackPartition(p func(context.Context) string) GroupsOption {
+// partitions nothing. partition must be cheap and safe for concurrent use.
+func WithGroupsFallbackPartition(partition func(context.Context) string) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+		o.partition = partition
+	})
+}
+
+// WithGroupsDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewResilientGroupsClient's
+// documentation.
+func WithGroupsDependencyName(name string) GroupsOption {
+	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
+		o.dependencyName = name
 	})
 }
 
@@ -387,9 +434,11 @@ var _ GroupsClient = (*resilientGroupsClient)(nil)
 // connection, and do not put a retryPolicy in the service config.
 // Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
-// The client shares one breaker and bulkhead across its methods: make one
-// per connection and keep it. It is safe for concurrent use. A policy that
-// WithGroupsPolicy made invalid makes every call fail with the error that says so.
+// The client shares one breaker and bulkhead across its methods: make one per
+// connection and keep it. It is safe for concurrent use. Its dependency is
+// named "golden.two.Groups" unless WithGroupsDependencyName says otherwise. A
+// policy that WithGroupsPolicy made invalid makes every call fail with the
+// error that says so.
 func NewResilientGroupsClient(cc grpc.ClientConnInterface, opts ...GroupsOption) GroupsClient {
 	var o resilientGroupsOptions
 	for _, opt := range opts {
@@ -401,10 +450,21 @@ func NewResilientGroupsClient(cc grpc.ClientConnInterface, opts ...GroupsOption)
 	for _, edit := range o.edits {
 		edit(&p)
 	}
+	name := o.dependencyName
+	if name == "" {
+		name = "golden.two.Groups"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+	)
 	c := &resilientGroupsClient{cc: cc}
-	dep, err := resilient.NewDependency("golden.two.Groups", p.Dependency, o.deps...)
 	if err != nil {
-		c.err = fmt.Errorf("NewResilientGroupsClient: %w", err)
+		c.err = fmt.Errorf("twoservices: %w", err)
 		return c
 	}
 	var errs []error
@@ -416,7 +476,7 @@ func NewResilientGroupsClient(cc grpc.ClientConnInterface, opts ...GroupsOption)
 	c.opGetGroup = op(p.GetGroup)
 	c.opRenameGroup = op(p.RenameGroup)
 	if err := errors.Join(errs...); err != nil {
-		c.err = fmt.Errorf("NewResilientGroupsClient: %w", err)
+		c.err = fmt.Errorf("twoservices: %w", err)
 	}
 	return c
 }

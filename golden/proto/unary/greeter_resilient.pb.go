@@ -101,9 +101,16 @@ func DefaultGreeterPolicy() GreeterPolicy {
 type GreeterOption interface {
 	applyGreeterOption(*resilientGreeterOptions)
 }
+
+// resilientGreeterOptions holds what the options of NewResilientGreeterClient
+// set.
 type resilientGreeterOptions struct {
-	edits []func(*GreeterPolicy)
-	deps  []resilient.Option
+	edits          []func(*GreeterPolicy)
+	observer       resilient.Observer
+	store          resilient.FallbackStore
+	logger         *slog.Logger
+	partition      func(context.Context) string
+	dependencyName string
 }
 type resilientGreeterOptionFunc func(*resilientGreeterOptions)
 
@@ -112,15 +119,16 @@ func (f resilientGreeterOptionFunc) applyGreeterOption(o *resilientGreeterOption
 }
 
 // WithGreeterPolicy changes the policy the client starts from,
-// DefaultGreeterPolicy(), without regenerating, for example
+// [DefaultGreeterPolicy], without regenerating: edit changes it in place, for
+// example
 //
 //	WithGreeterPolicy(func(p *GreeterPolicy) { p.Dependency.Bulkhead.MaxConcurrent = 64 })
 //
-// Several apply in order.
-func WithGreeterPolicy(p func(*GreeterPolicy)) GreeterOption {
+// Several WithGreeterPolicy options apply in order.
+func WithGreeterPolicy(edit func(*GreeterPolicy)) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
-		if p != nil {
-			o.edits = append(o.edits, p)
+		if edit != nil {
+			o.edits = append(o.edits, edit)
 		}
 	})
 }
@@ -128,39 +136,49 @@ func WithGreeterPolicy(p func(*GreeterPolicy)) GreeterOption {
 // WithGreeterObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithGreeterObserver(p resilient.Observer) GreeterOption {
+func WithGreeterObserver(obs resilient.Observer) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
-		o.deps = append(o.deps, resilient.WithObserver(p))
+		o.observer = obs
 	})
 }
 
-// WithGreeterLogger sets the logger that circuit breaker transitions
-// are written to. The default is slog.Default().
-func WithGreeterLogger(p *slog.Logger) GreeterOption {
+// WithGreeterFallbackStore sets where last-known-good answers are kept for
+// cached fallbacks. The default is the runtime's in-memory store.
+func WithGreeterFallbackStore(store resilient.FallbackStore) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
-		o.deps = append(o.deps, resilient.WithLogger(p))
+		o.store = store
 	})
 }
 
-// WithGreeterFallbackStore sets where last-known-good answers are kept
-// for cached fallbacks. The default is the runtime's in-memory store.
-func WithGreeterFallbackStore(p resilient.FallbackStore) GreeterOption {
+// WithGreeterLogger sets the logger that circuit breaker transitions are
+// written to. The default is slog.Default at the time of
+// NewResilientGreeterClient.
+func WithGreeterLogger(logger *slog.Logger) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackStore(p))
+		o.logger = logger
 	})
 }
 
-// WithGreeterFallbackPartition keeps the cached fallback answers of
-// different callers apart by what p returns for the call's context (the
+// WithGreeterFallbackPartition keeps the cached fallback answers of different
+// callers apart by what partition returns for the call's context (the
 // signed-in user or tenant a middleware put there): a cached answer is served
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
 // resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
-// partitions nothing. p must be cheap and safe for concurrent use.
-func WithGreeterFallbackPartition(p func(context.Context) string) GreeterOption {
+// partitions nothing. partition must be cheap and safe for concurrent use.
+func WithGreeterFallbackPartition(partition func(context.Context) string) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
-		o.deps = append(o.deps, resilient.WithFallbackPartition(p))
+		o.partition = partition
+	})
+}
+
+// WithGreeterDependencyName names the client's dependency in errors, logs and
+// observer events. The default is given in NewResilientGreeterClient's
+// documentation.
+func WithGreeterDependencyName(name string) GreeterOption {
+	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
+		o.dependencyName = name
 	})
 }
 
@@ -191,9 +209,11 @@ var _ GreeterClient = (*resilientGreeterClient)(nil)
 // connection, and do not put a retryPolicy in the service config.
 // Connections are set up as cc's dial options say (grpc.WithConnectParams).
 //
-// The client shares one breaker and bulkhead across its methods: make one
-// per connection and keep it. It is safe for concurrent use. A policy that
-// WithGreeterPolicy made invalid makes every call fail with the error that says so.
+// The client shares one breaker and bulkhead across its methods: make one per
+// connection and keep it. It is safe for concurrent use. Its dependency is
+// named "golden.unary.Greeter" unless WithGreeterDependencyName says
+// otherwise. A policy that WithGreeterPolicy made invalid makes every call
+// fail with the error that says so.
 func NewResilientGreeterClient(cc grpc.ClientConnInterface, opts ...GreeterOption) GreeterClient {
 	var o resilientGreeterOptions
 	for _, opt := range opts {
@@ -205,10 +225,21 @@ func NewResilientGreeterClient(cc grpc.ClientConnInterface, opts ...GreeterOptio
 	for _, edit := range o.edits {
 		edit(&p)
 	}
+	name := o.dependencyName
+	if name == "" {
+		name = "golden.unary.Greeter"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+	)
 	c := &resilientGreeterClient{cc: cc}
-	dep, err := resilient.NewDependency("golden.unary.Greeter", p.Dependency, o.deps...)
 	if err != nil {
-		c.err = fmt.Errorf("NewResilientGreeterClient: %w", err)
+		c.err = fmt.Errorf("unary: %w", err)
 		return c
 	}
 	var errs []error
@@ -220,7 +251,7 @@ func NewResilientGreeterClient(cc grpc.ClientConnInterface, opts ...GreeterOptio
 	c.opSayHello = op(p.SayHello)
 	c.opGetGreeting = op(p.GetGreeting)
 	if err := errors.Join(errs...); err != nil {
-		c.err = fmt.Errorf("NewResilientGreeterClient: %w", err)
+		c.err = fmt.Errorf("unary: %w", err)
 	}
 	return c
 }
