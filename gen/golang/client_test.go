@@ -82,7 +82,7 @@ func TestClientDeterministic(t *testing.T) {
 }
 
 // TestClientNames checks that names the client needs are reported, not
-// emitted as invalid Go.
+// emitted as invalid Go: its own types and every option among them.
 func TestClientNames(t *testing.T) {
 	const spec = `openapi: 3.0.3
 info: {title: Names, version: "1"}
@@ -104,6 +104,8 @@ components:
   schemas:
     Client: {type: object, properties: {a: {type: string}}}
     GetThingParams: {type: object, properties: {b: {type: string}}}
+    WithDeadlineHeader: {type: object, properties: {c: {type: string}}}
+    WithFallbackPartition: {type: string}
 `
 	svc := loadSpec(t, fstest.MapFS{"names.yaml": {Data: []byte(spec)}}, "names.yaml", openapi.BuildOptions{})
 	res, _, err := resolve.HTTP(svc, "names", nil)
@@ -115,7 +117,7 @@ components:
 	for _, rule := range []string{"E-NAME-RESERVED", "E-NAME-COLLISION"} {
 		got[rule] = countRule(err, rule)
 	}
-	want := map[string]int{"E-NAME-RESERVED": 2, "E-NAME-COLLISION": 1}
+	want := map[string]int{"E-NAME-RESERVED": 4, "E-NAME-COLLISION": 1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EmitClient diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
 	}
