@@ -66,6 +66,14 @@ func (b *budget) withdraw() bool {
 	return b.floor != nil && b.floor.Allow()
 }
 
+// available reports whether a retry could be paid now, without taking it.
+func (b *budget) available() bool {
+	if b.disabled || b.balance.Load() >= milli {
+		return true
+	}
+	return b.floor != nil && b.floor.Tokens() >= 1
+}
+
 // refund gives back a retry that was withdrawn but not sent.
 func (b *budget) refund() {
 	if !b.disabled {

@@ -29,12 +29,16 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 //     [ErrBudgetExhausted]).
 //  4. Circuit breaker, asked by each attempt and told each attempt's
 //     outcome; an open breaker ends the loop at once ([ErrCircuitOpen]).
-//  5. Per-attempt timeout: the attempt's context ends at the attempt
-//     timeout or the overall deadline, whichever is first.
+//  5. Per-attempt timeout: the context of an attempt that a retry could
+//     still follow ends at the attempt timeout in force or the overall
+//     deadline, whichever is first; the last attempt's at the deadline.
 //
 // For read-only operations with a hedge delay, an attempt that has not
 // answered after the delay is hedged (budget and a spare permit allowing);
-// the first success wins and the others are cancelled. When a read-only
+// the first success wins and the others are cancelled. Hedged attempts run
+// to the deadline. The package documentation, "Timeouts that do not
+// manufacture outages", says how attempt timeouts and hedge delays follow
+// the observed latency and how the breaker counts slow attempts. When a read-only
 // call fails for any reason but a rejection by the dependency (4xx) or the
 // caller's cancellation, a configured fallback answers instead, with a
 // [*DegradedError].
@@ -101,7 +105,9 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 			d.bulkhead.release()
 		}
 	}()
-	v, keep, err = retryLoop(ctx, op, deadline, attempt, !hold)
+	var verdicts heldVerdicts
+	v, keep, err = retryLoop(ctx, op, deadline, attempt, !hold, &verdicts)
+	verdicts.settle(ctx, d)
 	if err != nil {
 		v, err = fallback[T](ctx, op, key, err)
 		return v, false, err
@@ -134,13 +140,27 @@ type attemptResult[T any] struct {
 	timedOut bool
 	// interrupted: the caller's context, or the hedge race, ended it.
 	interrupted bool
+	// held is the breaker report of an attempt cut by its attempt timeout
+	// while a retry could follow, left to the call's end (heldVerdicts).
+	held func(error)
+}
+
+// answered reports whether the dependency answered the attempt with
+// something other than a failure: a success, a rejection or a throttling.
+func (r *attemptResult[T]) answered() bool {
+	if r.err == nil {
+		return true
+	}
+	return !r.interrupted && !r.timedOut && (r.class == Rejected || r.class == Throttled)
 }
 
 // retryLoop runs attempts until one succeeds or the policy says stop.
 // With hedge, a read-only operation with a hedge delay races hedged
 // attempts; handedOver then reports that the call's bulkhead permit went to
-// a losing attempt still finishing, which releases it itself.
-func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], hedge bool) (v T, handedOver bool, err error) {
+// a losing attempt still finishing, which releases it itself. The breaker
+// reports of attempts cut short while a retry could follow go to held,
+// which the caller settles when the call has ended.
+func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], hedge bool, held *heldVerdicts) (v T, handedOver bool, err error) {
 	var zero T
 	d := op.dep
 	attempts := 0
@@ -157,7 +177,7 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			// The attempt's context comes first so that the breaker's two
 			// steps follow each other closely: its mutex, shared by every
 			// call to the dependency, then changes cores half as often.
-			actx, cancel := op.attemptContext(ctx, deadline)
+			actx, cancel, early := op.attemptContext(ctx, deadline, retry)
 			done, ok := d.breaker.allow()
 			d.report()
 			if !ok {
@@ -167,10 +187,16 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 				return zero, false, op.circuitOpen(attempts, last)
 			}
 			attempts++
-			r = runAttempt(ctx, actx, op, attempt, done, attempts, false)
+			r = runAttempt(ctx, actx, op, attempt, done, attempts, false, early)
 			if cancel != nil {
 				cancel()
 			}
+			if r.held != nil {
+				held.hold(r.held)
+			}
+		}
+		if r.answered() {
+			held.answered = true
 		}
 		if r.err == nil {
 			return r.v, handedOver, nil
@@ -227,69 +253,93 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 
 // runAttempt runs one attempt under actx, reports its outcome to the
 // breaker through done (nil when the breaker is disabled) and to the
-// observer, and classifies it.
-func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt[T], done func(error), n int, hedge bool) attemptResult[T] {
+// observer, records its latency when the operation adapts to it, and
+// classifies it. early says that actx ends at the attempt timeout, before
+// the call's deadline: when that timeout ends the attempt, its breaker
+// report is not made but returned in the result's held field.
+func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt[T], done func(error), n int, hedge, early bool) attemptResult[T] {
 	d := op.dep
+	timed := d.observed || op.adaptive()
 	var start time.Time
-	if d.observed {
+	if timed {
 		start = time.Now()
 	}
 	v, err := attempt(actx)
+	var elapsed time.Duration
+	if timed {
+		elapsed = time.Since(start)
+	}
 	r := attemptResult[T]{v: v, err: err}
+	var verdict error // nil: a success for the breaker
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
 			r.interrupted = true
+			verdict = errBreakerExcluded
+			// The caller's deadline ended an attempt that had at least the
+			// attempt timeout, the time a healthy dependency answers in: the
+			// dependency failed. A shorter deadline, or a cancellation, says
+			// nothing of it.
+			if op.attemptTimeout > 0 && elapsed >= op.attemptTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				verdict = errBreakerFailure
+			}
 		case errors.Is(actx.Err(), context.DeadlineExceeded):
 			r.timedOut, r.class = true, Transient
+			verdict = errBreakerFailure
 		case actx.Err() != nil:
 			r.interrupted = true
+			verdict = errBreakerExcluded
 		default:
 			r.class = classify(err)
+			switch {
+			case r.class.breakerFailure():
+				verdict = errBreakerFailure
+			case r.class == Throttled, r.class == Permanent:
+				// Pacing, or a failure on the caller's side: says nothing of
+				// the dependency's health.
+				verdict = errBreakerExcluded
+			}
+			// Rejected: the dependency answered as it should, a success.
 		}
+	} else if op.adaptive() {
+		at := op.effectiveAttemptTimeout()
+		op.latency.observe(elapsed, at > 0 && elapsed > at)
 	}
 	if done != nil {
-		switch {
-		case err == nil:
-			done(nil)
-		case r.interrupted:
-			done(errBreakerExcluded)
-		case r.timedOut || r.class.breakerFailure():
-			done(errBreakerFailure)
-		case r.class == Throttled, r.class == Permanent:
-			// Pacing, or a failure on the caller's side: says nothing of
-			// the dependency's health.
-			done(errBreakerExcluded)
-		default: // Rejected: the dependency answered as it should.
-			done(nil)
+		if r.timedOut && early {
+			r.held = done
+		} else {
+			done(verdict)
+			d.report()
 		}
-		d.report()
 	}
 	if d.observed {
 		d.observer.Attempt(AttemptEvent{Dependency: d.name, Operation: op.name, Attempt: n, Hedge: hedge,
-			Duration: time.Since(start), Err: err, Class: r.class})
+			Duration: elapsed, Err: err, Class: r.class})
 	}
 	return r
 }
 
-// attemptContext returns the context for one attempt: ctx bounded by the
-// attempt timeout and the overall deadline. When ctx's own deadline is
-// already the earliest it is returned as is, with a nil cancel.
-func (o *Operation) attemptContext(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
-	ad := o.attemptDeadline(deadline)
-	if cd, ok := ctx.Deadline(); ok && !ad.Before(cd) {
-		return ctx, nil
-	}
-	return context.WithDeadline(ctx, ad)
-}
-
-func (o *Operation) attemptDeadline(deadline time.Time) time.Time {
+// attemptContext returns the context of an attempt started as retry number
+// retry (from 0): ctx bounded by the overall deadline and, when a retry
+// could still follow the attempt (see retryCanFollow), by the attempt
+// timeout in force; early then reports that the attempt may end before the
+// deadline. When ctx's own deadline is already the earliest it is returned
+// as is, with a nil cancel.
+func (o *Operation) attemptContext(ctx context.Context, deadline time.Time, retry int) (actx context.Context, cancel context.CancelFunc, early bool) {
+	ad := deadline
 	if o.attemptTimeout > 0 {
-		if t := time.Now().Add(o.attemptTimeout); t.Before(deadline) {
-			return t
+		now := time.Now()
+		at := o.effectiveAttemptTimeout()
+		if t := now.Add(at); t.Before(deadline) && o.retryCanFollow(retry, now, deadline, at) {
+			ad, early = t, true
 		}
 	}
-	return deadline
+	if cd, ok := ctx.Deadline(); ok && !ad.Before(cd) {
+		return ctx, nil, false
+	}
+	actx, cancel = context.WithDeadline(ctx, ad)
+	return actx, cancel, early
 }
 
 // stopped returns the error for a call ended by its context.

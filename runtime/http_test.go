@@ -311,8 +311,10 @@ func TestDoHTTPPostTimeoutIsOutcomeUnknown(t *testing.T) {
 		if !errors.Is(err, ErrOutcomeUnknown) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("DoHTTP error = %v, want ErrOutcomeUnknown and context.DeadlineExceeded", err)
 		}
-		if elapsed != 500*time.Millisecond {
-			t.Errorf("DoHTTP took %v, want the attempt timeout 500ms", elapsed)
+		// Sent once, the POST runs to its total: its attempt timeout would
+		// only make room for a retry that never comes.
+		if elapsed != 2*time.Second {
+			t.Errorf("DoHTTP took %v, want the total timeout 2s", elapsed)
 		}
 		synctest.Wait()
 		if a, c := attempts.Load(), cancelled.Load(); a != 1 || c != 1 {
@@ -323,7 +325,9 @@ func TestDoHTTPPostTimeoutIsOutcomeUnknown(t *testing.T) {
 
 // TestDoHTTPIdempotencyKeyKeptAcrossAttempts: a POST made idempotent by its
 // key is retried with the same key and the same body, replayed through
-// GetBody, and the deadline header on each attempt.
+// GetBody, and the deadline header on each attempt: the attempt timeout
+// (minus the margin) while a retry can follow, the rest of the total on the
+// last attempt.
 func TestDoHTTPIdempotencyKeyKeptAcrossAttempts(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
@@ -353,9 +357,17 @@ func TestDoHTTPIdempotencyKeyKeptAcrossAttempts(t *testing.T) {
 			t.Fatalf("server saw %d attempts, want 3", len(keys))
 		}
 		for i := range keys {
-			if keys[i] != `"8e03978e-40d5-43e8-bc93-6894a57f9324"` || bodies[i] != `{"qty":1}` || deadlines[i] != "490" {
-				t.Errorf("attempt %d: key %s, body %s, deadline %s; want the same key and body on every attempt, deadline 490", i+1, keys[i], bodies[i], deadlines[i])
+			if keys[i] != `"8e03978e-40d5-43e8-bc93-6894a57f9324"` || bodies[i] != `{"qty":1}` {
+				t.Errorf("attempt %d: key %s, body %s; want the same key and body on every attempt", i+1, keys[i], bodies[i])
 			}
+		}
+		if deadlines[0] != "490" || deadlines[1] != "490" {
+			t.Errorf("deadline headers %q, want 490 on the attempts a retry could follow", deadlines)
+		}
+		// The last attempt started after two backoffs of at most 100ms and
+		// 200ms: it has between 1.7s and 2s left, minus the margin.
+		if ms, err := strconv.Atoi(deadlines[2]); err != nil || ms < 1690 || ms > 1990 {
+			t.Errorf("deadline header of the last attempt = %q, want the rest of the total (1690 to 1990)", deadlines[2])
 		}
 	})
 }
@@ -575,7 +587,8 @@ func TestDoHTTPMarginEatsTheBudget(t *testing.T) {
 }
 
 // TestDoHTTPSlowBodyHitsAttemptTimeout: headers arrive at once, the body
-// never ends; the attempt timeout cuts each attempt while decoding.
+// never ends; the attempt timeout cuts the first attempt while decoding,
+// and the last attempt, which no retry could follow, runs to the deadline.
 func TestDoHTTPSlowBodyHitsAttemptTimeout(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
@@ -603,13 +616,13 @@ func TestDoHTTPSlowBodyHitsAttemptTimeout(t *testing.T) {
 		if !errors.Is(err, ErrResponseTruncated) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("DoHTTP error = %v, want ErrResponseTruncated and context.DeadlineExceeded", err)
 		}
-		// Two attempts of 500ms and a backoff of 100ms.
-		if want := 1100 * time.Millisecond; elapsed != want {
+		// An attempt of 500ms, a backoff of 100ms, the last attempt to 2s.
+		if want := 2 * time.Second; elapsed != want {
 			t.Errorf("DoHTTP took %v, want %v", elapsed, want)
 		}
 		synctest.Wait()
-		if decoded != 2 || fmt.Sprint(served) != "[500ms 500ms]" {
-			t.Errorf("decode ran %d times, server served %v; want 2 attempts of 500ms", decoded, served)
+		if decoded != 2 || fmt.Sprint(served) != "[500ms 1.4s]" {
+			t.Errorf("decode ran %d times, server served %v; want attempts of 500ms and 1.4s", decoded, served)
 		}
 	})
 }

@@ -144,8 +144,13 @@ type OperationPolicy struct {
 	// included; the caller's own deadline, when earlier, wins. Zero means
 	// [DefaultTimeout].
 	Timeout time.Duration
-	// AttemptTimeout bounds each attempt; its expiry cancels the attempt's
-	// work. Zero means attempts are bounded only by the total.
+	// AttemptTimeout bounds each attempt that a retry could still follow;
+	// its expiry cancels the attempt's work. The call's last attempt, and
+	// every attempt of a hedged read, runs to the deadline instead. It is
+	// a floor: the timeout in force grows with the observed p99 latency
+	// (see [Operation.EffectiveAttemptTimeout]). A last attempt that the
+	// caller's deadline ends after at least this long counts as a breaker
+	// failure. Zero means attempts are bounded only by the total.
 	AttemptTimeout time.Duration
 	// ConnectTimeout bounds connection set-up, where the transport allows
 	// it. Zero leaves the transport's own setting.
@@ -186,7 +191,9 @@ type RetryPolicy struct {
 // and need a spare bulkhead permit.
 type HedgePolicy struct {
 	// Delay is how long to wait before hedging, usually the dependency's
-	// p95 latency. Zero disables hedging.
+	// p95 latency. It is a floor: the delay in force grows with the
+	// observed p95 (see [Operation.EffectiveHedgeDelay]). Zero disables
+	// hedging.
 	Delay time.Duration
 	// MaxHedges is the number of hedges per attempt. Zero means
 	// [DefaultMaxHedges].

@@ -1,0 +1,439 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// latencyDep is a fake dependency whose every answer takes the latency
+// it is set to, on the fake clock; zero latency with hang set never
+// answers. It counts the attempts it sees.
+type latencyDep struct {
+	latency atomic.Int64
+	hang    atomic.Bool
+	calls   atomic.Int64
+}
+
+func (l *latencyDep) attempt(ctx context.Context) (string, error) {
+	l.calls.Add(1)
+	if l.hang.Load() {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	t := time.NewTimer(time.Duration(l.latency.Load()))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return "ok", nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// drive runs callers goroutines, each making calls one after the other,
+// one every period, for d; it returns the calls made and the errors.
+func drive(op *runtime.Operation, callers int, period, d time.Duration, deadline time.Duration, attempt runtime.Attempt[string]) (calls, errs int, worst time.Duration) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	end := time.Now().Add(d)
+	for range callers {
+		wg.Go(func() {
+			for time.Now().Before(end) {
+				next := time.Now().Add(period)
+				ctx, cancel := context.WithTimeout(context.Background(), deadline)
+				start := time.Now()
+				_, err := runtime.Do(ctx, op, "", attempt)
+				el := time.Since(start)
+				cancel()
+				mu.Lock()
+				calls++
+				if err != nil {
+					errs++
+				}
+				worst = max(worst, el)
+				mu.Unlock()
+				time.Sleep(time.Until(next))
+			}
+		})
+	}
+	wg.Wait()
+	return calls, errs, worst
+}
+
+// slowPolicy is the pet store's: attempt timeout 60ms (its p99.9 50ms ×
+// 1.2), total 500ms, two retries from 100ms, minimum attempt 5ms (its p50).
+func slowPolicy() runtime.OperationPolicy {
+	return runtime.OperationPolicy{Name: "Update", Idempotency: runtime.Idempotent, Timeout: 500 * time.Millisecond,
+		AttemptTimeout: 60 * time.Millisecond, Retry: runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond}}
+}
+
+// TestSlowDependencyIsNotAnOutage is the resilience-patterns gotcha: the
+// dependency answers every request in 65ms, just above the 60ms attempt
+// timeout, well within the callers' 500ms deadline. Every call must be
+// answered, the breaker must stay closed, and the attempt timeout must
+// follow the latency so that retries stop.
+func TestSlowDependencyIsNotAnOutage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second}})
+		op := newOp(t, d, slowPolicy())
+		dep := &latencyDep{}
+		dep.latency.Store(int64(5 * time.Millisecond))
+		drive(op, 8, 20*time.Millisecond, time.Second, 500*time.Millisecond, dep.attempt) // healthy warm-up
+		dep.latency.Store(int64(65 * time.Millisecond))
+		before := dep.calls.Load()
+		calls, errs, worst := drive(op, 8, 20*time.Millisecond, 3*time.Second, 500*time.Millisecond, dep.attempt)
+		if errs != 0 {
+			t.Errorf("%d of %d calls failed against a dependency answering in 65ms", errs, calls)
+		}
+		if worst > 500*time.Millisecond {
+			t.Errorf("slowest call took %v, more than the 500ms deadline", worst)
+		}
+		if s := d.BreakerState(); s != runtime.BreakerClosed {
+			t.Errorf("breaker %v, want closed: the dependency answers", s)
+		}
+		if c := d.BreakerCounts(); c.Failures != 0 {
+			t.Errorf("breaker counts %+v, want no failures", c)
+		}
+		if perCall := float64(dep.calls.Load()-before) / float64(calls); perCall > 1.05 {
+			t.Errorf("%.3f requests per call, want at most 1.05: the attempt timeout should follow the latency", perCall)
+		}
+		if at := op.EffectiveAttemptTimeout(); at < 65*time.Millisecond || at > 100*time.Millisecond {
+			t.Errorf("EffectiveAttemptTimeout() = %v, want above the 65ms latency and near 1.2 × it", at)
+		}
+	})
+}
+
+// TestAttemptTimeoutFollowsLatencyBackDown: once the dependency is fast
+// again the attempt timeout returns to the policy's, its floor.
+func TestAttemptTimeoutFollowsLatencyBackDown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		op := newOp(t, d, slowPolicy())
+		if got := op.EffectiveAttemptTimeout(); got != 60*time.Millisecond {
+			t.Fatalf("EffectiveAttemptTimeout() before any answer = %v, want the policy's 60ms", got)
+		}
+		dep := &latencyDep{}
+		dep.latency.Store(int64(200 * time.Millisecond))
+		drive(op, 4, 10*time.Millisecond, time.Second, 500*time.Millisecond, dep.attempt)
+		if got := op.EffectiveAttemptTimeout(); got < 200*time.Millisecond {
+			t.Fatalf("EffectiveAttemptTimeout() after answers in 200ms = %v, want above 200ms", got)
+		}
+		dep.latency.Store(int64(5 * time.Millisecond))
+		drive(op, 4, 5*time.Millisecond, 3*time.Second, 500*time.Millisecond, dep.attempt)
+		if got := op.EffectiveAttemptTimeout(); got != 60*time.Millisecond {
+			t.Errorf("EffectiveAttemptTimeout() after 2400 answers in 5ms = %v, want back to the policy's 60ms", got)
+		}
+	})
+}
+
+// TestLastAttemptRunsToDeadline: an attempt is cut by its attempt timeout
+// only when a retry could follow it; otherwise it runs to the deadline and
+// a slow answer is an answer.
+func TestLastAttemptRunsToDeadline(t *testing.T) {
+	tests := []struct {
+		name         string
+		policy       func(*runtime.OperationPolicy)
+		dep          runtime.Policy
+		wantAttempts int64
+		wantElapsed  time.Duration
+	}{
+		// 0: cut at 60; 160: cut at 220 (340ms left, room for the 200ms
+		// backoff); 420: the last, answered at 490.
+		{"retries left: two cut at 60ms, the third answers",
+			func(*runtime.OperationPolicy) {}, runtime.Policy{},
+			3, 60 + 100 + 60 + 200 + 70},
+		{"no retries: the only attempt answers",
+			func(p *runtime.OperationPolicy) { p.Retry.MaxRetries = runtime.NoRetries }, runtime.Policy{},
+			1, 70},
+		{"not idempotent: the only attempt answers",
+			func(p *runtime.OperationPolicy) { p.Idempotency = runtime.NotIdempotent }, runtime.Policy{},
+			1, 70},
+		{"budget spent: the attempt is the last",
+			func(*runtime.OperationPolicy) {}, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, MinPerSecond: -1}},
+			1, 70},
+		// 150ms - 60ms leaves 90ms, less than the 100ms backoff.
+		{"no time for a backoff and another attempt: the attempt is the last",
+			func(p *runtime.OperationPolicy) { p.Timeout = 150 * time.Millisecond }, runtime.Policy{},
+			1, 70},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := newDep(t, tt.dep)
+				p := slowPolicy()
+				p.Retry.DisableJitter = true
+				p.Retry.MinAttempt = 0
+				tt.policy(&p)
+				op := newOp(t, d, p)
+				dep := &latencyDep{}
+				dep.latency.Store(int64(70 * time.Millisecond))
+				start := time.Now()
+				v, err := runtime.Do(t.Context(), op, "", dep.attempt)
+				if err != nil || v != "ok" {
+					t.Fatalf("Do = %q, %v, want the slow answer", v, err)
+				}
+				if got := dep.calls.Load(); got != tt.wantAttempts {
+					t.Errorf("attempts = %d, want %d", got, tt.wantAttempts)
+				}
+				if el, want := time.Since(start), tt.wantElapsed*time.Millisecond; el != want {
+					t.Errorf("answered after %v, want %v", el, want)
+				}
+				if c := d.BreakerCounts(); c.Failures != 0 {
+					t.Errorf("breaker counts %+v, want no failure: every cut attempt's call was answered", c)
+				}
+			})
+		})
+	}
+}
+
+// TestUnansweredTimeoutsAreFailures: against a dependency that never
+// answers, the attempts cut by their timeout are failures once the call
+// ends unanswered, and so is the last attempt, whether the operation's
+// total or the caller's deadline ends it; the breaker opens after
+// MinimumCalls attempts.
+func TestUnansweredTimeoutsAreFailures(t *testing.T) {
+	for _, callerDeadline := range []time.Duration{0, 300 * time.Millisecond} {
+		synctest.Test(t, func(t *testing.T) {
+			const minCalls = 9
+			d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: minCalls}})
+			op := newOp(t, d, slowPolicy())
+			dep := &latencyDep{}
+			dep.hang.Store(true)
+			for d.BreakerState() == runtime.BreakerClosed && dep.calls.Load() < 2*minCalls {
+				ctx := t.Context()
+				if callerDeadline > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, callerDeadline)
+					defer cancel()
+				}
+				_, err := runtime.Do(ctx, op, "", dep.attempt)
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("%v, want a deadline error", err)
+				}
+				if c := d.BreakerCounts(); d.BreakerState() == runtime.BreakerClosed && (c.Failures != uint32(dep.calls.Load()) || c.Exclusions != 0) {
+					t.Errorf("caller deadline %v, after %d attempts: counts %+v, want every attempt a failure", callerDeadline, dep.calls.Load(), c)
+				}
+			}
+			if n := dep.calls.Load(); d.BreakerState() != runtime.BreakerOpen || n < minCalls || n > minCalls+2 {
+				t.Errorf("caller deadline %v: breaker %v after %d unanswered attempts, want open after %d to %d", callerDeadline, d.BreakerState(), n, minCalls, minCalls+2)
+			}
+		})
+	}
+}
+
+// TestShortCallerDeadlineIsNotAFailure: a caller whose deadline is shorter
+// than the attempt timeout ends the attempt before a healthy dependency
+// would have answered; that says nothing of the dependency.
+func TestShortCallerDeadlineIsNotAFailure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}})
+		op := newOp(t, d, slowPolicy())
+		dep := &latencyDep{}
+		dep.latency.Store(int64(40 * time.Millisecond))
+		for range 20 {
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Millisecond)
+			runtime.Do(ctx, op, "", dep.attempt)
+			cancel()
+		}
+		if c := d.BreakerCounts(); c.Failures != 0 || d.BreakerState() != runtime.BreakerClosed {
+			t.Errorf("breaker %v, counts %+v; want closed without failures", d.BreakerState(), c)
+		}
+	})
+}
+
+// TestHeldVerdictsBeyondTheArray: more attempts cut short in one call than
+// are held are reported at once as failures, the rest when the call ends.
+func TestHeldVerdictsBeyondTheArray(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Disabled: true}, Breaker: runtime.BreakerPolicy{MinimumCalls: 100}})
+		p := slowPolicy()
+		p.Timeout = 10 * time.Second
+		p.Retry = runtime.RetryPolicy{MaxRetries: 6, Base: time.Millisecond, Cap: time.Millisecond}
+		op := newOp(t, d, p)
+		dep := &latencyDep{}
+		dep.latency.Store(int64(100 * time.Millisecond))
+		if _, err := runtime.Do(t.Context(), op, "", dep.attempt); err != nil {
+			t.Fatal(err)
+		}
+		// Seven attempts: six cut at 60ms, the last answers. Four held and
+		// reported as slow, two beyond reported as failures.
+		if c := d.BreakerCounts(); dep.calls.Load() != 7 || c.Failures != 2 || c.Exclusions != 4 || c.Successes != 1 {
+			t.Errorf("%d attempts, counts %+v; want 7 attempts, 2 failures, 4 exclusions, 1 success", dep.calls.Load(), c)
+		}
+	})
+}
+
+// TestHedgedReadRunsToDeadline: a hedged read is not cut by its attempt
+// timeout; its hedge is its second chance. Against a dependency that never
+// answers, the primary and the hedge run to the deadline and both count as
+// failures.
+func TestHedgedReadRunsToDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		p := slowPolicy()
+		p.Idempotency = runtime.ReadOnly
+		p.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
+		op := newOp(t, d, p)
+		dep := &latencyDep{}
+		dep.hang.Store(true)
+		start := time.Now()
+		_, err := runtime.Do(t.Context(), op, "", dep.attempt)
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 500*time.Millisecond {
+			t.Errorf("Do = %v after %v, want a deadline error after 500ms", err, time.Since(start))
+		}
+		if dep.calls.Load() != 2 {
+			t.Errorf("attempts = %d, want 2 (the primary and its hedge)", dep.calls.Load())
+		}
+		if c := d.BreakerCounts(); c.Failures != 2 {
+			t.Errorf("breaker counts %+v, want 2 failures", c)
+		}
+	})
+}
+
+// TestHedgeDelayFollowsP95: when every answer slows down, the hedge delay
+// follows the p95 so that hedges stay about one read in twenty instead of
+// doubling the load; a 5 % tail of slow answers leaves it at the policy's.
+func TestHedgeDelayFollowsP95(t *testing.T) {
+	tests := []struct {
+		name       string
+		latency    func(n int64) time.Duration
+		maxPerCall float64
+		wantDelay  func(time.Duration) bool
+	}{
+		{"every answer 65ms", func(int64) time.Duration { return 65 * time.Millisecond }, 1.1,
+			func(d time.Duration) bool { return d >= 60*time.Millisecond }},
+		{"one answer in twenty 50ms", func(n int64) time.Duration {
+			if n%20 == 0 {
+				return 50 * time.Millisecond
+			}
+			return 5 * time.Millisecond
+		}, 1.1, func(d time.Duration) bool { return d == 15*time.Millisecond }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := newDep(t, runtime.Policy{})
+				p := slowPolicy()
+				p.Idempotency = runtime.ReadOnly
+				p.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
+				op := newOp(t, d, p)
+				var n atomic.Int64
+				attempt := func(ctx context.Context) (string, error) {
+					l := tt.latency(n.Add(1))
+					select {
+					case <-time.After(l):
+						return "ok", nil
+					case <-ctx.Done():
+						return "", ctx.Err()
+					}
+				}
+				calls, errs, _ := drive(op, 8, 20*time.Millisecond, 3*time.Second, 500*time.Millisecond, attempt)
+				if errs != 0 {
+					t.Errorf("%d of %d calls failed", errs, calls)
+				}
+				if perCall := float64(n.Load()) / float64(calls); perCall > tt.maxPerCall {
+					t.Errorf("%.3f requests per call, want at most %.2f", perCall, tt.maxPerCall)
+				}
+				if got := op.EffectiveHedgeDelay(); !tt.wantDelay(got) {
+					t.Errorf("EffectiveHedgeDelay() = %v", got)
+				}
+			})
+		})
+	}
+}
+
+// TestBreakerRecoversWithinOpenPeriodAndProbeRound: the dependency answers
+// 503 for 1.5 open periods, then recovers. The breaker opens, a probe meets
+// the outage and reopens it, and it is closed again no later than one open
+// period and one probe round after the outage ends; then every call is
+// answered.
+func TestBreakerRecoversWithinOpenPeriodAndProbeRound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const openFor = time.Second
+		obs := &timelineObserver{}
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{OpenFor: openFor, HalfOpenProbes: 5}}, runtime.WithObserver(obs))
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 500 * time.Millisecond})
+		start := time.Now()
+		window := openFor * 3 / 2
+		attempt := func(context.Context) (string, error) {
+			time.Sleep(5 * time.Millisecond)
+			if time.Since(start) < window {
+				return "", err503()
+			}
+			return "ok", nil
+		}
+		const period = 10 * time.Millisecond
+		var lateFailures atomic.Int64
+		var wg sync.WaitGroup
+		for i := range 4 {
+			wg.Go(func() {
+				time.Sleep(time.Duration(i) * period / 4)
+				for time.Since(start) < 4*time.Second {
+					_, err := runtime.Do(t.Context(), op, "", attempt)
+					if err != nil && time.Since(start) > window+openFor+100*time.Millisecond {
+						lateFailures.Add(1)
+					}
+					time.Sleep(period)
+				}
+			})
+		}
+		wg.Wait()
+		closedAt, ok := obs.lastClose()
+		if !ok {
+			t.Fatalf("the breaker never closed again: %v", obs.events)
+		}
+		// One probe round: HalfOpenProbes calls at 4 callers every 10ms
+		// take at most 2 periods; each call 5ms.
+		if after := closedAt.Sub(start) - window; after > openFor+2*period+5*time.Millisecond {
+			t.Errorf("closed %v after the outage ended, want at most the open period %v and one probe round", after, openFor)
+		}
+		if !obs.sawReopen() {
+			t.Errorf("transitions %v: want a probe during the outage to reopen the breaker", obs.events)
+		}
+		if n := lateFailures.Load(); n != 0 {
+			t.Errorf("%d calls failed after the recovery window", n)
+		}
+	})
+}
+
+// timelineObserver records breaker transitions with their times.
+type timelineObserver struct {
+	runtime.NopObserver
+	mu     sync.Mutex
+	events []runtime.BreakerEvent
+}
+
+func (o *timelineObserver) BreakerChange(e runtime.BreakerEvent) {
+	o.mu.Lock()
+	o.events = append(o.events, e)
+	o.mu.Unlock()
+}
+
+func (o *timelineObserver) lastClose() (time.Time, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i := len(o.events) - 1; i >= 0; i-- {
+		if o.events[i].To == runtime.BreakerClosed {
+			return o.events[i].At, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func (o *timelineObserver) sawReopen() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, e := range o.events {
+		if e.From == runtime.BreakerHalfOpen && e.To == runtime.BreakerOpen {
+			return true
+		}
+	}
+	return false
+}
