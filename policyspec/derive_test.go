@@ -72,10 +72,13 @@ func TestResolveTimeouts(t *testing.T) {
 				Origins: map[string]Origin{"connectTimeout": OriginGuess, "attemptTimeout": OriginDerived, "timeout": OriginDerived, "retry.minAttempt": OriginDerived}},
 		},
 		{
+			// Sent once: the total of three attempts of 420ms and the
+			// default backoff (1.56s → 1.6s), the attempt timeout kept as
+			// the runtime's reference.
 			name: "from latency, single attempt",
 			doc:  "latency: {p999: 350ms}\nconnectTimeout: 200ms",
 			idem: runtime.NotIdempotent,
-			want: want{Connect: 200 * ms, Attempt: 0, Total: 420 * ms,
+			want: want{Connect: 200 * ms, Attempt: 420 * ms, Total: 1600 * ms,
 				Origins: map[string]Origin{"connectTimeout": OriginSet, "attemptTimeout": OriginDerived, "timeout": OriginDerived, "retry.minAttempt": OriginGuess}},
 		},
 		{

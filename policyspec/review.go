@@ -38,6 +38,9 @@ const (
 	markDefault = " (default)"
 	markPartly  = " (partly default)"
 	markGuess   = " *guess*"
+	// markFloor prefixes an attempt timeout or hedge delay that the
+	// runtime lengthens when the observed latency calls for it.
+	markFloor = "≥"
 )
 
 // RenderReview renders the resilience review of service in the shape of
@@ -166,16 +169,20 @@ func markAll(sources ...Source) string {
 	return markPartly
 }
 
-// timeoutCell renders "connect / request", the request being the attempt
-// timeout, followed by the total when attempts are retried or hedged.
+// timeoutCell renders "connect / request". The request is the attempt
+// timeout, marked as a floor and followed by the total, for an operation
+// whose attempts are cut by it: one that is retried and not hedged. An
+// operation sent once, or hedged, runs its attempts to the total, which is
+// the request timeout then.
 func timeoutCell(op *Operation) string {
 	p, src := op.Policy, op.Sources
 	connect := formatDuration(p.ConnectTimeout) + mark(src["connectTimeout"])
 	total := formatDuration(p.Timeout) + mark(src["timeout"])
-	if p.AttemptTimeout == 0 {
+	retried := p.Idempotency != runtime.NotIdempotent && p.Retry.MaxRetries != runtime.NoRetries
+	if p.AttemptTimeout == 0 || !retried || p.Hedge.Delay > 0 {
 		return connect + " / " + total
 	}
-	return connect + " / " + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) + ", total " + total
+	return connect + " / " + markFloor + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) + ", total " + total
 }
 
 // retriesCell renders "2, full jitter, budget 10%", and the hedge.
@@ -192,7 +199,7 @@ func retriesCell(d *Dependency, op *Operation) string {
 			strconv.FormatFloat(d.Policy.Budget.Ratio*100, 'f', -1, 64), mark(d.Sources["retry.budget"]))
 	}
 	if p.Hedge.Delay > 0 {
-		s += ", hedge after " + formatDuration(p.Hedge.Delay)
+		s += ", hedge after " + markFloor + formatDuration(p.Hedge.Delay)
 	}
 	return s
 }
@@ -255,6 +262,10 @@ func legend(rows [][]string) string {
 	}
 	if used(markGuess) {
 		parts = append(parts, "*guess* chosen without latency data; measure p99.9 and rps to replace it")
+	}
+	if used(markFloor) {
+		parts = append(parts, "≥ a floor: the runtime lengthens it to "+strconv.FormatFloat(runtime.AdaptiveHeadroom, 'f', -1, 64)+
+			" × the observed p99 (attempt timeout) or p95 (hedge delay), and cuts an attempt only when a retry can follow; hedged and last attempts run to the total")
 	}
 	if len(parts) == 0 {
 		return ""
