@@ -344,12 +344,12 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent, 1 attempt (derived), timeout 60ms (derived).
+		// AdoptPet: not idempotent, 1 attempt (derived), timeout 480ms (derived), attempt 60ms (derived).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "AdoptPet",
 			Idempotency:    resilient.NotIdempotent,
-			Timeout:        60 * time.Millisecond,
-			AttemptTimeout: 0,
+			Timeout:        480 * time.Millisecond,
+			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
@@ -656,7 +656,7 @@ func decodeUpdatePetError(re *resilient.RemoteError) error {
 //
 // Every call is applied; it is sent once and never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 60ms.
+// Policy: not idempotent, 1 attempt, timeout 480ms, attempt 60ms.
 //
 // Documented error answers come back as a *AdoptPetError; any other
 // failure of the dependency as a *resilient.RemoteError.

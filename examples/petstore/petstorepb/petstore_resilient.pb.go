@@ -151,12 +151,12 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 60ms (1 × attempt 60ms, rounded up).
+		// AdoptPet: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up; sent once, never cut before the total).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/AdoptPet",
 			Idempotency:    resilient.NotIdempotent,
-			Timeout:        60 * time.Millisecond,
-			AttemptTimeout: 0,
+			Timeout:        480 * time.Millisecond,
+			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
@@ -367,7 +367,7 @@ func (c *resilientPetStoreClient) DeletePet(ctx context.Context, in *DeletePetRe
 // AdoptPet adopts a pet. Every call is applied: it is sent once and
 // never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 60ms.
+// Policy: not idempotent, 1 attempt, timeout 480ms, attempt 60ms.
 func (c *resilientPetStoreClient) AdoptPet(ctx context.Context, in *AdoptPetRequest, opts ...grpc.CallOption) (*Pet, error) {
 	if c.err != nil {
 		return nil, c.err

@@ -237,12 +237,12 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateQuote: not idempotent, 1 attempt (derived), timeout 720ms (derived).
+		// CreateQuote: not idempotent, 1 attempt (derived), timeout 2.5s (derived), attempt 720ms (derived).
 		CreateQuote: resilient.OperationPolicy{
 			Name:           "CreateQuote",
 			Idempotency:    resilient.NotIdempotent,
-			Timeout:        720 * time.Millisecond,
-			AttemptTimeout: 0,
+			Timeout:        2500 * time.Millisecond,
+			AttemptTimeout: 720 * time.Millisecond,
 			ConnectTimeout: time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
@@ -286,7 +286,7 @@ func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request
 
 // CreateQuote calls POST /quotes.
 //
-// Policy: not idempotent, 1 attempt, timeout 720ms.
+// Policy: not idempotent, 1 attempt, timeout 2.5s, attempt 720ms.
 func (c *Client) CreateQuote(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestCreateQuote(ctx)
 	if err != nil {
