@@ -111,6 +111,20 @@ func (o *Operation) EffectiveHedgeDelay() time.Duration {
 	return o.effectiveHedgeDelay()
 }
 
+// attemptTimeoutAfter returns the attempt timeout of an attempt that
+// follows cut attempts of the same call cut by their timeout: the timeout in
+// force doubled for each, as TCP doubles its retransmission timeout (RFC
+// 6298 §5.5). A timeout is a hint that the timeout is too short; the retry
+// that follows it waits longer, so that a dependency that slowed down is
+// answered by the second attempt rather than only by the last.
+func (o *Operation) attemptTimeoutAfter(cut int) time.Duration {
+	at := o.effectiveAttemptTimeout()
+	for ; cut > 0 && at < o.timeout; cut-- {
+		at *= 2
+	}
+	return at
+}
+
 // retryCanFollow reports whether an attempt started now, as retry number
 // retry (from 0), may be cut by the attempt timeout at because a retry could
 // still follow it: the operation may retry and has retries left, the retry
@@ -146,8 +160,11 @@ func (o *Operation) backoffCeiling(n int) time.Duration {
 // exclusions; if no attempt is answered, they are failures; if the caller
 // cancelled, they are exclusions like the cancellation itself.
 type heldVerdicts struct {
-	done     [4]func(error)
-	n        int
+	done [4]func(error)
+	n    int
+	// cut counts the call's attempts cut by their attempt timeout; each
+	// doubles the next attempt's (see attemptTimeoutAfter).
+	cut      int
 	answered bool
 }
 
@@ -155,6 +172,7 @@ type heldVerdicts struct {
 // than the array holds (five or more retries cut in one call) are reported
 // at once as failures.
 func (h *heldVerdicts) hold(done func(error)) {
+	h.cut++
 	if h.n < len(h.done) {
 		h.done[h.n] = done
 		h.n++

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -141,26 +142,31 @@ func TestLastAttemptRunsToDeadline(t *testing.T) {
 		name         string
 		policy       func(*runtime.OperationPolicy)
 		dep          runtime.Policy
+		latency      time.Duration // 70ms if zero
 		wantAttempts int64
 		wantElapsed  time.Duration
 	}{
-		// 0: cut at 60; 160: cut at 220 (340ms left, room for the 200ms
-		// backoff); 420: the last, answered at 490.
-		{"retries left: two cut at 60ms, the third answers",
-			func(*runtime.OperationPolicy) {}, runtime.Policy{},
-			3, 60 + 100 + 60 + 200 + 70},
+		// 0: cut at 60; 160: a timeout twice as long, answered at 230.
+		{"retries left: cut at 60ms, the retry waits twice as long and is answered",
+			func(*runtime.OperationPolicy) {}, runtime.Policy{}, 0,
+			2, 60 + 100 + 70},
+		// 0: cut at 60; 160: cut at 280 (840ms left, room for the 200ms
+		// backoff); 480: the last, answered at 730.
+		{"retries left: cut at 60ms and 120ms, the last answers",
+			func(p *runtime.OperationPolicy) { p.Timeout = time.Second }, runtime.Policy{}, 250 * time.Millisecond,
+			3, 60 + 100 + 120 + 200 + 250},
 		{"no retries: the only attempt answers",
-			func(p *runtime.OperationPolicy) { p.Retry.MaxRetries = runtime.NoRetries }, runtime.Policy{},
+			func(p *runtime.OperationPolicy) { p.Retry.MaxRetries = runtime.NoRetries }, runtime.Policy{}, 0,
 			1, 70},
 		{"not idempotent: the only attempt answers",
-			func(p *runtime.OperationPolicy) { p.Idempotency = runtime.NotIdempotent }, runtime.Policy{},
+			func(p *runtime.OperationPolicy) { p.Idempotency = runtime.NotIdempotent }, runtime.Policy{}, 0,
 			1, 70},
 		{"budget spent: the attempt is the last",
-			func(*runtime.OperationPolicy) {}, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, MinPerSecond: -1}},
+			func(*runtime.OperationPolicy) {}, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, MinPerSecond: -1}}, 0,
 			1, 70},
 		// 150ms - 60ms leaves 90ms, less than the 100ms backoff.
 		{"no time for a backoff and another attempt: the attempt is the last",
-			func(p *runtime.OperationPolicy) { p.Timeout = 150 * time.Millisecond }, runtime.Policy{},
+			func(p *runtime.OperationPolicy) { p.Timeout = 150 * time.Millisecond }, runtime.Policy{}, 0,
 			1, 70},
 	}
 	for _, tt := range tests {
@@ -173,7 +179,7 @@ func TestLastAttemptRunsToDeadline(t *testing.T) {
 				tt.policy(&p)
 				op := newOp(t, d, p)
 				dep := &latencyDep{}
-				dep.latency.Store(int64(70 * time.Millisecond))
+				dep.latency.Store(int64(cmp.Or(tt.latency, 70*time.Millisecond)))
 				start := time.Now()
 				v, err := runtime.Do(t.Context(), op, "", dep.attempt)
 				if err != nil || v != "ok" {
@@ -258,12 +264,12 @@ func TestHeldVerdictsBeyondTheArray(t *testing.T) {
 		p.Retry = runtime.RetryPolicy{MaxRetries: 6, Base: time.Millisecond, Cap: time.Millisecond}
 		op := newOp(t, d, p)
 		dep := &latencyDep{}
-		dep.latency.Store(int64(100 * time.Millisecond))
+		dep.latency.Store(int64(5 * time.Second))
 		if _, err := runtime.Do(t.Context(), op, "", dep.attempt); err != nil {
 			t.Fatal(err)
 		}
-		// Seven attempts: six cut at 60ms, the last answers. Four held and
-		// reported as slow, two beyond reported as failures.
+		// Seven attempts: six cut at 60ms, 120ms … 1.92s, the last answers.
+		// Four held and reported as slow, two beyond reported as failures.
 		if c := d.BreakerCounts(); dep.calls.Load() != 7 || c.Failures != 2 || c.Exclusions != 4 || c.Successes != 1 {
 			t.Errorf("%d attempts, counts %+v; want 7 attempts, 2 failures, 4 exclusions, 1 success", dep.calls.Load(), c)
 		}
@@ -436,4 +442,41 @@ func (o *timelineObserver) sawReopen() bool {
 		}
 	}
 	return false
+}
+
+// TestBlackHoleOpensBreakerAfterHealthyWindow: a dependency that served a
+// thousand calls in the breaker's window starts black-holing them. Its
+// unanswered calls end only at their deadline, so failures come slowly and
+// the window's successes would keep the failure rate under the threshold
+// until they age out; MinimumCalls failures in a row open the breaker
+// within a second instead.
+func TestBlackHoleOpensBreakerAfterHealthyWindow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second, Window: 10 * time.Second}})
+		p := slowPolicy()
+		p.Idempotency = runtime.ReadOnly
+		p.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
+		op := newOp(t, d, p)
+		dep := &latencyDep{}
+		dep.latency.Store(int64(5 * time.Millisecond))
+		drive(op, 8, 20*time.Millisecond, 2*time.Second, 500*time.Millisecond, dep.attempt)
+		dep.hang.Store(true)
+		start := time.Now()
+		var openedAt atomic.Int64
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			for d.BreakerState() != runtime.BreakerOpen && time.Since(start) < 5*time.Second {
+				time.Sleep(time.Millisecond)
+			}
+			openedAt.Store(int64(time.Since(start)))
+		}()
+		drive(op, 8, 20*time.Millisecond, 1500*time.Millisecond, 500*time.Millisecond, dep.attempt)
+		<-watched
+		// 8 callers end unanswered calls of two attempts every 500ms: 16
+		// failures in a row at 500ms, 20 early in the second wave.
+		if at := time.Duration(openedAt.Load()); at > 1100*time.Millisecond {
+			t.Errorf("breaker opened %v after the black hole began, want within 1.1s", at)
+		}
+	})
 }

@@ -89,8 +89,15 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 		BucketPeriod: bucket,
 		Timeout:      p.OpenFor,
 		ReadyToTrip: func(c gobreaker.Counts) bool {
-			counted := c.Requests - c.TotalExclusions
-			return counted >= minCalls && float64(c.TotalFailures)*100 >= rate*float64(counted)
+			// The rate is taken over the attempts whose outcome is known:
+			// attempts still in flight, which against an unanswering
+			// dependency last until their deadline, would dilute it. And
+			// MinimumCalls failures in a row open the breaker whatever the
+			// window holds, so that the successes of a long healthy
+			// stretch cannot hide an outage whose failures come slowly.
+			counted := c.TotalSuccesses + c.TotalFailures
+			return c.ConsecutiveFailures >= minCalls ||
+				counted >= minCalls && float64(c.TotalFailures)*100 >= rate*float64(counted)
 		},
 		IsSuccessful: func(err error) bool { return err == nil },
 		IsExcluded:   func(err error) bool { return err == errBreakerExcluded },

@@ -68,8 +68,11 @@
 // moved by a small step per answer, which settles where a hundredth of the
 // answers are above it; an answer that arrives after the attempt timeout in
 // force, which only a last attempt can give, lifts both estimates to it at
-// once. So a dependency that slows down as a whole costs a few retries,
-// not an outage, and the timeout comes back down as answers speed up.
+// once. Within a call, each attempt cut by its timeout doubles the next
+// attempt's, as TCP backs off its retransmission timer, so that the retry
+// after a timeout is likely to see the slow answer. So a dependency that
+// slows down as a whole costs a few retries, not an outage, and the
+// timeout comes back down as answers speed up.
 //
 // Hedging, not retry on timeout, for reads. A hedged read is not cut by
 // its attempt timeout: its hedge is the second chance a retry after a
@@ -92,6 +95,12 @@
 // failing fast would only take answers away from callers whose deadline
 // allowed them, while the bulkhead already bounds what a slow dependency
 // ties up and the rules above stop the retries it would provoke.
+//
+// The failure rate is taken over the attempts of the window whose outcome
+// is known, and [BreakerPolicy.MinimumCalls] failures in a row open the
+// breaker whatever the rate: against a dependency that answers nothing,
+// failures come only as deadlines pass, and neither the attempts still in
+// flight nor the successes of a long healthy stretch may hide them.
 //
 // Recovery takes one open period and one probe round. The breaker stays
 // open for [BreakerPolicy.OpenFor], then lets [BreakerPolicy.HalfOpenProbes]

@@ -80,11 +80,14 @@ type Policy struct {
 // BreakerPolicy configures the per-dependency circuit breaker (gobreaker).
 // Every attempt is counted, not every call. Zero fields take defaults.
 type BreakerPolicy struct {
-	// FailureRate is the percentage of failed attempts in the window at
-	// which the breaker opens, in (0, 100]. Zero means [DefaultFailureRate].
+	// FailureRate is the percentage of failed attempts, among the attempts
+	// of the window whose outcome is known, at which the breaker opens, in
+	// (0, 100]. Zero means [DefaultFailureRate].
 	FailureRate float64
-	// MinimumCalls is the number of counted attempts in the window below
-	// which the breaker never opens. Zero means [DefaultMinimumCalls].
+	// MinimumCalls is the number of attempts with a known outcome in the
+	// window below which the failure rate does not open the breaker. That
+	// many failures in a row open it whatever the rate. Zero means
+	// [DefaultMinimumCalls].
 	MinimumCalls uint32
 	// Window is the rolling window over which attempts are counted, in
 	// steps of one second. Zero means [DefaultBreakerWindow].
