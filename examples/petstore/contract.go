@@ -69,10 +69,11 @@ type Counters struct {
 	maxInFlight atomic.Int64
 	shed        atomic.Int64
 
-	mu      sync.Mutex
-	perOp   map[string]int64 // operation id → requests reaching the handler
-	applied map[string]int64 // idempotency key → creates applied
-	adopts  map[string]int64 // pet id → adopts applied
+	mu           sync.Mutex
+	perOp        map[string]int64 // operation id → requests reaching the handler
+	applied      map[string]int64 // idempotency key → creates applied
+	adopts       map[string]int64 // pet id → adopts applied
+	adoptsByCall map[string]int64 // call id → adopts applied
 }
 
 // CountersSnapshot is a copy of [Counters] at one moment.
@@ -88,6 +89,9 @@ type CountersSnapshot struct {
 	Applied map[string]int64
 	// Adopts counts adopts applied per pet id.
 	Adopts map[string]int64
+	// AdoptsByCall counts adopts applied per call id ([CallIDHeader]);
+	// adopts sent without one are counted under "".
+	AdoptsByCall map[string]int64
 	// InFlight is the number of requests being handled now.
 	InFlight int64
 	// MaxInFlight is the highest InFlight seen since the last Reset.

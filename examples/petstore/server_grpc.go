@@ -205,7 +205,7 @@ func (g *grpcServer) DeletePet(ctx context.Context, in *petstorepb.DeletePetRequ
 
 func (g *grpcServer) AdoptPet(ctx context.Context, in *petstorepb.AdoptPetRequest) (*petstorepb.Pet, error) {
 	return serve(ctx, g.store, OpAdoptPet, func() (*petstorepb.Pet, error) {
-		p, err := g.store.Adopt(in.GetId())
+		p, err := g.store.Adopt(in.GetId(), incomingCallID(ctx))
 		return toProto(p), err
 	})
 }

@@ -172,7 +172,7 @@ func (h *httpServer) deletePet(w http.ResponseWriter, r *http.Request) {
 
 func (h *httpServer) adoptPet(w http.ResponseWriter, r *http.Request) {
 	h.serve(w, r, OpAdoptPet, http.StatusOK, func() (any, error) {
-		p, err := h.store.Adopt(r.PathValue("id"))
+		p, err := h.store.Adopt(r.PathValue("id"), r.Header.Get(CallIDHeader))
 		return toJSON(p), err
 	})
 }
