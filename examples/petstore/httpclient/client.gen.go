@@ -264,7 +264,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only, 3 attempts (default), timeout 500ms (derived), attempt 60ms (derived), hedged after 15ms (derived).
+		// ListPets: read-only, 3 attempts (default), timeout 500ms (derived), attempt 60ms (derived), hedged after 15ms (derived), cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
 			Name:           "ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -278,7 +278,7 @@ func DefaultPolicy() Policy {
 				MinAttempt: 5 * time.Millisecond,
 			},
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// CreatePet: idempotent, 3 attempts (default), timeout 480ms (derived), attempt 60ms (derived), key in Idempotency-Key.
 		CreatePet: resilient.OperationPolicy{
@@ -367,7 +367,9 @@ func DefaultPolicy() Policy {
 //
 // List every pet.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms.
+// Served from the last answer (marked degraded) when the store fails.
+//
+// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
 func (c *Client) ListPets(ctx context.Context, opts ...resilient.CallOption) ([]Pet, error) {
 	req, err := c.requestListPets(ctx)
 	if err != nil {

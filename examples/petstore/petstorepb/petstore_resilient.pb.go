@@ -71,7 +71,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only (idempotency_level), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms).
+		// ListPets: read-only (idempotency_level), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -85,7 +85,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 				MinAttempt: 5 * time.Millisecond,
 			},
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// GetPet: read-only (idempotency_level), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
@@ -309,9 +309,10 @@ func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOpt
 	return c
 }
 
-// ListPets lists every pet, ordered by id.
+// ListPets lists every pet, ordered by id. Served from the last answer
+// (marked degraded) when the store fails.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms.
+// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
 func (c *resilientPetStoreClient) ListPets(ctx context.Context, in *ListPetsRequest, opts ...grpc.CallOption) (*ListPetsResponse, error) {
 	if c.err != nil {
 		return nil, c.err
