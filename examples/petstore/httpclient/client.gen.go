@@ -245,7 +245,7 @@ type Policy struct {
 // replace, "(derived)" for one computed from other values.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 24 (derived); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (derived); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -255,7 +255,7 @@ func DefaultPolicy() Policy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 24,
+				MaxConcurrent: 36,
 				MaxWait:       10 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{

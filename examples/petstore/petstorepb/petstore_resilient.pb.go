@@ -52,7 +52,7 @@ type PetStorePolicy struct {
 // nobody wrote: defaults, guesses and derived values.
 func DefaultPetStorePolicy() PetStorePolicy {
 	return PetStorePolicy{
-		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 24 (400 rps × p99 30ms = 12 in flight, × 2 headroom); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -62,7 +62,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 24,
+				MaxConcurrent: 36,
 				MaxWait:       10 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
