@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // AdaptiveHeadroom multiplies the observed latency of an operation's
@@ -126,20 +128,27 @@ func (o *Operation) attemptTimeoutAfter(cut int) time.Duration {
 }
 
 // retryCanFollow reports whether an attempt started now, as retry number
-// retry (from 0), may be cut by the attempt timeout at because a retry could
-// still follow it: the operation may retry and has retries left, the retry
-// budget could pay one, and after the attempt timeout there is time for the
-// longest backoff before that retry and the least time an attempt needs.
-// Otherwise the attempt is the call's last and runs to the deadline: cutting
-// it would turn a slow answer into an error and gain nothing.
-func (o *Operation) retryCanFollow(retry int, now, deadline time.Time, at time.Duration) bool {
+// retry (from 0), may be cut by the attempt timeout at because a retry
+// could still follow it: the operation may retry and has retries left,
+// after the attempt timeout and the longest backoff before that retry
+// there is as much time left as this attempt had (and at least the least
+// time an attempt needs), so that the retry is a real second chance and
+// not a shorter one doomed to the deadline, and the retry budget's
+// balance pays for that retry now (held.reserved; the retry then uses it,
+// and settle gives it back if no retry is made). Otherwise the attempt is
+// the call's last and runs to the deadline: cutting it would turn a slow
+// answer into an error and gain nothing.
+func (o *Operation) retryCanFollow(retry int, now, deadline time.Time, at time.Duration, held *heldVerdicts) bool {
 	if o.idempotency == NotIdempotent || retry >= o.maxRetries {
 		return false
 	}
-	if deadline.Sub(now)-at <= o.backoffCeiling(retry)+o.minAttempt {
+	if deadline.Sub(now)-at-o.backoffCeiling(retry) < max(at, o.minAttempt) {
 		return false
 	}
-	return o.dep.budget.available()
+	if !held.reserved {
+		held.floor, held.reserved = o.dep.budget.reserve()
+	}
+	return held.reserved
 }
 
 // backoffCeiling returns the longest backoff before retry n (from 0):
@@ -166,6 +175,12 @@ type heldVerdicts struct {
 	// doubles the next attempt's (see attemptTimeoutAfter).
 	cut      int
 	answered bool
+	// reserved: a retry was taken from the budget for an attempt that
+	// may be cut (retryCanFollow); the next retry uses it, settle gives it
+	// back when none is made. floor is its reservation when it came from
+	// the budget's floor.
+	reserved bool
+	floor    *rate.Reservation
 }
 
 // hold keeps done, an early-cut attempt's breaker report, for settle. More
@@ -181,8 +196,13 @@ func (h *heldVerdicts) hold(done func(error)) {
 	done(errBreakerFailure)
 }
 
-// settle reports the held attempts once the call has ended.
+// settle gives back a retry reserved and not made, and reports the held
+// attempts, once the call has ended.
 func (h *heldVerdicts) settle(ctx context.Context, d *Dependency) {
+	if h.reserved {
+		d.budget.unreserve(h.floor)
+		h.reserved, h.floor = false, nil
+	}
 	if h.n == 0 {
 		return
 	}

@@ -122,7 +122,9 @@ func TestAttemptTimeoutFollowsLatencyBackDown(t *testing.T) {
 		}
 		dep := &latencyDep{}
 		dep.latency.Store(int64(200 * time.Millisecond))
-		drive(op, 4, 10*time.Millisecond, time.Second, 500*time.Millisecond, dep.attempt)
+		if calls, errs, _ := drive(op, 4, 10*time.Millisecond, time.Second, 500*time.Millisecond, dep.attempt); errs != 0 {
+			t.Errorf("%d of %d calls failed against a dependency answering in 200ms within a 500ms deadline", errs, calls)
+		}
 		if got := op.EffectiveAttemptTimeout(); got < 200*time.Millisecond {
 			t.Fatalf("EffectiveAttemptTimeout() after answers in 200ms = %v, want above 200ms", got)
 		}
@@ -146,12 +148,14 @@ func TestLastAttemptRunsToDeadline(t *testing.T) {
 		wantAttempts int64
 		wantElapsed  time.Duration
 	}{
-		// 0: cut at 60; 160: a timeout twice as long, answered at 230.
-		{"retries left: cut at 60ms, the retry waits twice as long and is answered",
+		// 0: cut at 60; 160: the last (after a 120ms timeout and the
+		// 200ms backoff, less than 120ms would be left), answered at 230.
+		{"retries left: cut at 60ms, the retry is the last and is answered",
 			func(*runtime.OperationPolicy) {}, runtime.Policy{}, 0,
 			2, 60 + 100 + 70},
-		// 0: cut at 60; 160: cut at 280 (840ms left, room for the 200ms
-		// backoff); 480: the last, answered at 730.
+		// 0: cut at 60; 160: cut at 280 (twice the timeout, and 840ms
+		// left: room for the 200ms backoff and 120ms more); 480: the last,
+		// answered at 730.
 		{"retries left: cut at 60ms and 120ms, the last answers",
 			func(p *runtime.OperationPolicy) { p.Timeout = time.Second }, runtime.Policy{}, 250 * time.Millisecond,
 			3, 60 + 100 + 120 + 200 + 250},
@@ -477,6 +481,37 @@ func TestBlackHoleOpensBreakerAfterHealthyWindow(t *testing.T) {
 		// failures in a row at 500ms, 20 early in the second wave.
 		if at := time.Duration(openedAt.Load()); at > 1100*time.Millisecond {
 			t.Errorf("breaker opened %v after the black hole began, want within 1.1s", at)
+		}
+	})
+}
+
+// TestCutAttemptAlwaysGetsItsRetry: an attempt is cut by its timeout only
+// with its retry paid for. Twenty calls start at once against a slow
+// dependency with one retry in the budget: one of them is cut and retried,
+// the others run to their answer; none fails for want of budget.
+func TestCutAttemptAlwaysGetsItsRetry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, MinPerSecond: -1}, Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 100}})
+		op := newOp(t, d, slowPolicy())
+		fast := &latencyDep{}
+		for range 100 { // banks one retry
+			runtime.Do(t.Context(), op, "", fast.attempt)
+		}
+		dep := &latencyDep{}
+		dep.latency.Store(int64(100 * time.Millisecond))
+		var wg sync.WaitGroup
+		var failed atomic.Int64
+		for range 20 {
+			wg.Go(func() {
+				if _, err := runtime.Do(t.Context(), op, "", dep.attempt); err != nil {
+					failed.Add(1)
+					t.Errorf("Do = %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := dep.calls.Load(); failed.Load() != 0 || n != 21 {
+			t.Errorf("%d calls failed, %d attempts; want none failed and 21 attempts (one call cut once)", failed.Load(), n)
 		}
 	})
 }

@@ -177,7 +177,7 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			// The attempt's context comes first so that the breaker's two
 			// steps follow each other closely: its mutex, shared by every
 			// call to the dependency, then changes cores half as often.
-			actx, cancel, early := op.attemptContext(ctx, deadline, retry, held.cut)
+			actx, cancel, early := op.attemptContext(ctx, deadline, retry, held)
 			done, ok := d.breaker.allow()
 			d.report()
 			if !ok {
@@ -235,7 +235,10 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			// No time for another attempt: fail now rather than at the deadline.
 			return zero, false, withAttempts(last, attempts)
 		}
-		if !d.budget.withdraw() {
+		if held.reserved {
+			// Paid for when the attempt was given its timeout.
+			held.reserved, held.floor = false, nil
+		} else if !d.budget.withdraw() {
 			if d.observed {
 				d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBudgetExhausted, Attempts: attempts})
 			}
@@ -321,18 +324,18 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 }
 
 // attemptContext returns the context of an attempt started as retry number
-// retry (from 0), after cut attempts of the call cut by their timeout: ctx
-// bounded by the overall deadline and, when a retry could still follow the
-// attempt (see retryCanFollow), by the attempt timeout in force, doubled
-// for each cut (attemptTimeoutAfter); early then reports that the attempt
-// may end before the deadline. When ctx's own deadline is already the
-// earliest it is returned as is, with a nil cancel.
-func (o *Operation) attemptContext(ctx context.Context, deadline time.Time, retry, cut int) (actx context.Context, cancel context.CancelFunc, early bool) {
+// retry (from 0): ctx bounded by the overall deadline and, when a retry
+// could still follow the attempt (see retryCanFollow, which reserves it in
+// held), by the attempt timeout in force, doubled for each attempt of the
+// call already cut (attemptTimeoutAfter); early then reports that the
+// attempt may end before the deadline. When ctx's own deadline is already
+// the earliest it is returned as is, with a nil cancel.
+func (o *Operation) attemptContext(ctx context.Context, deadline time.Time, retry int, held *heldVerdicts) (actx context.Context, cancel context.CancelFunc, early bool) {
 	ad := deadline
 	if o.attemptTimeout > 0 {
 		now := time.Now()
-		at := o.attemptTimeoutAfter(cut)
-		if t := now.Add(at); t.Before(deadline) && o.retryCanFollow(retry, now, deadline, at) {
+		at := o.attemptTimeoutAfter(held.cut)
+		if t := now.Add(at); t.Before(deadline) && o.retryCanFollow(retry, now, deadline, at, held) {
 			ad, early = t, true
 		}
 	}

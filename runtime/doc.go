@@ -53,12 +53,14 @@
 //
 // The last attempt runs to the deadline. An attempt is cut by the attempt
 // timeout only when a retry could still follow it: the operation may retry
-// and has retries left, the retry budget could pay one, and after the
-// attempt timeout there is time for the longest backoff and the least time
-// an attempt needs ([RetryPolicy.MinAttempt]). Otherwise cutting it would
-// gain nothing and lose the answer, so it runs until the call's deadline.
-// An operation sent once (not idempotent, or without retries) is never cut
-// before its total.
+// and has retries left; after the attempt timeout and the longest backoff
+// there is as much time left as the attempt had (and at least
+// [RetryPolicy.MinAttempt]), so that the retry is a real second chance;
+// and the retry budget pays for that retry when the attempt starts (the
+// retry is reserved, and given back if it is not made). Otherwise cutting
+// the attempt would gain nothing and lose the answer, so it runs until the
+// call's deadline. An operation sent once (not idempotent, or without
+// retries) is never cut before its total.
 //
 // The attempt timeout follows the latency. [OperationPolicy.AttemptTimeout]
 // is a floor: the timeout in force is [AdaptiveHeadroom] times the
