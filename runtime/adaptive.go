@@ -209,6 +209,8 @@ func (h *heldVerdicts) settle(ctx context.Context, d *Dependency) {
 	verdict := errBreakerFailure
 	if h.answered || errors.Is(ctx.Err(), context.Canceled) {
 		verdict = errBreakerExcluded
+	} else {
+		d.breaker.noteUnanswered(h.n)
 	}
 	for i := range h.n {
 		h.done[i](verdict)

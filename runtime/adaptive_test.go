@@ -515,3 +515,28 @@ func TestCutAttemptAlwaysGetsItsRetry(t *testing.T) {
 		}
 	})
 }
+
+// TestFastFailureBurstDoesNotTrip: a connection reset fails a burst of
+// calls at once, each in a few milliseconds. The dependency reacted; the
+// failure rate over the window, not the length of the burst, judges it,
+// and a burst of thirty after a thousand successes leaves the breaker
+// closed. Only attempts that got no answer before their deadline open it
+// by their number in a row.
+func TestFastFailureBurstDoesNotTrip(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent, Timeout: 500 * time.Millisecond})
+		for range 1000 {
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "ok", nil })
+		}
+		for range 30 {
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) {
+				time.Sleep(time.Millisecond)
+				return "", errors.New("read: connection reset by peer")
+			})
+		}
+		if s, c := d.BreakerState(), d.BreakerCounts(); s != runtime.BreakerClosed {
+			t.Errorf("breaker %v after a burst of 30 fast failures among 1030 calls (%+v), want closed", s, c)
+		}
+	})
+}

@@ -274,6 +274,7 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 	}
 	r := attemptResult[T]{v: v, err: err}
 	var verdict error // nil: a success for the breaker
+	unanswered := false
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -284,11 +285,11 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 			// dependency failed. A shorter deadline, or a cancellation, says
 			// nothing of it.
 			if op.attemptTimeout > 0 && elapsed >= op.attemptTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				verdict = errBreakerFailure
+				verdict, unanswered = errBreakerFailure, true
 			}
 		case errors.Is(actx.Err(), context.DeadlineExceeded):
 			r.timedOut, r.class = true, Transient
-			verdict = errBreakerFailure
+			verdict, unanswered = errBreakerFailure, !early
 		case actx.Err() != nil:
 			r.interrupted = true
 			verdict = errBreakerExcluded
@@ -309,9 +310,15 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 		op.latency.observe(elapsed, at > 0 && elapsed > at)
 	}
 	if done != nil {
-		if r.timedOut && early {
+		switch {
+		case r.timedOut && early:
 			r.held = done
-		} else {
+		case unanswered:
+			d.breaker.noteUnanswered(1)
+		case !r.interrupted:
+			d.breaker.noteReaction()
+		}
+		if r.held == nil {
 			done(verdict)
 			d.report()
 		}

@@ -99,10 +99,13 @@
 // ties up and the rules above stop the retries it would provoke.
 //
 // The failure rate is taken over the attempts of the window whose outcome
-// is known, and [BreakerPolicy.MinimumCalls] failures in a row open the
+// is known, and [BreakerPolicy.MinimumCalls] attempts in a row that ended
+// at their deadline without any reaction from the dependency open the
 // breaker whatever the rate: against a dependency that answers nothing,
 // failures come only as deadlines pass, and neither the attempts still in
-// flight nor the successes of a long healthy stretch may hide them.
+// flight nor the successes of a long healthy stretch may hide them. A
+// burst of fast failures (a reset connection failing the calls it carried)
+// is left to the rate.
 //
 // Recovery takes one open period and one probe round. The breaker stays
 // open for [BreakerPolicy.OpenFor], then lets [BreakerPolicy.HalfOpenProbes]

@@ -86,7 +86,8 @@ type BreakerPolicy struct {
 	FailureRate float64
 	// MinimumCalls is the number of attempts with a known outcome in the
 	// window below which the failure rate does not open the breaker. That
-	// many failures in a row open it whatever the rate. Zero means
+	// many attempts in a row ended at their deadline without any reaction
+	// from the dependency open it whatever the rate. Zero means
 	// [DefaultMinimumCalls].
 	MinimumCalls uint32
 	// Window is the rolling window over which attempts are counted, in
