@@ -109,3 +109,26 @@ func TestAdoptAnswerLostDuplicates(t *testing.T) {
 		})
 	}
 }
+
+// TestLoseAnswers: with every answer lost after the store applied the
+// request, the naive clients fail, the resilient clients never repeat an
+// adopt (applied once, outcome unknown to the caller), and the store
+// counts what each request did.
+func TestLoseAnswers(t *testing.T) {
+	e := setup(t, runtime.ShedConfig{}, nil, nil)
+	ctx := ctxFor(t)
+	for i, c := range e.clients(t) {
+		t.Run(c.Name(), func(t *testing.T) {
+			e.store.Counters().Reset()
+			e.store.Faults().SetLoseAnswers(1)
+			defer e.store.Faults().Reset()
+			if _, err := c.AdoptPet(WithCallID(ctx, "lost-"+strconv.Itoa(i)), "3"); err == nil {
+				t.Error("AdoptPet succeeded although its answer was lost")
+			}
+			snap := e.store.Counters().Snapshot()
+			if snap.TotalAdopts() != 1 || snap.DuplicateEffects() != 0 {
+				t.Errorf("adopts applied %d, duplicates %d; want the one adopt applied once", snap.TotalAdopts(), snap.DuplicateEffects())
+			}
+		})
+	}
+}

@@ -58,6 +58,8 @@ type Faults struct {
 	tailFactor   atomic.Uint64 // math.Float64bits of the slow calls' factor
 	hang         atomic.Bool   // never answer until the request's context ends
 	tailCounter  atomic.Uint64 // requests seen, for the deterministic tail
+	lose         atomic.Uint64 // math.Float64bits of the share of answers lost
+	loseCounter  atomic.Uint64 // requests applied, for the deterministic loss
 }
 
 // Counters are what the servers count, for duplicate detection and

@@ -41,6 +41,26 @@ func (f *Faults) Tail() (fraction, factor float64) {
 	return math.Float64frombits(f.tailFraction.Load()), math.Float64frombits(f.tailFactor.Load())
 }
 
+// SetLoseAnswers makes a fraction of requests (0..1) lose their answer
+// after the store applied them, as when the connection is reset
+// mid-response: the HTTP server closes the connection without answering,
+// the gRPC server answers UNAVAILABLE, as a proxy reports an upstream that
+// reset after the request was forwarded. The requests are chosen
+// deterministically by a counter: with fraction 0.05, one applied request
+// in every 20. SetLoseAnswers(0) clears it.
+func (f *Faults) SetLoseAnswers(fraction float64) { f.lose.Store(math.Float64bits(fraction)) }
+
+// loseAnswer reports whether the answer of a request the store has just
+// applied is to be lost, advancing the counter.
+func (f *Faults) loseAnswer() bool {
+	frac := math.Float64frombits(f.lose.Load())
+	if frac <= 0 {
+		return false
+	}
+	every := uint64(math.Round(1 / math.Min(frac, 1)))
+	return every > 0 && f.loseCounter.Add(1)%every == 0
+}
+
 // SetHang makes the servers never answer, until each request's context
 // ends (the client gives up or the server shuts down).
 func (f *Faults) SetHang(on bool) { f.hang.Store(on) }
@@ -54,7 +74,9 @@ func (f *Faults) Reset() {
 	f.SetStatus(0, 0)
 	f.SetTail(0, 0)
 	f.SetHang(false)
+	f.SetLoseAnswers(0)
 	f.tailCounter.Store(0)
+	f.loseCounter.Store(0)
 }
 
 // delay returns how long a request with base service time base should take

@@ -104,6 +104,9 @@ func serve[T any](ctx context.Context, s *Store, op string, fn func() (*T, error
 	if err == nil {
 		var v *T
 		if v, err = fn(); err == nil {
+			if s.faults.loseAnswer() {
+				return nil, status.Error(codes.Unavailable, "petstore: connection reset after the request was applied")
+			}
 			return v, nil
 		}
 	}

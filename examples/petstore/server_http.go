@@ -87,6 +87,11 @@ func (h *httpServer) serve(w http.ResponseWriter, r *http.Request, op string, ok
 	var v any
 	if err == nil {
 		v, err = fn()
+		if err == nil && h.store.faults.loseAnswer() {
+			// Applied, and the connection goes down before the answer:
+			// net/http closes it without writing anything.
+			panic(http.ErrAbortHandler)
+		}
 	}
 	var fe *FaultError
 	switch {
