@@ -10,7 +10,7 @@ import (
 )
 
 // AdaptiveHeadroom multiplies the observed latency of an operation's
-// successful attempts, its p99 for the attempt timeout and its p95 for the
+// successful attempts, its p99 for the attempt timeout and its p90 for the
 // hedge delay, when that is longer than the policy's value: the same
 // headroom the policy derivation puts over the measured p99.9. It keeps
 // the bulk of a dependency that slowed down as a whole below both, so that
@@ -18,21 +18,24 @@ import (
 const AdaptiveHeadroom = 1.2
 
 // adaptiveGain is the size of the steps of the streaming quantile
-// estimates: an answer above an estimate raises it by gain × q (19 % for
-// the p95), an answer below lowers it by gain × (1-q) (1 % for the p95,
+// estimates: an answer above an estimate raises it by gain × q (18 % for
+// the p90), an answer below lowers it by gain × (1-q) (2 % for the p90,
 // 0.2 % for the p99). The estimate settles where a share 1-q of the answers
 // is above it, climbs a tenfold slowdown in about fifteen answers and
 // forgets a lifted p99 over a few hundred.
 const adaptiveGain = 0.2
 
 // latencyTracker follows the latency of an operation's successful attempts
-// with two streaming quantile estimates, the p95 (for the hedge delay) and
-// the p99 (for the attempt timeout). Each is one atomic integer of
-// nanoseconds, zero until the first answer; an update is one
-// compare-and-swap. It is shared by an [Operation] and the copies
-// [Operation.With] makes, and safe for concurrent use.
+// with two streaming quantile estimates: the p90, for the hedge delay, and
+// the p99, for the attempt timeout. The hedge delay follows the p90 rather
+// than the p95 it stands for: a tail of a twentieth of slow answers, the
+// very thing hedging cuts, would put a p95 estimate at its edge and the
+// delay above it. Each estimate is one atomic integer of nanoseconds, zero
+// until the first answer; an update is one compare-and-swap. The tracker
+// is shared by an [Operation] and the copies [Operation.With] makes, and
+// safe for concurrent use.
 type latencyTracker struct {
-	p95, p99 atomic.Int64
+	p90, p99 atomic.Int64
 }
 
 // observe records a successful attempt that took d. jump says that the
@@ -44,7 +47,7 @@ func (t *latencyTracker) observe(d time.Duration, jump bool) {
 	if d <= 0 {
 		return
 	}
-	stepQuantile(&t.p95, int64(d), 0.95, jump)
+	stepQuantile(&t.p90, int64(d), 0.90, jump)
 	stepQuantile(&t.p99, int64(d), 0.99, jump)
 }
 
@@ -74,8 +77,9 @@ func stepQuantile(a *atomic.Int64, x int64, q float64, jump bool) {
 func (o *Operation) adaptive() bool { return o.attemptTimeout > 0 || o.hedgeDelay > 0 }
 
 // effectiveAttemptTimeout returns the attempt timeout in force: the
-// policy's, or [AdaptiveHeadroom] × the observed p99 when that is longer.
-// Zero when the operation has no attempt timeout.
+// policy's, [AdaptiveHeadroom] × the observed p99, or the policy's scaled
+// by the dependency's slowdown (see slowdown) and the headroom, whichever
+// is longest. Zero when the operation has no attempt timeout.
 func (o *Operation) effectiveAttemptTimeout() time.Duration {
 	at := o.attemptTimeout
 	if at <= 0 {
@@ -84,26 +88,61 @@ func (o *Operation) effectiveAttemptTimeout() time.Duration {
 	if p := time.Duration(float64(o.latency.p99.Load()) * AdaptiveHeadroom); p > at {
 		at = p
 	}
+	if s := o.dep.slowdown.Load(); s > slowdownUnit {
+		if p := time.Duration(float64(o.attemptTimeout) * float64(s) / slowdownUnit * AdaptiveHeadroom); p > at {
+			at = p
+		}
+	}
 	return at
 }
 
 // effectiveHedgeDelay returns the hedge delay in force: the policy's, or
-// [AdaptiveHeadroom] × the observed p95 when that is longer, so that a
+// [AdaptiveHeadroom] × the observed p90 when that is longer, so that a
 // dependency that slowed down as a whole does not get every read twice.
 func (o *Operation) effectiveHedgeDelay() time.Duration {
-	return max(o.hedgeDelay, time.Duration(float64(o.latency.p95.Load())*AdaptiveHeadroom))
+	return max(o.hedgeDelay, time.Duration(float64(o.latency.p90.Load())*AdaptiveHeadroom))
+}
+
+// slowdownUnit is the fixed-point unit of a dependency's slowdown: 1000
+// stands for "as fast as the policies say".
+const slowdownUnit = 1000
+
+// noteSlowdown updates the dependency's slowdown with a successful attempt
+// of an operation whose attempt timeout's floor is floor. An answer that
+// came after the attempt timeout in force (late) says the whole dependency
+// may have slowed down: the slowdown becomes at least elapsed / floor, so
+// that every operation's attempt timeout grows with it at once instead of
+// each learning it from its own cut attempts. Any other answer lowers the
+// slowdown by 0.2 %, as the p99 estimates forget.
+func (d *Dependency) noteSlowdown(elapsed, floor time.Duration, late bool) {
+	for {
+		old := d.slowdown.Load()
+		var next int64
+		switch {
+		case late:
+			next = max(old, int64(elapsed)*slowdownUnit/int64(floor))
+		case old > slowdownUnit:
+			next = max(slowdownUnit, old-max(1, old/500))
+		default:
+			return
+		}
+		if next == old || d.slowdown.CompareAndSwap(old, next) {
+			return
+		}
+	}
 }
 
 // EffectiveAttemptTimeout returns the attempt timeout the next attempt
 // would get if a retry could follow it: the policy's attempt timeout, or
 // [AdaptiveHeadroom] times the observed p99 latency of the operation's
-// successful attempts when that is longer. Zero when the operation has no
-// attempt timeout. See the package documentation, "Timeouts that do not
-// manufacture outages".
+// successful attempts, or the policy's scaled up by the slowdown the
+// dependency last showed, whichever is longest. Zero when the operation
+// has no attempt timeout. See the package documentation, "Timeouts that do
+// not manufacture outages".
 func (o *Operation) EffectiveAttemptTimeout() time.Duration { return o.effectiveAttemptTimeout() }
 
 // EffectiveHedgeDelay returns the hedge delay in force: the policy's, or
-// [AdaptiveHeadroom] times the observed p95 latency of the operation's
+// [AdaptiveHeadroom] times the observed p90 latency of the operation's
 // successful attempts when that is longer. Zero when the operation does not
 // hedge.
 func (o *Operation) EffectiveHedgeDelay() time.Duration {

@@ -307,10 +307,11 @@ func TestHedgedReadRunsToDeadline(t *testing.T) {
 	})
 }
 
-// TestHedgeDelayFollowsP95: when every answer slows down, the hedge delay
-// follows the p95 so that hedges stay about one read in twenty instead of
-// doubling the load; a 5 % tail of slow answers leaves it at the policy's.
-func TestHedgeDelayFollowsP95(t *testing.T) {
+// TestHedgeDelayFollowsTheLatency: when every answer slows down, the hedge
+// delay follows so that hedges stay rare instead of doubling the load; a
+// 5 % tail of slow answers above a spread-out bulk leaves it at the
+// policy's, and hedging answers that tail.
+func TestHedgeDelayFollowsTheLatency(t *testing.T) {
 	tests := []struct {
 		name       string
 		latency    func(n int64) time.Duration
@@ -325,6 +326,14 @@ func TestHedgeDelayFollowsP95(t *testing.T) {
 			}
 			return 5 * time.Millisecond
 		}, 1.1, func(d time.Duration) bool { return d == 15*time.Millisecond }},
+		// The delay follows the bulk's p90 a little above 15ms, well
+		// below the tail it hedges.
+		{"one answer in twenty 50ms, the others 4 to 12ms", func(n int64) time.Duration {
+			if n%20 == 0 {
+				return 50 * time.Millisecond
+			}
+			return time.Duration(4+n*7%9) * time.Millisecond
+		}, 1.1, func(d time.Duration) bool { return d >= 15*time.Millisecond && d < 25*time.Millisecond }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -537,6 +546,47 @@ func TestFastFailureBurstDoesNotTrip(t *testing.T) {
 		}
 		if s, c := d.BreakerState(), d.BreakerCounts(); s != runtime.BreakerClosed {
 			t.Errorf("breaker %v after a burst of 30 fast failures among 1030 calls (%+v), want closed", s, c)
+		}
+	})
+}
+
+// TestSlowdownSpreadsAcrossOperations: the first late answer of one
+// operation tells the dependency it slowed down, and every other operation's
+// attempt timeout grows with it before that operation is cut even once.
+func TestSlowdownSpreadsAcrossOperations(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{})
+		read := slowPolicy()
+		read.Name, read.Idempotency = "Get", runtime.ReadOnly
+		read.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
+		get := newOp(t, d, read)
+		update := newOp(t, d, slowPolicy())
+		del := slowPolicy()
+		del.Name = "Delete"
+		remove := newOp(t, d, del)
+		dep := &latencyDep{}
+		dep.latency.Store(int64(65 * time.Millisecond))
+		if _, err := runtime.Do(t.Context(), get, "", dep.attempt); err != nil {
+			t.Fatal(err)
+		}
+		if got := update.EffectiveAttemptTimeout(); got < 77*time.Millisecond {
+			t.Errorf("Update's attempt timeout after Get answered in 65ms = %v, want about 1.2 × 65ms", got)
+		}
+		before := dep.calls.Load()
+		if _, err := runtime.Do(t.Context(), update, "", dep.attempt); err != nil || dep.calls.Load()-before != 1 {
+			t.Errorf("Update = %v after %d attempts, want an answer at the first", err, dep.calls.Load()-before)
+		}
+		// Answers within the timeouts wear the slowdown down: Delete,
+		// which never ran, is back at its floor.
+		if got := remove.EffectiveAttemptTimeout(); got < 77*time.Millisecond {
+			t.Errorf("Delete's attempt timeout while the dependency is slow = %v, want about 1.2 × 65ms", got)
+		}
+		dep.latency.Store(int64(5 * time.Millisecond))
+		for range 2000 {
+			runtime.Do(t.Context(), get, "", dep.attempt)
+		}
+		if got := remove.EffectiveAttemptTimeout(); got != 60*time.Millisecond {
+			t.Errorf("Delete's attempt timeout after 2000 fast answers = %v, want its floor 60ms again", got)
 		}
 	})
 }

@@ -307,7 +307,11 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 		}
 	} else if op.adaptive() {
 		at := op.effectiveAttemptTimeout()
-		op.latency.observe(elapsed, at > 0 && elapsed > at)
+		late := at > 0 && elapsed > at
+		op.latency.observe(elapsed, late)
+		if op.attemptTimeout > 0 {
+			d.noteSlowdown(elapsed, op.attemptTimeout, late)
+		}
 	}
 	if done != nil {
 		switch {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,6 +23,9 @@ type Dependency struct {
 	observer Observer
 	observed bool // observer is not the no-op one
 	logger   *slog.Logger
+	// slowdown is how much slower than its policies the dependency last
+	// answered, in thousandths (adaptive.go); at most 1000 means not.
+	slowdown atomic.Int64
 }
 
 // NewDependency returns the dependency called name with policy p, whose

@@ -66,11 +66,14 @@
 // is a floor: the timeout in force is [AdaptiveHeadroom] times the
 // observed p99 of the operation's successful attempts when that is longer,
 // never past the deadline ([Operation.EffectiveAttemptTimeout]). The p99
-// (and the p95, for hedging) is a streaming estimate, one atomic integer
+// (and the p90, for hedging) is a streaming estimate, one atomic integer
 // moved by a small step per answer, which settles where a hundredth of the
 // answers are above it; an answer that arrives after the attempt timeout in
 // force, which only a last attempt can give, lifts both estimates to it at
-// once. Within a call, each attempt cut by its timeout doubles the next
+// once, and tells the whole dependency: every operation's timeout grows by
+// the same ratio to its floor until answers within the timeouts wear the
+// ratio down, so that a dependency that slows down as a whole is learnt
+// from its first late answer, whichever operation gave it. Within a call, each attempt cut by its timeout doubles the next
 // attempt's, as TCP backs off its retransmission timer, so that the retry
 // after a timeout is likely to see the slow answer. So a dependency that
 // slows down as a whole costs a few retries, not an outage, and the
@@ -80,9 +83,12 @@
 // its attempt timeout: its hedge is the second chance a retry after a
 // timeout would give, started sooner and without throwing away the first
 // attempt, which may still answer. The hedge delay in force is the policy's
-// or [AdaptiveHeadroom] times the observed p95, whichever is longer
+// or [AdaptiveHeadroom] times the observed p90, whichever is longer
 // ([Operation.EffectiveHedgeDelay]), so that a dependency that slows down
 // as a whole is not sent every read twice while the tail is still hedged.
+// It follows the p90, not the p95: a twentieth of slow answers, the tail
+// hedging exists for, would put a p95 estimate at its edge and the delay
+// above the tail.
 //
 // Slow calls are counted apart from failures. An attempt cut by its attempt
 // timeout says only that the dependency is slower than that timeout; the

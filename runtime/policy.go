@@ -196,7 +196,7 @@ type RetryPolicy struct {
 type HedgePolicy struct {
 	// Delay is how long to wait before hedging, usually the dependency's
 	// p95 latency. It is a floor: the delay in force grows with the
-	// observed p95 (see [Operation.EffectiveHedgeDelay]). Zero disables
+	// observed p90 (see [Operation.EffectiveHedgeDelay]). Zero disables
 	// hedging.
 	Delay time.Duration
 	// MaxHedges is the number of hedges per attempt. Zero means
