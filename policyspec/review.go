@@ -265,7 +265,7 @@ func legend(rows [][]string) string {
 	}
 	if used(markFloor) {
 		parts = append(parts, "≥ a floor: the runtime lengthens it to "+strconv.FormatFloat(runtime.AdaptiveHeadroom, 'f', -1, 64)+
-			" × the observed p99 (attempt timeout) or p95 (hedge delay), and cuts an attempt only when a retry can follow; hedged and last attempts run to the total")
+			" × the observed p99 (attempt timeout) or p90 (hedge delay), and cuts an attempt only when a retry can follow; hedged and last attempts run to the total")
 	}
 	if len(parts) == 0 {
 		return ""

@@ -56,7 +56,7 @@ func TestRenderReview(t *testing.T) {
 | inventory/ListItems (gRPC) | 300 ms / ≥420 ms, total 1.6 s | 2 (default), full jitter, budget 10% | 50%/20 calls/30 s | 108 permits | none | yes |
 | inventory/ReserveItem (gRPC) | 300 ms / ≥420 ms, total 1.6 s | 2 (default), full jitter, budget 10% | 50%/20 calls/30 s | 108 permits | none | with key Idempotency-Key |
 
-Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor: the runtime lengthens it to 1.2 × the observed p99 (attempt timeout) or p95 (hedge delay), and cuts an attempt only when a retry can follow; hedged and last attempts run to the total.
+Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor: the runtime lengthens it to 1.2 × the observed p99 (attempt timeout) or p90 (hedge delay), and cuts an attempt only when a retry can follow; hedged and last attempts run to the total.
 
 **Open risks:** billing: no latency data, timeouts or bulkhead are guesses; billing: no fallback, failures reach the caller.
 `,
@@ -70,7 +70,7 @@ Marks: (default) built-in default; *guess* chosen without latency data; measure 
 | billing (HTTP) | 300 ms / 2 s *guess* | none (not idempotent) | 50%/20 calls/30 s (default) | 32 permits *guess* | none | no |
 | inventory (gRPC) | 2 ops: 300 ms / ≥420 ms, total 1.6 s; 1 op: 300 ms / 1.7 s | 2 ops: 2 (default), full jitter, budget 10%; 1 op: 2 (default), full jitter, budget 10%, hedge after ≥90 ms | 50%/20 calls/30 s | 108 permits | 2 ops: none; 1 op: cached, 5 m, marked degraded | 2 ops: yes; 1 op: with key Idempotency-Key |
 
-Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor: the runtime lengthens it to 1.2 × the observed p99 (attempt timeout) or p95 (hedge delay), and cuts an attempt only when a retry can follow; hedged and last attempts run to the total.
+Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor: the runtime lengthens it to 1.2 × the observed p99 (attempt timeout) or p90 (hedge delay), and cuts an attempt only when a retry can follow; hedged and last attempts run to the total.
 
 **Open risks:** billing: no latency data, timeouts or bulkhead are guesses; billing: no fallback, failures reach the caller.
 `,
