@@ -590,3 +590,43 @@ func TestSlowdownSpreadsAcrossOperations(t *testing.T) {
 		}
 	})
 }
+
+// TestHedgeNeedsSpareCapacity: a hedge takes a bulkhead permit only when a
+// quarter of the bulkhead stays free after it, so that hedges never turn
+// calls away.
+func TestHedgeNeedsSpareCapacity(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8}})
+		hang := newOp(t, d, runtime.OperationPolicy{Name: "Hang", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
+		read := newOp(t, d, runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly, Timeout: time.Second,
+			Hedge: runtime.HedgePolicy{Delay: 10 * time.Millisecond}})
+		for range 5 {
+			go runtime.Do(t.Context(), hang, "", (&latencyDep{}).attempt0(time.Second))
+		}
+		synctest.Wait()
+		dep := &latencyDep{}
+		dep.latency.Store(int64(100 * time.Millisecond))
+		// The read's primary makes 6 of 8 in flight: a hedge would leave
+		// one free, less than a quarter.
+		if _, err := runtime.Do(t.Context(), read, "", dep.attempt); err != nil || dep.calls.Load() != 1 {
+			t.Errorf("Do = %v after %d attempts, want the primary's answer and no hedge", err, dep.calls.Load())
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		// With the bulkhead free, a read (of an operation that has not yet
+		// learnt this latency) is hedged.
+		read2 := newOp(t, d, runtime.OperationPolicy{Name: "Get2", Idempotency: runtime.ReadOnly, Timeout: time.Second,
+			Hedge: runtime.HedgePolicy{Delay: 10 * time.Millisecond}})
+		before := dep.calls.Load()
+		runtime.Do(t.Context(), read2, "", dep.attempt)
+		if got := dep.calls.Load() - before; got != 2 {
+			t.Errorf("attempts with the bulkhead free = %d, want 2 (a hedge)", got)
+		}
+	})
+}
+
+// attempt0 returns an attempt that answers after d.
+func (l *latencyDep) attempt0(d time.Duration) runtime.Attempt[string] {
+	l.latency.Store(int64(d))
+	return l.attempt
+}

@@ -49,6 +49,16 @@ func (b *bulkhead) acquire(ctx context.Context, deadline time.Time) (time.Durati
 	}
 }
 
+// tryAcquireSpare takes a permit only if, after it, a quarter of the
+// permits are still free: the spare capacity hedges may use, so that a
+// burst of hedges never turns calls away.
+func (b *bulkhead) tryAcquireSpare() bool {
+	if len(b.sem) >= cap(b.sem)-cap(b.sem)/4 {
+		return false
+	}
+	return b.tryAcquire()
+}
+
 // tryAcquire takes a permit only if one is free now.
 func (b *bulkhead) tryAcquire() bool {
 	select {

@@ -36,8 +36,9 @@
 //     ending cancels the attempt's work.
 //
 // Around the loop, read-only operations may hedge (a second attempt after
-// the hedge delay, paid from the retry budget and taking a spare bulkhead
-// permit; the first success wins, the others are cancelled) and may answer
+// the hedge delay, paid from the retry budget and only with spare
+// capacity: a bulkhead permit that leaves a quarter of the bulkhead free;
+// the first success wins, the others are cancelled) and may answer
 // from a fallback when the call fails (a cached last-known-good value or a
 // static one), always together with a [*DegradedError] so the caller knows.
 // A non-idempotent operation is sent once; when it times out the error is

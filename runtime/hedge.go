@@ -88,11 +88,12 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 	}
 }
 
-// startHedge starts a hedged attempt if the budget, a spare permit and the
-// breaker all allow it, and reports whether it did.
+// startHedge starts a hedged attempt if the budget, a spare permit (one
+// that leaves a quarter of the bulkhead free) and the breaker all allow
+// it, and reports whether it did.
 func (o *Operation) startHedge(start func(func(error), bool)) bool {
 	d := o.dep
-	if !d.bulkhead.tryAcquire() {
+	if !d.bulkhead.tryAcquireSpare() {
 		return false
 	}
 	if !d.budget.withdraw() {
