@@ -67,6 +67,30 @@ func TestBulkheadHoldsASlowDependency(t *testing.T) {
 	}
 }
 
+// TestBulkheadWaitFromLatency: with a measured p95 the bulkhead's wait is
+// the p95; without one, the runtime default; a written value wins.
+func TestBulkheadWaitFromLatency(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		doc    string
+		want   time.Duration
+		origin Origin
+	}{
+		{"latency: {p95: 15ms, p99: 30ms, rps: 400}", 15 * ms, OriginDerived},
+		{"latency: {p99: 30ms, rps: 400}", runtime.DefaultMaxWait, OriginDefault},
+		{"latency: {p95: 15ms}\nbulkhead: {maxWait: 40ms}", 40 * ms, OriginSet},
+	}
+	for _, tt := range tests {
+		d, err := ResolveDependency("dep", layer(t, LayerDocument, tt.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, src := d.Policy.Bulkhead.MaxWait, d.Sources["bulkhead.maxWait"]; got != tt.want || src.Origin != tt.origin {
+			t.Errorf("%q: bulkhead wait %v (%v), want %v (%v)", tt.doc, got, src.Origin, tt.want, tt.origin)
+		}
+	}
+}
+
 func TestResolveTimeouts(t *testing.T) {
 	ms := time.Millisecond
 	type want struct {

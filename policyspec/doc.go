@@ -97,6 +97,10 @@
 //     shared equally between attempts;
 //   - bulkhead.maxConcurrent = ceil(rps × p99) × [BulkheadHeadroom] (Little's
 //     law), from the dependency's own latency;
+//   - bulkhead.maxWait = p95: a call waits for a permit about as long as a
+//     read waits before hedging, long enough to ride out the short bursts
+//     over the bulkhead that a slowdown's first retries cause, short enough
+//     to fail fast behind a stuck dependency;
 //   - hedge.delay = p95, when hedging is asked for without a delay;
 //   - retry.minAttempt = p50.
 //

@@ -76,8 +76,12 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 
 	d.Policy.Bulkhead.MaxConcurrent = d.bulkheadSize(&s.Bulkhead.MaxConcurrent)
 	d.Policy.Bulkhead.MaxWait = setOr(d, "bulkhead.maxWait", &s.Bulkhead.MaxWait, runtime.DefaultMaxWait)
-	if s.Bulkhead.MaxWait.Set && s.Bulkhead.MaxWait.Value == 0 {
+	switch {
+	case s.Bulkhead.MaxWait.Set && s.Bulkhead.MaxWait.Value == 0:
 		d.Policy.Bulkhead.MaxWait = runtime.NoWait
+	case !s.Bulkhead.MaxWait.Set && d.Latency.P95 > 0:
+		d.Policy.Bulkhead.MaxWait = d.Latency.P95
+		d.Sources["bulkhead.maxWait"] = Source{Origin: OriginDerived, Basis: "p95 " + d.Latency.P95.String()}
 	}
 
 	d.Policy.Budget.Ratio = setOr(d, "retry.budget", &s.Retry.Budget, runtime.DefaultBudgetRatio)
