@@ -256,7 +256,7 @@ func DefaultPolicy() Policy {
 			},
 			Bulkhead: resilient.BulkheadPolicy{
 				MaxConcurrent: 36,
-				MaxWait:       10 * time.Millisecond,
+				MaxWait:       15 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,

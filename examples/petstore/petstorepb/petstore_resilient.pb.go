@@ -63,7 +63,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			},
 			Bulkhead: resilient.BulkheadPolicy{
 				MaxConcurrent: 36,
-				MaxWait:       10 * time.Millisecond,
+				MaxWait:       15 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,

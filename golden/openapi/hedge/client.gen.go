@@ -213,7 +213,7 @@ func DefaultPolicy() Policy {
 			},
 			Bulkhead: resilient.BulkheadPolicy{
 				MaxConcurrent: 108,
-				MaxWait:       10 * time.Millisecond,
+				MaxWait:       90 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,

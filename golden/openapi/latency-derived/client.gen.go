@@ -213,7 +213,7 @@ func DefaultPolicy() Policy {
 			},
 			Bulkhead: resilient.BulkheadPolicy{
 				MaxConcurrent: 144,
-				MaxWait:       10 * time.Millisecond,
+				MaxWait:       60 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,
