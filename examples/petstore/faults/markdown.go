@@ -114,6 +114,15 @@ func (rep *Report) Markdown(o MarkdownOptions) string {
 		}
 	}
 
+	b.WriteString("\n## What failed\n\nThe most frequent errors of each arm, with their counts.\n\n")
+	for _, row := range rep.Rows {
+		for _, a := range Arms {
+			if r := row.Arms[a]; r != nil && len(r.Errors) > 0 {
+				fmt.Fprintf(&b, "- %s (%s), %s: %s\n", row.Scenario.Name, row.Transport, a, escape(TopErrors(r, 2)))
+			}
+		}
+	}
+
 	b.WriteString("\n## Faults injected\n\n")
 	for _, row := range rep.Rows {
 		fmt.Fprintf(&b, "- %s (%s): %s; %.0f calls a second for %s, deadline %s.\n",

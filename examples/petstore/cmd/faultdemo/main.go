@@ -12,7 +12,8 @@
 //
 //	-out DIR          folder for report.md, outcomes.svg, requests.svg,
 //	                  latency.svg, results.json and log.txt (default
-//	                  faultdemo-report, in the current directory); printed
+//	                  examples/petstore/faultdemo-report, which git
+//	                  ignores); printed at the end
 //	-json FILE        also write the results file there ("-" for stdout,
 //	                  replacing the summary)
 //	-duration D       fault phase of each scenario (default 1.5s); the 503

@@ -28,9 +28,6 @@ var errUsage = errors.New("usage")
 // errCriteria reports that an acceptance line or a suite criterion failed.
 var errCriteria = errors.New("criteria not met")
 
-// DefaultOut is the report folder when -out is not given, relative to the
-// current directory.
-const DefaultOut = "faultdemo-report"
 
 // The report's files, in the -out folder.
 const (
@@ -47,7 +44,7 @@ const (
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("faultdemo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", DefaultOut, "folder for report.md, the charts, results.json and log.txt")
+	out := fs.String("out", faults.ReportDir(), "folder for report.md, the charts, results.json and log.txt")
 	jsonFile := fs.String("json", "", `also write the results file there ("-" for standard output)`)
 	phase := fs.Duration("duration", 1500*time.Millisecond, "fault phase of each scenario")
 	only := fs.String("scenarios", "", "comma-separated scenario ids to run (default all: "+strings.Join(faults.ScenarioNames(), ", ")+")")
