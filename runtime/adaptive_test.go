@@ -630,3 +630,61 @@ func (l *latencyDep) attempt0(d time.Duration) runtime.Attempt[string] {
 	l.latency.Store(int64(d))
 	return l.attempt
 }
+
+// TestSlowDependencyUnderOpenLoad is the fault demo's slow scenario on the
+// fake clock: calls arrive at 400 a second whatever the earlier ones are
+// doing, half of them hedged reads and half retried writes, against the
+// pet store's policy (bulkhead 36 waiting up to 15ms, attempt timeout 60ms,
+// hedge after 15ms); after a healthy second every answer takes 65ms, twice
+// the p99. Every call is answered, the breaker stays closed and the
+// slowdown costs under a tenth more requests.
+func TestSlowDependencyUnderOpenLoad(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{
+			Breaker:  runtime.BreakerPolicy{OpenFor: time.Second, Window: 5 * time.Second},
+			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
+		})
+		write := newOp(t, d, slowPolicy())
+		rp := slowPolicy()
+		rp.Name, rp.Idempotency, rp.Timeout = "Get", runtime.ReadOnly, 500*time.Millisecond
+		rp.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
+		read := newOp(t, d, rp)
+		dep := &latencyDep{}
+		dep.latency.Store(int64(5 * time.Millisecond))
+		run := func(d time.Duration) (calls, failed int64) {
+			var wg sync.WaitGroup
+			var c, f atomic.Int64
+			start := time.Now()
+			for k := 0; time.Since(start) < d; k++ {
+				op := read
+				if k%2 == 1 {
+					op = write
+				}
+				wg.Go(func() {
+					ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+					defer cancel()
+					c.Add(1)
+					if _, err := runtime.Do(ctx, op, "", dep.attempt); err != nil {
+						f.Add(1)
+					}
+				})
+				time.Sleep(2500 * time.Microsecond)
+			}
+			wg.Wait()
+			return c.Load(), f.Load()
+		}
+		run(time.Second)
+		dep.latency.Store(int64(65 * time.Millisecond))
+		before := dep.calls.Load()
+		calls, failed := run(1500 * time.Millisecond)
+		if failed != 0 {
+			t.Errorf("%d of %d calls failed against a dependency answering in 65ms", failed, calls)
+		}
+		if perCall := float64(dep.calls.Load()-before) / float64(calls); perCall > 1.1 {
+			t.Errorf("%.3f requests per call, want at most 1.1", perCall)
+		}
+		if s, c := d.BreakerState(), d.BreakerCounts(); s != runtime.BreakerClosed || c.Failures != 0 {
+			t.Errorf("breaker %v with %+v, want closed without failures", s, c)
+		}
+	})
+}
