@@ -492,8 +492,8 @@ func (r *Result) fill(s []sample, deadline time.Duration) {
 				refused = append(refused, x.latency)
 			}
 			msg := x.err.Error()
-			if len(msg) > 100 {
-				msg = msg[:100]
+			if len(msg) > 300 {
+				msg = msg[:300]
 			}
 			r.Errors[msg]++
 		}
