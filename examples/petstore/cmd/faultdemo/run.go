@@ -28,7 +28,6 @@ var errUsage = errors.New("usage")
 // errCriteria reports that an acceptance line or a suite criterion failed.
 var errCriteria = errors.New("criteria not met")
 
-
 // The report's files, in the -out folder.
 const (
 	reportFile   = "report.md"
