@@ -230,7 +230,7 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 	ready := sync.OnceFunc(warmed.Done)
 	defer ready()
 
-	st, err := StartStack(row.Transport, row.Plan.Shed)
+	st, err := StartStack(row.Transport, row.Plan.Shed, row.Scenario.Network)
 	if err != nil {
 		r.Err = err
 		return r
