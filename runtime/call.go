@@ -36,12 +36,12 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 // For read-only operations with a hedge delay, an attempt that has not
 // answered after the delay is hedged (budget and a spare permit allowing);
 // the first success wins and the others are cancelled. Hedged attempts run
-// to the deadline. The package documentation, "Timeouts that do not
-// manufacture outages", says how attempt timeouts and hedge delays follow
-// the observed latency and how the breaker counts slow attempts. When a read-only
-// call fails for any reason but a rejection by the dependency (4xx) or the
-// caller's cancellation, a configured fallback answers instead, with a
-// [*DegradedError].
+// to the deadline. When a read-only call fails for any reason but a
+// rejection by the dependency (4xx) or the caller's cancellation, a
+// configured fallback answers instead, with a [*DegradedError]. The
+// package documentation, "Timeouts that do not manufacture outages", says
+// how attempt timeouts and hedge delays follow the observed latency and
+// how the breaker counts slow attempts.
 //
 // key identifies the request for a cached fallback (for example the
 // request's path and query); it is unused otherwise and may be empty.
