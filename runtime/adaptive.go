@@ -112,21 +112,28 @@ const slowdownUnit = 1000
 // came after the attempt timeout in force (late) says the whole dependency
 // may have slowed down: the slowdown becomes at least elapsed / floor, so
 // that every operation's attempt timeout grows with it at once instead of
-// each learning it from its own cut attempts. Any other answer lowers the
-// slowdown by 0.2 %, as the p99 estimates forget.
+// each learning it from its own cut attempts, and the bulkhead admits as
+// many more calls (bulkhead.follow). An answer faster than the slowdown
+// says lowers it by 0.2 %, as the p99 estimates forget; answers as slow as
+// it says keep it.
 func (d *Dependency) noteSlowdown(elapsed, floor time.Duration, late bool) {
+	ratio := int64(elapsed) * slowdownUnit / int64(floor)
 	for {
 		old := d.slowdown.Load()
 		var next int64
 		switch {
 		case late:
-			next = max(old, int64(elapsed)*slowdownUnit/int64(floor))
-		case old > slowdownUnit:
+			next = max(old, ratio)
+		case old > slowdownUnit && ratio < old:
 			next = max(slowdownUnit, old-max(1, old/500))
 		default:
 			return
 		}
-		if next == old || d.slowdown.CompareAndSwap(old, next) {
+		if next == old {
+			return
+		}
+		if d.slowdown.CompareAndSwap(old, next) {
+			d.bulkhead.follow(next)
 			return
 		}
 	}

@@ -688,3 +688,70 @@ func TestSlowDependencyUnderOpenLoad(t *testing.T) {
 		}
 	})
 }
+
+// TestBulkheadFollowsAnsweringSlowdown: a dependency that keeps answering,
+// but at 140ms instead of its 50ms p99.9, holds each call longer; the same
+// traffic needs more calls in flight than the bulkhead of 10 was sized
+// for. Its late answers widen the bulkhead (up to twice its size) so that
+// the calls it answers are not refused; a dependency that answers nothing
+// never widens it.
+func TestBulkheadFollowsAnsweringSlowdown(t *testing.T) {
+	for _, hang := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 10, MaxWait: 5 * time.Millisecond},
+				Breaker: runtime.BreakerPolicy{Disabled: true}})
+			op := newOp(t, d, slowPolicy())
+			dep := &latencyDep{}
+			dep.latency.Store(int64(140 * time.Millisecond))
+			dep.hang.Store(hang)
+			var refused, maxInFlight atomic.Int64
+			watchDone := make(chan struct{})
+			stop := make(chan struct{})
+			go func() {
+				defer close(watchDone)
+				for {
+					if n := int64(d.InFlight()); n > maxInFlight.Load() {
+						maxInFlight.Store(n)
+					}
+					select {
+					case <-stop:
+						return
+					case <-time.After(time.Millisecond):
+					}
+				}
+			}()
+			// 100 calls a second for 3s: 14 in flight at 140ms.
+			var wg sync.WaitGroup
+			start := time.Now()
+			var late atomic.Int64
+			for time.Since(start) < 3*time.Second {
+				wg.Go(func() {
+					ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+					defer cancel()
+					_, err := runtime.Do(ctx, op, "", dep.attempt)
+					if errors.Is(err, runtime.ErrBulkheadFull) {
+						refused.Add(1)
+						if time.Since(start) > time.Second {
+							late.Add(1)
+						}
+					}
+				})
+				time.Sleep(10 * time.Millisecond)
+			}
+			wg.Wait()
+			close(stop)
+			<-watchDone
+			if m := maxInFlight.Load(); m > 20 {
+				t.Errorf("hang %v: %d calls in flight, more than twice the bulkhead of 10", hang, m)
+			}
+			switch {
+			case !hang && late.Load() != 0:
+				t.Errorf("answering at 140ms: %d calls refused by the bulkhead after the first second (%d in all), want none", late.Load(), refused.Load())
+			case hang && maxInFlight.Load() > 10:
+				t.Errorf("answering nothing: %d calls in flight, want the bulkhead's 10 at most", maxInFlight.Load())
+			case hang && refused.Load() == 0:
+				t.Error("answering nothing: no call refused by the bulkhead")
+			}
+		})
+	}
+}

@@ -93,7 +93,7 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 		if d.observed {
 			d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBulkheadFull})
 		}
-		v, err := fallback[T](ctx, op, key, &BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: cap(d.bulkhead.sem), Waited: waited})
+		v, err := fallback[T](ctx, op, key, &BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: d.bulkhead.limit(), Waited: waited})
 		return v, false, err
 	}
 	d.budget.onCall()

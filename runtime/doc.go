@@ -91,6 +91,15 @@
 // hedging exists for, would put a p95 estimate at its edge and the delay
 // above the tail.
 //
+// The bulkhead follows an answering dependency. Sized by Little's law for
+// the dependency's measured latency, a bulkhead turns calls away when the
+// dependency merely slows down: the same traffic then needs more calls in
+// flight. The slowdown a late answer reveals widens the bulkhead by the
+// same ratio, up to twice its policy's size ([BulkheadPolicy.MaxConcurrent]),
+// and it narrows again as answers speed up. Only answers widen it: a
+// dependency that answers nothing keeps the bulkhead at its size, which is
+// what isolates the caller from it.
+//
 // Slow calls are counted apart from failures. An attempt cut by its attempt
 // timeout says only that the dependency is slower than that timeout; the
 // breaker is told about it when the call ends. If a later attempt of the

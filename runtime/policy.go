@@ -108,7 +108,11 @@ type BreakerPolicy struct {
 // no unbounded queue: a call waits at most MaxWait for a permit.
 type BulkheadPolicy struct {
 	// MaxConcurrent is the number of calls (hedges included) in flight at
-	// once. Zero means [DefaultMaxConcurrent].
+	// once. While the dependency answers later than its operations'
+	// attempt timeouts allow for, the bulkhead admits proportionally more,
+	// up to twice this (see the package documentation, "Timeouts that do
+	// not manufacture outages"); a dependency that answers nothing never
+	// widens it. Zero means [DefaultMaxConcurrent].
 	MaxConcurrent int
 	// MaxWait is how long a call waits for a permit before it is rejected
 	// with [ErrBulkheadFull]. Zero means [DefaultMaxWait]; [NoWait] rejects
