@@ -15,12 +15,17 @@ import (
 	"github.com/resilientgo/resilient/runtime"
 )
 
-// long skips the wall-clock runs of the scenarios under -short; it is the
-// one place that gates them.
+// long skips the wall-clock runs of the scenarios under -short and under
+// the race detector; it is the one place that gates them.
 func long(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the fault scenarios on loopback in real time")
+	}
+	if raceDetector {
+		// The race detector makes every goroutine operation several times
+		// slower: the latencies measured would be its own.
+		t.Skip("measures wall-clock latency, which the race detector distorts; run it without -race: go test ./examples/petstore/faults ./examples/petstore/cmd/faultdemo")
 	}
 }
 

@@ -13,12 +13,17 @@ import (
 	"unicode/utf8"
 )
 
-// long skips the wall-clock run of the demo under -short; it is the one
-// place that gates it.
+// long skips the wall-clock run of the demo under -short and under the
+// race detector; it is the one place that gates it.
 func long(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs fault scenarios on loopback in real time")
+	}
+	if raceDetector {
+		// The race detector makes every goroutine operation several times
+		// slower: the latencies measured would be its own.
+		t.Skip("measures wall-clock latency, which the race detector distorts; run it without -race: go test ./examples/petstore/faults ./examples/petstore/cmd/faultdemo")
 	}
 }
 
