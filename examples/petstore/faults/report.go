@@ -88,7 +88,7 @@ const summaryFormat = "%-14s %-4s  %5s %5s %5s   %6s %6s %6s   %5s %5s %5s   %s\
 // per call, and a verdict word (see [Word]); then the acceptance tally.
 func (rep *Report) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "Pet store under faults: every call with a %s deadline; arms naive, resilient, common.\n", ms(rep.Deadline))
-	fmt.Fprintf(w, "%21s%s   %s   %s\n", "", center("answered %", 17), center("p99 ms", 20), center("requests/call", 17))
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%21s%s   %s   %s", "", center("answered %", 17), center("p99 ms", 20), center("requests/call", 17)), " "))
 	fmt.Fprintf(w, summaryFormat, "scenario", "", "naive", "res.", "common", "naive", "res.", "common", "naive", "res.", "common", "verdict")
 	for _, row := range rep.Rows {
 		n, r, c := arms(row)
