@@ -591,23 +591,23 @@ func TestSlowdownSpreadsAcrossOperations(t *testing.T) {
 	})
 }
 
-// TestHedgeNeedsSpareCapacity: a hedge takes a bulkhead permit only when a
-// quarter of the bulkhead stays free after it, so that hedges never turn
-// calls away.
+// TestHedgeNeedsSpareCapacity: a hedge takes a bulkhead permit only when
+// half the bulkhead stays free after it, so that hedges never turn calls
+// away.
 func TestHedgeNeedsSpareCapacity(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8}})
 		hang := newOp(t, d, runtime.OperationPolicy{Name: "Hang", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
 		read := newOp(t, d, runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly, Timeout: time.Second,
 			Hedge: runtime.HedgePolicy{Delay: 10 * time.Millisecond}})
-		for range 5 {
+		for range 3 {
 			go runtime.Do(t.Context(), hang, "", (&latencyDep{}).attempt0(time.Second))
 		}
 		synctest.Wait()
 		dep := &latencyDep{}
 		dep.latency.Store(int64(100 * time.Millisecond))
-		// The read's primary makes 6 of 8 in flight: a hedge would leave
-		// one free, less than a quarter.
+		// The read's primary makes 4 of 8 in flight: a hedge would leave
+		// three free, less than half.
 		if _, err := runtime.Do(t.Context(), read, "", dep.attempt); err != nil || dep.calls.Load() != 1 {
 			t.Errorf("Do = %v after %d attempts, want the primary's answer and no hedge", err, dep.calls.Load())
 		}

@@ -96,11 +96,13 @@ func (b *bulkhead) acquire(ctx context.Context, deadline time.Time) (time.Durati
 	}
 }
 
-// tryAcquireSpare takes a permit only if, after it, a quarter of the
-// permits are still free: the spare capacity hedges may use, so that a
-// burst of hedges never turns calls away.
+// tryAcquireSpare takes a permit only if, after it, half the permits are
+// still free: the spare capacity hedges may use. A healthy dependency
+// keeps the bulkhead nearly empty, so this costs the tail nothing; when
+// the dependency slows down and every read would be hedged, hedges stop
+// before they crowd out calls.
 func (b *bulkhead) tryAcquireSpare() bool {
-	if l := b.limit(); b.inFlight() >= l-l/4 {
+	if l := b.limit(); b.inFlight() >= l-l/2 {
 		return false
 	}
 	return b.tryAcquire()

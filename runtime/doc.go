@@ -37,7 +37,7 @@
 //
 // Around the loop, read-only operations may hedge (a second attempt after
 // the hedge delay, paid from the retry budget and only with spare
-// capacity: a bulkhead permit that leaves a quarter of the bulkhead free;
+// capacity: a bulkhead permit that leaves half the bulkhead free;
 // the first success wins, the others are cancelled) and may answer
 // from a fallback when the call fails (a cached last-known-good value or a
 // static one), always together with a [*DegradedError] so the caller knows.

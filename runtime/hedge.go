@@ -89,7 +89,7 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 }
 
 // startHedge starts a hedged attempt if the budget, a spare permit (one
-// that leaves a quarter of the bulkhead free) and the breaker all allow
+// that leaves half the bulkhead free) and the breaker all allow
 // it, and reports whether it did.
 func (o *Operation) startHedge(start func(func(error), bool)) bool {
 	d := o.dep

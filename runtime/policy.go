@@ -196,7 +196,7 @@ type RetryPolicy struct {
 // HedgePolicy configures hedging: when an attempt of a ReadOnly operation
 // has not answered after Delay, another one is started; the first success
 // wins and the others are cancelled. Hedges are paid from the retry budget
-// and need spare capacity: a bulkhead permit that leaves a quarter of the
+// and need spare capacity: a bulkhead permit that leaves half the
 // bulkhead free.
 type HedgePolicy struct {
 	// Delay is how long to wait before hedging, usually the dependency's
