@@ -137,7 +137,8 @@ func (rep *Report) Markdown(o MarkdownOptions) string {
 		}
 		fmt.Fprintf(&b, "- %s (%s): %s; %s at the end.", row.Scenario.Name, row.Transport, transitions(r.Transitions), r.Breaker)
 		if row.Plan.Window > 0 {
-			fmt.Fprintf(&b, " %s.", recoveryVerdict(row, r).Detail)
+			d := recoveryVerdict(row, r).Detail
+			fmt.Fprintf(&b, " %s%s.", strings.ToUpper(d[:1]), d[1:])
 		}
 		b.WriteString("\n")
 	}
