@@ -212,9 +212,10 @@ func breakerCell(d *Dependency) string {
 		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]))
 }
 
-// bulkheadCell renders "32 permits".
+// bulkheadCell renders "≥32 permits": the runtime widens the bulkhead up
+// to twice while the dependency answers slowly.
 func bulkheadCell(d *Dependency) string {
-	return fmt.Sprintf("%d permits%s", d.Policy.Bulkhead.MaxConcurrent, mark(d.Sources["bulkhead.maxConcurrent"]))
+	return fmt.Sprintf("%s%d permits%s", markFloor, d.Policy.Bulkhead.MaxConcurrent, mark(d.Sources["bulkhead.maxConcurrent"]))
 }
 
 // fallbackCell renders "cached, 5 m, marked degraded", "static value,
@@ -264,8 +265,10 @@ func legend(rows [][]string) string {
 		parts = append(parts, "*guess* chosen without latency data; measure p99.9 and rps to replace it")
 	}
 	if used(markFloor) {
-		parts = append(parts, "≥ a floor: the runtime lengthens it to "+strconv.FormatFloat(runtime.AdaptiveHeadroom, 'f', -1, 64)+
-			" × the observed p99 (attempt timeout) or p90 (hedge delay), and cuts an attempt only when a retry can follow; hedged and last attempts run to the total")
+		h := strconv.FormatFloat(runtime.AdaptiveHeadroom, 'f', -1, 64)
+		parts = append(parts, "≥ a floor the runtime raises when the dependency slows down: the attempt timeout to "+h+
+			" × the observed p99, the hedge delay to "+h+" × the observed p90, the bulkhead up to twice its size while the dependency answers; "+
+			"an attempt is cut only when a retry can follow, hedged and last attempts run to the total")
 	}
 	if len(parts) == 0 {
 		return ""
