@@ -305,9 +305,11 @@ func sentence(sc Scenario, rows []*Row) string {
 	case "overload":
 		demand := pl.Rate * (pl.Value + rows[0].Policy.Latency.P50).Seconds()
 		return fmt.Sprintf("the store, slowed by %s, could serve %d requests at once, about %s of the calls in flight: naive users got the rest shed at once (answered %s, failed fast %s); "+
-			"resilient users got the same answers plus cached reads for the shed and refused calls, since a shed answer's 1 s Retry-After does not fit the deadline and the bulkhead of %d refuses calls within %s (answered %s, %s requests per call); "+
+			"resilient users got more answers in all (answered %s, of which fresh %s): a shed answer's 1 s Retry-After does not fit the deadline, so reads were answered from the cache, "+
+			"and %s on the shed answers, sparing the store most requests (%s requests per call), the bulkhead of %d refusing the rest within %s; "+
 			"common users got no more answers than naive users but waited for them (answered %s, failed slow %s): go-retryablehttp waits out the Retry-After, grpc-go the pushback, past the deadline.",
-			ms(pl.Value), pl.Shed.MaxConcurrent, pct(float64(pl.Shed.MaxConcurrent)/demand), n(answered), n(fast), bulkheadSize(rows[0].Policy), ms(bulkheadWait(rows[0].Policy)), r(answered), r(perCall), c(answered), c(slow))
+			ms(pl.Value), pl.Shed.MaxConcurrent, pct(float64(pl.Shed.MaxConcurrent)/demand), n(answered), n(fast),
+			r(answered), r(fresh), breaker, r(perCall), bulkheadSize(rows[0].Policy), ms(bulkheadWait(rows[0].Policy)), c(answered), c(slow))
 	case "spent-deadline":
 		return fmt.Sprintf("calls arrived with %s left, less than the store's p50: naive users sent them anyway and failed (answered %s, %s requests per call); "+
 			"resilient users got cached reads or an immediate error without anything being sent (answered %s, %s requests per call); "+
