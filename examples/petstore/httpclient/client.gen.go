@@ -304,7 +304,7 @@ type Policy struct {
 // replace, "(derived)" for one computed from other values.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 24 (derived); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (derived); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -314,8 +314,8 @@ func DefaultPolicy() Policy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 24,
-				MaxWait:       10 * time.Millisecond,
+				MaxConcurrent: 36,
+				MaxWait:       15 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,
@@ -323,7 +323,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only, 3 attempts (default), timeout 500ms (derived), attempt 60ms (derived), hedged after 15ms (derived).
+		// ListPets: read-only, 3 attempts (default), timeout 500ms (derived), attempt 60ms (derived), hedged after 15ms (derived), cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
 			Name:           "ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -337,7 +337,7 @@ func DefaultPolicy() Policy {
 				MinAttempt: 5 * time.Millisecond,
 			},
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// CreatePet: idempotent, 3 attempts (default), timeout 480ms (derived), attempt 60ms (derived), key in Idempotency-Key.
 		CreatePet: resilient.OperationPolicy{
@@ -404,12 +404,12 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent, 1 attempt (derived), timeout 60ms (derived).
+		// AdoptPet: not idempotent, 1 attempt (derived), timeout 480ms (derived), attempt 60ms (derived).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "AdoptPet",
 			Idempotency:    resilient.NotIdempotent,
-			Timeout:        60 * time.Millisecond,
-			AttemptTimeout: 0,
+			Timeout:        480 * time.Millisecond,
+			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
@@ -427,7 +427,9 @@ func DefaultPolicy() Policy {
 //
 // List every pet.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms.
+// Served from the last answer (marked degraded) when the store fails.
+//
+// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
 func (c *Client) ListPets(ctx context.Context, opts ...resilient.CallOption) ([]Pet, error) {
 	req, err := c.requestListPets(ctx)
 	if err != nil {
@@ -708,7 +710,7 @@ func decodeUpdatePetError(re *resilient.RemoteError) error {
 //
 // Every call is applied; it is sent once and never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 60ms.
+// Policy: not idempotent, 1 attempt, timeout 480ms, attempt 60ms.
 //
 // Documented error answers come back as a *AdoptPetError; any other
 // failure of the dependency as a *resilient.RemoteError.

@@ -261,7 +261,7 @@ type Policy struct {
 // replace, "(derived)" for one computed from other values.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 72 (derived); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 108 (derived); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -271,8 +271,8 @@ func DefaultPolicy() Policy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 72,
-				MaxWait:       10 * time.Millisecond,
+				MaxConcurrent: 108,
+				MaxWait:       90 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,

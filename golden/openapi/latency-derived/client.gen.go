@@ -261,7 +261,7 @@ type Policy struct {
 // replace, "(derived)" for one computed from other values.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 96 (derived); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s; bulkhead 144 (derived); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -271,8 +271,8 @@ func DefaultPolicy() Policy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 96,
-				MaxWait:       10 * time.Millisecond,
+				MaxConcurrent: 144,
+				MaxWait:       60 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,
@@ -296,12 +296,12 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateQuote: not idempotent, 1 attempt (derived), timeout 720ms (derived).
+		// CreateQuote: not idempotent, 1 attempt (derived), timeout 2.5s (derived), attempt 720ms (derived).
 		CreateQuote: resilient.OperationPolicy{
 			Name:           "CreateQuote",
 			Idempotency:    resilient.NotIdempotent,
-			Timeout:        720 * time.Millisecond,
-			AttemptTimeout: 0,
+			Timeout:        2500 * time.Millisecond,
+			AttemptTimeout: 720 * time.Millisecond,
 			ConnectTimeout: time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
@@ -345,7 +345,7 @@ func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request
 
 // CreateQuote calls POST /quotes.
 //
-// Policy: not idempotent, 1 attempt, timeout 720ms.
+// Policy: not idempotent, 1 attempt, timeout 2.5s, attempt 720ms.
 func (c *Client) CreateQuote(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestCreateQuote(ctx)
 	if err != nil {
