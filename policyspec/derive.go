@@ -15,9 +15,12 @@ const (
 	// dependency's slowest normal answers.
 	AttemptTimeoutFactor = 1.2
 	// BulkheadHeadroom multiplies the concurrency of Little's law
-	// (rps × p99) to size the bulkhead. The p99 already overstates the mean
-	// latency of the law, so the low end of the usual 2–3× is enough.
-	BulkheadHeadroom = 2
+	// (rps × p99) to size the bulkhead: the top of the usual 2–3×. A
+	// dependency slowed to twice its p99, the resilience-patterns'
+	// slow-dependency fault, already needs twice that figure in flight,
+	// plus the retries and hedges of the slowdown's first moments; with
+	// less, the bulkhead rather than the dependency fails the calls.
+	BulkheadHeadroom = 3
 	// GuessAttemptTimeout is the attempt timeout of an operation with no
 	// timeout and no latency data. It is generous on purpose: a timeout
 	// below the real p99 causes the outage it should prevent.

@@ -36,17 +36,58 @@ func TestDerivations(t *testing.T) {
 	if got, _ := DeriveAttemptTimeout(Latency{P50: 10 * ms}); got != 0 {
 		t.Errorf("DeriveAttemptTimeout(no tail) = %v, want 0", got)
 	}
-	if got, basis := DeriveBulkhead(Latency{P99: 50 * ms, RPS: 200}); got != 20 || basis != "200 rps × p99 50ms = 10 in flight, × 2 headroom" {
-		t.Errorf("DeriveBulkhead(200 rps, 50ms) = %d, %q, want 20", got, basis)
+	if got, basis := DeriveBulkhead(Latency{P99: 50 * ms, RPS: 200}); got != 30 || basis != "200 rps × p99 50ms = 10 in flight, × 3 headroom" {
+		t.Errorf("DeriveBulkhead(200 rps, 50ms) = %d, %q, want 30", got, basis)
 	}
-	if got, _ := DeriveBulkhead(Latency{P99: 33 * ms, RPS: 10}); got != 2 {
-		t.Errorf("DeriveBulkhead(10 rps, 33ms) = %d, want 2 (ceil(0.33) × 2)", got)
+	if got, _ := DeriveBulkhead(Latency{P99: 33 * ms, RPS: 10}); got != 3 {
+		t.Errorf("DeriveBulkhead(10 rps, 33ms) = %d, want 3 (ceil(0.33) × 3)", got)
 	}
 	if got := Backoff(4, 100*ms, 500*ms); got != 100*ms+200*ms+400*ms+500*ms {
 		t.Errorf("Backoff(4, 100ms, 500ms) = %v, want 1.2s", got)
 	}
 	if got := CoveringTimeout(3, 420*ms, 300*ms, 90*ms); got != 1700*ms {
 		t.Errorf("CoveringTimeout = %v, want 1.7s", got)
+	}
+}
+
+// TestBulkheadHoldsASlowDependency: the derived bulkhead holds the calls
+// in flight when the dependency answers at twice its p99 (the
+// resilience-patterns' slow-dependency fault), with a quarter to spare for
+// the retries and hedges of the slowdown's first moments; otherwise the
+// bulkhead, not the dependency, fails the calls.
+func TestBulkheadHoldsASlowDependency(t *testing.T) {
+	ms := time.Millisecond
+	for _, l := range []Latency{
+		{P99: 30 * ms, RPS: 400}, {P99: 50 * ms, RPS: 200}, {P99: 180 * ms, RPS: 200}, {P99: 2 * time.Second, RPS: 5},
+	} {
+		slowed := l.RPS * (2 * l.P99).Seconds()
+		if got, _ := DeriveBulkhead(l); float64(got) < 1.25*slowed {
+			t.Errorf("DeriveBulkhead(%g rps, p99 %v) = %d, want at least 1.25 × %.0f in flight at twice the p99", l.RPS, l.P99, got, slowed)
+		}
+	}
+}
+
+// TestBulkheadWaitFromLatency: with a measured p95 the bulkhead's wait is
+// the p95; without one, the runtime default; a written value wins.
+func TestBulkheadWaitFromLatency(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		doc    string
+		want   time.Duration
+		origin Origin
+	}{
+		{"latency: {p95: 15ms, p99: 30ms, rps: 400}", 15 * ms, OriginDerived},
+		{"latency: {p99: 30ms, rps: 400}", runtime.DefaultMaxWait, OriginDefault},
+		{"latency: {p95: 15ms}\nbulkhead: {maxWait: 40ms}", 40 * ms, OriginSet},
+	}
+	for _, tt := range tests {
+		d, err := ResolveDependency("dep", layer(t, LayerDocument, tt.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, src := d.Policy.Bulkhead.MaxWait, d.Sources["bulkhead.maxWait"]; got != tt.want || src.Origin != tt.origin {
+			t.Errorf("%q: bulkhead wait %v (%v), want %v (%v)", tt.doc, got, src.Origin, tt.want, tt.origin)
+		}
 	}
 }
 
@@ -72,10 +113,13 @@ func TestResolveTimeouts(t *testing.T) {
 				Origins: map[string]Origin{"connectTimeout": OriginGuess, "attemptTimeout": OriginDerived, "timeout": OriginDerived, "retry.minAttempt": OriginDerived}},
 		},
 		{
+			// Sent once: the total of three attempts of 420ms and the
+			// default backoff (1.56s → 1.6s), the attempt timeout kept as
+			// the runtime's reference.
 			name: "from latency, single attempt",
 			doc:  "latency: {p999: 350ms}\nconnectTimeout: 200ms",
 			idem: runtime.NotIdempotent,
-			want: want{Connect: 200 * ms, Attempt: 0, Total: 420 * ms,
+			want: want{Connect: 200 * ms, Attempt: 420 * ms, Total: 1600 * ms,
 				Origins: map[string]Origin{"connectTimeout": OriginSet, "attemptTimeout": OriginDerived, "timeout": OriginDerived, "retry.minAttempt": OriginGuess}},
 		},
 		{

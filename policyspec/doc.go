@@ -107,14 +107,26 @@
 //     shared equally between attempts;
 //   - bulkhead.maxConcurrent = ceil(rps × p99) × [BulkheadHeadroom] (Little's
 //     law), from the dependency's own latency;
+//   - bulkhead.maxWait = p95: a call waits for a permit about as long as a
+//     read waits before hedging, long enough to ride out the short bursts
+//     over the bulkhead that a slowdown's first retries cause, short enough
+//     to fail fast behind a stuck dependency;
 //   - hedge.delay = p95, when hedging is asked for without a delay;
 //   - retry.minAttempt = p50.
 //
-// An operation sent once (not idempotent, or maxRetries 0) and not hedged
-// gets no attempt timeout: its timeout bounds the one attempt. Without
-// latency data the attempt timeout is [GuessAttemptTimeout], the connect
-// timeout [GuessConnectTimeout] and the bulkhead the runtime default; the
-// provenance ([Source]) marks them as guesses, and so does the review.
+// The derived attempt timeout sits just above the p99.9 on purpose; the
+// runtime treats it as a floor (it follows the observed latency upwards and
+// cuts an attempt only when a retry can follow, see the runtime's package
+// documentation). An operation sent once (not idempotent, or maxRetries 0)
+// and not hedged is never cut before its total, so its total must not be
+// that tight figure: when latency is known it gets the total it would have
+// if retried by default (3 × attemptTimeout + the backoff), and keeps the
+// derived attempt timeout as the runtime's reference for counting an
+// unanswered attempt as a breaker failure. Without latency data the
+// attempt timeout is [GuessAttemptTimeout] (a single attempt's total), the
+// connect timeout [GuessConnectTimeout] and the bulkhead the runtime
+// default; the provenance ([Source]) marks them as guesses, and so does the
+// review, whose "≥" marks the floors the runtime may lengthen.
 //
 // # Diagnostics
 //

@@ -82,8 +82,12 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 
 	d.Policy.Bulkhead.MaxConcurrent = d.bulkheadSize(&s.Bulkhead.MaxConcurrent)
 	d.Policy.Bulkhead.MaxWait = setOr(d, "bulkhead.maxWait", &s.Bulkhead.MaxWait, runtime.DefaultMaxWait)
-	if s.Bulkhead.MaxWait.Set && s.Bulkhead.MaxWait.Value == 0 {
+	switch {
+	case s.Bulkhead.MaxWait.Set && s.Bulkhead.MaxWait.Value == 0:
 		d.Policy.Bulkhead.MaxWait = runtime.NoWait
+	case !s.Bulkhead.MaxWait.Set && d.Latency.P95 > 0:
+		d.Policy.Bulkhead.MaxWait = d.Latency.P95
+		d.Sources["bulkhead.maxWait"] = Source{Origin: OriginDerived, Basis: "p95 " + d.Latency.P95.String()}
 	}
 
 	d.Policy.Budget.Ratio = setOr(d, "retry.budget", &s.Retry.Budget, runtime.DefaultBudgetRatio)
@@ -355,14 +359,38 @@ func (r *resolution) timeouts() {
 	default:
 		p.Timeout = CoveringTimeout(attempts, derivedAttempt, backoff, hedgeDelay)
 		r.op.Sources["timeout"] = Source{Origin: origin, Basis: coveringBasis(attempts, derivedAttempt, backoff, hedgeDelay)}
-		if attempts > 1 || r.hedging {
+		switch {
+		case attempts > 1 || r.hedging:
 			p.AttemptTimeout = derivedAttempt
 			r.op.Sources["attemptTimeout"] = Source{Origin: origin, Basis: basis}
-		} else {
+		case origin == OriginDerived:
+			r.sentOnce(derivedAttempt, basis)
+		default:
 			r.op.Sources["attemptTimeout"] = Source{Origin: OriginDerived, Basis: "single attempt: the timeout bounds it"}
 		}
 	}
 	checkTimeouts(r)
+}
+
+// sentOnce resolves the timeouts of an operation sent once, not hedged,
+// whose attempt timeout is derived from measured latency. That attempt
+// timeout sits just above the p99.9 on purpose; as the total of a call that
+// no retry follows it would turn any slowdown into an error, and for a
+// write into an unknown outcome. The total is therefore the one the
+// operation would have if retried by default (the runtime runs the one
+// attempt to it), and the derived attempt timeout is kept as the runtime's
+// reference: the time a healthy dependency answers within, the floor of
+// the adaptive timeout and the least an unanswered attempt must have had
+// to count as a breaker failure.
+func (r *resolution) sentOnce(attempt time.Duration, basis string) {
+	p := &r.op.Policy
+	n := runtime.DefaultMaxRetries
+	backoff := Backoff(n, p.Retry.Base, p.Retry.Cap)
+	p.Timeout = CoveringTimeout(1+n, attempt, backoff, 0)
+	r.op.Sources["timeout"] = Source{Origin: OriginDerived,
+		Basis: fmt.Sprintf("sent once, the total of %d default retries: %s", n, coveringBasis(1+n, attempt, backoff, 0))}
+	p.AttemptTimeout = attempt
+	r.op.Sources["attemptTimeout"] = Source{Origin: OriginDerived, Basis: basis + "; sent once, never cut before the total"}
 }
 
 // attemptWithin chooses the attempt timeout under a set total timeout: the

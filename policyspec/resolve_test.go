@@ -464,7 +464,7 @@ func TestDependencyPolicy(t *testing.T) {
 			layers: []Layer{layer(t, LayerFileDependency, "latency: {p99: 50ms, rps: 200}")},
 			want: runtime.Policy{
 				Breaker:  runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 5},
-				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 20, MaxWait: 10 * time.Millisecond},
+				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 30, MaxWait: 10 * time.Millisecond},
 				Budget:   runtime.BudgetPolicy{Ratio: 0.1, MinPerSecond: 10, MaxBalance: 100},
 			},
 			sources: map[string]Origin{"bulkhead.maxConcurrent": OriginDerived},

@@ -38,6 +38,9 @@ const (
 	markDefault = " (default)"
 	markPartly  = " (partly default)"
 	markGuess   = " *guess*"
+	// markFloor prefixes an attempt timeout or hedge delay that the
+	// runtime lengthens when the observed latency calls for it.
+	markFloor = "≥"
 )
 
 // RenderReview renders the resilience review of service in the shape of
@@ -172,10 +175,12 @@ func markAll(sources ...Source) string {
 	return markPartly
 }
 
-// timeoutCell renders "connect / request", the request being the attempt
-// timeout, followed by the total when attempts are retried or hedged. A
-// connect timeout the client does not apply (gRPC: the dial options do)
-// is "–".
+// timeoutCell renders "connect / request". The request is the attempt
+// timeout, marked as a floor and followed by the total, for an operation
+// whose attempts are cut by it: one that is retried and not hedged. An
+// operation sent once, or hedged, runs its attempts to the total, which is
+// the request timeout then. A connect timeout the client does not apply
+// (gRPC: the dial options do) is "–".
 func timeoutCell(op *Operation) string {
 	p, src := op.Policy, op.Sources
 	connect := "–"
@@ -183,10 +188,11 @@ func timeoutCell(op *Operation) string {
 		connect = formatDuration(p.ConnectTimeout) + mark(src["connectTimeout"])
 	}
 	total := formatDuration(p.Timeout) + mark(src["timeout"])
-	if p.AttemptTimeout == 0 {
+	retried := p.Idempotency != runtime.NotIdempotent && p.Retry.MaxRetries != runtime.NoRetries
+	if p.AttemptTimeout == 0 || !retried || p.Hedge.Delay > 0 {
 		return connect + " / " + total
 	}
-	return connect + " / " + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) + ", total " + total
+	return connect + " / " + markFloor + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) + ", total " + total
 }
 
 // deadlineCell renders whether, and in which header, an HTTP client sends
@@ -213,7 +219,7 @@ func retriesCell(d *Dependency, op *Operation) string {
 			strconv.FormatFloat(d.Policy.Budget.Ratio*100, 'f', -1, 64), mark(d.Sources["retry.budget"]))
 	}
 	if p.Hedge.Delay > 0 {
-		s += ", hedge after " + formatDuration(p.Hedge.Delay)
+		s += ", hedge after " + markFloor + formatDuration(p.Hedge.Delay)
 	}
 	return s
 }
@@ -226,9 +232,10 @@ func breakerCell(d *Dependency) string {
 		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]))
 }
 
-// bulkheadCell renders "32 permits".
+// bulkheadCell renders "≥32 permits": the runtime widens the bulkhead up
+// to twice while the dependency answers slowly.
 func bulkheadCell(d *Dependency) string {
-	return fmt.Sprintf("%d permits%s", d.Policy.Bulkhead.MaxConcurrent, mark(d.Sources["bulkhead.maxConcurrent"]))
+	return fmt.Sprintf("%s%d permits%s", markFloor, d.Policy.Bulkhead.MaxConcurrent, mark(d.Sources["bulkhead.maxConcurrent"]))
 }
 
 // fallbackCell renders "cached, 5 m, marked degraded" (", shared by all
@@ -280,6 +287,12 @@ func legend(rows [][]string) string {
 	}
 	if used(markGuess) {
 		parts = append(parts, "*guess* chosen without latency data; measure p99.9 and rps to replace it")
+	}
+	if used(markFloor) {
+		h := strconv.FormatFloat(runtime.AdaptiveHeadroom, 'f', -1, 64)
+		parts = append(parts, "≥ a floor the runtime raises when the dependency slows down: the attempt timeout to "+h+
+			" × the observed p99, the hedge delay to "+h+" × the observed p90, the bulkhead up to twice its size while the dependency answers; "+
+			"an attempt is cut only when a retry can follow, hedged and last attempts run to the total")
 	}
 	if len(parts) == 0 {
 		return ""

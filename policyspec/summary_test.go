@@ -75,8 +75,8 @@ func TestDependencySummary(t *testing.T) {
 			"breaker at 50% of 20 calls, open 30s; bulkhead 32; retry budget 10%",
 			"breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default)"},
 		{"written and derived", "{breaker: {failureRate: 40, minimumCalls: 10, openFor: 15s}, retry: {budget: 20%}, latency: {p99: 120ms, rps: 400}}",
-			"breaker at 40% of 10 calls, open 15s; bulkhead 96; retry budget 20%",
-			"breaker at 40% of 10 calls, open 15s; bulkhead 96 (400 rps × p99 120ms = 48 in flight, × 2 headroom); retry budget 20%"},
+			"breaker at 40% of 10 calls, open 15s; bulkhead 144; retry budget 20%",
+			"breaker at 40% of 10 calls, open 15s; bulkhead 144 (400 rps × p99 120ms = 48 in flight, × 3 headroom); retry budget 20%"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

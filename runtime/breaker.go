@@ -69,6 +69,9 @@ type transition struct {
 type breaker struct {
 	cb       *gobreaker.TwoStepCircuitBreaker[struct{}]
 	disabled bool
+	// unanswered counts the attempts in a row that ended at their deadline
+	// without any reaction from the dependency (see noteUnanswered).
+	unanswered atomic.Uint32
 
 	mu      sync.Mutex
 	pending []transition
@@ -89,8 +92,18 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 		BucketPeriod: bucket,
 		Timeout:      p.OpenFor,
 		ReadyToTrip: func(c gobreaker.Counts) bool {
-			counted := c.Requests - c.TotalExclusions
-			return counted >= minCalls && float64(c.TotalFailures)*100 >= rate*float64(counted)
+			// The rate is taken over the attempts whose outcome is known:
+			// attempts still in flight, which against an unanswering
+			// dependency last until their deadline, would dilute it. And
+			// MinimumCalls attempts in a row that ended at their deadline
+			// without any reaction open the breaker whatever the window
+			// holds, so that the successes of a long healthy stretch
+			// cannot hide an outage whose failures come only as deadlines
+			// pass. A burst of fast failures (a reset connection) is left
+			// to the rate.
+			counted := c.TotalSuccesses + c.TotalFailures
+			return b.unanswered.Load() >= minCalls ||
+				counted >= minCalls && float64(c.TotalFailures)*100 >= rate*float64(counted)
 		},
 		IsSuccessful: func(err error) bool { return err == nil },
 		IsExcluded:   func(err error) bool { return err == errBreakerExcluded },
@@ -102,6 +115,20 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 		},
 	})
 	return b
+}
+
+// noteUnanswered records n attempts that ended at their deadline without
+// any reaction from the dependency; it must precede their failure reports,
+// which consult the count.
+func (b *breaker) noteUnanswered(n int) { b.unanswered.Add(uint32(n)) }
+
+// noteReaction records an attempt the dependency reacted to before its
+// deadline (an answer, a refusal, a reset): the run of unanswered attempts
+// ends.
+func (b *breaker) noteReaction() {
+	if b.unanswered.Load() != 0 {
+		b.unanswered.Store(0)
+	}
 }
 
 // allow asks the breaker for one attempt. On success it returns the function

@@ -66,6 +66,43 @@ func (b *budget) withdraw() bool {
 	return b.floor != nil && b.floor.Allow()
 }
 
+// reserve takes one retry ahead of need, from the balance first and the
+// floor second, and reports whether it could. When it came from the floor,
+// fromFloor is its reservation there. A retry reserved and not made goes
+// back with unreserve, to where it came from.
+func (b *budget) reserve() (fromFloor *rate.Reservation, ok bool) {
+	if b.disabled {
+		return nil, true
+	}
+	for {
+		v := b.balance.Load()
+		if v < milli {
+			break
+		}
+		if b.balance.CompareAndSwap(v, v-milli) {
+			return nil, true
+		}
+	}
+	if b.floor == nil {
+		return nil, false
+	}
+	r := b.floor.Reserve()
+	if !r.OK() || r.Delay() > 0 {
+		r.Cancel()
+		return nil, false
+	}
+	return r, true
+}
+
+// unreserve gives back a retry reserved and not made.
+func (b *budget) unreserve(fromFloor *rate.Reservation) {
+	if fromFloor != nil {
+		fromFloor.Cancel()
+		return
+	}
+	b.refund()
+}
+
 // refund gives back a retry that was withdrawn but not sent.
 func (b *budget) refund() {
 	if !b.disabled {

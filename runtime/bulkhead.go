@@ -2,19 +2,66 @@ package runtime
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // bulkhead is a dependency's concurrency limit: a channel semaphore with a
 // bounded wait. There is no queue beyond the goroutines waiting at most
 // maxWait each.
+//
+// The channel holds twice the policy's size; the slots above the limit in
+// force are taken by the bulkhead itself (held), so that the limit can grow
+// up to twice the policy's, and come back, without the hot path doing
+// anything but one channel operation each way (see follow).
 type bulkhead struct {
 	sem     chan struct{}
+	size    int           // the policy's MaxConcurrent
 	maxWait time.Duration // <= 0: never wait
+
+	mu   sync.Mutex   // serialises follow
+	held atomic.Int64 // slots of sem taken by the bulkhead itself
 }
 
 func newBulkhead(p BulkheadPolicy) *bulkhead {
-	return &bulkhead{sem: make(chan struct{}, p.MaxConcurrent), maxWait: p.MaxWait}
+	b := &bulkhead{sem: make(chan struct{}, 2*p.MaxConcurrent), size: p.MaxConcurrent, maxWait: p.MaxWait}
+	for range p.MaxConcurrent {
+		b.sem <- struct{}{}
+	}
+	b.held.Store(int64(p.MaxConcurrent))
+	return b
+}
+
+// limit returns the number of calls admitted at once now.
+func (b *bulkhead) limit() int { return cap(b.sem) - int(b.held.Load()) }
+
+// follow sets the limit to the policy's size times slowdown (in
+// slowdownUnit thousandths), between the policy's size and twice it. A
+// dependency that answers more slowly holds each call longer, so the same
+// traffic needs more calls in flight (Little's law); only answers raise
+// slowdown, so a dependency that answers nothing never widens the
+// bulkhead. Growing gives back held slots at once; shrinking takes them
+// back as calls end (a slot the bulkhead cannot take now it takes on a
+// later call).
+func (b *bulkhead) follow(slowdown int64) {
+	target := int(min(max(int64(b.size)*slowdown/slowdownUnit, int64(b.size)), 2*int64(b.size)))
+	if target == b.limit() || !b.mu.TryLock() {
+		return
+	}
+	defer b.mu.Unlock()
+	for b.limit() < target {
+		<-b.sem // a slot the bulkhead held: there are held ones, so this never waits
+		b.held.Add(-1)
+	}
+	for b.limit() > target {
+		select {
+		case b.sem <- struct{}{}:
+			b.held.Add(1)
+		default:
+			return
+		}
+	}
 }
 
 // acquire takes a permit, waiting at most maxWait and never past deadline
@@ -49,6 +96,18 @@ func (b *bulkhead) acquire(ctx context.Context, deadline time.Time) (time.Durati
 	}
 }
 
+// tryAcquireSpare takes a permit only if, after it, half the permits are
+// still free: the spare capacity hedges may use. A healthy dependency
+// keeps the bulkhead nearly empty, so this costs the tail nothing; when
+// the dependency slows down and every read would be hedged, hedges stop
+// before they crowd out calls.
+func (b *bulkhead) tryAcquireSpare() bool {
+	if l := b.limit(); b.inFlight() >= l-l/2 {
+		return false
+	}
+	return b.tryAcquire()
+}
+
 // tryAcquire takes a permit only if one is free now.
 func (b *bulkhead) tryAcquire() bool {
 	select {
@@ -61,5 +120,5 @@ func (b *bulkhead) tryAcquire() bool {
 
 func (b *bulkhead) release() { <-b.sem }
 
-// inFlight returns the number of permits taken.
-func (b *bulkhead) inFlight() int { return len(b.sem) }
+// inFlight returns the number of permits taken by calls.
+func (b *bulkhead) inFlight() int { return len(b.sem) - int(b.held.Load()) }

@@ -32,15 +32,19 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 //     retry budget (else [ErrBudgetExhausted]).
 //  4. Circuit breaker, asked by each attempt and told each attempt's
 //     outcome; an open breaker ends the loop at once ([ErrCircuitOpen]).
-//  5. Per-attempt timeout: the attempt's context ends at the attempt
-//     timeout or the overall deadline, whichever is first.
+//  5. Per-attempt timeout: the context of an attempt that a retry could
+//     still follow ends at the attempt timeout in force or the overall
+//     deadline, whichever is first; the last attempt's at the deadline.
 //
 // For read-only operations with a hedge delay, an attempt that has not
 // answered after the delay is hedged (budget and a spare permit allowing);
-// the first success wins and the others are cancelled. When a read-only
-// call fails for any reason but a rejection by the dependency (4xx), an
-// invalid request, an unusable answer or the caller's cancellation, a
-// configured fallback answers instead, with a [*DegradedError].
+// the first success wins and the others are cancelled. Hedged attempts run
+// to the deadline. When a read-only call fails for any reason but a
+// rejection by the dependency (4xx), an invalid request, an unusable answer
+// or the caller's cancellation, a configured fallback answers instead, with
+// a [*DegradedError]. The package documentation, "Timeouts that do not
+// manufacture outages", says how attempt timeouts and hedge delays follow
+// the observed latency and how the breaker counts slow attempts.
 //
 // A failed call returns a [*CallError] saying what ended it (see the
 // package documentation, "Errors"). An attempt's error tells the pipeline
@@ -105,7 +109,7 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 			d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBulkheadFull})
 		}
 		v, err := fallback[T](ctx, op, key, op.fail(EndBulkheadFull, 0, true,
-			&BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: cap(d.bulkhead.sem), Waited: waited}))
+			&BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: d.bulkhead.limit(), Waited: waited}))
 		return v, false, err
 	}
 	d.budget.onCall()
@@ -117,7 +121,9 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 			d.bulkhead.release()
 		}
 	}()
-	v, cerr := retryLoop(ctx, op, deadline, attempt, !hold, &keep)
+	var verdicts heldVerdicts
+	v, cerr := retryLoop(ctx, op, deadline, attempt, !hold, &keep, &verdicts)
+	verdicts.settle(ctx, d)
 	if cerr != nil {
 		v, err = fallback[T](ctx, op, key, cerr)
 		return v, false, err
@@ -153,13 +159,27 @@ type attemptResult[T any] struct {
 	// panicked holds what a hedged attempt panicked with, for the caller's
 	// goroutine to panic with again.
 	panicked any
+	// held is the breaker report of an attempt cut by its attempt timeout
+	// while a retry could follow, left to the call's end (heldVerdicts).
+	held func(error)
+}
+
+// answered reports whether the dependency answered the attempt with
+// something other than a failure: a success, a rejection or a throttling.
+func (r *attemptResult[T]) answered() bool {
+	if r.err == nil {
+		return true
+	}
+	return !r.interrupted && !r.timedOut && (r.class == Rejected || r.class == Throttled)
 }
 
 // retryLoop runs attempts until one succeeds or the policy says stop. With
 // hedge, a read-only operation with a hedge delay races hedged attempts;
 // *handedOver is then set when the call's bulkhead permit went to a losing
-// attempt still finishing, which releases it itself.
-func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], hedge bool, handedOver *bool) (v T, err *CallError) {
+// attempt still finishing, which releases it itself. The breaker reports of
+// attempts cut short while a retry could follow go to held, which the
+// caller settles when the call has ended.
+func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], hedge bool, handedOver *bool, held *heldVerdicts) (v T, err *CallError) {
 	var zero T
 	d := op.dep
 	attempts := 0
@@ -182,7 +202,7 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			// The attempt's context comes first so that the breaker's two
 			// steps follow each other closely: its mutex, shared by every
 			// call to the dependency, then changes cores half as often.
-			actx, cancel := op.attemptContext(ctx, deadline)
+			actx, cancel, early := op.attemptContext(ctx, deadline, retry, held)
 			done, ok := d.breaker.allow()
 			d.report()
 			if !ok {
@@ -192,10 +212,16 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 				return zero, op.circuitOpen(attempts, !reached, last)
 			}
 			attempts++
-			r = runAttempt(ctx, actx, op, attempt, done, attempts, false)
+			r = runAttempt(ctx, actx, op, attempt, done, attempts, false, early)
 			if cancel != nil {
 				cancel()
 			}
+			if r.held != nil {
+				held.hold(r.held)
+			}
+		}
+		if r.answered() {
+			held.answered = true
 		}
 		if r.err == nil {
 			return r.v, nil
@@ -234,7 +260,10 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			// No time for another attempt: fail now rather than at the deadline.
 			return zero, op.fail(EndAttempt, attempts, !reached, last)
 		}
-		if !d.budget.withdraw() {
+		if held.reserved {
+			// Paid for when the attempt was given its timeout.
+			held.reserved, held.floor = false, nil
+		} else if !d.budget.withdraw() {
 			if d.observed {
 				d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBudgetExhausted, Attempts: attempts})
 			}
@@ -277,19 +306,37 @@ func (o *Operation) endOnce(ctx context.Context, last error, timedOut, interrupt
 
 // runAttempt runs one attempt under actx, reports its outcome to the
 // breaker through done (nil when the breaker is disabled) and to the
-// observer, and classifies it.
-func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt[T], done func(error), n int, hedge bool) attemptResult[T] {
+// observer, records its latency when the operation adapts to it, and
+// classifies it. early says that actx ends at the attempt timeout, before
+// the call's deadline: when that timeout ends the attempt, its breaker
+// report is not made but returned in the result's held field.
+func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt[T], done func(error), n int, hedge, early bool) attemptResult[T] {
 	d := op.dep
+	timed := d.observed || op.adaptive()
 	var start time.Time
-	if d.observed {
+	if timed {
 		start = time.Now()
 	}
 	v, err := attempt(actx)
+	var elapsed time.Duration
+	if timed {
+		elapsed = time.Since(start)
+	}
 	r := attemptResult[T]{v: v, err: err}
+	var verdict error // nil: a success for the breaker
+	unanswered := false
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
 			r.interrupted = true
+			verdict = errBreakerExcluded
+			// The caller's deadline ended an attempt that had at least the
+			// attempt timeout, the time a healthy dependency answers in: the
+			// dependency failed. A shorter deadline, or a cancellation, says
+			// nothing of it.
+			if op.attemptTimeout > 0 && elapsed >= op.attemptTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				verdict, unanswered = errBreakerFailure, true
+			}
 		case errors.Is(actx.Err(), context.DeadlineExceeded):
 			r.timedOut, r.class = true, Transient
 			if !errors.Is(err, context.DeadlineExceeded) {
@@ -297,32 +344,47 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 				// end: let the caller still find the deadline.
 				r.err = attemptTimedOut{err}
 			}
+			verdict, unanswered = errBreakerFailure, !early
 		case actx.Err() != nil:
 			r.interrupted = true
+			verdict = errBreakerExcluded
 		default:
 			r.class = classify(err)
+			switch {
+			case r.class.breakerFailure():
+				verdict = errBreakerFailure
+			case r.class == Throttled, r.class == Permanent:
+				// Pacing, or a failure on the caller's side: says nothing of
+				// the dependency's health.
+				verdict = errBreakerExcluded
+			}
+			// Rejected: the dependency answered as it should, a success.
+		}
+	} else if op.adaptive() {
+		at := op.effectiveAttemptTimeout()
+		late := at > 0 && elapsed > at
+		op.latency.observe(elapsed, late)
+		if op.attemptTimeout > 0 {
+			d.noteSlowdown(elapsed, op.attemptTimeout, late)
 		}
 	}
 	if done != nil {
 		switch {
-		case err == nil:
-			done(nil)
-		case r.interrupted:
-			done(errBreakerExcluded)
-		case r.timedOut || r.class.breakerFailure():
-			done(errBreakerFailure)
-		case r.class == Throttled, r.class == Permanent:
-			// Pacing, or a failure on the caller's side: says nothing of
-			// the dependency's health.
-			done(errBreakerExcluded)
-		default: // Rejected: the dependency answered as it should.
-			done(nil)
+		case r.timedOut && early:
+			r.held = done
+		case unanswered:
+			d.breaker.noteUnanswered(1)
+		case !r.interrupted:
+			d.breaker.noteReaction()
 		}
-		d.report()
+		if r.held == nil {
+			done(verdict)
+			d.report()
+		}
 	}
 	if d.observed {
 		d.observer.Attempt(AttemptEvent{Dependency: d.name, Operation: op.name, Attempt: n, Hedge: hedge,
-			Duration: time.Since(start), Err: err, Class: r.class})
+			Duration: elapsed, Err: err, Class: r.class})
 	}
 	return r
 }
@@ -337,24 +399,27 @@ func (e attemptTimedOut) Error() string {
 func (e attemptTimedOut) Unwrap() error        { return e.err }
 func (e attemptTimedOut) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// attemptContext returns the context for one attempt: ctx bounded by the
-// attempt timeout and the overall deadline. When ctx's own deadline is
-// already the earliest it is returned as is, with a nil cancel.
-func (o *Operation) attemptContext(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
-	ad := o.attemptDeadline(deadline)
-	if cd, ok := ctx.Deadline(); ok && !ad.Before(cd) {
-		return ctx, nil
-	}
-	return context.WithDeadline(ctx, ad)
-}
-
-func (o *Operation) attemptDeadline(deadline time.Time) time.Time {
+// attemptContext returns the context of an attempt started as retry number
+// retry (from 0): ctx bounded by the overall deadline and, when a retry
+// could still follow the attempt (see retryCanFollow, which reserves it in
+// held), by the attempt timeout in force, doubled for each attempt of the
+// call already cut (attemptTimeoutAfter); early then reports that the
+// attempt may end before the deadline. When ctx's own deadline is already
+// the earliest it is returned as is, with a nil cancel.
+func (o *Operation) attemptContext(ctx context.Context, deadline time.Time, retry int, held *heldVerdicts) (actx context.Context, cancel context.CancelFunc, early bool) {
+	ad := deadline
 	if o.attemptTimeout > 0 {
-		if t := time.Now().Add(o.attemptTimeout); t.Before(deadline) {
-			return t
+		now := time.Now()
+		at := o.attemptTimeoutAfter(held.cut)
+		if t := now.Add(at); t.Before(deadline) && o.retryCanFollow(retry, now, deadline, at, held) {
+			ad, early = t, true
 		}
 	}
-	return deadline
+	if cd, ok := ctx.Deadline(); ok && !ad.Before(cd) {
+		return ctx, nil, false
+	}
+	actx, cancel = context.WithDeadline(ctx, ad)
+	return actx, cancel, early
 }
 
 // fail returns the error of a call that ended with end after attempts;

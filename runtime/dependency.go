@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,6 +26,9 @@ type Dependency struct {
 	logger   *slog.Logger
 	// partition partitions cached answers by the call's context.
 	partition func(context.Context) string
+	// slowdown is how much slower than its policies the dependency last
+	// answered, in thousandths (adaptive.go); at most 1000 means not.
+	slowdown atomic.Int64
 }
 
 // NewDependency returns the dependency called name with policy p, whose

@@ -28,17 +28,20 @@
 //     instead of retrying.
 //  4. Circuit breaker, consulted by each attempt and told each attempt's
 //     outcome, so it sees every failure. An open breaker ends the loop at
-//     once with [ErrCircuitOpen]. Timeouts and [Transient] or [Failed]
-//     errors (5xx, UNAVAILABLE) are failures; [Rejected] answers (4xx) count
-//     as successes; [Throttled] answers (429) and the caller's cancellation
-//     are not counted.
-//  5. Per-attempt timeout: each attempt's context ends at the attempt
-//     timeout or the overall deadline, whichever comes first, which cancels
-//     the attempt's work.
+//     once with [ErrCircuitOpen]. Unanswered timeouts and [Transient] or
+//     [Failed] errors (5xx, UNAVAILABLE) are failures; [Rejected] answers
+//     (4xx) count as successes; [Throttled] answers (429), the caller's
+//     cancellation and attempts that were only slow are not counted (see
+//     below).
+//  5. Per-attempt timeout: an attempt that a retry could still follow ends
+//     at the attempt timeout in force or the overall deadline, whichever
+//     comes first; the call's last attempt runs to the deadline. Either
+//     ending cancels the attempt's work.
 //
 // Around the loop, read-only operations may hedge (a second attempt after
-// the hedge delay, paid from the retry budget and taking a spare bulkhead
-// permit; the first success wins, the others are cancelled) and may answer
+// the hedge delay, paid from the retry budget and only with spare
+// capacity: a bulkhead permit that leaves half the bulkhead free;
+// the first success wins, the others are cancelled) and may answer
 // from a fallback when the call fails (a cached last-known-good value or a
 // static one), always together with a [*DegradedError] so the caller knows.
 // A non-idempotent operation is sent once; when it fails after its request
@@ -74,6 +77,91 @@
 // per client ([HTTPClient.DeadlineHeader],
 // [HTTPClient.DisableDeadlineHeader]); [DeadlineMiddleware], its inbound
 // half, caps what a caller may ask for at [DefaultMaxDeadline].
+//
+// # Timeouts that do not manufacture outages
+//
+// A per-attempt timeout exists to leave room for another attempt. Cut too
+// early, it turns a dependency that is slow but answering into errors, its
+// retries time out too, and the breaker opens on a dependency that works:
+// the outage the timeout was meant to prevent. Four rules keep it from
+// doing so.
+//
+// The last attempt runs to the deadline. An attempt is cut by the attempt
+// timeout only when a retry could still follow it: the operation may retry
+// and has retries left; after the attempt timeout and the longest backoff
+// there is as much time left as the attempt had (and at least
+// [RetryPolicy.MinAttempt]), so that the retry is a real second chance;
+// and the retry budget pays for that retry when the attempt starts (the
+// retry is reserved, and given back if it is not made). Otherwise cutting
+// the attempt would gain nothing and lose the answer, so it runs until the
+// call's deadline. An operation sent once (not idempotent, or without
+// retries) is never cut before its total.
+//
+// The attempt timeout follows the latency. [OperationPolicy.AttemptTimeout]
+// is a floor: the timeout in force is [AdaptiveHeadroom] times the
+// observed p99 of the operation's successful attempts when that is longer,
+// never past the deadline ([Operation.EffectiveAttemptTimeout]). The p99
+// (and the p90, for hedging) is a streaming estimate, one atomic integer
+// moved by a small step per answer, which settles where a hundredth of the
+// answers are above it; an answer that arrives after the attempt timeout in
+// force, which only a last attempt can give, lifts both estimates to it at
+// once, and tells the whole dependency: every operation's timeout grows by
+// the same ratio to its floor until answers within the timeouts wear the
+// ratio down, so that a dependency that slows down as a whole is learnt
+// from its first late answer, whichever operation gave it. Within a call, each attempt cut by its timeout doubles the next
+// attempt's, as TCP backs off its retransmission timer, so that the retry
+// after a timeout is likely to see the slow answer. So a dependency that
+// slows down as a whole costs a few retries, not an outage, and the
+// timeout comes back down as answers speed up.
+//
+// Hedging, not retry on timeout, for reads. A hedged read is not cut by
+// its attempt timeout: its hedge is the second chance a retry after a
+// timeout would give, started sooner and without throwing away the first
+// attempt, which may still answer. The hedge delay in force is the policy's
+// or [AdaptiveHeadroom] times the observed p90, whichever is longer
+// ([Operation.EffectiveHedgeDelay]), so that a dependency that slows down
+// as a whole is not sent every read twice while the tail is still hedged.
+// It follows the p90, not the p95: a twentieth of slow answers, the tail
+// hedging exists for, would put a p95 estimate at its edge and the delay
+// above the tail.
+//
+// The bulkhead follows an answering dependency. Sized by Little's law for
+// the dependency's measured latency, a bulkhead turns calls away when the
+// dependency merely slows down: the same traffic then needs more calls in
+// flight. The slowdown a late answer reveals widens the bulkhead by the
+// same ratio, up to twice its policy's size ([BulkheadPolicy.MaxConcurrent]),
+// and it narrows again as answers speed up. Only answers widen it: a
+// dependency that answers nothing keeps the bulkhead at its size, which is
+// what isolates the caller from it.
+//
+// Slow calls are counted apart from failures. An attempt cut by its attempt
+// timeout says only that the dependency is slower than that timeout; the
+// breaker is told about it when the call ends. If a later attempt of the
+// call was answered (a success, a rejection or a throttling), the cut
+// attempt was slow, and the breaker counts it as an exclusion, like the
+// slow-call count of resilience4j kept apart from the failure rate; if no
+// attempt was answered, it was a failure. A last attempt ended by the
+// caller's own deadline is a failure when it had at least the attempt
+// timeout (a healthy dependency answers within it), and is not counted
+// when the caller gave it less. Slowness alone never opens the breaker:
+// failing fast would only take answers away from callers whose deadline
+// allowed them, while the bulkhead already bounds what a slow dependency
+// ties up and the rules above stop the retries it would provoke.
+//
+// The failure rate is taken over the attempts of the window whose outcome
+// is known, and [BreakerPolicy.MinimumCalls] attempts in a row that ended
+// at their deadline without any reaction from the dependency open the
+// breaker whatever the rate: against a dependency that answers nothing,
+// failures come only as deadlines pass, and neither the attempts still in
+// flight nor the successes of a long healthy stretch may hide them. A
+// burst of fast failures (a reset connection failing the calls it carried)
+// is left to the rate.
+//
+// Recovery takes one open period and one probe round. The breaker stays
+// open for [BreakerPolicy.OpenFor], then lets [BreakerPolicy.HalfOpenProbes]
+// real calls through; that many consecutive successes close it, one failure
+// opens it for another period. When an outage ends, the breaker is closed
+// again within one open period plus the time those probes take.
 //
 // # Retrying against RFC 9110
 //

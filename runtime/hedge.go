@@ -11,8 +11,12 @@ import (
 // operation's maximum, each paid from the retry budget and needing a spare
 // bulkhead permit and the breaker's consent. The first success wins and the
 // other attempts are cancelled; if every attempt fails the round returns
-// the last failure. refused is true when the breaker refused the first
-// attempt. attempts is increased by the number of attempts started.
+// the last failure. Every attempt of the round runs to the call's deadline:
+// the hedge, not a timeout and a retry, is a slow attempt's second chance.
+// The delay is the one in force when the round starts
+// ([Operation.EffectiveHedgeDelay]). refused is true when the breaker
+// refused the first attempt. attempts is increased by the number of
+// attempts started.
 //
 // The first attempt runs on the call's own bulkhead permit, each hedge on a
 // permit of its own that it gives back when it ends. When the round ends
@@ -52,7 +56,7 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 	start := func(done func(error), hedge bool) {
 		*attempts++
 		n := *attempts
-		actx, cancel := context.WithDeadline(ctx, op.attemptDeadline(deadline))
+		actx, cancel := context.WithDeadline(ctx, deadline)
 		cancels = append(cancels, cancel)
 		go func() {
 			var res attemptResult[T]
@@ -81,7 +85,7 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 					panic(p)
 				}
 			}()
-			res = runAttempt(ctx, actx, op, attempt, done, n, hedge)
+			res = runAttempt(ctx, actx, op, attempt, done, n, hedge, false)
 			completed = true
 		}()
 	}
@@ -108,7 +112,8 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 	began := time.Now()
 	start(done, false)
 	outstanding, hedges := 1, 0
-	timer := time.NewTimer(op.hedgeDelay)
+	delay := op.effectiveHedgeDelay()
+	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	for {
 		select {
@@ -133,7 +138,7 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 				d.observer.Hedge(HedgeEvent{Dependency: d.name, Operation: op.name, Attempt: *attempts, After: time.Since(began)})
 			}
 			if hedges < op.maxHedges {
-				timer.Reset(op.hedgeDelay)
+				timer.Reset(delay)
 			}
 		}
 	}
@@ -147,11 +152,12 @@ type panicError struct{}
 
 func (panicError) Error() string { return "resilient: attempt panicked" }
 
-// startHedge starts a hedged attempt if the budget, a spare permit and the
-// breaker all allow it, and reports whether it did.
+// startHedge starts a hedged attempt if the budget, a spare permit (one
+// that leaves half the bulkhead free) and the breaker all allow it, and
+// reports whether it did.
 func (o *Operation) startHedge(start func(func(error), bool)) bool {
 	d := o.dep
-	if !d.bulkhead.tryAcquire() {
+	if !d.bulkhead.tryAcquireSpare() {
 		return false
 	}
 	if !d.budget.withdraw() {

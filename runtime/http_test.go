@@ -311,8 +311,10 @@ func TestDoHTTPPostTimeoutIsOutcomeUnknown(t *testing.T) {
 		if !errors.Is(err, ErrOutcomeUnknown) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("DoHTTP error = %v, want ErrOutcomeUnknown and context.DeadlineExceeded", err)
 		}
-		if elapsed != 500*time.Millisecond {
-			t.Errorf("DoHTTP took %v, want the attempt timeout 500ms", elapsed)
+		// Sent once, the POST runs to its total: its attempt timeout would
+		// only make room for a retry that never comes.
+		if elapsed != 2*time.Second {
+			t.Errorf("DoHTTP took %v, want the total timeout 2s", elapsed)
 		}
 		synctest.Wait()
 		if a, c := attempts.Load(), cancelled.Load(); a != 1 || c != 1 {
@@ -323,7 +325,9 @@ func TestDoHTTPPostTimeoutIsOutcomeUnknown(t *testing.T) {
 
 // TestDoHTTPIdempotencyKeyKeptAcrossAttempts: a POST made idempotent by its
 // key is retried with the same key and the same body, replayed through
-// GetBody, and the deadline header on each attempt.
+// GetBody, and the deadline header on each attempt: the attempt timeout
+// (minus the margin) while a retry can follow, the rest of the total on the
+// last attempt.
 func TestDoHTTPIdempotencyKeyKeptAcrossAttempts(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
@@ -353,9 +357,17 @@ func TestDoHTTPIdempotencyKeyKeptAcrossAttempts(t *testing.T) {
 			t.Fatalf("server saw %d attempts, want 3", len(keys))
 		}
 		for i := range keys {
-			if keys[i] != `"8e03978e-40d5-43e8-bc93-6894a57f9324"` || bodies[i] != `{"qty":1}` || deadlines[i] != "490" {
-				t.Errorf("attempt %d: key %s, body %s, deadline %s; want the same key and body on every attempt, deadline 490", i+1, keys[i], bodies[i], deadlines[i])
+			if keys[i] != `"8e03978e-40d5-43e8-bc93-6894a57f9324"` || bodies[i] != `{"qty":1}` {
+				t.Errorf("attempt %d: key %s, body %s; want the same key and body on every attempt", i+1, keys[i], bodies[i])
 			}
+		}
+		if deadlines[0] != "490" || deadlines[1] != "490" {
+			t.Errorf("deadline headers %q, want 490 on the attempts a retry could follow", deadlines)
+		}
+		// The last attempt started after two backoffs of at most 100ms and
+		// 200ms: it has between 1.7s and 2s left, minus the margin.
+		if ms, err := strconv.Atoi(deadlines[2]); err != nil || ms < 1690 || ms > 1990 {
+			t.Errorf("deadline header of the last attempt = %q, want the rest of the total (1690 to 1990)", deadlines[2])
 		}
 	})
 }
@@ -449,17 +461,18 @@ func TestDoHTTPRetryAfter(t *testing.T) {
 }
 
 // TestDoHTTPDeadlineHeader: the server sees, on each attempt, the attempt's
-// remaining time minus the margin; it decreases strictly across attempts
-// once the total deadline binds, never exceeds the attempt timeout, and
-// DeadlineMiddleware turns it into the handler's deadline.
+// remaining time minus the margin: the attempt timeout while a retry could
+// follow the attempt, the rest of the total on the last attempts, never
+// more than the caller has left; DeadlineMiddleware turns it into the
+// handler's deadline.
 func TestDoHTTPDeadlineHeader(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		const (
 			total   = time.Second
-			attempt = 500 * time.Millisecond
+			attempt = 300 * time.Millisecond
 		)
-		work := []time.Duration{450 * time.Millisecond, 50 * time.Millisecond, 0}
+		work := []time.Duration{250 * time.Millisecond, 50 * time.Millisecond, 0}
 		srv := &scripted{statuses: []int{503, 503, 200}}
 		var (
 			headers   []int64
@@ -482,18 +495,17 @@ func TestDoHTTPDeadlineHeader(t *testing.T) {
 		if _, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets/7"), decodePet, nil); err != nil {
 			t.Fatal(err)
 		}
-		// t=0: 500-10; t=450+100 backoff: 1000-550-10; t=600+200: 1000-800-10.
-		want := []int64{490, 440, 190}
+		// t=0: the attempt timeout, 300-10; t=250+100 backoff: the last
+		// (after another 300ms and the 200ms backoff too little would be
+		// left), 1000-350-10; t=400+200: the last retry, 1000-600-10.
+		want := []int64{290, 640, 390}
 		if fmt.Sprint(headers) != fmt.Sprint(want) {
 			t.Errorf("deadline headers = %v, want %v", headers, want)
 		}
 		for i, h := range headers {
 			ms := time.Duration(h) * time.Millisecond
-			if ms > attempt-DefaultDeadlineMargin || ms > remaining[i]-DefaultDeadlineMargin {
-				t.Errorf("attempt %d: header %v above the attempt timeout or the remaining %v, less the margin", i+1, ms, remaining[i])
-			}
-			if i > 0 && h >= headers[i-1] {
-				t.Errorf("attempt %d: header %d not below the previous %d", i+1, h, headers[i-1])
+			if ms > remaining[i]-DefaultDeadlineMargin || i == 0 && ms > attempt-DefaultDeadlineMargin {
+				t.Errorf("attempt %d: header %v above the remaining %v (or, first, the attempt timeout), less the margin", i+1, ms, remaining[i])
 			}
 			if budgets[i] != ms {
 				t.Errorf("attempt %d: handler deadline in %v, want %v", i+1, budgets[i], ms)
@@ -575,7 +587,8 @@ func TestDoHTTPMarginEatsTheBudget(t *testing.T) {
 }
 
 // TestDoHTTPSlowBodyHitsAttemptTimeout: headers arrive at once, the body
-// never ends; the attempt timeout cuts each attempt while decoding.
+// never ends; the attempt timeout cuts the first attempt while decoding,
+// and the last attempt, which no retry could follow, runs to the deadline.
 func TestDoHTTPSlowBodyHitsAttemptTimeout(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
@@ -603,13 +616,13 @@ func TestDoHTTPSlowBodyHitsAttemptTimeout(t *testing.T) {
 		if !errors.Is(err, ErrResponseTruncated) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("DoHTTP error = %v, want ErrResponseTruncated and context.DeadlineExceeded", err)
 		}
-		// Two attempts of 500ms and a backoff of 100ms.
-		if want := 1100 * time.Millisecond; elapsed != want {
+		// An attempt of 500ms, a backoff of 100ms, the last attempt to 2s.
+		if want := 2 * time.Second; elapsed != want {
 			t.Errorf("DoHTTP took %v, want %v", elapsed, want)
 		}
 		synctest.Wait()
-		if decoded != 2 || fmt.Sprint(served) != "[500ms 500ms]" {
-			t.Errorf("decode ran %d times, server served %v; want 2 attempts of 500ms", decoded, served)
+		if decoded != 2 || fmt.Sprint(served) != "[500ms 1.4s]" {
+			t.Errorf("decode ran %d times, server served %v; want attempts of 500ms and 1.4s", decoded, served)
 		}
 	})
 }

@@ -28,6 +28,9 @@ type Operation struct {
 	// fallbackKey partitions cached answers for the calls of this
 	// operation value ([WithFallbackKey]).
 	fallbackKey string
+	// latency follows the answered attempts' latency (adaptive.go); shared
+	// with the copies With makes.
+	latency *latencyTracker
 }
 
 // Operation returns the operation of d described by p, whose zero fields
@@ -58,6 +61,7 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 		hedgeDelay:     p.Hedge.Delay,
 		maxHedges:      p.Hedge.MaxHedges,
 		fallback:       p.Fallback,
+		latency:        new(latencyTracker),
 	}
 	if p.Idempotency > ReadOnly {
 		bad("idempotency %d is unknown", p.Idempotency)
@@ -174,10 +178,7 @@ func (o *Operation) FallbackPartitioned() bool {
 // backoff returns the sleep before retry n (from 0): full jitter,
 // random in [0, min(cap, base·2^n)).
 func (o *Operation) backoff(n int) time.Duration {
-	ceil := o.cap
-	if n < 63 && o.base <= o.cap>>n {
-		ceil = o.base << n
-	}
+	ceil := o.backoffCeiling(n)
 	if !o.jitter || ceil <= 0 {
 		return ceil
 	}

@@ -83,11 +83,15 @@ type Policy struct {
 // BreakerPolicy configures the per-dependency circuit breaker (gobreaker).
 // Every attempt is counted, not every call. Zero fields take defaults.
 type BreakerPolicy struct {
-	// FailureRate is the percentage of failed attempts in the window at
-	// which the breaker opens, in (0, 100]. Zero means [DefaultFailureRate].
+	// FailureRate is the percentage of failed attempts, among the attempts
+	// of the window whose outcome is known, at which the breaker opens, in
+	// (0, 100]. Zero means [DefaultFailureRate].
 	FailureRate float64
-	// MinimumCalls is the number of counted attempts in the window below
-	// which the breaker never opens. Zero means [DefaultMinimumCalls].
+	// MinimumCalls is the number of attempts with a known outcome in the
+	// window below which the failure rate does not open the breaker. That
+	// many attempts in a row ended at their deadline without any reaction
+	// from the dependency open it whatever the rate. Zero means
+	// [DefaultMinimumCalls].
 	MinimumCalls uint32
 	// Window is the rolling window over which attempts are counted, in
 	// steps of one second. Zero means [DefaultBreakerWindow].
@@ -107,7 +111,11 @@ type BreakerPolicy struct {
 // no unbounded queue: a call waits at most MaxWait for a permit.
 type BulkheadPolicy struct {
 	// MaxConcurrent is the number of calls (hedges included) in flight at
-	// once. Zero means [DefaultMaxConcurrent].
+	// once. While the dependency answers later than its operations'
+	// attempt timeouts allow for, the bulkhead admits proportionally more,
+	// up to twice this (see the package documentation, "Timeouts that do
+	// not manufacture outages"); a dependency that answers nothing never
+	// widens it. Zero means [DefaultMaxConcurrent].
 	MaxConcurrent int
 	// MaxWait is how long a call waits for a permit before it is rejected
 	// with [ErrBulkheadFull]. Zero means [DefaultMaxWait]; [NoWait] rejects
@@ -155,8 +163,13 @@ type OperationPolicy struct {
 	// included; the caller's own deadline, when earlier, wins. Zero means
 	// [DefaultTimeout].
 	Timeout time.Duration
-	// AttemptTimeout bounds each attempt; its expiry cancels the attempt's
-	// work. Zero means attempts are bounded only by the total.
+	// AttemptTimeout bounds each attempt that a retry could still follow;
+	// its expiry cancels the attempt's work. The call's last attempt, and
+	// every attempt of a hedged read, runs to the deadline instead. It is
+	// a floor: the timeout in force grows with the observed p99 latency
+	// (see [Operation.EffectiveAttemptTimeout]). A last attempt that the
+	// caller's deadline ends after at least this long counts as a breaker
+	// failure. Zero means attempts are bounded only by the total.
 	AttemptTimeout time.Duration
 	// ConnectTimeout bounds connection set-up, where the transport allows
 	// it. Zero leaves the transport's own setting.
@@ -194,10 +207,13 @@ type RetryPolicy struct {
 // HedgePolicy configures hedging: when an attempt of a ReadOnly operation
 // has not answered after Delay, another one is started; the first success
 // wins and the others are cancelled. Hedges are paid from the retry budget
-// and need a spare bulkhead permit.
+// and need spare capacity: a bulkhead permit that leaves half the
+// bulkhead free.
 type HedgePolicy struct {
 	// Delay is how long to wait before hedging, usually the dependency's
-	// p95 latency. Zero disables hedging.
+	// p95 latency. It is a floor: the delay in force grows with the
+	// observed p90 (see [Operation.EffectiveHedgeDelay]). Zero disables
+	// hedging.
 	Delay time.Duration
 	// MaxHedges is the number of hedges per attempt. Zero means
 	// [DefaultMaxHedges].

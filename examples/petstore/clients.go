@@ -125,7 +125,7 @@ func NewResilientHTTP(baseURL string, opts ...ClientOption) (Client, error) {
 	connect := max(p.ListPets.ConnectTimeout, p.GetPet.ConnectTimeout, p.CreatePet.ConnectTimeout,
 		p.UpdatePet.ConnectTimeout, p.DeletePet.ConnectTimeout, p.AdoptPet.ConnectTimeout)
 	tr := runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)
-	copts := []petstorehttp.Option{petstorehttp.WithHTTPClient(&http.Client{Transport: tr})}
+	copts := []petstorehttp.Option{petstorehttp.WithHTTPClient(&http.Client{Transport: callIDTransport{tr}})}
 	for _, e := range edits {
 		copts = append(copts, petstorehttp.WithPolicy(e))
 	}
@@ -210,7 +210,7 @@ type naiveHTTP struct {
 // releases its connections. CreatePet still sends an Idempotency-Key.
 func NewNaiveHTTP(baseURL string) Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	return &naiveHTTP{base: strings.TrimSuffix(baseURL, "/"), hc: &http.Client{Transport: tr}, tr: tr}
+	return &naiveHTTP{base: strings.TrimSuffix(baseURL, "/"), hc: &http.Client{Transport: callIDTransport{tr}}, tr: tr}
 }
 
 func (n *naiveHTTP) Name() string { return "naive HTTP" }
@@ -290,6 +290,8 @@ type grpcClient struct {
 	// Set for the resilient client only.
 	breaker *breakerWatch
 	calls   *callCounter
+	// keys: the client adds its own idempotency key to creates.
+	keys bool
 }
 
 // NewResilientGRPC returns the resilient client generated from
@@ -309,7 +311,7 @@ func NewResilientGRPC(target string, opts ...ClientOption) (Client, error) {
 	calls := &callCounter{}
 	cc, err := grpc.NewClient(target, append(resilientgrpc.DialOptions(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()), reconnectQuickly(),
-		grpc.WithChainUnaryInterceptor(calls.intercept),
+		grpc.WithChainUnaryInterceptor(calls.intercept, callIDUnary),
 		grpc.WithChainStreamInterceptor(calls.interceptStream))...)
 	if err != nil {
 		return nil, err
@@ -334,6 +336,7 @@ func NewResilientGRPC(target string, opts ...ClientOption) (Client, error) {
 		c:       petstorepb.NewResilientPetStoreClient(cc, popts...),
 		breaker: bw,
 		calls:   calls,
+		keys:    true,
 	}, nil
 }
 
@@ -342,7 +345,8 @@ func NewResilientGRPC(target string, opts ...ClientOption) (Client, error) {
 // its own, without a deadline of its own: only ctx bounds a call. It sends
 // no idempotency key except on CreatePet, one per call, and never retries.
 func NewNaiveGRPC(target string) (Client, error) {
-	cc, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()), reconnectQuickly())
+	cc, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()), reconnectQuickly(),
+		grpc.WithChainUnaryInterceptor(callIDUnary))
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +395,7 @@ func (g *grpcClient) GetPet(ctx context.Context, id string) (Answer, error) {
 
 func (g *grpcClient) CreatePet(ctx context.Context, name string) (Answer, error) {
 	return g.call(ctx, func(ctx context.Context) error {
-		if g.breaker == nil {
+		if !g.keys {
 			// The resilient client adds its own key, one per call.
 			ctx = metadata.AppendToOutgoingContext(ctx, IdempotencyKeyMetadata, newKey())
 		}

@@ -58,6 +58,8 @@ type Faults struct {
 	tailFactor   atomic.Uint64 // math.Float64bits of the slow calls' factor
 	hang         atomic.Bool   // never answer until the request's context ends
 	tailCounter  atomic.Uint64 // requests seen, for the deterministic tail
+	lose         atomic.Uint64 // math.Float64bits of the share of answers lost
+	loseCounter  atomic.Uint64 // requests applied, for the deterministic loss
 }
 
 // Counters are what the servers count, for duplicate detection and
@@ -69,10 +71,11 @@ type Counters struct {
 	maxInFlight atomic.Int64
 	shed        atomic.Int64
 
-	mu      sync.Mutex
-	perOp   map[string]int64 // operation id → requests reaching the handler
-	applied map[string]int64 // idempotency key → creates applied
-	adopts  map[string]int64 // pet id → adopts applied
+	mu           sync.Mutex
+	perOp        map[string]int64 // operation id → requests reaching the handler
+	applied      map[string]int64 // idempotency key → creates applied
+	adopts       map[string]int64 // pet id → adopts applied
+	adoptsByCall map[string]int64 // call id → adopts applied
 }
 
 // CountersSnapshot is a copy of [Counters] at one moment.
@@ -88,6 +91,9 @@ type CountersSnapshot struct {
 	Applied map[string]int64
 	// Adopts counts adopts applied per pet id.
 	Adopts map[string]int64
+	// AdoptsByCall counts adopts applied per call id ([CallIDHeader]);
+	// adopts sent without one are counted under "".
+	AdoptsByCall map[string]int64
 	// InFlight is the number of requests being handled now.
 	InFlight int64
 	// MaxInFlight is the highest InFlight seen since the last Reset.

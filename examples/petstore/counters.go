@@ -11,6 +11,7 @@ func (c *Counters) Snapshot() CountersSnapshot {
 		PerOperation: maps.Clone(nonNil(c.perOp)),
 		Applied:      maps.Clone(nonNil(c.applied)),
 		Adopts:       maps.Clone(nonNil(c.adopts)),
+		AdoptsByCall: maps.Clone(nonNil(c.adoptsByCall)),
 		InFlight:     c.inFlight.Load(),
 		MaxInFlight:  c.maxInFlight.Load(),
 		Shed:         c.shed.Load(),
@@ -25,7 +26,7 @@ func (c *Counters) Reset() {
 	c.requests.Store(0)
 	c.shed.Store(0)
 	c.maxInFlight.Store(c.inFlight.Load())
-	c.perOp, c.applied, c.adopts = nil, nil, nil
+	c.perOp, c.applied, c.adopts, c.adoptsByCall = nil, nil, nil, nil
 }
 
 // MaxApplied returns the highest number of times one idempotency key's
@@ -36,6 +37,26 @@ func (s CountersSnapshot) MaxApplied() int64 {
 		m = max(m, n)
 	}
 	return m
+}
+
+// DuplicateEffects returns the side effects applied more than once for
+// one logical call: for each idempotency key, the creates applied beyond
+// the first, and for each call id, the adopts applied beyond the first.
+// Creates without a key and adopts without a call id cannot be told apart
+// and are not counted; the clients of this package always send both.
+func (s CountersSnapshot) DuplicateEffects() int64 {
+	var n int64
+	for key, applied := range s.Applied {
+		if key != "" && applied > 1 {
+			n += applied - 1
+		}
+	}
+	for id, applied := range s.AdoptsByCall {
+		if id != "" && applied > 1 {
+			n += applied - 1
+		}
+	}
+	return n
 }
 
 // TotalAdopts returns the adopts applied, all pets together.
@@ -64,7 +85,10 @@ func (c *Counters) enter(op string) func() {
 
 func (c *Counters) countShed()              { c.shed.Add(1) }
 func (c *Counters) countApplied(key string) { c.add(&c.applied, key) }
-func (c *Counters) countAdopt(id string)    { c.add(&c.adopts, id) }
+func (c *Counters) countAdopt(id, callID string) {
+	c.add(&c.adopts, id)
+	c.add(&c.adoptsByCall, callID)
+}
 
 func (c *Counters) add(m *map[string]int64, k string) {
 	c.mu.Lock()

@@ -24,6 +24,11 @@
 //	server_grpc.go        [NewGRPCServer], [RegisterGRPC], [GRPCServerOptions]
 //	clients.go            [NewResilientHTTP], [NewNaiveHTTP],
 //	                      [NewResilientGRPC], [NewNaiveGRPC]
+//	common.go             [NewCommonHTTP] (go-retryablehttp with its
+//	                      defaults), [NewCommonGRPC] (a service config
+//	                      retrying UNAVAILABLE for every method)
+//	callid.go             [WithCallID]: the id of one logical call, sent by
+//	                      every client on every attempt
 //	faults/               the fault-injection scenarios
 //	cmd/faultdemo/        the demo command
 //
@@ -46,7 +51,9 @@
 // Every request (the health check aside) sleeps [BaseLatency] plus the
 // injected latency with its own context, so a caller that gives up frees
 // the server at once. Creates are applied once per idempotency key;
-// adopts are applied and counted on every call. A server sheds load with
+// adopts are applied on every call and counted per pet and per call id
+// ([CallIDHeader]), so that one call adopting twice shows as a duplicate
+// ([CountersSnapshot.DuplicateEffects]). A server sheds load with
 // a [runtime.Shedder]: HTTP answers 503 (or 429) with Retry-After, gRPC
 // UNAVAILABLE (or RESOURCE_EXHAUSTED) with grpc-retry-pushback-ms.
 //
@@ -55,5 +62,8 @@
 // A degraded answer (a cached GetPet served while the store fails) is
 // returned as Answer{Degraded: true} with a nil error. The naive clients
 // have no timeout, retry, breaker or bulkhead of their own; only the
-// caller's context bounds their calls.
+// caller's context bounds their calls. The common clients are what teams
+// usually write instead: the naive clients' requests, retried by
+// go-retryablehttp (HTTP) or by grpc-go's service-config retries (gRPC), on
+// every method.
 package petstore

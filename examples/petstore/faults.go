@@ -29,8 +29,9 @@ func (f *Faults) Status() (status int, retryAfter time.Duration) {
 
 // SetTail makes a fraction of requests (0..1) factor times slower than the
 // base latency plus the added latency. The slow requests are chosen
-// deterministically by a counter: with fraction 0.05, one request in every
-// 20. SetTail(0, 0) clears it.
+// deterministically from a counter (see pick): with fraction 0.05, one
+// request in 20, spread so that they do not line up with a cycle of
+// operations. SetTail(0, 0) clears it.
 func (f *Faults) SetTail(fraction, factor float64) {
 	f.tailFactor.Store(math.Float64bits(factor))
 	f.tailFraction.Store(math.Float64bits(fraction))
@@ -39,6 +40,36 @@ func (f *Faults) SetTail(fraction, factor float64) {
 // Tail returns the tail fraction and factor.
 func (f *Faults) Tail() (fraction, factor float64) {
 	return math.Float64frombits(f.tailFraction.Load()), math.Float64frombits(f.tailFactor.Load())
+}
+
+// SetLoseAnswers makes a fraction of requests (0..1) lose their answer
+// after the store applied them, as when the connection is reset
+// mid-response: the HTTP server closes the connection without answering,
+// the gRPC server answers UNAVAILABLE, as a proxy reports an upstream that
+// reset after the request was forwarded. The requests are chosen
+// deterministically from a counter (see pick): with fraction 0.05, one
+// applied request in 20. SetLoseAnswers(0) clears it.
+func (f *Faults) SetLoseAnswers(fraction float64) { f.lose.Store(math.Float64bits(fraction)) }
+
+// loseAnswer reports whether the answer of a request the store has just
+// applied is to be lost, advancing the counter.
+func (f *Faults) loseAnswer() bool {
+	frac := math.Float64frombits(f.lose.Load())
+	return frac > 0 && pick(f.loseCounter.Add(1), frac)
+}
+
+// pick reports whether the n-th request belongs to a share frac of them:
+// n times the golden ratio, modulo 1, below frac (a Weyl sequence). The
+// picks are spread evenly, about frac × m in any m consecutive requests,
+// and never fall into step with a cycle of operations, as every k-th
+// request would (every 20th call of a ten-operation mix is the same
+// operation).
+func pick(n uint64, frac float64) bool {
+	if frac >= 1 {
+		return true
+	}
+	const golden = 0x9E3779B97F4A7C15 // 2^64 / φ
+	return float64(n*golden) < frac*(1<<64)
 }
 
 // SetHang makes the servers never answer, until each request's context
@@ -54,7 +85,9 @@ func (f *Faults) Reset() {
 	f.SetStatus(0, 0)
 	f.SetTail(0, 0)
 	f.SetHang(false)
+	f.SetLoseAnswers(0)
 	f.tailCounter.Store(0)
+	f.loseCounter.Store(0)
 }
 
 // delay returns how long a request with base service time base should take
@@ -62,11 +95,8 @@ func (f *Faults) Reset() {
 func (f *Faults) delay(base time.Duration) time.Duration {
 	d := base + f.Latency()
 	frac, factor := f.Tail()
-	if frac > 0 && factor > 1 {
-		every := uint64(math.Round(1 / math.Min(frac, 1)))
-		if n := f.tailCounter.Add(1); every > 0 && n%every == 0 {
-			d = time.Duration(float64(d) * factor)
-		}
+	if frac > 0 && factor > 1 && pick(f.tailCounter.Add(1), frac) {
+		d = time.Duration(float64(d) * factor)
 	}
 	return d
 }

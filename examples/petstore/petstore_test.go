@@ -366,7 +366,29 @@ func TestFaultsTail(t *testing.T) {
 			slow++
 		}
 	}
-	if slow != 5 {
-		t.Errorf("slow calls = %d of 100, want 5", slow)
+	if slow < 4 || slow > 6 {
+		t.Errorf("slow calls = %d of 100, want 5 ± 1", slow)
+	}
+}
+
+// TestPickDoesNotAlias: the picked requests spread over a cycle of ten
+// operations instead of always falling on the same one, and a twentieth of
+// 10 000 requests are picked.
+func TestPickDoesNotAlias(t *testing.T) {
+	perSlot := make([]int, 10)
+	total := 0
+	for n := uint64(1); n <= 10_000; n++ {
+		if pick(n, 0.05) {
+			perSlot[n%10]++
+			total++
+		}
+	}
+	if total < 495 || total > 505 {
+		t.Errorf("picked %d of 10000, want 500 ± 5", total)
+	}
+	for slot, c := range perSlot {
+		if c < 30 || c > 70 {
+			t.Errorf("slot %d of a ten-operation cycle got %d of the %d picks, want about a tenth", slot, c, total)
+		}
 	}
 }

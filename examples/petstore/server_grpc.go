@@ -104,6 +104,9 @@ func serve[T any](ctx context.Context, s *Store, op string, fn func() (*T, error
 	if err == nil {
 		var v *T
 		if v, err = fn(); err == nil {
+			if s.faults.loseAnswer() {
+				return nil, status.Error(codes.Unavailable, "petstore: connection reset after the request was applied")
+			}
 			return v, nil
 		}
 	}
@@ -205,7 +208,7 @@ func (g *grpcServer) DeletePet(ctx context.Context, in *petstorepb.DeletePetRequ
 
 func (g *grpcServer) AdoptPet(ctx context.Context, in *petstorepb.AdoptPetRequest) (*petstorepb.Pet, error) {
 	return serve(ctx, g.store, OpAdoptPet, func() (*petstorepb.Pet, error) {
-		p, err := g.store.Adopt(in.GetId())
+		p, err := g.store.Adopt(in.GetId(), incomingCallID(ctx))
 		return toProto(p), err
 	})
 }

@@ -87,6 +87,11 @@ func (h *httpServer) serve(w http.ResponseWriter, r *http.Request, op string, ok
 	var v any
 	if err == nil {
 		v, err = fn()
+		if err == nil && h.store.faults.loseAnswer() {
+			// Applied, and the connection goes down before the answer:
+			// net/http closes it without writing anything.
+			panic(http.ErrAbortHandler)
+		}
 	}
 	var fe *FaultError
 	switch {
@@ -172,7 +177,7 @@ func (h *httpServer) deletePet(w http.ResponseWriter, r *http.Request) {
 
 func (h *httpServer) adoptPet(w http.ResponseWriter, r *http.Request) {
 	h.serve(w, r, OpAdoptPet, http.StatusOK, func() (any, error) {
-		p, err := h.store.Adopt(r.PathValue("id"))
+		p, err := h.store.Adopt(r.PathValue("id"), r.Header.Get(CallIDHeader))
 		return toJSON(p), err
 	})
 }

@@ -60,7 +60,7 @@ func (e *FaultError) Error() string {
 // through [Store.begin], which counts it and applies the faults; the
 // operations then count their side effects: creates applied per
 // idempotency key (a repeated key returns the first answer without
-// applying again) and adopts per pet. A Store is safe for concurrent use.
+// applying again) and adopts per pet and per call id. A Store is safe for concurrent use.
 type Store struct {
 	faults   *Faults
 	counters *Counters
@@ -182,8 +182,9 @@ func (s *Store) Delete(id string) {
 }
 
 // Adopt records one adoption of the pet with id, every time it is called
-// (it is not idempotent), and counts it.
-func (s *Store) Adopt(id string) (Pet, error) {
+// (it is not idempotent), and counts it per pet and per call id (the
+// caller's [CallIDHeader], "" when absent).
+func (s *Store) Adopt(id, callID string) (Pet, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, ok := s.pets[id]
@@ -192,7 +193,7 @@ func (s *Store) Adopt(id string) (Pet, error) {
 	}
 	p.Adoptions++
 	s.put(p)
-	s.counters.countAdopt(id)
+	s.counters.countAdopt(id, callID)
 	return p, nil
 }
 

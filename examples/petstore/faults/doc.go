@@ -1,30 +1,52 @@
 // Package faults is the fault-injection harness of the pet store example:
 // it runs the pet store's servers on loopback, puts an in-process Toxiproxy
 // between each client and its server for network faults, switches the
-// servers' application faults ([petstore.Faults]), drives concurrent callers
-// through a resilient or a naive client, and measures what the callers see
-// and what reaches the store.
+// servers' application faults ([petstore.Faults]), drives calls through
+// three clients side by side, and measures what their callers got and what
+// reached the store.
+//
+// # Arms
+//
+// Each scenario runs over HTTP and gRPC against three [Arm]s: [Naive], a
+// plain client with no retry, timeout or breaker of its own; [Resilient],
+// the generated client with its reviewed policy; and [Common], what teams
+// usually write for retries (go-retryablehttp with its defaults; a gRPC
+// service config retrying UNAVAILABLE for every method). The arms of a row
+// run at the same time, each against its own servers and proxy, warmed up
+// apart and put under the fault at the same moment, so that they meet the
+// same machine.
 //
 // # Scenarios
 //
 // [Scenarios] lists the eight runs of the resilience-patterns verification:
 // a slow dependency (latency at twice its measured p99), a 503 window then
-// recovery, black-holed connections, connections reset mid-response, 429
-// with Retry-After, tail latency (hedging on and off), overload beyond the
-// bulkhead and the server's shedder, and a caller whose deadline is nearly
-// spent on entry. Every figure a scenario uses (the p99, the bulkhead size,
-// the breaker's open period, the request rate) is read from the resolved
-// policy of the generated clients ([LoadPolicy]), never written here.
+// recovery, black-holed connections, answers lost after the store applied
+// the request, 429 with Retry-After, tail latency, demand beyond what the
+// store can serve, and callers whose deadline is nearly spent on entry.
+// Calls arrive at the policy's measured rate whatever the earlier calls are
+// doing (open loop), so that every arm is judged on the same calls however
+// fast it fails them. Every figure a scenario uses (the p99, the bulkhead
+// size, the breaker's open period, the request rate) is read from the
+// resolved policy of the generated clients ([LoadPolicy]), never written
+// here.
 //
 // # Measurements and criteria
 //
-// [Run] returns a [Result] per scenario, transport and client: caller
-// latency (p50, p99), error, degraded and fast-fail shares, requests reaching
-// the store per call, the store's peak in-flight requests against the
-// bulkhead, duplicate side effects, the breaker's states, and goroutine and
-// socket counts before and after. [Check] turns a resilient client's Result
-// into pass or fail [Verdict] values (criteria.go); naive clients are measured
-// for contrast only.
+// [Run] returns a [Row] per scenario and transport with a [Result] per arm:
+// each call classed as ok, degraded (a marked fallback answer), failed fast
+// (an error within a tenth of the deadline) or failed slow; p50 and p99;
+// requests reaching the store per call; duplicate side effects (creates
+// and adopts applied twice for one call, counted by the store per
+// idempotency key and per call id); the resilient breaker's transitions;
+// goroutine and socket counts before and after. A row in which the
+// machine stalled the harness (a call started well after its planned time)
+// is run again ([Options.MaxStall]).
+//
+// [Check] judges a row by the fault suite's criteria: ordinal and ratio
+// facts about the resilient arm against the others, which hold on a loaded
+// machine. [Acceptance] holds the demo's absolute lines, judged on one
+// run's figures. [Report] renders the terminal summary, the Markdown report,
+// the charts and the results file.
 //
 // # Toxiproxy
 //

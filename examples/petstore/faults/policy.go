@@ -106,6 +106,16 @@ func opsOf(ps ...runtime.OperationPolicy) map[string]runtime.OperationPolicy {
 	return m
 }
 
+// ReportDir returns where the demo writes its report by default: the
+// folder faultdemo-report beside the pet store example (ignored by git),
+// or in the current directory when the example's folder cannot be found.
+func ReportDir() string {
+	if dir, err := exampleDir(); err == nil {
+		return filepath.Join(dir, "faultdemo-report")
+	}
+	return "faultdemo-report"
+}
+
 // exampleDir finds the pet store example's folder: from the working
 // directory upwards (go run and go test start inside the module), else
 // beside this source file.

@@ -4,63 +4,76 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	goruntime "runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/resilientgo/resilient/examples/petstore"
 	"github.com/resilientgo/resilient/runtime"
 )
 
-// Kind says which client a run drives.
-type Kind string
-
-// The clients a scenario runs against.
-const (
-	// Resilient is the generated resilient client with its policy.
-	Resilient Kind = "resilient"
-	// ResilientNoHedge is the resilient client with hedging turned off.
-	ResilientNoHedge Kind = "resilient, no hedging"
-	// Naive is a plain client: one attempt, the caller's deadline only.
-	Naive Kind = "naive"
-)
-
 // Options configure Run.
 type Options struct {
 	// Phase is the length of each scenario's fault phase; zero means 1.5 s.
-	// Some scenarios stretch it to see their fault through (the 503
-	// window needs the breaker's open period and a probe round).
+	// The 503 window stretches it to see the breaker close again.
 	Phase time.Duration
 	// Warmup is the healthy period before the phase, which fills the
-	// fallback cache and the connection pools; zero means 300 ms.
+	// fallback caches, the connection pools and the latency estimates;
+	// zero means 300 ms.
 	Warmup time.Duration
-	// Scenarios are the scenario IDs to run; nil runs all.
-	Scenarios []int
+	// Scenarios are the names of the scenarios to run; nil runs all.
+	Scenarios []string
 	// Transports to run; nil runs HTTP and gRPC.
 	Transports []Transport
-	// Kinds to run; nil runs Resilient and Naive (and ResilientNoHedge where
-	// a scenario compares hedging).
-	Kinds []Kind
-	// NewClient makes the clients; nil uses the pet store's constructors.
+	// Arms to run in each row; nil runs naive, resilient and common.
+	Arms []Arm
+	// NewClient makes the clients; nil uses [NewClient].
 	NewClient NewClientFunc
-	// Progress, when set, is called as each run starts (r.Calls == 0 and
-	// done false) and finishes.
-	Progress func(r *Result, done bool)
+	// Logger receives the clients' own log lines, each with the scenario,
+	// transport and arm; nil discards them.
+	Logger *slog.Logger
+	// Progress, when set, is called as each row starts, about every
+	// quarter of a second while it runs, and when it is done.
+	Progress func(Progress)
+	// MaxStall is the most a call may start after its planned time for the
+	// row to count: a later start means the machine stalled the harness
+	// (every goroutine of the process waiting for a core), which distorts
+	// every arm's figures, so the row is run again. Zero means a quarter of
+	// the reference deadline.
+	MaxStall time.Duration
+	// Reruns is how many times a stalled row is run again; zero means 2,
+	// a negative value none. A row still stalled is kept and marked.
+	Reruns int
 }
 
-// NewClientFunc returns a client of kind for transport that calls the store
-// at addr (host:port).
-type NewClientFunc func(kind Kind, t Transport, addr string) (petstore.Client, error)
+// Progress is where a run of the suite is.
+type Progress struct {
+	// Row counts the rows from 1; Rows is their number.
+	Row, Rows int
+	Scenario  Scenario
+	Transport Transport
+	// Stage is "warm-up", "fault", "rerun" (the machine stalled the
+	// harness; the row runs again) or "done".
+	Stage string
+	// Elapsed is the time since the fault phase began, of Phase.
+	Elapsed, Phase time.Duration
+	// Calls counts each arm's calls in the phase so far.
+	Calls map[Arm]int
+}
 
-// Run runs the selected scenarios, each against each transport and client
-// kind, one after the other, and returns their results in that order.
-// Each run has its own servers, proxy and client. An error is returned only
-// when the policy cannot be loaded or ctx ends; a run that fails carries its
-// error in Result.Err.
-func Run(ctx context.Context, opts Options) ([]*Result, error) {
+// Run runs the selected scenarios over each transport, one row after the
+// other. In a row the arms run side by side, each with its own servers,
+// proxy and client, warmed up apart and then put under the same fault at
+// the same moment, so that they meet the same machine. An error is
+// returned only when the policy cannot be loaded or ctx ends; a run that
+// fails carries its error in [Result.Err].
+func Run(ctx context.Context, opts Options) ([]*Row, error) {
 	pols, err := LoadPolicy()
 	if err != nil {
 		return nil, err
@@ -74,150 +87,227 @@ func Run(ctx context.Context, opts Options) ([]*Result, error) {
 	if opts.NewClient == nil {
 		opts.NewClient = NewClient
 	}
-	transports := opts.Transports
-	if transports == nil {
-		transports = []Transport{HTTP, GRPC}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	var out []*Result
+	transports := cmpOr(opts.Transports, []Transport{HTTP, GRPC})
+	arms := cmpOr(opts.Arms, Arms)
+	var rows []*Row
 	for _, sc := range Scenarios() {
-		if opts.Scenarios != nil && !containsInt(opts.Scenarios, sc.ID) {
+		if opts.Scenarios != nil && !slices.Contains(opts.Scenarios, sc.Name) {
 			continue
 		}
 		for _, t := range transports {
-			for _, k := range kindsFor(sc, opts.Kinds) {
-				if err := ctx.Err(); err != nil {
-					return out, err
-				}
-				r := &Result{Scenario: sc, Transport: t, Kind: k, Policy: pols[t]}
-				r.Plan = sc.Plan(r.Policy, opts.Phase)
-				if opts.Progress != nil {
-					opts.Progress(r, false)
-				}
-				runOne(ctx, r, opts)
-				if opts.Progress != nil {
-					opts.Progress(r, true)
-				}
-				out = append(out, r)
+			pol := pols[t]
+			rows = append(rows, &Row{Scenario: sc, Transport: t, Plan: sc.Plan(pol, opts.Phase), Policy: pol,
+				Deadline: pol.MaxTimeout(), Arms: map[Arm]*Result{}})
+		}
+	}
+	reruns := opts.Reruns
+	switch {
+	case reruns == 0:
+		reruns = 2
+	case reruns < 0:
+		reruns = 0
+	}
+	for i, row := range rows {
+		maxStall := opts.MaxStall
+		if maxStall <= 0 {
+			maxStall = row.Deadline / 4
+		}
+		for {
+			if err := ctx.Err(); err != nil {
+				return rows[:i], err
+			}
+			row.Runs++
+			row.Arms = map[Arm]*Result{}
+			runRow(ctx, row, arms, opts, i+1, len(rows))
+			row.Stall = row.maxLate()
+			if row.Stall <= maxStall || row.Runs > reruns {
+				row.Stalled = row.Stall > maxStall
+				break
+			}
+			if opts.Progress != nil {
+				opts.Progress(Progress{Row: i + 1, Rows: len(rows), Scenario: row.Scenario, Transport: row.Transport,
+					Stage: "rerun", Phase: row.Plan.Phase, Calls: map[Arm]int{}})
 			}
 		}
 	}
-	return out, nil
+	return rows, nil
 }
 
-func kindsFor(sc Scenario, want []Kind) []Kind {
-	all := []Kind{Resilient, Naive}
-	if sc.CompareHedging {
-		all = []Kind{Resilient, ResilientNoHedge, Naive}
+// maxLate returns the latest start of a call after its planned time, over
+// the row's arms.
+func (row *Row) maxLate() time.Duration {
+	var m time.Duration
+	for _, r := range row.Arms {
+		m = max(m, r.MaxLate)
 	}
-	if want == nil {
-		return all
+	return m
+}
+
+func cmpOr[T any](s, def []T) []T {
+	if s == nil {
+		return def
 	}
-	var ks []Kind
-	for _, k := range all {
-		for _, w := range want {
-			if k == w {
-				ks = append(ks, k)
-			}
+	return s
+}
+
+// ScenarioNames returns the short ids of every scenario, in order.
+func ScenarioNames() []string {
+	var names []string
+	for _, sc := range Scenarios() {
+		names = append(names, sc.Name)
+	}
+	return names
+}
+
+// runRow runs the arms of row side by side.
+func runRow(ctx context.Context, row *Row, arms []Arm, opts Options, n, total int) {
+	row.GoroutinesBefore = ownGoroutines()
+	row.SocketsBefore = openSockets()
+
+	var (
+		warmed  sync.WaitGroup
+		done    sync.WaitGroup
+		begin   = make(chan struct{})
+		started time.Time // written before begin is closed
+		mu      sync.Mutex
+		live    = map[Arm]*atomic.Int64{}
+	)
+	for _, a := range arms {
+		live[a] = new(atomic.Int64)
+	}
+	report := func(stage string) {
+		if opts.Progress == nil {
+			return
+		}
+		p := Progress{Row: n, Rows: total, Scenario: row.Scenario, Transport: row.Transport, Stage: stage,
+			Phase: row.Plan.Phase, Calls: map[Arm]int{}}
+		if stage != "warm-up" {
+			p.Elapsed = min(time.Since(started), row.Plan.Phase)
+		}
+		for a, c := range live {
+			p.Calls[a] = int(c.Load())
+		}
+		opts.Progress(p)
+	}
+	report("warm-up")
+	warmed.Add(len(arms))
+	for _, a := range arms {
+		done.Go(func() {
+			r := runArm(ctx, row, a, opts, &warmed, begin, &started, live[a])
+			mu.Lock()
+			row.Arms[a] = r
+			mu.Unlock()
+		})
+	}
+	warmed.Wait()
+	started = time.Now()
+	close(begin)
+
+	tick := time.NewTicker(250 * time.Millisecond)
+	finished := make(chan struct{})
+	go func() { done.Wait(); close(finished) }()
+	for waiting := true; waiting; {
+		select {
+		case <-tick.C:
+			report("fault")
+		case <-finished:
+			waiting = false
 		}
 	}
-	return ks
+	tick.Stop()
+	row.GoroutinesAfter, row.SocketsAfter = settle(row.GoroutinesBefore, row.SocketsBefore)
+	report("done")
 }
 
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
+// runArm runs one arm of row: its stack and client, the warm-up, then,
+// once every arm is warm (warmed) and the phase begins (begin closed, at
+// *started), the fault phase, and the teardown.
+func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.WaitGroup, begin <-chan struct{}, started *time.Time, live *atomic.Int64) *Result {
+	r := &Result{Arm: a, Breaker: "none"}
+	ready := sync.OnceFunc(warmed.Done)
+	defer ready()
 
-// runOne runs r's scenario: baseline counts, stack, client, warm-up,
-// fault phase, teardown, and the counts after.
-func runOne(ctx context.Context, r *Result, opts Options) {
-	r.GoroutinesBefore = ownGoroutines()
-	r.SocketsBefore = openSockets()
-	defer func() {
-		r.GoroutinesAfter, r.SocketsAfter = settle(r.GoroutinesBefore, r.SocketsBefore)
-	}()
-
-	st, err := StartStack(r.Transport, r.Plan.Shed)
+	st, err := StartStack(row.Transport, row.Plan.Shed, row.Scenario.Network)
 	if err != nil {
 		r.Err = err
-		return
+		return r
 	}
 	defer st.Close()
-	c, err := opts.NewClient(r.Kind, r.Transport, st.Addr)
+	bl := &breakerLog{}
+	c, err := opts.NewClient(a, row.Transport, ClientConfig{
+		Addr:     st.Addr,
+		Logger:   opts.Logger.With("scenario", row.Scenario.Name, "transport", string(row.Transport), "arm", string(a)),
+		Observer: bl,
+	})
 	if err != nil {
-		r.Err = fmt.Errorf("faults: client: %w", err)
-		return
+		r.Err = fmt.Errorf("faults: %s client: %w", a, err)
+		return r
 	}
 	defer c.Close()
 	r.Client = c.Name()
 
-	// Warm-up: the healthy store, callers at the planned pace, with the
-	// usual deadline; fills caches and pools, and banks retry budget.
-	warm := r.Plan
-	warm.Callers = min(warm.Callers, 8)
-	warm.Deadline = r.Policy.MaxTimeout()
-	ws := drive(ctx, c, r.Scenario.Mix, warm, opts.Warmup)
-	r.WarmupCalls = len(ws.samples)
+	// Warm-up: the healthy store at the planned pace with the usual
+	// deadline; fills caches, pools and latency estimates, and banks
+	// retry budget.
+	warm := row.Plan
+	warm.Deadline = row.Deadline
+	r.WarmupCalls = len(drive(ctx, c, row.Scenario.Mix, warm, opts.Warmup, string(a)+"-warm", nil))
+	ready()
+	<-begin
 
 	st.Counters.Reset()
 	fctx, stop := context.WithCancel(ctx)
 	injected := make(chan error, 1)
-	go func() { injected <- r.Scenario.Inject(fctx, st, r.Plan) }()
-
-	seen := watchBreaker(fctx, c)
-	start := time.Now()
-	s := drive(ctx, c, r.Scenario.Mix, r.Plan, r.Plan.Phase)
-	r.Elapsed = time.Since(start)
+	go func() { injected <- row.Scenario.Inject(fctx, st, row.Plan) }()
+	samples := drive(ctx, c, row.Scenario.Mix, row.Plan, row.Plan.Phase, string(a), live)
+	r.Elapsed = time.Since(*started)
 	snap := st.Counters.Snapshot()
-	r.ServerConns = st.OpenConns()
-	r.Breaker = c.Breaker()
+	if c.Breaker() != "none" {
+		r.Breaker = c.Breaker()
+	}
 	stop()
 	if err := <-injected; err != nil {
 		r.Err = fmt.Errorf("faults: inject: %w", err)
 	}
-	r.BreakerSeen = <-seen
 	st.Faults.Reset()
 
-	s.fill(r)
+	r.fill(samples, row.Deadline)
 	r.Requests = snap.Requests + snap.Shed
 	r.Shed = snap.Shed
 	r.MaxInFlight = snap.MaxInFlight
-	r.KeysApplied = len(snap.Applied)
-	r.MaxApplied = snap.MaxApplied()
+	r.Duplicates = snap.DuplicateEffects()
 	r.KeylessCreates = snap.Applied[""]
-	if r.KeylessCreates > 0 {
-		r.KeysApplied--
-	}
-	r.AdoptRequests = snap.PerOperation[petstore.OpAdoptPet]
-	r.AdoptsApplied = snap.TotalAdopts()
+	r.Transitions = bl.since(*started)
+	return r
 }
 
-// watchBreaker samples c's breaker state every few milliseconds until ctx
-// ends, and sends the states seen, repeats collapsed.
-func watchBreaker(ctx context.Context, c petstore.Client) <-chan []string {
-	out := make(chan []string, 1)
-	go func() {
-		var seen []string
-		t := time.NewTicker(2 * time.Millisecond)
-		defer t.Stop()
-		for {
-			s := c.Breaker()
-			if len(seen) == 0 || seen[len(seen)-1] != s {
-				seen = append(seen, s)
-			}
-			select {
-			case <-ctx.Done():
-				out <- seen
-				return
-			case <-t.C:
-			}
+// breakerLog records a resilient client's breaker transitions.
+type breakerLog struct {
+	runtime.NopObserver
+	mu     sync.Mutex
+	events []runtime.BreakerEvent
+}
+
+func (b *breakerLog) BreakerChange(e runtime.BreakerEvent) {
+	b.mu.Lock()
+	b.events = append(b.events, e)
+	b.mu.Unlock()
+}
+
+// since returns the transitions at or after start, timed from it.
+func (b *breakerLog) since(start time.Time) []Transition {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var ts []Transition
+	for _, e := range b.events {
+		if !e.At.Before(start) {
+			ts = append(ts, Transition{At: e.At.Sub(start), From: e.From, To: e.To})
 		}
-	}()
-	return out
+	}
+	return ts
 }
 
 // settle waits up to 3 s for the goroutine and socket counts to come back
@@ -283,61 +373,67 @@ type sample struct {
 	latency  time.Duration
 	err      error
 	degraded bool
+	// late is how long after its planned time the call started.
+	late time.Duration
 }
 
-type samples struct {
-	samples []sample
-}
-
-// drive runs pl.Callers callers for d, each starting a call every
-// pl.Period (or as soon as the last one ended, if later), cycling through
-// mix, each call under pl.Deadline.
-func drive(ctx context.Context, c petstore.Client, mix []Op, pl Plan, d time.Duration) samples {
+// drive makes calls for d and returns them. Calls start at pl.Rate per
+// second whatever the earlier ones are doing (open loop), each in its own
+// goroutine, cycle through mix, and run under pl.Deadline with the call id
+// prefix-k. live, when set, counts the calls as they end.
+func drive(ctx context.Context, c petstore.Client, mix []Op, pl Plan, d time.Duration, prefix string, live *atomic.Int64) []sample {
 	var (
 		mu  sync.Mutex
 		all []sample
 		wg  sync.WaitGroup
 	)
+	one := func(k int, planned time.Time) {
+		late := time.Since(planned)
+		op := mix[k%len(mix)]
+		cctx, cancel := context.WithTimeout(ctx, pl.Deadline)
+		cctx = petstore.WithCallID(cctx, prefix+"-"+strconv.Itoa(k))
+		t0 := time.Now()
+		a, err := call(cctx, c, op, k)
+		lat := time.Since(t0)
+		cancel()
+		mu.Lock()
+		all = append(all, sample{op: op, latency: lat, err: err, degraded: a.Degraded, late: late})
+		mu.Unlock()
+		if live != nil {
+			live.Add(1)
+		}
+	}
 	start := time.Now()
 	end := start.Add(d)
-	for i := range pl.Callers {
-		wg.Go(func() {
-			var mine []sample
-			offset := pl.Period * time.Duration(i) / time.Duration(pl.Callers)
-			for k := 0; ; k++ {
-				next := start.Add(offset + time.Duration(k)*pl.Period)
-				if wait := time.Until(next); wait > 0 {
-					select {
-					case <-ctx.Done():
-					case <-time.After(wait):
-					}
-				}
-				if ctx.Err() != nil || !time.Now().Before(end) {
-					break
-				}
-				op := mix[(i+k*pl.Callers)%len(mix)]
-				cctx, cancel := context.WithTimeout(ctx, pl.Deadline)
-				t0 := time.Now()
-				a, err := call(cctx, c, op, i, k)
-				lat := time.Since(t0)
-				cancel()
-				mine = append(mine, sample{op: op, latency: lat, err: err, degraded: a.Degraded})
+	wait := func(until time.Time) bool {
+		if w := time.Until(until); w > 0 {
+			t := time.NewTimer(w)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+			case <-t.C:
 			}
-			mu.Lock()
-			all = append(all, mine...)
-			mu.Unlock()
-		})
+		}
+		return ctx.Err() == nil && time.Now().Before(end)
+	}
+	interval := time.Duration(float64(time.Second) / pl.Rate)
+	for k := 0; ; k++ {
+		planned := start.Add(time.Duration(k) * interval)
+		if !wait(planned) {
+			break
+		}
+		wg.Go(func() { one(k, planned) })
 	}
 	wg.Wait()
-	return samples{samples: all}
+	return all
 }
 
-// call makes one call of op. Reads, updates and adopts use the seeded pets;
-// deletes use fresh ids (deleting a missing pet succeeds); creates fresh
-// names.
-func call(ctx context.Context, c petstore.Client, op Op, caller, k int) (petstore.Answer, error) {
-	seed := petstore.SeedPets[(caller+k)%len(petstore.SeedPets)]
-	tag := strconv.Itoa(caller) + "-" + strconv.Itoa(k)
+// call makes one call of op, the k-th of its run. Reads, updates and
+// adopts use the seeded pets; deletes use fresh ids (deleting a missing
+// pet succeeds); creates fresh names.
+func call(ctx context.Context, c petstore.Client, op Op, k int) (petstore.Answer, error) {
+	seed := petstore.SeedPets[k%len(petstore.SeedPets)]
+	tag := strconv.Itoa(k)
 	switch op {
 	case ListPets:
 		return c.ListPets(ctx)
@@ -355,67 +451,58 @@ func call(ctx context.Context, c petstore.Client, op Op, caller, k int) (petstor
 	return petstore.Answer{}, fmt.Errorf("faults: unknown operation %q", op)
 }
 
-// fastFail reports whether err is a fast failure of the pipeline.
-func fastFail(err error) bool {
-	return errors.Is(err, runtime.ErrCircuitOpen) || errors.Is(err, runtime.ErrBulkheadFull) || errors.Is(err, runtime.ErrBudgetExhausted)
-}
-
-// attemptsBefore returns how many attempts a fast-failed call had sent
-// before it was refused.
-func attemptsBefore(err error) int {
+// refusedBeforeSending reports whether the pipeline failed a call before
+// any attempt was sent: breaker open, bulkhead full, or the deadline too
+// close to try.
+func refusedBeforeSending(err error) bool {
 	var co *runtime.CircuitOpenError
 	if errors.As(err, &co) {
-		return co.Attempts
+		return co.Attempts == 0
 	}
-	var be *runtime.BudgetExhaustedError
-	if errors.As(err, &be) {
-		return be.Attempts
+	if errors.Is(err, runtime.ErrBulkheadFull) {
+		return true
 	}
-	return 0
+	var de *runtime.DeadlineExceededError
+	return errors.As(err, &de) && de.Attempts == 0
 }
 
-// fill computes r's caller-side figures from the samples.
-func (s samples) fill(r *Result) {
-	r.Calls = len(s.samples)
-	r.DegradedByOp = map[Op]int{}
-	r.ErrorSamples = map[string]int{}
-	lat := make([]time.Duration, 0, len(s.samples))
-	var ff []time.Duration
-	for _, x := range s.samples {
+// fill computes r's caller-side figures from the samples; deadline is the
+// reference deadline of the fast and slow failures.
+func (r *Result) fill(s []sample, deadline time.Duration) {
+	r.Calls = len(s)
+	r.Errors = map[string]int{}
+	lat := make([]time.Duration, 0, len(s))
+	var refused []time.Duration
+	for _, x := range s {
 		lat = append(lat, x.latency)
-		switch x.op {
-		case CreatePet:
-			r.CreatesSent++
-			if x.err == nil {
-				r.CreatesOK++
-			}
-		case AdoptPet:
-			r.AdoptsSent++
-		}
+		r.MaxLate = max(r.MaxLate, x.late)
 		switch {
 		case x.err == nil && x.degraded:
 			r.Degraded++
-			r.DegradedByOp[x.op]++
 		case x.err == nil:
 			r.OK++
-		case fastFail(x.err):
-			r.FastFail++
-			if attemptsBefore(x.err) == 0 {
-				ff = append(ff, x.latency)
-			}
+		case x.latency < deadline/10:
+			r.FailedFast++
 		default:
-			r.Errors++
+			r.FailedSlow++
 		}
 		if x.err != nil {
-			msg := x.err.Error()
-			if len(msg) > 80 {
-				msg = msg[:80]
+			if refusedBeforeSending(x.err) {
+				r.Refused++
+				refused = append(refused, x.latency)
 			}
-			r.ErrorSamples[msg]++
+			msg := x.err.Error()
+			if len(msg) > 300 {
+				msg = msg[:300]
+			}
+			r.Errors[msg]++
 		}
 	}
-	r.Latencies = sortedCopy(lat)
-	r.P50 = percentile(r.Latencies, 0.50)
-	r.P99 = percentile(r.Latencies, 0.99)
-	r.FastFailP99 = percentile(sortedCopy(ff), 0.99)
+	slices.Sort(lat)
+	slices.Sort(refused)
+	r.Latencies = lat
+	r.P50 = percentile(lat, 0.50)
+	r.P99 = percentile(lat, 0.99)
+	r.RefusedP50 = percentile(refused, 0.50)
+	r.RefusedP99 = percentile(refused, 0.99)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -33,14 +34,15 @@ const (
 var quietToxiproxy = sync.OnceFunc(func() { zerolog.SetGlobalLevel(zerolog.Disabled) })
 
 // Stack is one run's system under test: the store with its faults and
-// counters, one server (HTTP or gRPC) on a loopback port, and a Toxiproxy
-// proxy in front of it. Clients connect to Addr.
+// counters, one server (HTTP or gRPC) on a loopback port, and, for network
+// faults, a Toxiproxy proxy in front of it. Clients connect to Addr.
 type Stack struct {
 	Transport Transport
 	Faults    *petstore.Faults
 	Counters  *petstore.Counters
 
-	// Addr is the proxy's address, host:port on 127.0.0.1.
+	// Addr is where clients connect, host:port on 127.0.0.1: the proxy's
+	// address, or the server's when the stack has no proxy.
 	Addr string
 
 	ln        *countingListener
@@ -52,8 +54,9 @@ type Stack struct {
 }
 
 // StartStack starts the store's server for transport on 127.0.0.1:0, with
-// shed as its load shedder, and a Toxiproxy proxy in front of it.
-func StartStack(transport Transport, shed runtime.ShedConfig) (*Stack, error) {
+// shed as its load shedder, and, with proxy, a Toxiproxy proxy in front of
+// it (a stack without one costs the machine less, and cannot take toxics).
+func StartStack(transport Transport, shed runtime.ShedConfig, proxy bool) (*Stack, error) {
 	quietToxiproxy()
 	s := &Stack{
 		Transport: transport,
@@ -81,6 +84,10 @@ func StartStack(transport Transport, shed runtime.ShedConfig) (*Stack, error) {
 		l.Close()
 		return nil, fmt.Errorf("faults: unknown transport %q", transport)
 	}
+	if !proxy {
+		s.Addr = l.Addr().String()
+		return s, nil
+	}
 	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
 	s.proxy = toxiproxy.NewProxy(api, "petstore-"+string(transport), "127.0.0.1:0", l.Addr().String())
 	if err := s.proxy.Start(); err != nil {
@@ -93,7 +100,11 @@ func StartStack(transport Transport, shed runtime.ShedConfig) (*Stack, error) {
 
 // Toxic adds a Toxiproxy toxic named name of type typ on the downstream
 // (server to client) direction, applied to a share toxicity of connections.
+// It fails on a stack without a proxy.
 func (s *Stack) Toxic(name, typ string, toxicity float32, attrs map[string]any) error {
+	if s.proxy == nil {
+		return errors.New("faults: a toxic needs a stack with a proxy (Scenario.Network)")
+	}
 	b, err := json.Marshal(map[string]any{
 		"name": name, "type": typ, "stream": "downstream",
 		"toxicity": toxicity, "attributes": attrs,
@@ -107,6 +118,9 @@ func (s *Stack) Toxic(name, typ string, toxicity float32, attrs map[string]any) 
 
 // RemoveToxic removes the toxic named name; a missing one is not an error.
 func (s *Stack) RemoveToxic(name string) {
+	if s.proxy == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = s.proxy.Toxics.RemoveToxic(ctx, name)
@@ -119,10 +133,12 @@ func (s *Stack) OpenConns() int64 { return s.ln.open.Load() }
 // the server, and waits for the server to stop serving.
 func (s *Stack) Close() {
 	s.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		s.proxy.Toxics.ResetToxics(ctx)
-		cancel()
-		s.proxy.Stop()
+		if s.proxy != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			s.proxy.Toxics.ResetToxics(ctx)
+			cancel()
+			s.proxy.Stop()
+		}
 		s.stopServer()
 	})
 }

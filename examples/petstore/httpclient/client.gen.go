@@ -307,7 +307,7 @@ type Policy struct {
 // replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 24 (400 rps × p99 30ms = 12 in flight, × 2 headroom); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -317,8 +317,8 @@ func DefaultPolicy() Policy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 24,
-				MaxWait:       10 * time.Millisecond,
+				MaxConcurrent: 36,
+				MaxWait:       15 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,
@@ -326,7 +326,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only (GET), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms).
+		// ListPets: read-only (GET), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
 			Name:           "ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -340,7 +340,7 @@ func DefaultPolicy() Policy {
 				MinAttempt: 5 * time.Millisecond,
 			},
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// CreatePet: idempotent, 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), key in Idempotency-Key.
 		CreatePet: resilient.OperationPolicy{
@@ -407,12 +407,12 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 60ms (1 × attempt 60ms, rounded up).
+		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up; sent once, never cut before the total).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "AdoptPet",
 			Idempotency:    resilient.NotIdempotent,
-			Timeout:        60 * time.Millisecond,
-			AttemptTimeout: 0,
+			Timeout:        480 * time.Millisecond,
+			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
@@ -430,7 +430,9 @@ func DefaultPolicy() Policy {
 //
 // List every pet.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms.
+// Served from the last answer (marked degraded) when the store fails.
+//
+// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
 func (c *Client) ListPets(ctx context.Context, opts ...resilient.CallOption) ([]Pet, error) {
 	req, err := c.requestListPets(ctx)
 	if err != nil {
@@ -662,7 +664,7 @@ func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (
 //
 // Every call is applied; it is sent once and never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 60ms.
+// Policy: not idempotent, 1 attempt, timeout 480ms, attempt 60ms.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.

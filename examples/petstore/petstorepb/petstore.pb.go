@@ -489,15 +489,15 @@ const file_petstore_proto_rawDesc = "" +
 	"\x11DeletePetResponse\"!\n" +
 	"\x0fAdoptPetRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"\x12\n" +
-	"\x10WatchPetsRequest2\xa8\x04\n" +
-	"\bPetStore\x12T\n" +
-	"\bListPets\x12\x1c.petstore.v1.ListPetsRequest\x1a\x1d.petstore.v1.ListPetsResponse\"\v\x82\xfd\"\x04J\x02\x10\x01\x90\x02\x01\x12L\n" +
+	"\x10WatchPetsRequest2\xa4\x04\n" +
+	"\bPetStore\x12]\n" +
+	"\bListPets\x12\x1c.petstore.v1.ListPetsRequest\x1a\x1d.petstore.v1.ListPetsResponse\"\x14\x82\xfd\"\rJ\x02\x10\x01R\a\b\x02\x12\x03\b\xac\x02\x90\x02\x01\x12L\n" +
 	"\x06GetPet\x12\x1a.petstore.v1.GetPetRequest\x1a\x10.petstore.v1.Pet\"\x14\x82\xfd\"\rJ\x02\x10\x01R\a\b\x02\x12\x03\b\xac\x02\x90\x02\x01\x12V\n" +
 	"\tCreatePet\x12\x1d.petstore.v1.CreatePetRequest\x1a\x10.petstore.v1.Pet\"\x18\x82\xfd\"\x11\x12\x0fIdempotency-Key\x90\x02\x02\x12A\n" +
 	"\tUpdatePet\x12\x1d.petstore.v1.UpdatePetRequest\x1a\x10.petstore.v1.Pet\"\x03\x90\x02\x02\x12O\n" +
 	"\tDeletePet\x12\x1d.petstore.v1.DeletePetRequest\x1a\x1e.petstore.v1.DeletePetResponse\"\x03\x90\x02\x02\x12:\n" +
 	"\bAdoptPet\x12\x1c.petstore.v1.AdoptPetRequest\x1a\x10.petstore.v1.Pet\x12C\n" +
-	"\tWatchPets\x12\x1d.petstore.v1.WatchPetsRequest\x1a\x10.petstore.v1.Pet\"\x03\x90\x02\x010\x01\x1a\v\xfa\xfc\"\a*\x05\x10\x80\xc2\xd7/BJZHgithub.com/resilientgo/resilient/examples/petstore/petstorepb;petstorepbb\x06proto3"
+	"\tWatchPets\x12\x1d.petstore.v1.WatchPetsRequest\x1a\x10.petstore.v1.Pet\"\x03\x90\x02\x010\x01BJZHgithub.com/resilientgo/resilient/examples/petstore/petstorepb;petstorepbb\x06proto3"
 
 var (
 	file_petstore_proto_rawDescOnce sync.Once

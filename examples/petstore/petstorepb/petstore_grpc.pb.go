@@ -38,7 +38,8 @@ const (
 // idempotency key the server deduplicates on, adopting a pet is a plain
 // write that is never retried.
 type PetStoreClient interface {
-	// ListPets lists every pet, ordered by id.
+	// ListPets lists every pet, ordered by id. Served from the last answer
+	// (marked degraded) when the store fails.
 	ListPets(ctx context.Context, in *ListPetsRequest, opts ...grpc.CallOption) (*ListPetsResponse, error)
 	// GetPet reads one pet; NOT_FOUND when no pet has the id. Served from
 	// the last answer (marked degraded) when the store fails.
@@ -154,7 +155,8 @@ type PetStore_WatchPetsClient = grpc.ServerStreamingClient[Pet]
 // idempotency key the server deduplicates on, adopting a pet is a plain
 // write that is never retried.
 type PetStoreServer interface {
-	// ListPets lists every pet, ordered by id.
+	// ListPets lists every pet, ordered by id. Served from the last answer
+	// (marked degraded) when the store fails.
 	ListPets(context.Context, *ListPetsRequest) (*ListPetsResponse, error)
 	// GetPet reads one pet; NOT_FOUND when no pet has the id. Served from
 	// the last answer (marked degraded) when the store fails.

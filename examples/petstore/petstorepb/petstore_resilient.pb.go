@@ -53,7 +53,7 @@ type PetStorePolicy struct {
 // replace, and for a derived value how it was computed.
 func DefaultPetStorePolicy() PetStorePolicy {
 	return PetStorePolicy{
-		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 24 (400 rps × p99 30ms = 12 in flight, × 2 headroom); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -63,8 +63,8 @@ func DefaultPetStorePolicy() PetStorePolicy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 24,
-				MaxWait:       10 * time.Millisecond,
+				MaxConcurrent: 36,
+				MaxWait:       15 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,
@@ -72,7 +72,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only (idempotency_level), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms).
+		// ListPets: read-only (idempotency_level), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -86,7 +86,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 				MinAttempt: 5 * time.Millisecond,
 			},
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// GetPet: read-only (idempotency_level), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
@@ -153,12 +153,12 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 60ms (1 × attempt 60ms, rounded up).
+		// AdoptPet: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up; sent once, never cut before the total).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/AdoptPet",
 			Idempotency:    resilient.NotIdempotent,
-			Timeout:        60 * time.Millisecond,
-			AttemptTimeout: 0,
+			Timeout:        480 * time.Millisecond,
+			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
@@ -357,9 +357,10 @@ func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOpt
 	return c
 }
 
-// ListPets lists every pet, ordered by id.
+// ListPets lists every pet, ordered by id. Served from the last answer
+// (marked degraded) when the store fails.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms.
+// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
 func (c *resilientPetStoreClient) ListPets(ctx context.Context, in *ListPetsRequest, opts ...grpc.CallOption) (*ListPetsResponse, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -417,7 +418,7 @@ func (c *resilientPetStoreClient) DeletePet(ctx context.Context, in *DeletePetRe
 // AdoptPet adopts a pet. Every call is applied: it is sent once and
 // never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 60ms.
+// Policy: not idempotent, 1 attempt, timeout 480ms, attempt 60ms.
 func (c *resilientPetStoreClient) AdoptPet(ctx context.Context, in *AdoptPetRequest, opts ...grpc.CallOption) (*Pet, error) {
 	if c.err != nil {
 		return nil, c.err

@@ -264,7 +264,7 @@ type Policy struct {
 // replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 72 (200 rps × p99 180ms = 36 in flight, × 2 headroom); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 108 (200 rps × p99 180ms = 36 in flight, × 3 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -274,8 +274,8 @@ func DefaultPolicy() Policy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 72,
-				MaxWait:       10 * time.Millisecond,
+				MaxConcurrent: 108,
+				MaxWait:       90 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,

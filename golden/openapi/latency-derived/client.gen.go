@@ -264,7 +264,7 @@ type Policy struct {
 // replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 96 (400 rps × p99 120ms = 48 in flight, × 2 headroom); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 144 (400 rps × p99 120ms = 48 in flight, × 3 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -274,8 +274,8 @@ func DefaultPolicy() Policy {
 				HalfOpenProbes: 5,
 			},
 			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 96,
-				MaxWait:       10 * time.Millisecond,
+				MaxConcurrent: 144,
+				MaxWait:       60 * time.Millisecond,
 			},
 			Budget: resilient.BudgetPolicy{
 				Ratio:        0.1,
@@ -299,12 +299,12 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateQuote: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 720ms (1 × attempt 720ms, rounded up).
+		// CreateQuote: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2.5s (sent once, the total of 2 default retries: 3 × attempt 720ms + backoff 300ms, rounded up), attempt 720ms (p99.9 600ms × 1.2, rounded up; sent once, never cut before the total).
 		CreateQuote: resilient.OperationPolicy{
 			Name:           "CreateQuote",
 			Idempotency:    resilient.NotIdempotent,
-			Timeout:        720 * time.Millisecond,
-			AttemptTimeout: 0,
+			Timeout:        2500 * time.Millisecond,
+			AttemptTimeout: 720 * time.Millisecond,
 			ConnectTimeout: time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
@@ -348,7 +348,7 @@ func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request
 
 // CreateQuote calls POST /quotes.
 //
-// Policy: not idempotent, 1 attempt, timeout 720ms.
+// Policy: not idempotent, 1 attempt, timeout 2.5s, attempt 720ms.
 func (c *Client) CreateQuote(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestCreateQuote(ctx)
 	if err != nil {

@@ -1,14 +1,23 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"sync"
 	"time"
+
+	"google.golang.org/grpc/grpclog"
 
 	"github.com/resilientgo/resilient/examples/petstore/faults"
 )
@@ -16,72 +25,180 @@ import (
 // errUsage reports bad flags; the flag package has printed why.
 var errUsage = errors.New("usage")
 
-// errCriteria reports that a pass criterion failed.
-var errCriteria = errors.New("pass criteria failed")
+// errCriteria reports that an acceptance line or a suite criterion failed.
+var errCriteria = errors.New("criteria not met")
 
-// run parses args, runs every scenario, prints progress to stderr and the
-// report to stdout, and writes report.md and latency.svg.
+// The report's files, in the -out folder.
+const (
+	reportFile   = "report.md"
+	outcomesFile = "outcomes.svg"
+	requestsFile = "requests.svg"
+	latencyFile  = "latency.svg"
+	resultsFile  = "results.json"
+	logFile      = "log.txt"
+)
+
+// run parses args, runs the scenarios, prints the progress to stderr and
+// the summary to stdout, and writes the report.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("faultdemo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "directory for report.md and latency.svg (default: a new temporary directory)")
+	out := fs.String("out", faults.ReportDir(), "folder for report.md, the charts, results.json and log.txt")
+	jsonFile := fs.String("json", "", `also write the results file there ("-" for standard output)`)
 	phase := fs.Duration("duration", 1500*time.Millisecond, "fault phase of each scenario")
+	only := fs.String("scenarios", "", "comma-separated scenario ids to run (default all: "+strings.Join(faults.ScenarioNames(), ", ")+")")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return errUsage
 	}
+	var scenarios []string
+	if *only != "" {
+		for _, s := range strings.Split(*only, ",") {
+			if s = strings.TrimSpace(s); !slices.Contains(faults.ScenarioNames(), s) {
+				fmt.Fprintf(stderr, "faultdemo: -scenarios: unknown scenario %q; known: %s\n", s, strings.Join(faults.ScenarioNames(), ", "))
+				return errUsage
+			}
+			scenarios = append(scenarios, strings.TrimSpace(s))
+		}
+	}
 	if fs.NArg() > 0 || *phase <= 0 {
-		fmt.Fprintln(stderr, "usage: faultdemo [-out DIR] [-duration D]")
+		fmt.Fprintln(stderr, "usage: faultdemo [-out DIR] [-json FILE] [-duration D] [-scenarios LIST]")
 		return errUsage
 	}
-	dir := *out
-	if dir == "" {
-		d, err := os.MkdirTemp("", "faultdemo-")
-		if err != nil {
-			return err
-		}
-		dir = d
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
 
+	// The clients' log lines go to log.txt, grpc-go's warnings and errors
+	// included, never to the terminal.
+	var logBuf syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logBuf, nil))
+	grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, &logBuf, &logBuf))
+
 	start := time.Now()
-	results, err := faults.Run(ctx, faults.Options{
-		Phase: *phase,
-		Progress: func(r *faults.Result, done bool) {
-			if !done {
-				fmt.Fprintf(stderr, "%-44s %-5s %-22s … %s\n", scenarioName(r), r.Transport, r.Kind, r.Plan.Fault)
-				return
-			}
-			if r.Err != nil {
-				fmt.Fprintf(stderr, "%-44s %-5s %-22s failed: %v\n", scenarioName(r), r.Transport, r.Kind, r.Err)
-				return
-			}
-			fmt.Fprintf(stderr, "%-44s %-5s %-22s done: %d calls, p99 %s, errors %.0f%%, %.2f requests/call\n",
-				scenarioName(r), r.Transport, r.Kind, r.Calls, r.P99.Round(100*time.Microsecond), 100*r.ErrorRate(), r.PerCall())
-		},
-	})
+	prog := newProgress(stderr)
+	rows, err := faults.Run(ctx, faults.Options{Phase: *phase, Scenarios: scenarios, Logger: logger, Progress: prog.update})
+	prog.finish()
 	if err != nil {
 		return err
 	}
-	rep := faults.NewReport(results)
-	rep.WriteText(stdout)
+	took := time.Since(start)
+	rep := faults.NewReport(rows)
 
-	if err := os.WriteFile(filepath.Join(dir, "latency.svg"), []byte(rep.SVG()), 0o644); err != nil {
+	logLines := strings.Split(strings.TrimRight(logBuf.String(), "\n"), "\n")
+	if len(logLines) == 1 && logLines[0] == "" {
+		logLines = nil
+	}
+	run := fmt.Sprintf("Run with %s on %s/%s, %d CPUs; %d scenario rows, %s in all.",
+		goruntime.Version(), goruntime.GOOS, goruntime.GOARCH, goruntime.NumCPU(), len(rows), took.Round(time.Second))
+	files := map[string][]byte{
+		reportFile: []byte(rep.Markdown(faults.MarkdownOptions{
+			OutcomesChart: outcomesFile, RequestsChart: requestsFile, LatencyChart: latencyFile, Run: run,
+			LogFile: logFile, LogLines: len(logLines), LogHead: logLines[:min(len(logLines), 12)],
+		})),
+		outcomesFile: []byte(rep.OutcomesSVG()),
+		requestsFile: []byte(rep.RequestsSVG()),
+		latencyFile:  []byte(rep.LatencySVG()),
+		logFile:      logBuf.Bytes(),
+	}
+	var results bytes.Buffer
+	if err := rep.WriteJSON(&results); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(rep.Markdown("latency.svg")), 0o644); err != nil {
-		return err
+	files[resultsFile] = results.Bytes()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintf(stdout, "\nReport: %s\nChart:  %s\nTook %s.\n", filepath.Join(dir, "report.md"), filepath.Join(dir, "latency.svg"), time.Since(start).Round(time.Second))
-	if failed := rep.Failed(); len(failed) > 0 {
-		return fmt.Errorf("%w: %d of %d", errCriteria, len(failed), len(rep.Verdicts))
+	switch *jsonFile {
+	case "":
+	case "-":
+		if _, err := stdout.Write(results.Bytes()); err != nil {
+			return err
+		}
+	default:
+		if err := os.WriteFile(*jsonFile, results.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	if *jsonFile != "-" {
+		rep.WriteSummary(stdout)
+		abs, _ := filepath.Abs(*out)
+		fmt.Fprintf(stdout, "Report: %s (charts, results.json, log.txt beside it). Took %s.\n",
+			filepath.Join(abs, reportFile), took.Round(time.Second))
+	}
+	if n := len(faults.Failed(rep.Acceptance)) + len(faults.Failed(rep.Suite)); n > 0 {
+		return fmt.Errorf("%w: %d (see %s)", errCriteria, n, filepath.Join(*out, reportFile))
 	}
 	return nil
 }
 
-func scenarioName(r *faults.Result) string {
-	return fmt.Sprintf("%d %s", r.Scenario.ID, r.Scenario.Title)
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of the
+// clients' loggers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func (s *syncBuffer) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Clone(s.b.Bytes())
+}
+
+// progress writes the run's progress to w: on a terminal one line
+// rewritten in place, elsewhere one line per finished row.
+type progress struct {
+	w    io.Writer
+	live bool
+	last int
+}
+
+func newProgress(w io.Writer) *progress {
+	live := false
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			live = true
+		}
+	}
+	return &progress{w: bufio.NewWriter(w), live: live}
+}
+
+func (p *progress) update(pr faults.Progress) {
+	calls := ""
+	for _, a := range faults.Arms {
+		calls += fmt.Sprintf(" %s %d", a, pr.Calls[a])
+	}
+	line := fmt.Sprintf("[%2d/%d] %-14s %-4s %-7s %4.1fs/%.1fs  calls:%s", pr.Row, pr.Rows, pr.Scenario.Name,
+		strings.ToLower(string(pr.Transport)), pr.Stage, pr.Elapsed.Seconds(), pr.Phase.Seconds(), calls)
+	switch {
+	case p.live:
+		fmt.Fprintf(p.w, "\r%-*s", max(p.last, len(line)), line)
+		p.last = len(line)
+	case pr.Stage == "done":
+		fmt.Fprintln(p.w, line)
+	}
+	p.w.(*bufio.Writer).Flush()
+}
+
+func (p *progress) finish() {
+	if p.live {
+		fmt.Fprintln(p.w)
+	}
+	p.w.(*bufio.Writer).Flush()
 }
