@@ -24,10 +24,11 @@
 //
 //	resp, warnings := gen.Proto(req, gen.ProtoOptions{})
 //
-// Every problem is a [diag.Diagnostic] ("file:line:col: E-RULE: what
-// (where); fix"). Errors of all stages come back joined in one error (in
-// the response's error field for [Proto]), sorted by position;
-// [Diagnostics] takes them apart again and [Unusable] tells input that
-// cannot be read, parsed or resolved from a loadable spec that breaks a
-// rule.
+// Every problem, of the front ends, the policy layer and the back ends
+// alike, is a [diag.Diagnostic] ("file:line:col: E-RULE: what (where);
+// fix") of a rule of the catalogue ([diag.Rules]). Errors of all stages
+// come back in one [diag.List] error (in the response's error field for
+// [Proto]), sorted by position; [diag.From] takes it apart again, and a
+// rule's [diag.RuleDoc] tells input that cannot be used at all from a
+// loadable spec that breaks a rule.
 package gen

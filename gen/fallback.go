@@ -9,16 +9,12 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
-
-// RuleFallbackValue: a static fallback value that its operation's response
-// schema does not accept.
-const RuleFallbackValue = "E-FALLBACK-VALUE"
 
 // checkStaticFallbacks checks every static fallback value against the
 // schema of its operation's result, the first 2xx response with a JSON
@@ -58,8 +54,8 @@ func checkStaticFallbacks(doc *openapi.Document, svc *resolve.Service) []diag.Di
 		}
 		loc := res.Sources["fallback.value"].Loc
 		out = append(out, diag.Diagnostic{
-			Location: ir.Location{File: loc.File, Line: loc.Line, Col: loc.Col, Path: loc.Path},
-			Rule:     RuleFallbackValue,
+			Location: diag.Location{File: loc.File, Line: loc.Line, Col: loc.Col, Path: loc.Path},
+			Rule:     diag.RuleFallbackValue,
 			Message: fmt.Sprintf("operation %s: static fallback %s does not match the schema of its %s response: %s",
 				op.Name, shortText(string(text)), status, why),
 			Fix:      "write a value that the response schema accepts",

@@ -6,6 +6,8 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // checkSpec lints one document and returns its errors and warnings,
@@ -17,7 +19,7 @@ func checkSpec(t *testing.T, spec string, opts OpenAPIOptions) []string {
 	for _, w := range warnings {
 		out = append(out, w.Error())
 	}
-	for _, d := range Diagnostics(err) {
+	for _, d := range diag.From(err) {
 		out = append(out, d.Error())
 	}
 	return out

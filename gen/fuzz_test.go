@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // FuzzOpenAPIPipeline runs the whole OpenAPI pipeline on small specs: an
@@ -63,7 +65,7 @@ func FuzzOpenAPIPipeline(f *testing.F) {
 			t.Fatalf("generation takes more than 10s\nspec:\n%s", spec)
 		}
 		res, err := o.res, o.err
-		for _, d := range Diagnostics(err) {
+		for _, d := range diag.From(err) {
 			if d.Rule == "E-INTERNAL" || d.Rule == "E-EMIT" {
 				t.Fatalf("%v\nspec:\n%s", d, spec)
 			}

@@ -2,19 +2,18 @@ package gen
 
 import (
 	"bytes"
-	"errors"
 	"io/fs"
 	"path"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // OpenAPI generates the Go client of the OpenAPI document spec, read from
@@ -173,7 +172,7 @@ func (s *state) policyFile(opts OpenAPIOptions) *policyspec.File {
 		name = "policy.yaml"
 	}
 	f, err := policyspec.DecodeFile(name, opts.PolicyData)
-	for _, d := range Diagnostics(err) {
+	for _, d := range diag.From(err) {
 		s.diags.Add(d)
 	}
 	return f
@@ -184,7 +183,7 @@ func (s *state) add(warnings []diag.Diagnostic, err error) {
 	for _, d := range warnings {
 		s.diags.Add(d)
 	}
-	for _, d := range Diagnostics(err) {
+	for _, d := range diag.From(err) {
 		s.diags.Add(d)
 	}
 }
@@ -219,7 +218,7 @@ func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, diag.Diagnostic{Rule: "E-EMIT", Message: "generated code does not format: " + oneLine(err.Error()),
+		return nil, diag.Diagnostic{Rule: diag.RuleEmit, Message: "generated code does not format: " + oneLine(err.Error()),
 			Fix: "report this as a generator bug with the spec that caused it"}
 	}
 	return buf.Bytes(), nil
@@ -235,53 +234,6 @@ func (s *state) emitFile(pkg, source string) (*jen.File, error) {
 		return nil, s.diags.Err()
 	}
 	return f, nil
-}
-
-// Diagnostics takes an error returned by this package (or by the front
-// ends and package policyspec) apart into its diagnostics. An error that
-// holds none becomes one E-INTERNAL diagnostic without a location.
-func Diagnostics(err error) []diag.Diagnostic {
-	if err == nil {
-		return nil
-	}
-	var out []diag.Diagnostic
-	var walk func(error)
-	walk = func(err error) {
-		switch e := err.(type) {
-		case diag.Diagnostic:
-			out = append(out, e)
-		case policyspec.Diagnostic:
-			out = append(out, fromSpec(e))
-		case interface{ Unwrap() []error }:
-			for _, inner := range e.Unwrap() {
-				walk(inner)
-			}
-		default:
-			var d diag.Diagnostic
-			if errors.As(err, &d) {
-				out = append(out, d)
-				return
-			}
-			out = append(out, diag.Diagnostic{Rule: "E-INTERNAL", Message: oneLine(err.Error())})
-		}
-	}
-	walk(err)
-	return out
-}
-
-// fromSpec converts a policy diagnostic to the generator's.
-func fromSpec(d policyspec.Diagnostic) diag.Diagnostic {
-	sev := diag.Error
-	if d.Severity == policyspec.SeverityWarning {
-		sev = diag.Warning
-	}
-	return diag.Diagnostic{
-		Location: ir.Location{File: d.Location.File, Line: d.Location.Line, Col: d.Location.Col, Path: d.Location.Path},
-		Rule:     string(d.Rule),
-		Message:  d.Message,
-		Fix:      d.Fix,
-		Severity: sev,
-	}
 }
 
 func oneLine(s string) string {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // billionLaughs is a YAML alias bomb: ten levels of nine aliases each
@@ -30,7 +32,7 @@ func TestHostileYAMLFailsFast(t *testing.T) {
 		spec   string
 		policy string
 		// rule is the rule of one of the errors.
-		rule string
+		rule diag.Rule
 	}{
 		{"alias bomb in the spec", head + billionLaughs("x-lol"), "", "E-LOAD"},
 		{"alias bomb in x-resilience", head + billionLaughs("x-lol") + "x-resilience: {fallback: {kind: static, value: *a9}}\n", "", "E-LOAD"},
@@ -50,7 +52,7 @@ func TestHostileYAMLFailsFast(t *testing.T) {
 				t.Errorf("Check took %v", elapsed)
 			}
 			found := false
-			for _, d := range Diagnostics(err) {
+			for _, d := range diag.From(err) {
 				found = found || d.Rule == tt.rule
 				if len(d.Error()) > 1000 {
 					t.Errorf("a diagnostic of %d bytes: %.200s...", len(d.Error()), d.Error())

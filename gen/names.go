@@ -5,8 +5,6 @@ import (
 	"path"
 	"strings"
 	"unicode"
-
-	"github.com/resilientgo/resilient/gen/diag"
 )
 
 // PackageName turns a name (a folder, or a file name without its
@@ -78,18 +76,4 @@ func snake(s string) string {
 		prev = r
 	}
 	return b.String()
-}
-
-// Unusable reports whether a diagnostic means the input cannot be used at
-// all (a file that cannot be read, invalid YAML, a document that is not
-// OpenAPI 3 or Swagger 2, a $ref that does not resolve, a document that
-// fails OpenAPI validation) rather than a loadable spec or policy that
-// breaks one of the generator's rules. Command-line tools exit with a
-// different status for each.
-func Unusable(d diag.Diagnostic) bool {
-	switch d.Rule {
-	case "E-READ", "E-YAML", "E-VERSION", "E-LOAD", "E-OPENAPI", "E-DUP-OPID", "E-INTERNAL", "E-EMIT":
-		return true
-	}
-	return strings.HasPrefix(d.Rule, "E-REF-")
 }

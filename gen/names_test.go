@@ -2,8 +2,6 @@ package gen
 
 import (
 	"testing"
-
-	"github.com/resilientgo/resilient/gen/diag"
 )
 
 func TestPackageName(t *testing.T) {
@@ -36,23 +34,6 @@ func TestDependencyName(t *testing.T) {
 	for _, tc := range tests {
 		if got := DependencyName(tc.title, tc.spec); got != tc.want {
 			t.Errorf("DependencyName(%q, %q) = %q, want %q", tc.title, tc.spec, got, tc.want)
-		}
-	}
-}
-
-func TestUnusable(t *testing.T) {
-	tests := []struct {
-		rule string
-		want bool
-	}{
-		{"E-YAML", true}, {"E-READ", true}, {"E-VERSION", true}, {"E-REF-UNRESOLVED", true},
-		{"E-REF-EXTERNAL", true}, {"E-DUP-OPID", true}, {"E-OPENAPI", true},
-		{"E-RETRY-UNSAFE", false}, {"E-DURATION", false}, {"E-EXT-UNKNOWN", false},
-		{"E-NAME-COLLISION", false}, {"E-POLICY-UNUSED", false},
-	}
-	for _, tc := range tests {
-		if got := Unusable(diag.Diagnostic{Rule: tc.rule}); got != tc.want {
-			t.Errorf("Unusable(%s) = %v, want %v", tc.rule, got, tc.want)
 		}
 	}
 }

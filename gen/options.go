@@ -1,8 +1,8 @@
 package gen
 
 import (
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // OpenAPIOptions configures [OpenAPI], [Check] and [Review]. The zero

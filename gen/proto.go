@@ -1,10 +1,12 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
@@ -12,13 +14,13 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/golang/grpcgen"
 	"github.com/resilientgo/resilient/gen/input"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/protoir"
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // ProtoOptions configures [Proto]. The zero value is ready to use. The
@@ -51,7 +53,7 @@ func Proto(req *pluginpb.CodeGeneratorRequest, opts ProtoOptions) (*pluginpb.Cod
 	var params protoParams
 	plugin, err := protogen.Options{ParamFunc: params.set}.New(req)
 	if err != nil {
-		return errorResponse(goPackageError(req, err)), nil
+		return errorResponse(requestError(req, err)), nil
 	}
 	plugin.SupportedFeatures = supportedFeatures
 	plugin.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
@@ -75,21 +77,33 @@ func errorResponse(err error) *pluginpb.CodeGeneratorResponse {
 	}
 }
 
-// RuleGoPackage is reported for a .proto file without a Go import path.
-const RuleGoPackage = "E-GO-PACKAGE"
-
-// goPackageError adds the file and its proto package to protogen's error
-// about a file without a Go import path, keeping protogen's wording.
-func goPackageError(req *pluginpb.CodeGeneratorRequest, err error) error {
-	if !strings.Contains(err.Error(), "unable to determine Go import path") {
-		return err
+// requestError turns protogen's refusal of req into a diagnostic: our own
+// parameters' errors already are; protogen's about a file's Go package
+// become E-GO-PACKAGE on that file, about its parameters E-PARAMETER, any
+// other E-REQUEST. Its multi-line text is cut to the first line.
+func requestError(req *pluginpb.CodeGeneratorRequest, err error) error {
+	var d diag.Diagnostic
+	if errors.As(err, &d) {
+		return diag.List{d}
 	}
-	for _, f := range req.GetProtoFile() {
-		if strings.Contains(err.Error(), fmt.Sprintf("%q", f.GetName())) {
-			return fmt.Errorf("%s: %s: %w (proto package %q)", f.GetName(), RuleGoPackage, err, f.GetPackage())
+	msg, _ := diag.FirstLine(err.Error(), len(err.Error()))
+	d = diag.Diagnostic{Rule: diag.RuleRequest, Message: msg}
+	switch {
+	case strings.Contains(msg, "Go import path") || strings.Contains(msg, "Go package"):
+		d.Rule = diag.RuleGoPackage
+		d.Fix = `give the file an option go_package = "example.com/pets/v1;petsv1", or pass the parameter M<file>=<import path>`
+		for _, f := range req.GetProtoFile() {
+			if strings.Contains(msg, strconv.Quote(f.GetName())) {
+				d.Location.File = f.GetName()
+				d.Message += fmt.Sprintf(" (proto package %q)", f.GetPackage())
+				break
+			}
 		}
+	case strings.Contains(msg, "parameter") || strings.Contains(msg, "path type") || strings.Contains(msg, "module="):
+		d.Rule = diag.RuleParameter
+		d.Fix = "pass parameters as protoc-gen-resilient's documentation lists them"
 	}
-	return err
+	return diag.List{d}
 }
 
 // generateProto adds the generated files to plugin. Diagnostics go to
@@ -99,7 +113,7 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 		for _, d := range warnings {
 			list.Add(d)
 		}
-		for _, d := range Diagnostics(err) {
+		for _, d := range diag.From(err) {
 			list.Add(d)
 		}
 	}
@@ -111,7 +125,9 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 		}
 		data, err := read(params.policy)
 		if err != nil {
-			return fmt.Errorf("policy file: %w", err)
+			list.Errorf(diag.Location{File: params.policy}, diag.RuleRead, "cannot read the policy file: "+input.Explain(err),
+				"name a regular file of at most 4 MiB, in a folder it does not leave through a symbolic link, with policy=")
+			return list.Err()
 		}
 		f, err := policyspec.DecodeFile(params.policy, data)
 		add(nil, err)
@@ -165,7 +181,9 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 		g := plugin.NewGeneratedFile(f.GeneratedFilenamePrefix+"_resilient.pb.go", f.GoImportPath)
 		pkg := ir.GoPackage{ImportPath: string(f.GoImportPath), Name: string(f.GoPackageName)}
 		if err := grpcgen.Emit(g, grpcgen.File{Source: f.Desc.Path(), Package: pkg, Services: svcs}); err != nil {
-			return err
+			list.Errorf(diag.Location{File: f.Desc.Path()}, diag.RuleEmit, "generated code does not format: "+oneLine(err.Error()),
+				"report this as a generator bug with the .proto file that caused it")
+			return list.Err()
 		}
 	}
 	if params.review != "" {
@@ -192,10 +210,6 @@ func protoReview(resolved []*resolve.Service) string {
 	return strings.TrimRight(policyspec.RenderReview(title, deps, policyspec.ReviewPerOperation), "\n")
 }
 
-// RuleOutputPath is reported for a .proto file whose generated file would
-// be written outside protoc's output directory.
-const RuleOutputPath = "E-OUTPUT-PATH"
-
 // checkOutputName reports a file whose output name, made from its Go
 // import path (go_package or an M parameter) unless paths=source_relative,
 // leaves the output directory ("../x_resilient.pb.go") or is absolute.
@@ -204,7 +218,7 @@ func checkOutputName(f *protogen.File, list *diag.List) {
 	if fs.ValidPath(name) && !strings.ContainsAny(name, "\\:") {
 		return
 	}
-	list.Errorf(ir.Location{File: f.Desc.Path()}, RuleOutputPath,
+	list.Errorf(diag.Location{File: f.Desc.Path()}, diag.RuleOutputPath,
 		fmt.Sprintf("the generated file %q would be written outside the output directory (Go import path %q)", name, string(f.GoImportPath)),
 		"give the file a go_package (or an M parameter) that is an import path such as example.com/pets/v1, or generate with paths=source_relative")
 }

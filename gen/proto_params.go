@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // protoParams are protoc-gen-resilient's own parameters; protogen handles
@@ -31,7 +33,8 @@ func (p *protoParams) set(name, value string) error {
 		}
 		p.review = review
 	default:
-		return fmt.Errorf("unknown parameter %q (known: paths, module, M<file>, policy, review)", name)
+		return diag.Diagnostic{Rule: diag.RuleParameter, Message: fmt.Sprintf("unknown parameter %q", name),
+			Fix: "use paths, module, M<file>, policy or review"}
 	}
 	return nil
 }
@@ -48,7 +51,8 @@ func reviewPath(p string) (string, error) {
 	bad := strings.ContainsAny(p, "\\:") || strings.ContainsFunc(p, func(r rune) bool { return r < ' ' || r == 0x7f })
 	clean := path.Clean(p)
 	if bad || !fs.ValidPath(clean) || clean == "." {
-		return "", fmt.Errorf("review=%q: want a relative path inside the output directory, such as REVIEW.md or docs/REVIEW.md", p)
+		return "", diag.Diagnostic{Rule: diag.RuleParameter, Message: fmt.Sprintf("review=%q is not a relative path inside the output directory", p),
+			Fix: "name a file such as REVIEW.md or docs/REVIEW.md"}
 	}
 	return clean, nil
 }

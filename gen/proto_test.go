@@ -17,8 +17,8 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/resilientgo/resilient/gen"
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 const protoHeader = "syntax = \"proto3\";\npackage p;\nimport \"resilient/v1/resilient.proto\";\noption go_package = \"example.com/p\";\nmessage M {}\n"
@@ -93,13 +93,26 @@ func TestProtoEdition2024(t *testing.T) {
 	}
 }
 
-func TestProtoUnknownParameter(t *testing.T) {
-	req, err := prototest.Request(nil, map[string]string{"u.proto": "syntax = \"proto3\";\npackage u;\noption go_package = \"example.com/u\";\n"}, "polcy=x.yaml", "u.proto")
-	if err != nil {
-		t.Fatal(err)
+// TestProtoRequestErrors: what protogen refuses before generation comes
+// back as one diagnostic of the rule that says why.
+func TestProtoRequestErrors(t *testing.T) {
+	const src = "syntax = \"proto3\";\npackage u;\noption go_package = \"example.com/u\";\n"
+	tests := []struct {
+		param, src, want string
+	}{
+		{"polcy=x.yaml", src, `E-PARAMETER: unknown parameter "polcy"; use paths, module, M<file>, policy or review`},
+		{"paths=bogus", src, `E-PARAMETER: unknown path type "bogus": want "import" or "source_relative"; pass parameters as`},
+		{"paths=source_relative,module=example.com", src, "E-PARAMETER: cannot use module= with paths=source_relative; "},
+		{"", "syntax = \"proto3\";\npackage u;\noption go_package = \"u\";\n", `u.proto: E-GO-PACKAGE: invalid Go import path "u" for "u.proto" (proto package "u"); give the file`},
 	}
-	if got := runProto(req, nil, nil).GetError(); !strings.Contains(got, `unknown parameter "polcy"`) {
-		t.Errorf("Run error = %q, want unknown parameter", got)
+	for _, tt := range tests {
+		req, err := prototest.Request(nil, map[string]string{"u.proto": tt.src}, tt.param, "u.proto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := runProto(req, nil, nil).GetError(); !strings.HasPrefix(got, tt.want) || strings.Contains(got, "\n") {
+			t.Errorf("%s: error = %q, want one line starting %q", tt.param, got, tt.want)
+		}
 	}
 }
 
@@ -156,15 +169,15 @@ func TestProtoPolicyFileConfined(t *testing.T) {
 	}
 	src := protoHeader + "service S { rpc A(M) returns (M); }\n"
 	for _, tt := range []struct{ policy, want string }{
-		{filepath.Join(dir, "conf", "zero.yaml"), "policy file: open zero.yaml: symbolic link leads outside the folder the generator may read"},
-		{filepath.Join(dir, "conf", "secret.yaml"), "policy file: open secret.yaml: symbolic link leads outside the folder the generator may read"},
-		{filepath.Join(dir, "outside"), "policy file: outside is a directory, not a regular file"},
+		{filepath.Join(dir, "conf", "zero.yaml"), filepath.Join(dir, "conf", "zero.yaml") + ": E-READ: cannot read the policy file: it is a symbolic link that leads outside its folder; name a regular file"},
+		{filepath.Join(dir, "conf", "secret.yaml"), filepath.Join(dir, "conf", "secret.yaml") + ": E-READ: cannot read the policy file: it is a symbolic link that leads outside its folder; name a regular file"},
+		{filepath.Join(dir, "outside"), filepath.Join(dir, "outside") + ": E-READ: cannot read the policy file: it is a directory, not a regular file; name a regular file"},
 	} {
 		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy="+tt.policy, "x.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := runProto(req, nil, nil).GetError(); got != tt.want {
+		if got := runProto(req, nil, nil).GetError(); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("policy=%s: Run error = %q, want %q", tt.policy, got, tt.want)
 		}
 	}
@@ -178,13 +191,13 @@ func TestProtoReviewPath(t *testing.T) {
 		{"REVIEW.md", "REVIEW.md", ""},
 		{"docs/./REVIEW.md", "docs/REVIEW.md", ""},
 		{"docs/../REVIEW.md", "REVIEW.md", ""},
-		{"../../x.md", "", `review="../../x.md": want a relative path inside the output directory, such as REVIEW.md or docs/REVIEW.md`},
-		{"docs/../../x.md", "", `review="docs/../../x.md": want a relative path`},
-		{"/etc/x.md", "", `review="/etc/x.md": want a relative path`},
-		{`C:\x.md`, "", `review="C:\\x.md": want a relative path`},
-		{`..\x.md`, "", `review="..\\x.md": want a relative path`},
-		{"a\nb.md", "", `review="a\nb.md": want a relative path`},
-		{".", "", `review=".": want a relative path`},
+		{"../../x.md", "", `E-PARAMETER: review="../../x.md" is not a relative path inside the output directory; name a file such as REVIEW.md or docs/REVIEW.md`},
+		{"docs/../../x.md", "", `E-PARAMETER: review="docs/../../x.md" is not a relative path`},
+		{"/etc/x.md", "", `E-PARAMETER: review="/etc/x.md" is not a relative path`},
+		{`C:\x.md`, "", `E-PARAMETER: review="C:\\x.md" is not a relative path`},
+		{`..\x.md`, "", `E-PARAMETER: review="..\\x.md" is not a relative path`},
+		{"a\nb.md", "", `E-PARAMETER: review="a\nb.md" is not a relative path`},
+		{".", "", `E-PARAMETER: review="." is not a relative path`},
 	} {
 		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "review="+tt.review, "x.proto")
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 	"gopkg.in/yaml.v3"
 )
@@ -22,9 +23,9 @@ const (
 // DecodeNode decodes a policy object (the value of x-resilience, or one
 // level of a policy file) from a YAML node; JSON parsed with yaml.v3 works
 // the same. at gives the file and the node's path; lines and columns come
-// from the nodes. Every problem is reported, as [Diagnostics]; the returned
+// from the nodes. Every problem is reported, as [diag.List]; the returned
 // Spec holds all the values that were valid.
-func DecodeNode(n *yaml.Node, at Location) (Spec, error) {
+func DecodeNode(n *yaml.Node, at diag.Location) (Spec, error) {
 	c := newConverter()
 	v := c.fromNode(n, at, 0)
 	s, _ := c.spec(v, camelKeys, nil)
@@ -35,7 +36,7 @@ func DecodeNode(n *yaml.Node, at Location) (Spec, error) {
 // slices, strings, float64 and bool, as kin-openapi gives extension values.
 // Every value is reported at at's file position, with its path below at's.
 // Keys are camelCase.
-func DecodeValue(v any, at Location) (Spec, error) {
+func DecodeValue(v any, at diag.Location) (Spec, error) {
 	c := newConverter()
 	s, _ := c.spec(c.fromAny(v, at, 0), camelKeys, nil)
 	return s, c.diags.Err()
@@ -44,7 +45,7 @@ func DecodeValue(v any, at Location) (Spec, error) {
 // DecodeSnakeValue is [DecodeValue] for keys in snake_case ("max_retries"),
 // the spelling of the proto options, for a front end that turns option
 // values into a map.
-func DecodeSnakeValue(v any, at Location) (Spec, error) {
+func DecodeSnakeValue(v any, at diag.Location) (Spec, error) {
 	c := newConverter()
 	s, _ := c.spec(c.fromAny(v, at, 0), snakeKeys, nil)
 	return s, c.diags.Err()
@@ -77,7 +78,7 @@ func (c *converter) block(v *value, prefix string, nm naming, extra []string, s 
 			key = camelOf(key, allowed)
 		}
 		if seen[key] {
-			c.add(e.loc, RuleYAML, "duplicate key "+quotedIn(e.key, e.rest), "keep one of them")
+			c.add(e.loc, diag.RuleYAML, "duplicate key "+quotedIn(e.key, e.rest), "keep one of them")
 			continue
 		}
 		seen[key] = true
@@ -132,12 +133,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (c *converter) add(loc Location, rule Rule, msg, fix string) {
-	c.diags = append(c.diags, Diagnostic{Location: loc, Rule: rule, Message: msg, Fix: fix})
+func (c *converter) add(loc diag.Location, rule diag.Rule, msg, fix string) {
+	c.diags = append(c.diags, diag.Diagnostic{Location: loc, Rule: rule, Message: msg, Fix: fix})
 }
 
 func (c *converter) typeError(v *value, name, want string) {
-	c.add(v.loc, RuleType, fmt.Sprintf("%s must be %s, found %s", name, want, v.describe()), "")
+	c.add(v.loc, diag.RuleType, fmt.Sprintf("%s must be %s, found %s", name, want, v.describe()), "")
 }
 
 // unknownKey reports a key outside the vocabulary, suggesting the nearest
@@ -155,14 +156,14 @@ func (c *converter) unknownKey(e entry, prefix string, nm naming, allowed []stri
 	}
 	msg := fmt.Sprintf("unknown key %s in %s", quotedIn(e.key, e.rest), spell(where))
 	if s := suggest(e.key, allowed); s != "" {
-		c.add(e.loc, RuleUnknownKey, msg, fmt.Sprintf("did you mean %q?", spell(s)))
+		c.add(e.loc, diag.RuleUnknownKey, msg, fmt.Sprintf("did you mean %q?", spell(s)))
 		return
 	}
 	known := make([]string, len(allowed))
 	for i, k := range allowed {
 		known[i] = spell(k)
 	}
-	c.add(e.loc, RuleUnknownKey, msg, "known keys: "+strings.Join(known, ", "))
+	c.add(e.loc, diag.RuleUnknownKey, msg, "known keys: "+strings.Join(known, ", "))
 }
 
 // leaf decodes one key's value into its field.
@@ -181,7 +182,7 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 			return
 		}
 		if !validHeader(v.text) {
-			c.add(loc, RuleRange, fmt.Sprintf("%s %s is not a valid header name", def.name, quotedIn(v.text, v.rest)), `write a header name such as "Idempotency-Key"`)
+			c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s is not a valid header name", def.name, quotedIn(v.text, v.rest)), `write a header name such as "Idempotency-Key"`)
 			return
 		}
 		*f = Given(v.text, loc)
@@ -208,7 +209,7 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 			if s := suggest(v.text, kinds); s != "" && v.kind == vString {
 				fix = fmt.Sprintf("did you mean %q?", s)
 			}
-			c.add(v.loc, RuleRange, fmt.Sprintf("%s %s is not a fallback kind", def.name, v.describe()), fix)
+			c.add(v.loc, diag.RuleRange, fmt.Sprintf("%s %s is not a fallback kind", def.name, v.describe()), fix)
 			return
 		}
 		*f = Given([]runtime.FallbackKind{runtime.FallbackCached, runtime.FallbackStatic, runtime.FallbackNone}[k], loc)
@@ -221,7 +222,7 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 		case v.kind != vString:
 			c.typeError(v, def.name, "true, false or a header name")
 		case !validHeader(v.text):
-			c.add(loc, RuleRange, fmt.Sprintf("%s %q is not a valid header name", def.name, v.text), `write false to send no deadline header, or a header name such as "X-Request-Deadline"`)
+			c.add(loc, diag.RuleRange, fmt.Sprintf("%s %q is not a valid header name", def.name, v.text), `write false to send no deadline header, or a header name such as "X-Request-Deadline"`)
 		default:
 			*f = Given(HeaderSwitch{Name: v.text}, loc)
 		}
@@ -238,10 +239,10 @@ func indexOf(list []string, s string) int {
 }
 
 // duration decodes a duration key.
-func (c *converter) duration(def keyDef, v *value, loc Location, f *Field[time.Duration]) {
-	rule := RuleDuration
+func (c *converter) duration(def keyDef, v *value, loc diag.Location, f *Field[time.Duration]) {
+	rule := diag.RuleDuration
 	if def.name == "breaker.window" {
-		rule = RuleBreakerWindow
+		rule = diag.RuleBreakerWindow
 	}
 	example := `"800ms"`
 	if strings.HasPrefix(def.name, "breaker.") || def.name == "fallback.ttl" {
@@ -260,7 +261,7 @@ func (c *converter) duration(def keyDef, v *value, loc Location, f *Field[time.D
 		c.add(loc, rule, fmt.Sprintf("%s %s must be %s (it %s)", def.name, quotedIn(v.text, v.rest), what, reason), "write e.g. "+example)
 		return
 	}
-	if rule == RuleBreakerWindow && d%time.Second != 0 {
+	if rule == diag.RuleBreakerWindow && d%time.Second != 0 {
 		c.add(loc, rule, fmt.Sprintf("%s %s must be a whole number of seconds (the breaker counts in 1 s buckets)", def.name, quotedIn(v.text, v.rest)), fmt.Sprintf("write %q", (d.Truncate(time.Second)+time.Second).String()))
 		return
 	}
@@ -268,14 +269,14 @@ func (c *converter) duration(def keyDef, v *value, loc Location, f *Field[time.D
 }
 
 // float decodes a number key; a ratio also takes "10%".
-func (c *converter) float(def keyDef, v *value, loc Location, f *Field[float64]) {
+func (c *converter) float(def keyDef, v *value, loc diag.Location, f *Field[float64]) {
 	x, text := v.num, v.text
 	switch {
 	case v.kind == vNumber:
 	case def.kind == kindRatio && v.kind == vString && strings.HasSuffix(strings.TrimSpace(v.text), "%"):
 		p, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v.text), "%")), 64)
 		if err != nil {
-			c.add(loc, RuleType, fmt.Sprintf("%s %s is not a percentage", def.name, quotedIn(v.text, v.rest)), `write e.g. "10%" or 0.1`)
+			c.add(loc, diag.RuleType, fmt.Sprintf("%s %s is not a percentage", def.name, quotedIn(v.text, v.rest)), `write e.g. "10%" or 0.1`)
 			return
 		}
 		x = p / 100
@@ -288,7 +289,7 @@ func (c *converter) float(def keyDef, v *value, loc Location, f *Field[float64])
 		return
 	}
 	if def.kind == kindRatio && x > 1 && x <= 100 && v.kind == vNumber {
-		c.add(loc, RuleRange, fmt.Sprintf("%s %s must be in (0, 1]", def.name, text), fmt.Sprintf(`write "%s%%" or %s`, text, strconv.FormatFloat(x/100, 'g', -1, 64)))
+		c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s must be in (0, 1]", def.name, text), fmt.Sprintf(`write "%s%%" or %s`, text, strconv.FormatFloat(x/100, 'g', -1, 64)))
 		return
 	}
 	if c.inRange(def, x, text, loc) {
@@ -298,7 +299,7 @@ func (c *converter) float(def keyDef, v *value, loc Location, f *Field[float64])
 
 // inRange reports whether x is within def's bounds, reporting E-RANGE when
 // not. NaN is never in range.
-func (c *converter) inRange(def keyDef, x float64, text string, loc Location) bool {
+func (c *converter) inRange(def keyDef, x float64, text string, loc diag.Location) bool {
 	lowOK := x >= def.lo
 	open := "["
 	if def.loOpen {
@@ -307,7 +308,7 @@ func (c *converter) inRange(def keyDef, x float64, text string, loc Location) bo
 	if lowOK && x <= def.hi && !math.IsNaN(x) {
 		return true
 	}
-	c.add(loc, RuleRange, fmt.Sprintf("%s %s must be in %s%s, %s]", def.name, text, open, fmtNum(def.lo), fmtNum(def.hi)), rangeFix(def))
+	c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s must be in %s%s, %s]", def.name, text, open, fmtNum(def.lo), fmtNum(def.hi)), rangeFix(def))
 	return false
 }
 

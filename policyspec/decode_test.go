@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -240,7 +241,7 @@ func stripPath(msg string) string {
 }
 
 func TestDecodeValue(t *testing.T) {
-	base := Location{File: "api.yaml", Line: 12, Col: 7, Path: "#/paths/~1pets/get/x-resilience"}
+	base := diag.Location{File: "api.yaml", Line: 12, Col: 7, Path: "#/paths/~1pets/get/x-resilience"}
 	tests := []struct {
 		name     string
 		value    any
@@ -314,12 +315,12 @@ func TestDecodeValue(t *testing.T) {
 }
 
 func TestDecodeValueProtoPath(t *testing.T) {
-	_, err := DecodeSnakeValue(map[string]any{"retry": map[string]any{"max_retries": float64(9)}}, Location{File: "pets.proto", Line: 20, Col: 3, Path: "petstore.v1.Pets.GetPet"})
-	var d Diagnostic
+	_, err := DecodeSnakeValue(map[string]any{"retry": map[string]any{"max_retries": float64(9)}}, diag.Location{File: "pets.proto", Line: 20, Col: 3, Path: "petstore.v1.Pets.GetPet"})
+	var d diag.Diagnostic
 	if !errors.As(err, &d) {
-		t.Fatalf("DecodeSnakeValue error %v is not a Diagnostic", err)
+		t.Fatalf("DecodeSnakeValue error %v is not a diag.Diagnostic", err)
 	}
-	want := Location{File: "pets.proto", Line: 20, Col: 3, Path: "petstore.v1.Pets.GetPet.retry.max_retries"}
+	want := diag.Location{File: "pets.proto", Line: 20, Col: 3, Path: "petstore.v1.Pets.GetPet.retry.max_retries"}
 	if diff := cmp.Diff(want, d.Location); diff != "" {
 		t.Errorf("location mismatch (-want +got):\n%s", diff)
 	}
@@ -337,7 +338,7 @@ func TestEveryKeyDecodes(t *testing.T) {
 			for i := len(parts) - 1; i >= 0; i-- {
 				v = map[string]any{parts[i]: v}
 			}
-			s, err := DecodeValue(v, Location{})
+			s, err := DecodeValue(v, diag.Location{})
 			if err != nil {
 				t.Fatalf("DecodeValue(%v): %v", v, err)
 			}
@@ -418,18 +419,18 @@ func TestDecodeDeadlineHeader(t *testing.T) {
 	tests := []struct {
 		value    any
 		want     string // resolved header
-		wantRule Rule
+		wantRule diag.Rule
 	}{
 		{value: true, want: runtime.DefaultDeadlineHeader},
 		{value: false, want: ""},
 		{value: "X-Budget-Ms", want: "X-Budget-Ms"},
-		{value: "X Budget", wantRule: RuleRange},
-		{value: float64(5), wantRule: RuleType},
+		{value: "X Budget", wantRule: diag.RuleRange},
+		{value: float64(5), wantRule: diag.RuleType},
 	}
 	for _, tt := range tests {
-		s, err := DecodeValue(map[string]any{"deadlineHeader": tt.value}, Location{File: "api.yaml"})
+		s, err := DecodeValue(map[string]any{"deadlineHeader": tt.value}, diag.Location{File: "api.yaml"})
 		if tt.wantRule != "" {
-			var ds Diagnostics
+			var ds diag.List
 			if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Rule != tt.wantRule {
 				t.Errorf("DecodeValue(deadlineHeader: %v) error = %v, want %s", tt.value, err, tt.wantRule)
 			}

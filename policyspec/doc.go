@@ -130,28 +130,15 @@
 //
 // # Diagnostics
 //
-// Every problem is collected, never only the first, as a [Diagnostic]
-// reading "file:line:col: E-RULE: what (where); fix"; [Diagnostics] is the
-// error type, sorted by location ([Join] merges several). The rules:
-//
-//	E-YAML               the policy file is not YAML, or has a duplicate key
-//	E-EXT-UNKNOWN        unknown key, with a did-you-mean suggestion
-//	E-TYPE               a value of the wrong kind
-//	E-DURATION           unparsable, unitless, negative, zero or too long duration
-//	E-RANGE              number out of range; base above cap; cap not below
-//	                     timeout; latency percentiles out of order
-//	E-BREAKER-WINDOW     breaker.window not a positive whole number of seconds
-//	E-SCOPE              key written at a level where it has no meaning
-//	E-RETRY-UNSAFE       operation asks for retries, not idempotent, no key
-//	E-HEDGE-UNSAFE       operation asks for hedging, not a read
-//	E-HEDGE-DELAY        hedging without delay or p95, or delay ≥ attempt timeout
-//	E-FALLBACK-UNSAFE    operation asks for a fallback, not a read
-//	E-FALLBACK-VALUE     static fallback without value, value without static,
-//	                     or shared without cached
-//	E-TIMEOUT-ORDER      attemptTimeout not below timeout
-//	E-TIMEOUT-BELOW-P99  timeout or attemptTimeout below the measured p99
-//	E-POLICY-UNUSED      policy file entry naming no dependency or operation
-//	W-SHADOWED           policy file value overridden by the specification
+// Every problem is collected, never only the first, as a [diag.Diagnostic]
+// reading "file:line:col: E-RULE: what (where); fix"; errors come back as
+// a [diag.List], sorted by location, and warnings (W-SHADOWED) in the
+// resolved values' Warnings. The rules this package reports are those of
+// the policy vocabulary in the catalogue of package diag ([diag.Rules]):
+// E-YAML, E-EXT-UNKNOWN, E-TYPE, E-DURATION, E-RANGE, E-BREAKER-WINDOW,
+// E-SCOPE, E-RETRY-UNSAFE, E-HEDGE-UNSAFE, E-HEDGE-DELAY,
+// E-FALLBACK-UNSAFE, E-FALLBACK-VALUE, E-FALLBACK-KIND, E-TIMEOUT-ORDER,
+// E-TIMEOUT-BELOW-P99, E-POLICY-UNUSED and W-SHADOWED.
 //
 // # Review
 //

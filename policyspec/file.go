@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // File is a decoded policy file (see the package documentation for its
@@ -27,7 +29,7 @@ type FileDependency struct {
 	// service's full name.
 	Name string
 	// Loc is where the entry's name is written.
-	Loc Location
+	Loc diag.Location
 	// Spec is the entry's policy.
 	Spec Spec
 	// Operations are the entries of its "operations", sorted by name.
@@ -39,13 +41,13 @@ type FileOperation struct {
 	// Name is the operation's name: the operationId or the rpc name.
 	Name string
 	// Loc is where the entry's name is written.
-	Loc Location
+	Loc diag.Location
 	// Spec is the entry's policy.
 	Spec Spec
 }
 
 // DecodeFile decodes a policy file named name. It reports every problem as
-// [Diagnostics]; the returned File holds all that was valid and is never
+// [diag.List]; the returned File holds all that was valid and is never
 // nil. An empty file is an empty policy.
 func DecodeFile(name string, data []byte) (*File, error) {
 	f := &File{Name: name}
@@ -55,7 +57,7 @@ func DecodeFile(name string, data []byte) (*File, error) {
 	}
 	c := newConverter()
 	c.src = strings.Split(string(data), "\n")
-	v := c.fromNode(&root, Location{File: name}, 0)
+	v := c.fromNode(&root, diag.Location{File: name}, 0)
 	switch v.kind {
 	case vNull:
 		return f, c.diags.Err()
@@ -128,7 +130,7 @@ func (c *converter) scope(kind LayerKind, s Spec) {
 // yamlDiagnostic turns a YAML syntax error into a diagnostic.
 func yamlDiagnostic(name string, err error) error {
 	msg, _ := firstLine(strings.TrimPrefix(err.Error(), "yaml: "))
-	loc := Location{File: name}
+	loc := diag.Location{File: name}
 	if _, rest, ok := strings.Cut(msg, "line "); ok {
 		end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
 		if end < 0 {
@@ -140,7 +142,7 @@ func yamlDiagnostic(name string, err error) error {
 	if strings.Contains(msg, "cannot start any token") {
 		fix = "tabs are not allowed in yaml indentation; indent with spaces"
 	}
-	return Diagnostics{{Location: loc, Rule: RuleYAML, Message: msg, Fix: fix}}.Err()
+	return diag.List{{Location: loc, Rule: diag.RuleYAML, Message: msg, Fix: fix}}.Err()
 }
 
 // Dependency returns the entry named name, if any.
@@ -189,7 +191,7 @@ func (f *File) CheckNames(known map[string][]string) error {
 	if f == nil {
 		return nil
 	}
-	var ds Diagnostics
+	var ds diag.List
 	deps := slices.Sorted(maps.Keys(known))
 	for _, d := range f.Dependencies {
 		ops, ok := known[d.Name]
@@ -206,10 +208,10 @@ func (f *File) CheckNames(known map[string][]string) error {
 	return ds.Err()
 }
 
-func unused(what, name string, loc Location, known []string) Diagnostic {
+func unused(what, name string, loc diag.Location, known []string) diag.Diagnostic {
 	fix := "remove the entry"
 	if s := suggest(name, known); s != "" {
 		fix = fmt.Sprintf("did you mean %q?", s)
 	}
-	return Diagnostic{Location: loc, Rule: RuleUnused, Message: fmt.Sprintf("policy file names %s %s, which does not exist", what, quoted(name)), Fix: fix}
+	return diag.Diagnostic{Location: loc, Rule: diag.RuleUnused, Message: fmt.Sprintf("policy file names %s %s, which does not exist", what, quoted(name)), Fix: fix}
 }

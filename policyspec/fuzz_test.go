@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -40,9 +41,9 @@ func checkDiagnostics(t *testing.T, err error) {
 	if err == nil {
 		return
 	}
-	var ds Diagnostics
+	var ds diag.List
 	if !errors.As(err, &ds) || len(ds) == 0 {
-		t.Fatalf("error %v is not a non-empty Diagnostics", err)
+		t.Fatalf("error %v is not a non-empty diag.List", err)
 	}
 	for _, d := range ds {
 		if d.Rule == "" || d.Message == "" {
@@ -87,7 +88,7 @@ func FuzzDecodeValue(f *testing.F) {
 		if json.Unmarshal(data, &v) != nil {
 			return
 		}
-		at := Location{File: "api.yaml", Line: 3, Col: 5, Path: "#/x-resilience"}
+		at := diag.Location{File: "api.yaml", Line: 3, Col: 5, Path: "#/x-resilience"}
 		spec, err := DecodeValue(v, at)
 		checkDiagnostics(t, err)
 		_, err = DecodeSnakeValue(v, at)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 	"gopkg.in/yaml.v3"
 )
@@ -19,7 +20,7 @@ func decodeYAML(t *testing.T, src string) (Spec, error) {
 	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
 		t.Fatalf("yaml.Unmarshal: %v", err)
 	}
-	return DecodeNode(&n, Location{File: "api.yaml", Path: "#/x-resilience"})
+	return DecodeNode(&n, diag.Location{File: "api.yaml", Path: "#/x-resilience"})
 }
 
 // mustSpec decodes src and fails the test on any diagnostic.
@@ -37,7 +38,7 @@ func messages(err error) []string {
 	if err == nil {
 		return nil
 	}
-	var ds Diagnostics
+	var ds diag.List
 	if !errors.As(err, &ds) {
 		return []string{"not diagnostics: " + err.Error()}
 	}
@@ -49,12 +50,12 @@ func messages(err error) []string {
 }
 
 // rules returns the rule of each diagnostic in err.
-func rules(err error) []Rule {
-	var ds Diagnostics
+func rules(err error) []diag.Rule {
+	var ds diag.List
 	if !errors.As(err, &ds) {
 		return nil
 	}
-	out := make([]Rule, len(ds))
+	out := make([]diag.Rule, len(ds))
 	for i, d := range ds {
 		out[i] = d.Rule
 	}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // LayerKind names a level at which policy is written. The kinds are in
@@ -74,8 +76,8 @@ type Layer struct {
 // checkScope reports the keys of l written at a level where they have no
 // meaning: dependency-wide keys below the dependency, and "idempotent"
 // anywhere but on one operation.
-func checkScope(l Layer) Diagnostics {
-	var ds Diagnostics
+func checkScope(l Layer) diag.List {
+	var ds diag.List
 	for _, def := range keyTable() {
 		loc, set := fieldSet(def.field(&l.Spec))
 		if !set {
@@ -83,11 +85,11 @@ func checkScope(l Layer) Diagnostics {
 		}
 		switch {
 		case def.scope == scopeDependency && !l.Kind.dependencyWide():
-			ds = append(ds, Diagnostic{Location: loc, Rule: RuleScope,
+			ds = append(ds, diag.Diagnostic{Location: loc, Rule: diag.RuleScope,
 				Message: fmt.Sprintf("%s is dependency-wide and cannot be set on the %s", def.name, l.Kind),
 				Fix:     "move it to the dependency (policy file dependency entry, spec root or proto service option)"})
 		case def.scope == scopeOperation && !l.Kind.ownsOperation():
-			ds = append(ds, Diagnostic{Location: loc, Rule: RuleScope,
+			ds = append(ds, diag.Diagnostic{Location: loc, Rule: diag.RuleScope,
 				Message: fmt.Sprintf("%s describes one operation and cannot be set on the %s", def.name, l.Kind),
 				Fix:     "set it on each operation it is true of"})
 		}
@@ -100,7 +102,7 @@ func checkScope(l Layer) Diagnostics {
 // a specification overrides.
 type merged struct {
 	spec     Spec
-	warnings Diagnostics
+	warnings diag.List
 }
 
 // mergeLayers merges layers in precedence order (stable for equal kinds),
@@ -126,40 +128,40 @@ func mergeLayers(layers []Layer) merged {
 // overlay copies src over dst when src is set, recording kind. It returns a
 // warning when a value of the policy file's dependency or operation entry
 // is overridden by the specification.
-func overlay(def keyDef, dst, src any, kind LayerKind) (Diagnostic, bool) {
+func overlay(def keyDef, dst, src any, kind LayerKind) (diag.Diagnostic, bool) {
 	d := dst.(field)
 	prevLoc, prevSet := d.where()
 	prevLayer := d.from()
 	if !d.overlay(src, kind) {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	if prevSet && (prevLayer == LayerFileDependency || prevLayer == LayerFileOperation) && kind >= LayerDocument {
 		srcLoc, _ := src.(field).where()
-		return Diagnostic{Location: prevLoc, Rule: RuleShadowed, Severity: SeverityWarning,
+		return diag.Diagnostic{Location: prevLoc, Rule: diag.RuleShadowed, Severity: diag.Warning,
 			Message: fmt.Sprintf("%s from the %s has no effect: the %s sets it at %s", def.name, prevLayer, kind, srcLoc),
 			Fix:     "remove it from the policy file, or change the specification"}, true
 	}
-	return Diagnostic{}, false
+	return diag.Diagnostic{}, false
 }
 
 // field is what every *Field[T] offers to code that walks the key table.
 type field interface {
 	// where returns where the field was set, and whether it was.
-	where() (Location, bool)
+	where() (diag.Location, bool)
 	// from returns the layer a merged field came from.
 	from() LayerKind
 	// overlay copies src (a *Field of the same type) when it is set, and
 	// reports whether it did.
 	overlay(src any, kind LayerKind) bool
 	// move replaces the field's location by what to returns for it.
-	move(to func(Location) Location)
+	move(to func(diag.Location) diag.Location)
 }
 
-func (f *Field[T]) where() (Location, bool) { return f.Loc, f.Set }
+func (f *Field[T]) where() (diag.Location, bool) { return f.Loc, f.Set }
 
 func (f *Field[T]) from() LayerKind { return f.layer }
 
-func (f *Field[T]) move(to func(Location) Location) {
+func (f *Field[T]) move(to func(diag.Location) diag.Location) {
 	if f.Set {
 		f.Loc = to(f.Loc)
 	}
@@ -177,4 +179,4 @@ func (f *Field[T]) overlay(src any, kind LayerKind) bool {
 
 // fieldSet returns where a field (given as a pointer from the key table) was
 // set, and whether it was.
-func fieldSet(f any) (Location, bool) { return f.(field).where() }
+func fieldSet(f any) (diag.Location, bool) { return f.(field).where() }

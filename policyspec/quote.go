@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // maxQuoted is the most characters of a written value or key that a
@@ -38,30 +40,4 @@ func quotedIn(s string, rest int) string {
 
 // firstLine returns the first line of s, at most maxQuoted characters of
 // it, and whether anything was cut.
-func firstLine(s string) (string, bool) {
-	cut := false
-	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-		s, cut = s[:i], true
-	}
-	if utf8.RuneCountInString(s) > maxQuoted {
-		n := 0
-		for i := range s {
-			if n == maxQuoted {
-				s, cut = s[:i], true
-				break
-			}
-			n++
-		}
-	}
-	return s, cut
-}
-
-// shortPath is a location's path as a message shows it: cut like quoted
-// text, so that a key spanning lines or pages is not echoed whole.
-func shortPath(p string) string {
-	short, cut := firstLine(p)
-	if cut {
-		short += "…"
-	}
-	return short
-}
+func firstLine(s string) (string, bool) { return diag.FirstLine(s, maxQuoted) }

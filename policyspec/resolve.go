@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -27,7 +28,7 @@ type Dependency struct {
 	// "deadlineHeader", …).
 	Sources map[string]Source
 	// Warnings are problems that do not fail generation.
-	Warnings Diagnostics
+	Warnings diag.List
 
 	layers []Layer
 }
@@ -51,17 +52,17 @@ type Operation struct {
 	// for [runtime.RetryPolicy.MinAttempt]).
 	Sources map[string]Source
 	// Warnings are problems that do not fail generation.
-	Warnings Diagnostics
+	Warnings diag.List
 }
 
 // ResolveDependency resolves the dependency-wide policy of the dependency
 // named name from its layers: the policy file's (see
 // [File.DependencyLayers]), the spec root and, for gRPC, the service option.
 // Layers may come in any order; their kinds give precedence. Every problem
-// is returned as [Diagnostics]; the Dependency is usable for the review
+// is returned as [diag.List]; the Dependency is usable for the review
 // even then. A layer of an operation kind is a programming error.
 func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
-	var ds Diagnostics
+	var ds diag.List
 	for _, l := range layers {
 		if !l.Kind.dependencyWide() {
 			return nil, fmt.Errorf("policyspec: dependency %s: a %s layer belongs to an operation; pass it to ResolveOperation", name, l.Kind)
@@ -136,10 +137,10 @@ func (d *Dependency) bulkheadSize(f *Field[int]) int {
 // operation's idempotency by its HTTP method or proto idempotency_level;
 // layers are the operation's own: path item, operation and the policy
 // file's entry (see [File.OperationLayers]), in any order. Every problem is
-// returned as [Diagnostics], sorted; the Operation is usable for the review
+// returned as [diag.List], sorted; the Operation is usable for the review
 // even then. A layer of a dependency-wide kind is a programming error.
 func (d *Dependency) ResolveOperation(name string, idem runtime.Idempotency, layers ...Layer) (*Operation, error) {
-	var ds Diagnostics
+	var ds diag.List
 	for _, l := range layers {
 		if l.Kind.dependencyWide() || l.Kind == LayerBuiltin {
 			return nil, fmt.Errorf("policyspec: operation %s: a %s layer belongs to the dependency; pass it to ResolveDependency", name, l.Kind)
@@ -166,14 +167,14 @@ func (d *Dependency) ResolveOperation(name string, idem runtime.Idempotency, lay
 type resolution struct {
 	s     Spec
 	op    *Operation
-	diags Diagnostics
+	diags diag.List
 
 	retries int  // effective retries
 	hedging bool // hedging is on
 }
 
-func (r *resolution) add(loc Location, rule Rule, msg, fix string) {
-	r.diags = append(r.diags, Diagnostic{Location: loc, Rule: rule, Message: msg, Fix: fix})
+func (r *resolution) add(loc diag.Location, rule diag.Rule, msg, fix string) {
+	r.diags = append(r.diags, diag.Diagnostic{Location: loc, Rule: rule, Message: msg, Fix: fix})
 }
 
 func (r *resolution) source(key string, f field) { r.op.Sources[key] = sourceOf(f) }
@@ -208,13 +209,13 @@ func (r *resolution) idempotency(idem runtime.Idempotency) {
 
 // askedByOperation returns the first of fields that the operation itself
 // set, and whether there is one.
-func askedByOperation(fields ...field) (Location, bool) {
+func askedByOperation(fields ...field) (diag.Location, bool) {
 	for _, f := range fields {
 		if loc, set := f.where(); set && f.from().ownsOperation() {
 			return loc, true
 		}
 	}
-	return Location{}, false
+	return diag.Location{}, false
 }
 
 // retry resolves how, and whether, the operation is retried.
@@ -231,7 +232,7 @@ func (r *resolution) retry() {
 
 	if r.op.Policy.Idempotency == runtime.NotIdempotent {
 		if loc, asked := askedByOperation(&rs.MaxRetries, &rs.Base, &rs.Cap); asked && n > 0 {
-			r.add(loc, RuleRetryUnsafe,
+			r.add(loc, diag.RuleRetryUnsafe,
 				fmt.Sprintf("operation %s asks for retries but is not idempotent: a retried request may repeat its side effect (RFC 9110 §9.2.2)", r.op.Name),
 				"set idempotencyKey: Idempotency-Key if the server deduplicates by key, idempotent: true if repeating is harmless, or remove the retry settings")
 		}
@@ -265,7 +266,7 @@ func (r *resolution) hedge() {
 	}
 	if r.op.Policy.Idempotency != runtime.ReadOnly {
 		if loc, asked := askedByOperation(&hs.Delay, &hs.MaxHedges); asked {
-			r.add(loc, RuleHedgeUnsafe,
+			r.add(loc, diag.RuleHedgeUnsafe,
 				fmt.Sprintf("operation %s asks for hedging but is %s: only reads (GET, HEAD, OPTIONS, NO_SIDE_EFFECTS) may be sent twice at once", r.op.Name, r.op.Policy.Idempotency),
 				"remove the hedge block, or retry instead if the operation is idempotent")
 		}
@@ -282,7 +283,7 @@ func (r *resolution) hedge() {
 		r.op.Sources["hedge.delay"] = Source{Origin: OriginDerived, Basis: "p95 " + r.op.Latency.P95.String()}
 	default:
 		loc, _ := hs.MaxHedges.where()
-		r.add(loc, RuleHedgeDelay,
+		r.add(loc, diag.RuleHedgeDelay,
 			fmt.Sprintf("operation %s asks for hedging without a delay, and no p95 latency is known", r.op.Name),
 			`set hedge.delay (usually the p95, e.g. "120ms") or latency.p95`)
 		r.hedging, p.MaxHedges = false, 0
@@ -304,7 +305,7 @@ func (r *resolution) fallback() {
 	}
 	if r.op.Policy.Idempotency != runtime.ReadOnly {
 		if loc, asked := askedByOperation(&fs.Kind); asked {
-			r.add(loc, RuleFallbackUnsafe,
+			r.add(loc, diag.RuleFallbackUnsafe,
 				fmt.Sprintf("operation %s asks for a %s fallback but is %s: a write must report its failure, not a made-up answer", r.op.Name, kind, r.op.Policy.Idempotency),
 				"remove the fallback, or queue the write for later in the caller")
 		}

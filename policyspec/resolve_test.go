@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -39,7 +40,7 @@ func TestLayering(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var depLayers, opLayers []Layer
 			for _, k := range tt.present {
-				l := Layer{Kind: k, Spec: Spec{Timeout: Given(time.Duration(k)*time.Second, Location{File: k.String(), Line: int(k)})}}
+				l := Layer{Kind: k, Spec: Spec{Timeout: Given(time.Duration(k)*time.Second, diag.Location{File: k.String(), Line: int(k)})}}
 				switch {
 				case contains2(kinds, k):
 					depLayers = append(depLayers, l)
@@ -58,7 +59,7 @@ func TestLayering(t *testing.T) {
 			if op.Policy.Timeout != tt.want {
 				t.Errorf("Timeout = %v, want %v", op.Policy.Timeout, tt.want)
 			}
-			want := Source{Origin: OriginSet, Layer: tt.layer, Loc: Location{File: tt.layer.String(), Line: int(tt.layer)}}
+			want := Source{Origin: OriginSet, Layer: tt.layer, Loc: diag.Location{File: tt.layer.String(), Line: int(tt.layer)}}
 			if diff := cmp.Diff(want, op.Sources["timeout"]); diff != "" {
 				t.Errorf("timeout source mismatch (-want +got):\n%s", diff)
 			}
@@ -93,7 +94,7 @@ func TestShadowedWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := Layer{Kind: LayerDocument, Spec: Spec{Timeout: Given(3*time.Second, Location{File: "api.yaml", Line: 5, Col: 3})}}
+	doc := Layer{Kind: LayerDocument, Spec: Spec{Timeout: Given(3*time.Second, diag.Location{File: "api.yaml", Line: 5, Col: 3})}}
 	d, err := ResolveDependency("inv", append(f.DependencyLayers("inv"), doc)...)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestShadowedWarning(t *testing.T) {
 	if op.Policy.Timeout != 3*time.Second || op.Policy.ConnectTimeout != 100*time.Millisecond {
 		t.Errorf("timeouts = %v / %v, want 100ms / 3s", op.Policy.ConnectTimeout, op.Policy.Timeout)
 	}
-	if op.Warnings[0].Severity != SeverityWarning {
+	if op.Warnings[0].Severity != diag.Warning {
 		t.Errorf("severity = %v, want warning", op.Warnings[0].Severity)
 	}
 }
@@ -120,7 +121,7 @@ func TestResolveRules(t *testing.T) {
 		doc, path string // spec root and path item
 		op        string // operation
 		idem      runtime.Idempotency
-		wantRules []Rule
+		wantRules []diag.Rule
 		check     func(t *testing.T, op *Operation)
 	}{
 		{
@@ -142,13 +143,13 @@ func TestResolveRules(t *testing.T) {
 			name:      "operation asks for retries on a POST",
 			op:        "retry: {maxRetries: 2}",
 			idem:      runtime.NotIdempotent,
-			wantRules: []Rule{RuleRetryUnsafe},
+			wantRules: []diag.Rule{diag.RuleRetryUnsafe},
 		},
 		{
 			name:      "operation tunes backoff on a POST",
 			op:        "retry: {base: 50ms}",
 			idem:      runtime.NotIdempotent,
-			wantRules: []Rule{RuleRetryUnsafe},
+			wantRules: []diag.Rule{diag.RuleRetryUnsafe},
 		},
 		{
 			name: "operation turns retries off on a POST",
@@ -199,13 +200,13 @@ func TestResolveRules(t *testing.T) {
 			name:      "idempotent: false on a GET forbids its retries",
 			op:        "idempotent: false\nretry: {maxRetries: 2}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleRetryUnsafe},
+			wantRules: []diag.Rule{diag.RuleRetryUnsafe},
 		},
 		{
 			name:      "idempotent at the document is out of scope",
 			doc:       "idempotent: true",
 			idem:      runtime.NotIdempotent,
-			wantRules: []Rule{RuleScope},
+			wantRules: []diag.Rule{diag.RuleScope},
 			check: func(t *testing.T, op *Operation) {
 				if op.Policy.Idempotency != runtime.NotIdempotent {
 					t.Errorf("idempotency %v, want not idempotent", op.Policy.Idempotency)
@@ -216,7 +217,7 @@ func TestResolveRules(t *testing.T) {
 			name:      "hedging a PUT",
 			op:        "hedge: {delay: 50ms}",
 			idem:      runtime.Idempotent,
-			wantRules: []Rule{RuleHedgeUnsafe},
+			wantRules: []diag.Rule{diag.RuleHedgeUnsafe},
 		},
 		{
 			name: "document hedging applies to reads only",
@@ -243,19 +244,19 @@ func TestResolveRules(t *testing.T) {
 			name:      "hedging without delay nor p95",
 			op:        "hedge: {maxHedges: 1}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleHedgeDelay},
+			wantRules: []diag.Rule{diag.RuleHedgeDelay},
 		},
 		{
 			name:      "hedge delay beyond the attempt timeout",
 			op:        "hedge: {delay: 500ms}\nattemptTimeout: 400ms",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleHedgeDelay},
+			wantRules: []diag.Rule{diag.RuleHedgeDelay},
 		},
 		{
 			name:      "fallback on a POST",
 			op:        "fallback: {kind: cached}",
 			idem:      runtime.NotIdempotent,
-			wantRules: []Rule{RuleFallbackUnsafe},
+			wantRules: []diag.Rule{diag.RuleFallbackUnsafe},
 		},
 		{
 			name: "document fallback is not applied to a write",
@@ -271,13 +272,13 @@ func TestResolveRules(t *testing.T) {
 			name:      "static fallback without value",
 			op:        "fallback: {kind: static}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleFallbackValue},
+			wantRules: []diag.Rule{diag.RuleFallbackValue},
 		},
 		{
 			name:      "value without a static fallback",
 			op:        "fallback: {kind: cached, value: 1}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleFallbackValue},
+			wantRules: []diag.Rule{diag.RuleFallbackKind},
 		},
 		{
 			name: "cached fallback shared by every caller",
@@ -315,13 +316,13 @@ func TestResolveRules(t *testing.T) {
 			name:      "shared on a static fallback",
 			op:        "fallback: {kind: static, value: 1, shared: true}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleFallbackValue},
+			wantRules: []diag.Rule{diag.RuleFallbackKind},
 		},
 		{
 			name:      "shared on an operation without fallback",
 			op:        "fallback: {shared: false}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleFallbackValue},
+			wantRules: []diag.Rule{diag.RuleFallbackKind},
 		},
 		{
 			name: "static fallback with value",
@@ -338,58 +339,58 @@ func TestResolveRules(t *testing.T) {
 			name:      "attempt timeout not below timeout",
 			op:        "timeout: 2s\nattemptTimeout: 3s",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleTimeoutOrder},
+			wantRules: []diag.Rule{diag.RuleTimeoutOrder},
 		},
 		{
 			name:      "attempt timeout below timeout set at a wider level",
 			doc:       "timeout: 2s",
 			op:        "attemptTimeout: 2s",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleTimeoutOrder},
+			wantRules: []diag.Rule{diag.RuleTimeoutOrder},
 		},
 		{
 			name:      "timeouts below the dependency's p99",
 			doc:       "latency: {p99: 180ms}",
 			op:        "timeout: 150ms\nattemptTimeout: 100ms",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleTimeoutBelowP99, RuleTimeoutBelowP99},
+			wantRules: []diag.Rule{diag.RuleTimeoutBelowP99, diag.RuleTimeoutBelowP99},
 		},
 		{
 			name:      "latency percentiles out of order",
 			doc:       "latency: {p95: 200ms, p99: 100ms}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleRange},
+			wantRules: []diag.Rule{diag.RuleRange},
 		},
 		{
 			name:      "base above cap",
 			doc:       "retry: {cap: 1s}",
 			op:        "retry: {base: 2s}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleRange},
+			wantRules: []diag.Rule{diag.RuleRange},
 		},
 		{
 			name:      "cap not below timeout",
 			op:        "retry: {cap: 5s}\ntimeout: 3s",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleRange},
+			wantRules: []diag.Rule{diag.RuleRange},
 		},
 		{
 			name:      "dependency-wide keys on an operation",
 			op:        "breaker: {failureRate: 10}\nbulkhead: {maxConcurrent: 1}\nretry: {budget: 50%, minPerSecond: 1}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleScope, RuleScope, RuleScope, RuleScope},
+			wantRules: []diag.Rule{diag.RuleScope, diag.RuleScope, diag.RuleScope, diag.RuleScope},
 		},
 		{
 			name:      "dependency-wide keys on a path item",
 			path:      "breaker: {openFor: 1s}",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleScope},
+			wantRules: []diag.Rule{diag.RuleScope},
 		},
 		{
 			name:      "deadlineHeader on an operation",
 			op:        "deadlineHeader: false",
 			idem:      runtime.ReadOnly,
-			wantRules: []Rule{RuleScope},
+			wantRules: []diag.Rule{diag.RuleScope},
 		},
 
 		{
@@ -397,14 +398,14 @@ func TestResolveRules(t *testing.T) {
 			doc:       "latency: {p99: 1s}",
 			op:        "retry: {maxRetries: 2}\nhedge: {delay: 10ms}\nfallback: {kind: cached}\ntimeout: 500ms\nattemptTimeout: 600ms",
 			idem:      runtime.NotIdempotent,
-			wantRules: []Rule{RuleRetryUnsafe, RuleHedgeUnsafe, RuleFallbackUnsafe, RuleTimeoutBelowP99, RuleTimeoutBelowP99, RuleTimeoutOrder},
+			wantRules: []diag.Rule{diag.RuleRetryUnsafe, diag.RuleHedgeUnsafe, diag.RuleFallbackUnsafe, diag.RuleTimeoutBelowP99, diag.RuleTimeoutBelowP99, diag.RuleTimeoutOrder},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d, derr := ResolveDependency("dep", layer(t, LayerDocument, tt.doc))
 			op, err := d.ResolveOperation("Op", tt.idem, layer(t, LayerPathItem, tt.path), layer(t, LayerOperation, tt.op))
-			if err := Join(derr, err); err != nil || tt.wantRules != nil {
+			if err := append(diag.From(derr), diag.From(err)...).Sorted().Err(); err != nil || tt.wantRules != nil {
 				got := rules(err)
 				if diff := cmp.Diff(tt.wantRules, got); diff != "" {
 					t.Errorf("rules mismatch (-want +got):\n%s\nerrors:\n%v", diff, err)
@@ -424,9 +425,9 @@ func TestRetryUnsafeMessage(t *testing.T) {
 	if diff := cmp.Diff(want, messages(err)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
-	var diag Diagnostic
-	if !errors.As(err, &diag) || diag.Rule != RuleRetryUnsafe {
-		t.Errorf("errors.As(err, *Diagnostic) = %v, want the E-RETRY-UNSAFE diagnostic", diag)
+	var found diag.Diagnostic
+	if !errors.As(err, &found) || found.Rule != diag.RuleRetryUnsafe {
+		t.Errorf("errors.As(err, *diag.Diagnostic) = %v, want the E-RETRY-UNSAFE diagnostic", found)
 	}
 }
 

@@ -1,6 +1,10 @@
 package policyspec
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
+)
 
 // Origin says how a resolved value was chosen.
 type Origin uint8
@@ -40,7 +44,7 @@ type Source struct {
 	// Layer is the layer that set the value (OriginSet).
 	Layer LayerKind
 	// Loc is where the value was written (OriginSet).
-	Loc Location
+	Loc diag.Location
 	// Basis says how a derived or guessed value was computed, such as
 	// "p99.9 350ms × 1.2, rounded up".
 	Basis string

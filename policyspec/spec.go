@@ -3,6 +3,7 @@ package policyspec
 import (
 	"time"
 
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -15,7 +16,7 @@ type Field[T any] struct {
 	// Set reports whether the value was written.
 	Set bool
 	// Loc is where the value was written.
-	Loc Location
+	Loc diag.Location
 
 	// layer is the layer the value came from, filled in when layers are
 	// merged.
@@ -23,7 +24,7 @@ type Field[T any] struct {
 }
 
 // Given returns a set field holding v, written at loc.
-func Given[T any](v T, loc Location) Field[T] {
+func Given[T any](v T, loc diag.Location) Field[T] {
 	return Field[T]{Value: v, Set: true, Loc: loc}
 }
 
@@ -174,7 +175,7 @@ type LatencySpec struct {
 // returns for it. A front end that decoded s from a value without
 // positions ([DecodeValue]) uses it to point each field at where it was
 // written.
-func (s *Spec) Relocate(to func(Location) Location) {
+func (s *Spec) Relocate(to func(diag.Location) diag.Location) {
 	for _, def := range keyTable() {
 		def.field(s).(field).move(to)
 	}

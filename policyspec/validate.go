@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
 // checkLatency reports percentiles out of order (p50 ≤ p95 ≤ p99 ≤ p99.9).
-func checkLatency(l LatencySpec) Diagnostics {
+func checkLatency(l LatencySpec) diag.List {
 	type pct struct {
 		name string
 		f    Field[time.Duration]
 	}
 	ps := []pct{{"p50", l.P50}, {"p95", l.P95}, {"p99", l.P99}, {"p999", l.P999}}
-	var ds Diagnostics
+	var ds diag.List
 	var prev *pct
 	for i := range ps {
 		p := &ps[i]
@@ -22,7 +23,7 @@ func checkLatency(l LatencySpec) Diagnostics {
 			continue
 		}
 		if prev != nil && p.f.Value < prev.f.Value {
-			ds = append(ds, Diagnostic{Location: p.f.Loc, Rule: RuleRange,
+			ds = append(ds, diag.Diagnostic{Location: p.f.Loc, Rule: diag.RuleRange,
 				Message: fmt.Sprintf("latency.%s %s is below latency.%s %s", p.name, p.f.Value, prev.name, prev.f.Value),
 				Fix:     "percentiles must not decrease; check the measurement"})
 		}
@@ -34,7 +35,7 @@ func checkLatency(l LatencySpec) Diagnostics {
 // narrower returns the location of whichever of two fields was set at the
 // narrower layer (a for equal layers), the one to blame for a conflict
 // between them.
-func narrower(a, b field) Location {
+func narrower(a, b field) diag.Location {
 	la, seta := a.where()
 	lb, setb := b.where()
 	if !setb || (seta && a.from() >= b.from()) {
@@ -49,28 +50,29 @@ func checkBaseCap(r *resolution, rs *RetrySpec) {
 	if p.Base <= p.Cap || (!rs.Base.Set && !rs.Cap.Set) {
 		return
 	}
-	r.add(narrower(&rs.Base, &rs.Cap), RuleRange,
+	r.add(narrower(&rs.Base, &rs.Cap), diag.RuleRange,
 		fmt.Sprintf("retry.base %s is above retry.cap %s", p.Base, p.Cap),
 		"the cap bounds the backoff; make retry.base at most retry.cap")
 }
 
-// checkFallbackValue reports a static fallback without a value, a value
-// for a fallback that is not static, and shared for one that is not
-// cached.
+// checkFallbackValue reports a static fallback without a value
+// (E-FALLBACK-VALUE), and the settings a fallback's kind does not use
+// (E-FALLBACK-KIND): a value for a fallback that is not static, shared for
+// one that is not cached.
 func checkFallbackValue(r *resolution, fs *FallbackSpec, kind runtime.FallbackKind) {
 	switch {
 	case kind == runtime.FallbackStatic && !fs.Value.Set:
-		r.add(fs.Kind.Loc, RuleFallbackValue,
+		r.add(fs.Kind.Loc, diag.RuleFallbackValue,
 			fmt.Sprintf("operation %s has a static fallback without a value", r.op.Name),
 			"set fallback.value to a JSON value of the response type, or use kind: cached")
 	case kind != runtime.FallbackStatic && fs.Value.Set && fs.Value.from() >= fs.Kind.from():
-		r.add(fs.Value.Loc, RuleFallbackValue,
+		r.add(fs.Value.Loc, diag.RuleFallbackKind,
 			fmt.Sprintf("fallback.value is given but the fallback of operation %s is %s", r.op.Name, kind),
 			"set fallback.kind: static, or remove the value")
 	}
 	_, ownShared := askedByOperation(&fs.Shared)
 	if kind != runtime.FallbackCached && fs.Shared.Set && (ownShared || fs.Kind.Set && fs.Shared.from() >= fs.Kind.from()) {
-		r.add(fs.Shared.Loc, RuleFallbackValue,
+		r.add(fs.Shared.Loc, diag.RuleFallbackKind,
 			fmt.Sprintf("fallback.shared is given but the fallback of operation %s is %s; only a cached answer is shared", r.op.Name, kind),
 			"set fallback.kind: cached, or remove shared")
 	}
@@ -81,7 +83,7 @@ func checkFallbackValue(r *resolution, fs *FallbackSpec, kind runtime.FallbackKi
 func checkTimeouts(r *resolution) {
 	s, p := &r.s, &r.op.Policy
 	if s.AttemptTimeout.Set && s.Timeout.Set && p.AttemptTimeout >= p.Timeout {
-		r.add(narrower(&s.AttemptTimeout, &s.Timeout), RuleTimeoutOrder,
+		r.add(narrower(&s.AttemptTimeout, &s.Timeout), diag.RuleTimeoutOrder,
 			fmt.Sprintf("attemptTimeout %s must be below timeout %s (set at %s)", p.AttemptTimeout, p.Timeout, s.Timeout.Loc),
 			"lower attemptTimeout, raise timeout, or remove one of them to derive it")
 	}
@@ -92,7 +94,7 @@ func checkTimeouts(r *resolution) {
 			f    *Field[time.Duration]
 		}{{"timeout", &s.Timeout}, {"attemptTimeout", &s.AttemptTimeout}} {
 			if t.f.Set && t.f.Value < p99 {
-				r.add(t.f.Loc, RuleTimeoutBelowP99,
+				r.add(t.f.Loc, diag.RuleTimeoutBelowP99,
 					fmt.Sprintf("%s %s is below the measured p99 latency %s (set at %s): every slow-but-fine call would fail", t.name, t.f.Value, p99, s.Latency.P99.Loc),
 					fmt.Sprintf("raise it to at least %s (%s), or remove it to derive it", suggestion, basis))
 			}
@@ -100,12 +102,12 @@ func checkTimeouts(r *resolution) {
 	}
 	rs := &s.Retry
 	if rs.Cap.Set && s.Timeout.Set && r.retries > 0 && p.Retry.Cap >= p.Timeout {
-		r.add(narrower(&rs.Cap, &s.Timeout), RuleRange,
+		r.add(narrower(&rs.Cap, &s.Timeout), diag.RuleRange,
 			fmt.Sprintf("retry.cap %s is not below timeout %s: a backoff of that length leaves no time to retry", p.Retry.Cap, p.Timeout),
 			"lower retry.cap below the timeout")
 	}
 	if r.hedging && p.AttemptTimeout > 0 && p.Hedge.Delay >= p.AttemptTimeout {
-		r.add(narrower(&s.Hedge.Delay, &s.AttemptTimeout), RuleHedgeDelay,
+		r.add(narrower(&s.Hedge.Delay, &s.AttemptTimeout), diag.RuleHedgeDelay,
 			fmt.Sprintf("hedge.delay %s is not below attemptTimeout %s: the hedge would never start", p.Hedge.Delay, p.AttemptTimeout),
 			"set the hedge delay near the p95, below the attempt timeout")
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // Limits on what a decoded policy may hold, so that hostile input (alias
@@ -45,7 +47,7 @@ type value struct {
 	b       bool    // vBool
 	entries []entry // vMap, in written order
 	items   []*value
-	loc     Location
+	loc     diag.Location
 	invalid bool // already reported; decoding skips it
 	// rest is how many bytes of the source line the scalar may quote
 	// (see quotedIn); -1 when the source is unknown.
@@ -55,7 +57,7 @@ type value struct {
 // entry is one key of a mapping.
 type entry struct {
 	key string
-	loc Location // where the key is written
+	loc diag.Location // where the key is written
 	val *value
 	// rest is value.rest for the key.
 	rest int
@@ -65,7 +67,7 @@ type entry struct {
 // built.
 type converter struct {
 	left  int
-	diags Diagnostics
+	diags diag.List
 	// src holds the lines of the file being decoded, when known, so that
 	// messages quote no more of a value than its own line.
 	src []string
@@ -73,18 +75,18 @@ type converter struct {
 
 func newConverter() *converter { return &converter{left: maxValues} }
 
-func (c *converter) spend(loc Location, depth int) bool {
+func (c *converter) spend(loc diag.Location, depth int) bool {
 	c.left--
 	if c.left < 0 {
 		if c.left == -1 {
-			c.diags = append(c.diags, Diagnostic{Location: loc, Rule: RuleYAML,
+			c.diags = append(c.diags, diag.Diagnostic{Location: loc, Rule: diag.RuleYAML,
 				Message: fmt.Sprintf("policy holds more than %d values", maxValues),
 				Fix:     "remove repeated aliases or split the document"})
 		}
 		return false
 	}
 	if depth > maxDepth {
-		c.diags = append(c.diags, Diagnostic{Location: loc, Rule: RuleYAML,
+		c.diags = append(c.diags, diag.Diagnostic{Location: loc, Rule: diag.RuleYAML,
 			Message: fmt.Sprintf("policy nests deeper than %d levels", maxDepth),
 			Fix:     "flatten the value"})
 		return false
@@ -93,7 +95,7 @@ func (c *converter) spend(loc Location, depth int) bool {
 }
 
 // fromNode converts a YAML node found at loc (whose Path is the node's).
-func (c *converter) fromNode(n *yaml.Node, loc Location, depth int) *value {
+func (c *converter) fromNode(n *yaml.Node, loc diag.Location, depth int) *value {
 	if n == nil {
 		return &value{kind: vNull, loc: loc}
 	}
@@ -123,7 +125,7 @@ func (c *converter) fromNode(n *yaml.Node, loc Location, depth int) *value {
 			k, val := n.Content[i], n.Content[i+1]
 			kloc := loc.Child(k.Value).At(k.Line, k.Column)
 			if k.Kind != yaml.ScalarNode {
-				c.diags = append(c.diags, Diagnostic{Location: kloc, Rule: RuleType,
+				c.diags = append(c.diags, diag.Diagnostic{Location: kloc, Rule: diag.RuleType,
 					Message: "mapping key is not a plain string", Fix: "write the key as a string"})
 				continue
 			}
@@ -153,7 +155,7 @@ func (c *converter) rest(n *yaml.Node) int {
 }
 
 // scalarNode converts a YAML scalar by its resolved tag.
-func scalarNode(n *yaml.Node, loc Location) *value {
+func scalarNode(n *yaml.Node, loc diag.Location) *value {
 	v := &value{kind: vString, text: n.Value, loc: loc}
 	switch n.ShortTag() {
 	case "!!null":
@@ -174,7 +176,7 @@ func scalarNode(n *yaml.Node, loc Location) *value {
 
 // fromAny converts a plain Go value, as encoding/json, yaml.v3 or
 // kin-openapi produce them, found at loc.
-func (c *converter) fromAny(x any, loc Location, depth int) *value {
+func (c *converter) fromAny(x any, loc diag.Location, depth int) *value {
 	if !c.spend(loc, depth) {
 		return &value{kind: vNull, loc: loc, invalid: true}
 	}
@@ -217,13 +219,13 @@ func (c *converter) fromAny(x any, loc Location, depth int) *value {
 		}
 		return c.fromAny(m, loc, depth)
 	}
-	c.diags = append(c.diags, Diagnostic{Location: loc, Rule: RuleType,
+	c.diags = append(c.diags, diag.Diagnostic{Location: loc, Rule: diag.RuleType,
 		Message: fmt.Sprintf("unsupported value of Go type %T", x),
 		Fix:     "give a string, number, boolean, list or mapping"})
 	return &value{kind: vNull, loc: loc, invalid: true}
 }
 
-func number(f float64, integer bool, loc Location) *value {
+func number(f float64, integer bool, loc diag.Location) *value {
 	return &value{kind: vNumber, num: f, integer: integer || f == math.Trunc(f), text: strconv.FormatFloat(f, 'g', -1, 64), loc: loc}
 }
 

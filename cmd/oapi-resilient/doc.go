@@ -122,7 +122,7 @@
 // fallback.shared: true, stating that every caller gets the same answer;
 // otherwise it is E-FALLBACK-SHARED, whose fix is to declare it shared or
 // to use a static fallback. shared on a fallback that is not cached is
-// E-FALLBACK-VALUE.
+// E-FALLBACK-KIND.
 //
 // # Path templates
 //
@@ -143,6 +143,65 @@
 // generated specs write operation variants) is a warning, W-PATH-QUERY:
 // the client sends that query with every request of the operation, before
 // its query parameters.
+//
+// # Rules
+//
+// Every diagnostic names its rule, E- for an error and W- for a warning;
+// these are the rules oapi-resilient reports (the catalogue is
+// diag.Rules, in github.com/resilientgo/resilient/policyspec/diag). Those
+// of input that cannot be used at all (E-READ, E-YAML, E-VERSION, E-LOAD,
+// E-OPENAPI, E-DUP-OPID, E-REF-*, E-INTERNAL, E-EMIT) exit with status 2,
+// the other errors with status 1.
+//
+//	E-READ               a file that cannot be read: missing, not a regular file, too large, or a link out of its folder
+//	E-YAML               a file that is not valid YAML, or a mapping with a key written twice
+//	E-VERSION            a document that is neither OpenAPI 3.0/3.1 nor Swagger 2.0
+//	E-LOAD               a document that kin-openapi cannot load
+//	E-OPENAPI            a document that fails OpenAPI validation
+//	E-DUP-OPID           an operationId that two operations share
+//	E-INTERNAL           a failure of the generator itself; please report it with the input
+//	E-EMIT               generated code that does not format; please report it with the input
+//	E-REF-UNRESOLVED     a $ref that does not resolve, or names a file that cannot be read
+//	E-REF-EXTERNAL       a $ref to a URL, or to a file outside the folder the spec may reach (-root)
+//	E-REF-CYCLE          a chain of $refs that never reaches a definition
+//	E-EXT-UNKNOWN        a key that is not part of the policy vocabulary, with a did-you-mean
+//	E-TYPE               a policy value of the wrong kind, such as a list where a number belongs
+//	E-DURATION           a duration that does not parse, has no unit, or is negative, zero or too long
+//	E-RANGE              a number out of range, base above cap, cap not below timeout, percentiles out of order
+//	E-BREAKER-WINDOW     a breaker window that is not a positive whole number of seconds
+//	E-SCOPE              a key written at a level where it has no meaning, such as a breaker on one operation
+//	E-RETRY-UNSAFE       an operation that asks for retries but is not idempotent and sends no key
+//	E-HEDGE-UNSAFE       an operation that asks for hedging but is not a read
+//	E-HEDGE-DELAY        hedging without a delay or a measured p95, or a delay the attempt timeout never reaches
+//	E-FALLBACK-UNSAFE    an operation that asks for a fallback but is not a read
+//	E-FALLBACK-VALUE     a static fallback without a value, or whose value the response schema rejects
+//	E-FALLBACK-KIND      a fallback setting its kind does not use: a value when not static, shared when not cached
+//	E-FALLBACK-SHARED    a cached fallback on a secured operation that is not declared shared
+//	E-TIMEOUT-ORDER      an attempt timeout not below the total timeout
+//	E-TIMEOUT-BELOW-P99  a timeout or attempt timeout below the measured p99 latency
+//	E-POLICY-UNUSED      a policy file entry that names no dependency or operation of the input
+//	W-SHADOWED           a policy file value that the spec or .proto file overrides, so that it does nothing
+//	W-FALLBACK-STATIC    a static fallback on an operation whose result is not JSON, left out of the client
+//	E-NAME-COLLISION     two things of the input that map to one Go name
+//	E-NAME-RESERVED      a name of the input that the generated client uses for itself
+//	E-NAME-INVALID       an x-go-name that is not an exported Go identifier, or no name to derive
+//	W-OPENAPI            a validation finding that leaves the client correct
+//	E-ALLOF-CYCLE        an allOf cycle that cannot be flattened into Go structs
+//	E-NO-OPID            an operation without operationId, with -strict
+//	W-NO-OPID            an operation without operationId, named after its method and path
+//	W-OPID-CONFUSABLE    two operationIds that differ only in look-alike letters of other scripts
+//	E-HEADER-NAME        a header or cookie parameter whose name is not an HTTP token
+//	E-MEDIA-TYPE         a sent media type that is not printable ASCII or does not parse
+//	E-PATH-CHAR          a "#" in a path template, a "?" not followed by a fixed query, a "%" that starts no escape
+//	E-PATH-DOT           a literal "." or ".." segment in a path template, which servers resolve before routing
+//	E-PATH-TEMPLATE      a path template variable that names no path parameter of the operation
+//	W-PATH-QUERY         a fixed query after "?" in a path template, sent with every request
+//	W-ENUM-RANGE         an integer enum with a value beyond 32 bits, typed int64
+//	W-UNSUPPORTED        a construct the client cannot type, kept as raw JSON or left out
+//	W-PARAM-JSON         a parameter style the client cannot serialize, sent as JSON text
+//	W-BODY-MULTIPART     a multipart request body, sent as raw bytes the caller encodes
+//	W-RESPONSE-RAW       a form or multipart response body, returned as raw bytes
+//	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
 //
 // # go generate
 //

@@ -8,17 +8,15 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/resilientgo/resilient/gen"
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/input"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // Exit statuses; see the command documentation.
@@ -186,7 +184,7 @@ func (c *command) options(stderr io.Writer) (*os.Root, string, gen.OpenAPIOption
 	if c.policy != "" {
 		data, err := input.ReadPolicy(c.policy)
 		if err != nil {
-			d := diag.Diagnostic{Rule: "E-READ", Message: "cannot read the policy file: " + inputError(err)}
+			d := diag.Diagnostic{Rule: diag.RuleRead, Message: "cannot read the policy file: " + input.Explain(err)}
 			d.Location.File = c.policy
 			return nil, "", opts, report(stderr, nil, d)
 		}
@@ -194,35 +192,11 @@ func (c *command) options(stderr io.Writer) (*os.Root, string, gen.OpenAPIOption
 	}
 	r, err := input.OpenRoot(root)
 	if err != nil {
-		d := diag.Diagnostic{Rule: "E-READ", Message: "cannot open the spec's folder: " + pathError(err)}
+		d := diag.Diagnostic{Rule: diag.RuleRead, Message: "cannot open the spec's folder: " + input.Explain(err)}
 		d.Location.File = opts.Dir
 		return nil, "", opts, report(stderr, nil, d)
 	}
 	return r, filepath.ToSlash(rel), opts, exitOK
-}
-
-// inputError explains a failed read without repeating the path.
-func inputError(err error) string {
-	var large *input.TooLargeError
-	var irregular *input.NotRegularError
-	switch {
-	case errors.Is(err, input.ErrOutsideRoot):
-		return "it is a symbolic link that leads outside its folder"
-	case errors.As(err, &large):
-		return "it is larger than the limit of " + strconv.FormatInt(large.Limit>>20, 10) + " MiB"
-	case errors.As(err, &irregular):
-		return "it is " + irregular.What() + ", not a regular file"
-	}
-	return pathError(err)
-}
-
-// pathError drops the path an *fs.PathError repeats.
-func pathError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // report prints warnings and errors and returns the exit status they
@@ -232,9 +206,9 @@ func report(stderr io.Writer, warnings []diag.Diagnostic, err error) int {
 		fmt.Fprintf(stderr, "warning: %s\n", w.Error())
 	}
 	status := exitOK
-	for _, d := range gen.Diagnostics(err) {
+	for _, d := range diag.From(err) {
 		fmt.Fprintln(stderr, d.Error())
-		if gen.Unusable(d) {
+		if d.Rule.Doc().Unusable {
 			status = exitUnusable
 		} else if status == exitOK {
 			status = exitLint

@@ -71,7 +71,7 @@
 // (E-DURATION), retry on a client or bidi stream (E-RETRY-STREAM), a
 // static fallback, whose value a policy cannot spell as a message
 // (E-FALLBACK-STATIC), fallback.shared on a fallback that is not cached
-// (E-FALLBACK-VALUE), Go name collisions (E-NAME-COLLISION), a Go
+// (E-FALLBACK-KIND), Go name collisions (E-NAME-COLLISION), a Go
 // import path (go_package or M) that would put the generated file outside
 // the output directory, such as "..", with paths=import (E-OUTPUT-PATH).
 // Warnings, such as a service without a proto package (W-NO-PACKAGE), or a
@@ -93,6 +93,46 @@
 // removed and a line starting "+build" escaped, and the Markdown review
 // escaped, so that no input becomes code, a directive, a build constraint
 // or review rows.
+//
+// # Rules
+//
+// Every diagnostic names its rule, E- for an error and W- for a warning;
+// these are the rules protoc-gen-resilient reports (the catalogue is
+// diag.Rules, in github.com/resilientgo/resilient/policyspec/diag):
+//
+//	E-READ                 a file that cannot be read: missing, not a regular file, too large, or a link out of its folder
+//	E-YAML                 a file that is not valid YAML, or a mapping with a key written twice
+//	E-INTERNAL             a failure of the generator itself; please report it with the input
+//	E-EMIT                 generated code that does not format; please report it with the input
+//	E-EXT-UNKNOWN          a key that is not part of the policy vocabulary, with a did-you-mean
+//	E-TYPE                 a policy value of the wrong kind, such as a list where a number belongs
+//	E-DURATION             a duration that does not parse, has no unit, or is negative, zero or too long
+//	E-RANGE                a number out of range, base above cap, cap not below timeout, percentiles out of order
+//	E-BREAKER-WINDOW       a breaker window that is not a positive whole number of seconds
+//	E-SCOPE                a key written at a level where it has no meaning, such as a breaker on one operation
+//	E-RETRY-UNSAFE         an operation that asks for retries but is not idempotent and sends no key
+//	E-HEDGE-UNSAFE         an operation that asks for hedging but is not a read
+//	E-HEDGE-DELAY          hedging without a delay or a measured p95, or a delay the attempt timeout never reaches
+//	E-FALLBACK-UNSAFE      an operation that asks for a fallback but is not a read
+//	E-FALLBACK-VALUE       a static fallback without a value, or whose value the response schema rejects
+//	E-FALLBACK-KIND        a fallback setting its kind does not use: a value when not static, shared when not cached
+//	E-TIMEOUT-ORDER        an attempt timeout not below the total timeout
+//	E-TIMEOUT-BELOW-P99    a timeout or attempt timeout below the measured p99 latency
+//	E-POLICY-UNUSED        a policy file entry that names no dependency or operation of the input
+//	W-SHADOWED             a policy file value that the spec or .proto file overrides, so that it does nothing
+//	E-NAME-COLLISION       two things of the input that map to one Go name
+//	E-NAME-RESERVED        a name of the input that the generated client uses for itself
+//	E-REQUEST              a request from protoc that the plugin cannot read, such as one with invalid descriptors
+//	E-PARAMETER            a plugin parameter that is unknown, or whose value is refused
+//	E-GO-PACKAGE           a .proto file without a valid Go import path (go_package or an M parameter)
+//	E-OUTPUT-PATH          a Go import path that would put the generated file outside the output directory
+//	E-EDITION-UNSUPPORTED  an edition above 2023
+//	E-OPTION               a resilience option that cannot be read
+//	W-NO-PACKAGE           a service without a proto package
+//	E-RETRY-STREAM         retry or hedge settings on a method whose client streams
+//	E-FALLBACK-STATIC      a static fallback on an RPC, whose value a policy cannot spell as a message
+//	E-FALLBACK-STREAM      a fallback on a streaming method
+//	W-KEY-NOT-GRPC         connectTimeout or deadlineHeader written for a gRPC service, left out
 //
 // # One retry layer
 //

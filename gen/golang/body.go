@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // bodyView is an operation's request body: its first media type (JSON
@@ -37,7 +38,7 @@ func (c *clientGen) bodyView(op *ir.Operation) *bodyView {
 	case ir.ContentText:
 		v.typ = func() *jen.Statement { return jen.String() }
 	case ir.ContentMultipart:
-		c.list.Warnf(ct.Location, "W-BODY-MULTIPART", "the "+ct.MediaType+" request body is sent as raw bytes: the caller encodes it (mime/multipart) and passes its content type", "")
+		c.list.Warnf(ct.Location, diag.RuleBodyMultipart, "the "+ct.MediaType+" request body is sent as raw bytes: the caller encodes it (mime/multipart) and passes its content type", "")
 		v.typ = func() *jen.Statement { return jen.Qual("io", "Reader") }
 	default:
 		v.kind = ir.ContentBinary

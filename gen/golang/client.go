@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -114,7 +114,7 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 			static, why = staticJSON(op, res.Policy.Fallback.Static)
 			if why != "" {
 				res = withoutStaticFallback(res)
-				list.Warnf(op.Location, "W-FALLBACK-STATIC", "operation "+op.Name+": "+why+"; the client has no fallback",
+				list.Warnf(op.Location, diag.RuleFallbackJSON, "operation "+op.Name+": "+why+"; the client has no fallback",
 					"set one at run time with WithPolicy: p."+op.Name+".Fallback = resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: value}")
 			}
 		}

@@ -12,11 +12,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // emitAll writes the models and the client of svc into one file.
@@ -113,11 +113,11 @@ components:
 		t.Fatal(err)
 	}
 	_, err = golang.EmitClient(golang.NewFile("names", ""), res, golang.ClientOptions{})
-	got := map[string]int{}
-	for _, rule := range []string{"E-NAME-RESERVED", "E-NAME-COLLISION"} {
+	got := map[diag.Rule]int{}
+	for _, rule := range []diag.Rule{"E-NAME-RESERVED", "E-NAME-COLLISION"} {
 		got[rule] = countRule(err, rule)
 	}
-	want := map[string]int{"E-NAME-RESERVED": 4, "E-NAME-COLLISION": 1}
+	want := map[diag.Rule]int{"E-NAME-RESERVED": 4, "E-NAME-COLLISION": 1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EmitClient diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
 	}
@@ -161,7 +161,7 @@ paths:
 	code, warnings := emitAll(t, svc, "notes", "notes.yaml")
 	var got []string
 	for _, w := range warnings {
-		got = append(got, w.Rule+": "+w.Message)
+		got = append(got, string(w.Rule)+": "+w.Message)
 	}
 	want := "W-FALLBACK-STATIC: operation GetNote: a static fallback needs a JSON result; the client has no fallback"
 	if len(got) != 1 || got[0] != want {

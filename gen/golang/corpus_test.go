@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/internal/testtier"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // nonEntry lists the corpus files that are only reached through $ref.
@@ -181,7 +181,7 @@ func emit(t *testing.T, svc *ir.Service, pkg, source string) []byte {
 }
 
 // countRule counts the diagnostics of a rule in a joined error.
-func countRule(err error, rule string) int {
+func countRule(err error, rule diag.Rule) int {
 	j, ok := err.(interface{ Unwrap() []error })
 	if !ok {
 		return 0

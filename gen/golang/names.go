@@ -1,8 +1,8 @@
 package golang
 
 import (
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // reservedNames returns the package-level names the client declares
@@ -51,14 +51,14 @@ func checkNames(svc *ir.Service, v *clientView, list *diag.List) {
 	for _, t := range svc.Types {
 		types[t.Name] = true
 		if reservedNames[t.Name] {
-			list.Errorf(t.Location, "E-NAME-RESERVED", "schema name "+t.Name+" is used by the generated client",
+			list.Errorf(t.Location, diag.RuleNameReserved, "schema name "+t.Name+" is used by the generated client",
 				"rename the schema, or give it another Go name with x-go-name")
 		}
 	}
 	for _, op := range v.ops {
 		loc := op.src.Location
 		if reservedMethods[op.name] {
-			list.Errorf(loc, "E-NAME-RESERVED", "operation name "+op.name+" is a method of the generated Client",
+			list.Errorf(loc, diag.RuleNameReserved, "operation name "+op.name+" is a method of the generated Client",
 				"give the operation another Go name with x-go-name or another operationId")
 		}
 		var generated []string
@@ -70,7 +70,7 @@ func checkNames(svc *ir.Service, v *clientView, list *diag.List) {
 		}
 		for _, name := range generated {
 			if types[name] || reservedNames[name] {
-				list.Errorf(loc, "E-NAME-COLLISION", "the client's type "+name+" of operation "+op.name+" has the name of a schema",
+				list.Errorf(loc, diag.RuleNameCollision, "the client's type "+name+" of operation "+op.name+" has the name of a schema",
 					"rename the schema or the operation with x-go-name")
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/golang/naming"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // shape is how a parameter value is serialized.
@@ -118,7 +119,7 @@ func (c *clientGen) paramValue(p *ir.Param, name string) *paramView {
 		}
 	}
 	v.shape = shapeJSON
-	c.list.Warnf(p.Location, "W-PARAM-JSON",
+	c.list.Warnf(p.Location, diag.RuleParamJSON,
 		p.In.String()+" parameter "+quote(p.Name)+" (style "+p.Style.String()+") has no serialization the client supports; it is sent as JSON text", "")
 	return v
 }

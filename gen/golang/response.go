@@ -5,6 +5,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // resultView is the typed result of a method.
@@ -38,7 +39,7 @@ func (c *clientGen) resultView(op *ir.Operation) *resultView {
 			continue
 		}
 		if ct := r.Contents[0]; ct.Kind != first.Kind || ct.Kind == ir.ContentJSON && !sameType(ct.Type, first.Type) {
-			c.list.Warnf(r.Location, "W-RESPONSE-TYPES", "operation "+op.Name+": the "+r.Status+" response's body differs from the first success's; it is decoded as that one", "")
+			c.list.Warnf(r.Location, diag.RuleResponseTypes, "operation "+op.Name+": the "+r.Status+" response's body differs from the first success's; it is decoded as that one", "")
 		}
 	}
 	v := &resultView{mediaType: first.MediaType}
@@ -55,7 +56,7 @@ func (c *clientGen) resultView(op *ir.Operation) *resultView {
 		return v
 	}
 	if first.Kind == ir.ContentForm || first.Kind == ir.ContentMultipart {
-		c.list.Warnf(first.Location, "W-RESPONSE-RAW", "operation "+op.Name+": the "+first.MediaType+" response body is returned as raw bytes", "")
+		c.list.Warnf(first.Location, diag.RuleResponseRaw, "operation "+op.Name+": the "+first.MediaType+" response body is returned as raw bytes", "")
 	}
 	v.typ = func() *jen.Statement { return jen.Index().Byte() }
 	return v

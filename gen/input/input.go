@@ -73,6 +73,28 @@ func (e *TooLargeError) Error() string {
 // it. Close it when done.
 func OpenRoot(dir string) (*os.Root, error) { return os.OpenRoot(dir) }
 
+// Explain says why reading or opening a file failed, without repeating the
+// path that an error of [Read], [ReadPolicy] or [OpenRoot] names: "it is a
+// symbolic link that leads outside its folder", "it is larger than the
+// limit of 4 MiB", "it is a directory, not a regular file", or the
+// system's reason ("no such file or directory").
+func Explain(err error) string {
+	var large *TooLargeError
+	var irregular *NotRegularError
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, ErrOutsideRoot):
+		return "it is a symbolic link that leads outside its folder"
+	case errors.As(err, &large):
+		return "it is larger than the limit of " + formatSize(large.Limit)
+	case errors.As(err, &irregular):
+		return "it is " + irregular.What() + ", not a regular file"
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
 // ReadPolicy reads the policy file name (a path of the operating system,
 // relative to the working directory or absolute) from its folder, opened
 // with [OpenRoot], as [Read] does with the limit [MaxPolicySize]: a

@@ -3,6 +3,8 @@ package ir
 import (
 	"strconv"
 	"strings"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // ContentKind is how a payload is encoded on the wire.
@@ -48,7 +50,7 @@ type Content struct {
 	// Type is the payload's type: a schema type for JSON, form and
 	// multipart; KindString for text; KindBinary for binary payloads.
 	Type *TypeRef
-	Location
+	diag.Location
 }
 
 // RequestBody is an operation's request body.
@@ -57,7 +59,7 @@ type RequestBody struct {
 	Doc      string
 	// Contents are sorted by media type, JSON first.
 	Contents []*Content
-	Location
+	diag.Location
 }
 
 // Header is a documented response header.
@@ -69,7 +71,7 @@ type Header struct {
 	Required bool
 	Type     *TypeRef
 	Doc      string
-	Location
+	diag.Location
 }
 
 // Response is one documented response of an operation.
@@ -82,7 +84,7 @@ type Response struct {
 	Contents []*Content
 	// Headers are sorted by name.
 	Headers []*Header
-	Location
+	diag.Location
 }
 
 // Code returns the numeric status, or 0 for ranges and "default".

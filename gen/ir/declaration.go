@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/resilientgo/resilient/policyspec/diag"
+
 // Declaration is a package-level Go name that generated code declares,
 // with what declares it ("message helloworld.HelloRequest", "the client
 // interface of protoc-gen-go-grpc of service helloworld.Greeter") and the
@@ -9,5 +11,5 @@ type Declaration struct {
 	Name string
 	// What says what declares it, for a message.
 	What string
-	Location
+	diag.Location
 }

@@ -5,8 +5,9 @@
 // [Type] values its payloads use.
 //
 // Front ends (OpenAPI, proto) build a Service; back ends emit code from it
-// and never see the source document. Every node carries a [Location] so a
-// back end can still point diagnostics at the input.
+// and never see the source document. Every node carries a [diag.Location],
+// the location of package diag's diagnostics, so that a back end can still
+// point its diagnostics at the input.
 //
 // Names in the IR (Operation.Name, Type.Name, Field.Name, Param.Ident,
 // EnumValue.Name, Variant.Name) are already valid, exported Go identifiers,

@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/resilientgo/resilient/policyspec/diag"
+
 // Level is the place in a document a resilience extension was written.
 // Later levels are narrower and override wider ones.
 type Level int
@@ -34,7 +36,7 @@ func (l Level) String() string {
 
 // Extension is a raw x-resilience value, exactly as decoded from the
 // document (maps, slices, strings, numbers, booleans, nil). The IR does not
-// interpret it; policy decoding and validation happen later, using Location
+// interpret it; policy decoding and validation happen later, using diag.Location
 // for their diagnostics.
 type Extension struct {
 	Level Level
@@ -46,6 +48,6 @@ type Extension struct {
 	// inside Value was written, by JSON pointer relative to the value
 	// ("/retry/maxRetries"), so that diagnostics can point at the key
 	// rather than at the extension. It may be nil.
-	Positions map[string]Location
-	Location
+	Positions map[string]diag.Location
+	diag.Location
 }

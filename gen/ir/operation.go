@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/resilientgo/resilient/policyspec/diag"
+
 // Operation is one callable endpoint.
 type Operation struct {
 	// Name is the Go method name: x-go-name, else derived from the
@@ -43,7 +45,7 @@ type Operation struct {
 	// the Go method name, ID the method name as written in the .proto
 	// file, and Idempotency comes from its idempotency_level.
 	RPC *RPC
-	Location
+	diag.Location
 }
 
 // Successes returns the responses with a 2xx status, in order.

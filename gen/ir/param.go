@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/resilientgo/resilient/policyspec/diag"
+
 // In is where a parameter travels.
 type In int
 
@@ -94,5 +96,5 @@ type Param struct {
 	ContentType string
 	Doc         string
 	Deprecated  bool
-	Location
+	diag.Location
 }

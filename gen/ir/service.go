@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/resilientgo/resilient/policyspec/diag"
+
 // Service is one API: the operations a client calls and the named types
 // their parameters and payloads use.
 type Service struct {
@@ -28,7 +30,7 @@ type Service struct {
 	// GoPackage is the Go package a gRPC service's client is generated
 	// into, the package of protoc-gen-go's output for its file.
 	GoPackage GoPackage
-	Location
+	diag.Location
 }
 
 // Type returns the named type called name, or nil.

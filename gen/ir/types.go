@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/resilientgo/resilient/policyspec/diag"
+
 // Kind is the shape of a [TypeRef].
 type Kind int
 
@@ -81,7 +83,7 @@ type Type struct {
 	Union *Union
 	// Alias is the definition of a TypeAlias.
 	Alias *TypeRef
-	Location
+	diag.Location
 }
 
 // Field is a property of a struct.
@@ -97,7 +99,7 @@ type Field struct {
 	ReadOnly   bool
 	WriteOnly  bool
 	Deprecated bool
-	Location
+	diag.Location
 }
 
 // Enum is the value set of a [TypeEnum].

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // findAllOfCycles reports every cycle of allOf references among the
@@ -75,7 +77,7 @@ func (b *builder) reportAllOfCycle(cycle []*openapi3.Schema, names map[*openapi3
 	parts = append(parts, parts[0])
 	head := cycle[first]
 	ptr := pointer("#/components/schemas", names[head])
-	b.diags.Errorf(b.doc.locate(head.Origin, ptr), "E-ALLOF-CYCLE",
+	b.diags.Errorf(b.doc.locate(head.Origin, ptr), diag.RuleAllOfCycle,
 		"allOf cycle "+strings.Join(parts, " -> ")+" cannot be flattened into Go structs",
 		"remove one of the allOf references, or use a property to refer back")
 }

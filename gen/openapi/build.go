@@ -8,9 +8,9 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/golang/naming"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // BuildOptions configures [Build]. The zero value is ready to use.
@@ -113,19 +113,19 @@ func (b *builder) xGoName(ext map[string]any) (any, bool) {
 // identifier), else the mangled form of name. When neither gives an
 // identifier it reports E-NAME-INVALID about what ("schema name \"Pet\"")
 // and returns "".
-func (b *builder) goName(ext map[string]any, name, prefix string, loc ir.Location, what string) string {
+func (b *builder) goName(ext map[string]any, name, prefix string, loc diag.Location, what string) string {
 	if v, ok := b.xGoName(ext); ok {
 		s, _ := v.(string)
 		if naming.IsValid(s) {
 			return s
 		}
-		b.diags.Errorf(loc, "E-NAME-INVALID", fmt.Sprintf("x-go-name %q is not an exported Go identifier", fmt.Sprint(v)),
+		b.diags.Errorf(loc, diag.RuleNameInvalid, fmt.Sprintf("x-go-name %q is not an exported Go identifier", fmt.Sprint(v)),
 			"use a name that starts with an upper-case letter and holds only letters, digits and underscores")
 		return ""
 	}
 	ident, ok := naming.Exported(name, prefix)
 	if !ok {
-		b.diags.Errorf(loc, "E-NAME-INVALID", fmt.Sprintf("cannot form a Go identifier from %s", what), "set x-go-name")
+		b.diags.Errorf(loc, diag.RuleNameInvalid, fmt.Sprintf("cannot form a Go identifier from %s", what), "set x-go-name")
 		return ""
 	}
 	return ident
@@ -158,7 +158,7 @@ func (b *builder) componentSchemas() {
 			if _, set := b.xGoName(ext); set {
 				fix = "give them distinct x-go-name values, or disregard x-go-name (oapi-resilient -ignore-go-names) if the values were written for another generator"
 			}
-			b.diags.Errorf(loc, "E-NAME-COLLISION",
+			b.diags.Errorf(loc, diag.RuleNameCollision,
 				fmt.Sprintf("%s and %s both map to Go identifier %s", prev, owner, goName), fix)
 			continue
 		}
@@ -181,7 +181,7 @@ func (b *builder) componentSchemas() {
 }
 
 // schemaLocation places a schema: where its definition is written.
-func (b *builder) schemaLocation(sr *openapi3.SchemaRef, ptr string) ir.Location {
+func (b *builder) schemaLocation(sr *openapi3.SchemaRef, ptr string) diag.Location {
 	if sr == nil {
 		return b.doc.locate(nil, ptr)
 	}
@@ -192,14 +192,14 @@ func (b *builder) schemaLocation(sr *openapi3.SchemaRef, ptr string) ir.Location
 }
 
 // warnUnsupported reports a construct the IR represents as any JSON value.
-func (b *builder) warnUnsupported(loc ir.Location, what string) {
-	b.diags.Warnf(loc, "W-UNSUPPORTED", what+"; the value is kept as raw JSON", "")
+func (b *builder) warnUnsupported(loc diag.Location, what string) {
+	b.diags.Warnf(loc, diag.RuleUnsupported, what+"; the value is kept as raw JSON", "")
 }
 
 // warnIgnored reports a part of a schema the generated type leaves out:
 // what says what, and what happens to it.
-func (b *builder) warnIgnored(loc ir.Location, what string) {
-	b.diags.Warnf(loc, "W-UNSUPPORTED", what, "")
+func (b *builder) warnIgnored(loc diag.Location, what string) {
+	b.diags.Warnf(loc, diag.RuleUnsupported, what, "")
 }
 
 func sortedKeys[V any](m map[string]V) []string {

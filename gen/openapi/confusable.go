@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // ruleConfusable: two operationIds that differ only in letters of other
 // scripts that look like Latin ones.
-const ruleConfusable = "W-OPID-CONFUSABLE"
+const ruleConfusable = diag.RuleOpIDConfusable
 
 // lookAlikes maps Cyrillic and Greek letters to the Latin letter they are
 // drawn like in most fonts.

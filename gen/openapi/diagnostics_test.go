@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/resilientgo/resilient/gen/diag"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // head is the start of every test document, 4 lines long.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen/golang/naming"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // defineEnum fills in a string or integer enum. Each constant is named
@@ -64,7 +65,7 @@ func (b *builder) enumWidth(t *ir.Type, base ir.Kind, values []any) ir.Kind {
 		if base == ir.KindInt {
 			what = "no format (Go int, 32 bits on some platforms)"
 		}
-		b.diags.Warnf(t.Location, "W-ENUM-RANGE",
+		b.diags.Warnf(t.Location, diag.RuleEnumRange,
 			fmt.Sprintf("enum %s has %s but the value %d does not fit in 32 bits; its Go type is int64", t.Name, what, n),
 			"declare format: int64, or remove the value")
 		return ir.KindInt64

@@ -15,9 +15,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v4"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/input"
-	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // Document is a loaded OpenAPI document, converted to OpenAPI 3 and
@@ -66,7 +65,7 @@ func LoadFile(path string) (*Document, []diag.Diagnostic, error) {
 	shown := filepath.ToSlash(filepath.Clean(dir))
 	root, err := input.OpenRoot(dir)
 	if err != nil {
-		return nil, nil, diag.Diagnostic{Location: ir.Location{File: shown}, Rule: "E-READ", Message: "cannot open the spec's folder: " + oneLine(err.Error())}
+		return nil, nil, diag.Diagnostic{Location: diag.Location{File: shown}, Rule: diag.RuleRead, Message: "cannot open the spec's folder: " + oneLine(err.Error())}
 	}
 	defer root.Close()
 	return Load(root.FS(), name, LoadOptions{Dir: shown})
@@ -125,7 +124,7 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 	version, swagger := documentVersion(entry.root)
 	switch {
 	case swagger && version != "2.0":
-		diags.Errorf(fileStart(entry), "E-VERSION",
+		diags.Errorf(fileStart(entry), diag.RuleVersion,
 			fmt.Sprintf("unsupported Swagger version %q", version), `only "swagger: \"2.0\"" documents are converted`)
 		return nil
 	case !swagger && !strings.HasPrefix(version, "3.0") && !strings.HasPrefix(version, "3.1"):
@@ -133,7 +132,7 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		if version != "" {
 			found = fmt.Sprintf("openapi %q", version)
 		}
-		diags.Errorf(fileStart(entry), "E-VERSION",
+		diags.Errorf(fileStart(entry), diag.RuleVersion,
 			fmt.Sprintf("not an OpenAPI 3.0 or 3.1 document (found %s)", found),
 			`start the document with "openapi: 3.0.3" or "openapi: 3.1.0", or "swagger: \"2.0\""`)
 		return nil
@@ -160,7 +159,7 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		t, err = loader.LoadFromURI(location)
 	}
 	if err != nil {
-		diags.Errorf(fileStart(entry), "E-LOAD", oneLine(err.Error()), "")
+		diags.Errorf(fileStart(entry), diag.RuleLoad, oneLine(err.Error()), "")
 		return nil
 	}
 	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context}
@@ -195,10 +194,10 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // reportFileError reports a file that cannot be read or parsed.
 func reportFileError(f *file, diags *diag.List) {
-	loc := ir.Location{File: f.display}
+	loc := diag.Location{File: f.display}
 	if f.data == nil {
 		_, msg, fix := readFailure(f.err)
-		diags.Errorf(loc, "E-READ", msg, fix)
+		diags.Errorf(loc, diag.RuleRead, msg, fix)
 		return
 	}
 	msg := strings.TrimPrefix(oneLine(f.err.Error()), "yaml: ")
@@ -218,11 +217,11 @@ func reportFileError(f *file, diags *diag.List) {
 	if strings.Contains(msg, "cannot start any token") && strings.Contains(string(f.data), "\t") {
 		fix = "tabs are not allowed in YAML indentation; indent with spaces"
 	}
-	diags.Errorf(loc, "E-YAML", "invalid YAML: "+msg, fix)
+	diags.Errorf(loc, diag.RuleYAML, "invalid YAML: "+msg, fix)
 }
 
-func fileStart(f *file) ir.Location {
-	loc := ir.Location{File: f.display, Line: 1, Col: 1}
+func fileStart(f *file) diag.Location {
+	loc := diag.Location{File: f.display, Line: 1, Col: 1}
 	if f.root != nil {
 		loc.Line, loc.Col = f.root.Line, f.root.Column
 	}
@@ -258,20 +257,20 @@ func (d *Document) Validate(examples bool) ([]diag.Diagnostic, error) {
 // readFailure explains why a file could not be read: the rule a $ref to
 // it breaks (E-REF-EXTERNAL for a link out of the folder, else
 // E-REF-UNRESOLVED), what is wrong and the fix.
-func readFailure(err error) (refRule, msg, fix string) {
+func readFailure(err error) (refRule diag.Rule, msg, fix string) {
 	var large *input.TooLargeError
 	var irregular *input.NotRegularError
 	switch {
 	case errors.Is(err, input.ErrOutsideRoot):
-		return "E-REF-EXTERNAL", "the file is a symbolic link that leads outside the spec's folder",
+		return diag.RuleRefExternal, "the file is a symbolic link that leads outside the spec's folder",
 			"copy the file under the spec's folder, or widen the folder the generator may read (oapi-resilient -root)"
 	case errors.As(err, &large):
-		return "E-REF-UNRESOLVED", "the file is larger than the limit of " + sizeText(large.Limit),
+		return diag.RuleRefUnresolved, "the file is larger than the limit of " + sizeText(large.Limit),
 			"split the document into files joined by $ref, each below the limit"
 	case errors.As(err, &irregular):
-		return "E-REF-UNRESOLVED", "the file is " + irregular.What() + ", not a regular file", "point at a spec file"
+		return diag.RuleRefUnresolved, "the file is " + irregular.What() + ", not a regular file", "point at a spec file"
 	}
-	return "E-REF-UNRESOLVED", oneLine(err.Error()), ""
+	return diag.RuleRefUnresolved, oneLine(err.Error()), ""
 }
 
 // sizeText renders a byte count as MiB when it is whole.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen/golang/naming"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // operations builds every operation, sorted by path then method.
@@ -89,19 +90,19 @@ func (b *builder) operationName(o *ir.Operation, ext map[string]any) string {
 		msg := fmt.Sprintf("operation %s %s has no operationId", o.Method, o.Path)
 		switch {
 		case !ok:
-			b.diags.Errorf(o.Location, "E-NAME-INVALID", msg+" and no name can be derived from its path", "add an operationId")
+			b.diags.Errorf(o.Location, diag.RuleNameInvalid, msg+" and no name can be derived from its path", "add an operationId")
 			return ""
 		case b.opts.Strict:
-			b.diags.Errorf(o.Location, "E-NO-OPID", msg, "add an operationId or build without strict mode")
+			b.diags.Errorf(o.Location, diag.RuleNoOpID, msg, "add an operationId or build without strict mode")
 		default:
-			b.diags.Warnf(o.Location, "W-NO-OPID", msg+"; named "+name, "add an operationId to choose the method name")
+			b.diags.Warnf(o.Location, diag.RuleNoOpIDWarning, msg+"; named "+name, "add an operationId to choose the method name")
 		}
 	}
 	if name == "" {
 		return ""
 	}
 	if prev, ok := b.ops.claim(name, owner); !ok {
-		b.diags.Errorf(o.Location, "E-NAME-COLLISION",
+		b.diags.Errorf(o.Location, diag.RuleNameCollision,
 			fmt.Sprintf("%s and %s both map to Go identifier %s", prev, owner, name),
 			"rename one or set x-go-name")
 		return ""

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -18,16 +19,16 @@ const (
 	// rulePathChar: a "#" in a template (it would start the fragment), a
 	// "?" not followed by a fixed query, or a "%" that does not start a
 	// %XX escape.
-	rulePathChar = "E-PATH-CHAR"
+	rulePathChar = diag.RulePathChar
 	// rulePathQuery: a "?" followed by a fixed query ("?beta=true"), which
 	// the client sends with every request of the operation.
-	rulePathQuery = "W-PATH-QUERY"
+	rulePathQuery = diag.RulePathQuery
 	// rulePathDot: a literal "." or ".." segment ("%2E" included), which
 	// servers resolve before routing.
-	rulePathDot = "E-PATH-DOT"
+	rulePathDot = diag.RulePathDot
 	// rulePathTemplate: a template variable that names no path parameter of
 	// the operation; it would be sent as written.
-	rulePathTemplate = "E-PATH-TEMPLATE"
+	rulePathTemplate = diag.RulePathTemplate
 )
 
 // checkPathTemplate reports the characters and dot segments of a path
@@ -129,7 +130,7 @@ func isHex(c byte) bool {
 // keyLocation places the key of the member ptr names, in the entry file:
 // the line and column where the key is written, not its value. It falls
 // back to [Document.locate] when the key is not found there.
-func (d *Document) keyLocation(ptr string) ir.Location {
+func (d *Document) keyLocation(ptr string) diag.Location {
 	i := strings.LastIndexByte(ptr, '/')
 	if d.entry.root == nil || i < 0 {
 		return d.locate(nil, ptr)
@@ -141,7 +142,7 @@ func (d *Document) keyLocation(ptr string) ir.Location {
 	tok := strings.ReplaceAll(strings.ReplaceAll(ptr[i+1:], "~1", "/"), "~0", "~")
 	for k := 0; k+1 < len(parent.Content); k += 2 {
 		if key := parent.Content[k]; key.Value == tok {
-			return ir.Location{File: d.entry.display, Line: key.Line, Col: key.Column, Path: ptr}
+			return diag.Location{File: d.entry.display, Line: key.Line, Col: key.Column, Path: ptr}
 		}
 	}
 	return d.locate(nil, ptr)

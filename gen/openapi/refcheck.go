@@ -11,8 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/resilientgo/resilient/gen/diag"
-	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // refSite is one "$ref" written in a file.
@@ -63,7 +62,7 @@ func (s *source) checkRefs(entry *file, diags *diag.List) {
 			key := slices.Min(cycle)
 			if !reported[key] {
 				reported[key] = true
-				diags.Errorf(site.location(), "E-REF-CYCLE",
+				diags.Errorf(site.location(), diag.RuleRefCycle,
 					"$ref cycle "+strings.Join(cycle, " -> "),
 					"a chain of $refs must end at a schema; point one of them at a definition")
 			}
@@ -71,8 +70,8 @@ func (s *source) checkRefs(entry *file, diags *diag.List) {
 	}
 }
 
-func (r refSite) location() ir.Location {
-	return ir.Location{File: r.from.display, Line: r.line, Col: r.col, Path: r.ptr}
+func (r refSite) location() diag.Location {
+	return diag.Location{File: r.from.display, Line: r.line, Col: r.col, Path: r.ptr}
 }
 
 // collectRefs appends every $ref under node.
@@ -97,7 +96,7 @@ func collectRefs(f *file, node *yaml.Node, ptr string, out *[]refSite) {
 // resolveSite finds what site refers to. With diags non-nil it reports why
 // a reference cannot be followed.
 func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
-	fail := func(rule, msg, fix string) (target, bool) {
+	fail := func(rule diag.Rule, msg, fix string) (target, bool) {
 		if diags != nil {
 			diags.Errorf(site.location(), rule, msg, fix)
 		}
@@ -105,10 +104,10 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 	}
 	u, err := url.Parse(site.value)
 	if err != nil {
-		return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q is not a valid URI reference: %v", site.value, err), "")
+		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q is not a valid URI reference: %v", site.value, err), "")
 	}
 	if u.Scheme != "" || u.Host != "" {
-		return fail("E-REF-EXTERNAL", fmt.Sprintf("$ref %q points to a URL", site.value),
+		return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q points to a URL", site.value),
 			"copy the referenced file under the spec's folder and refer to it by a relative path")
 	}
 	rel := site.from.rel
@@ -119,7 +118,7 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 		}
 		var ok bool
 		if rel, ok = s.rel(joined); !ok {
-			return fail("E-REF-EXTERNAL", fmt.Sprintf("$ref %q leaves the spec's folder", site.value),
+			return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q leaves the spec's folder", site.value),
 				"keep every referenced file under the folder of the entry file (or load from a wider root)")
 		}
 	}
@@ -131,13 +130,13 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 			return target{}, false
 		}
 		if f.err == nil || errors.Is(f.err, fs.ErrNotExist) {
-			return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q: cannot read %s", site.value, f.display), "")
+			return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q: cannot read %s", site.value, f.display), "")
 		}
 		rule, why, fix := readFailure(f.err)
 		return fail(rule, fmt.Sprintf("$ref %q: cannot read %s: %s", site.value, f.display, why), fix)
 	}
 	if _, ok := lookup(f.root, u.Fragment); !ok {
-		return fail("E-REF-UNRESOLVED", fmt.Sprintf("$ref %q does not resolve", site.value),
+		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q does not resolve", site.value),
 			"define the target or fix the reference")
 	}
 	return target{rel: rel, ptr: "#" + u.Fragment}, true

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/gen/ir"
@@ -21,7 +22,7 @@ func (b *builder) resilience(level ir.Level, ext map[string]any, o *openapi3.Ori
 	loc := b.doc.locate(nil, keyPtr)
 	if o != nil {
 		if at, ok := o.Fields.Lookup(extensionKey); ok && at.File != "" {
-			loc = ir.Location{File: at.File, Line: at.Line, Col: at.Column, Path: keyPtr}
+			loc = diag.Location{File: at.File, Line: at.Line, Col: at.Column, Path: keyPtr}
 		}
 	}
 	return []ir.Extension{{Level: level, Value: v, Location: loc, Positions: b.doc.keyPositions(loc, keyPtr)}}
@@ -30,7 +31,7 @@ func (b *builder) resilience(level ir.Level, ext map[string]any, o *openapi3.Ori
 // keyPositions returns where each key inside the value at ptr was written,
 // by pointer relative to that value, when the value is in the entry file
 // at loc; nil otherwise.
-func (d *Document) keyPositions(loc ir.Location, ptr string) map[string]ir.Location {
+func (d *Document) keyPositions(loc diag.Location, ptr string) map[string]diag.Location {
 	if d.entry.root == nil || loc.File != d.entry.display {
 		return nil
 	}
@@ -38,7 +39,7 @@ func (d *Document) keyPositions(loc ir.Location, ptr string) map[string]ir.Locat
 	if !ok || node.Kind != yaml.MappingNode {
 		return nil
 	}
-	out := map[string]ir.Location{}
+	out := map[string]diag.Location{}
 	var walk func(n *yaml.Node, rel string)
 	walk = func(n *yaml.Node, rel string) {
 		if n.Kind != yaml.MappingNode {
@@ -47,7 +48,7 @@ func (d *Document) keyPositions(loc ir.Location, ptr string) map[string]ir.Locat
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := pointer(rel, k.Value)
-			out[p] = ir.Location{File: loc.File, Line: k.Line, Col: k.Column, Path: ptr + p}
+			out[p] = diag.Location{File: loc.File, Line: k.Line, Col: k.Column, Path: ptr + p}
 			walk(v, p)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen/golang/naming"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // property is one property met while flattening a struct.
@@ -31,7 +32,7 @@ func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 	fields := newNamespace()
 	for i, p := range props {
 		if !validJSONName(p.name) {
-			b.diags.Warnf(b.doc.locate(p.ref.Origin, p.ptr), "W-UNSUPPORTED",
+			b.diags.Warnf(b.doc.locate(p.ref.Origin, p.ptr), diag.RuleUnsupported,
 				fmt.Sprintf("property name %q cannot be a Go struct tag, so %s has no field for it: the client never sends the property and drops it from answers", p.name, t.Name),
 				"rename the property to letters, digits and punctuation other than quotes, backslash and comma")
 			continue

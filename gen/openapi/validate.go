@@ -8,8 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/resilientgo/resilient/gen/diag"
-	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // validate runs the loader's validation with every finding collected, and
@@ -69,14 +68,14 @@ func (d *Document) finding(err error) diag.Diagnostic {
 	loc := d.locate(originOf(err), ptr)
 	switch {
 	case code == "duplicate-operation-id":
-		return diag.Diagnostic{Location: loc, Rule: "E-DUP-OPID", Message: msg,
+		return diag.Diagnostic{Location: loc, Rule: diag.RuleDupOpID, Message: msg,
 			Fix: "give every operation a unique operationId", Severity: diag.Error}
 	case code == "unresolved-ref":
-		return diag.Diagnostic{Location: loc, Rule: "E-REF-UNRESOLVED", Message: msg, Severity: diag.Error}
+		return diag.Diagnostic{Location: loc, Rule: diag.RuleRefUnresolved, Message: msg, Severity: diag.Error}
 	case isWarning(code, err):
-		return diag.Diagnostic{Location: loc, Rule: "W-OPENAPI", Message: msg + " [" + code + "]", Severity: diag.Warning}
+		return diag.Diagnostic{Location: loc, Rule: diag.RuleOpenAPIWarning, Message: msg + " [" + code + "]", Severity: diag.Warning}
 	}
-	return diag.Diagnostic{Location: loc, Rule: "E-OPENAPI", Message: msg + " [" + code + "]", Severity: diag.Error}
+	return diag.Diagnostic{Location: loc, Rule: diag.RuleOpenAPI, Message: msg + " [" + code + "]", Severity: diag.Error}
 }
 
 // isWarning reports findings that do not stop generation: examples and
@@ -194,11 +193,11 @@ func originOf(err error) *openapi3.Origin {
 
 // locate places a node: at its origin when the loader recorded one, else
 // at the deepest node of the entry file that ptr reaches.
-func (d *Document) locate(o *openapi3.Origin, ptr string) ir.Location {
+func (d *Document) locate(o *openapi3.Origin, ptr string) diag.Location {
 	if o != nil && o.Key != nil && o.Key.File != "" {
-		return ir.Location{File: o.Key.File, Line: o.Key.Line, Col: o.Key.Column, Path: ptr}
+		return diag.Location{File: o.Key.File, Line: o.Key.Line, Col: o.Key.Column, Path: ptr}
 	}
-	loc := ir.Location{File: d.entry.display, Path: ptr}
+	loc := diag.Location{File: d.entry.display, Path: ptr}
 	if d.entry.root == nil {
 		return loc
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // Rules of names the client sends as written.
@@ -14,11 +15,11 @@ const (
 	// HTTP token (RFC 9110 §5.1, RFC 6265 §4.1.1): with a CR, LF, ":",
 	// ";", space or any other separator it would break the request or
 	// inject another header.
-	ruleHeaderName = "E-HEADER-NAME"
+	ruleHeaderName = diag.RuleHeaderName
 	// ruleMediaType: a media type the client sends (a request body's,
 	// or a success response's in Accept) that is not a valid media type
 	// of printable ASCII.
-	ruleMediaType = "E-MEDIA-TYPE"
+	ruleMediaType = diag.RuleMediaType
 )
 
 // checkWireName reports a header or cookie parameter whose name the client

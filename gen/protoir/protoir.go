@@ -14,21 +14,8 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	resilientv1 "github.com/resilientgo/resilient/annotations/resilient/v1"
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
-)
-
-// Rules reported by this package.
-const (
-	// RuleNameCollision: two methods of one service map to the same Go
-	// name.
-	RuleNameCollision = "E-NAME-COLLISION"
-	// RuleEdition: an edition above the supported maximum.
-	RuleEdition = "E-EDITION-UNSUPPORTED"
-	// RuleOption: a resilience option that cannot be read.
-	RuleOption = "E-OPTION"
-	// RuleNoPackage: a service without a proto package.
-	RuleNoPackage = "W-NO-PACKAGE"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // Files builds the services of every file gen is asked to generate, in the
@@ -51,7 +38,7 @@ func Files(gen *protogen.Plugin) ([]*ir.Service, []diag.Diagnostic, error) {
 
 func file(f *protogen.File, list *diag.List) []*ir.Service {
 	if ed := f.Proto.GetEdition(); f.Proto.GetSyntax() == "editions" && ed > descriptorpb.Edition_EDITION_2023 {
-		list.Errorf(location(f, f.Desc), RuleEdition,
+		list.Errorf(location(f, f.Desc), diag.RuleEdition,
 			fmt.Sprintf("edition %s of %s is not supported (supported: proto2, proto3, 2023)", editionName(ed), f.Desc.Path()),
 			`write edition = "2023"`)
 		return nil
@@ -78,7 +65,7 @@ func service(f *protogen.File, s *protogen.Service, fileExt *ir.Extension, list 
 		Location:  location(f, s.Desc),
 	}
 	if f.Desc.Package() == "" {
-		list.Warnf(svc.Location, RuleNoPackage,
+		list.Warnf(svc.Location, diag.RuleNoPackage,
 			fmt.Sprintf("service %s has no proto package: its methods are called as /%s/Method and its dependency is named %q", svc.FullName, svc.FullName, svc.FullName),
 			"add a package statement")
 	}
@@ -93,7 +80,7 @@ func service(f *protogen.File, s *protogen.Service, fileExt *ir.Extension, list 
 		op := method(f, s, m, list)
 		svc.Operations = append(svc.Operations, op)
 		if prev, ok := byGoName[m.GoName]; ok {
-			list.Errorf(op.Location, RuleNameCollision,
+			list.Errorf(op.Location, diag.RuleNameCollision,
 				fmt.Sprintf("rpcs %s and %s of service %s both map to Go method %s", prev.Desc.Name(), m.Desc.Name(), svc.FullName, m.GoName),
 				"rename one of them")
 		}
@@ -147,8 +134,8 @@ func Idempotency(l descriptorpb.MethodOptions_IdempotencyLevel) ir.Idempotency {
 }
 
 // location is where d is declared in f, with its full name as path.
-func location(f *protogen.File, d protoreflect.Descriptor) ir.Location {
-	loc := ir.Location{File: f.Desc.Path(), Path: string(d.FullName())}
+func location(f *protogen.File, d protoreflect.Descriptor) diag.Location {
+	loc := diag.Location{File: f.Desc.Path(), Path: string(d.FullName())}
 	if _, isFile := d.(protoreflect.FileDescriptor); isFile {
 		loc.Path = ""
 		if pkg := f.Desc.Package(); pkg != "" {
@@ -182,7 +169,7 @@ func extension(f *protogen.File, d protoreflect.Descriptor, level ir.Level, xt p
 	loc := location(f, d)
 	opts, err := typedOptions(d.Options())
 	if err != nil {
-		list.Errorf(loc, RuleOption, fmt.Sprintf("options of %s cannot be read: %v", d.FullName(), err), "")
+		list.Errorf(loc, diag.RuleOption, fmt.Sprintf("options of %s cannot be read: %v", d.FullName(), err), "")
 		return nil
 	}
 	if opts == nil || !proto.HasExtension(opts, xt) {
@@ -197,7 +184,7 @@ func extension(f *protogen.File, d protoreflect.Descriptor, level ir.Level, xt p
 	msg, _ := proto.GetExtension(opts, xt).(proto.Message)
 	v, err := optionValue(msg)
 	if err != nil {
-		list.Errorf(loc, RuleOption, fmt.Sprintf("option %s cannot be read: %v", optName, err), "check its durations: seconds and nanos must have the same sign")
+		list.Errorf(loc, diag.RuleOption, fmt.Sprintf("option %s cannot be read: %v", optName, err), "check its durations: seconds and nanos must have the same sign")
 		return nil
 	}
 	return &ir.Extension{Level: level, Value: v, Snake: true, Location: loc}

@@ -3,15 +3,11 @@ package resolve
 import (
 	"fmt"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
-
-// RuleFallbackShared is reported for a cached fallback on an operation
-// with a security requirement that does not declare its answer shared.
-const RuleFallbackShared = "E-FALLBACK-SHARED"
 
 // HTTP resolves the policy of svc, an HTTP service built by the OpenAPI
 // front end, known as the dependency called dependency, from its
@@ -54,9 +50,9 @@ func sharedFallbackRule(op *ir.Operation, res *policyspec.Operation, list *diag.
 	}
 	loc := op.Location
 	if src := res.Sources["fallback.kind"]; src.Origin == policyspec.OriginSet && src.Loc.File != "" {
-		loc = irLocation(src.Loc)
+		loc = src.Loc
 	}
-	list.Errorf(loc, RuleFallbackShared,
+	list.Errorf(loc, diag.RuleFallbackShared,
 		fmt.Sprintf("operation %s (%s %s) has a security requirement and a cached fallback that is not shared: credentials a transport adds are invisible to the client, so one caller could receive another caller's cached answer", op.Name, op.Method, op.Path),
 		"declare fallback.shared: true if every caller gets the same answer, or use a static fallback (kind: static with a value)")
 }

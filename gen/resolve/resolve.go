@@ -1,12 +1,11 @@
 package resolve
 
 import (
-	"errors"
 	"strings"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -50,7 +49,7 @@ func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opR
 	var list diag.List
 	at := keyPositions(svc)
 	add := func(err error) {
-		for _, d := range specDiagnostics(err) {
+		for _, d := range diag.From(err) {
 			list.Add(at.relocate(d))
 		}
 	}
@@ -66,7 +65,7 @@ func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opR
 	if dep == nil {
 		return nil, list.Warnings(), list.Err()
 	}
-	add(dep.Warnings.Err())
+	add(dep.Warnings)
 
 	out := &Service{IR: svc, Dependency: dep, Operations: make([]*Operation, len(svc.Operations))}
 	known := make([]string, 0, 2*len(svc.Operations))
@@ -82,7 +81,7 @@ func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opR
 		if res == nil {
 			res = &policyspec.Operation{Name: op.Name, Dependency: dependency, Sources: map[string]policyspec.Source{}}
 		}
-		add(res.Warnings.Err())
+		add(res.Warnings)
 		if rule != nil {
 			rule(op, layers, res, &list)
 		}
@@ -124,8 +123,8 @@ func decode(ext ir.Extension) (policyspec.Layer, error) {
 	if ext.Snake {
 		decodeValue = policyspec.DecodeSnakeValue
 	}
-	spec, err := decodeValue(ext.Value, specLocation(ext.Location))
-	spec.Relocate(func(l policyspec.Location) policyspec.Location {
+	spec, err := decodeValue(ext.Value, ext.Location)
+	spec.Relocate(func(l diag.Location) diag.Location {
 		if p, ok := ext.Positions[strings.TrimPrefix(l.Path, ext.Path)]; ok && strings.HasPrefix(l.Path, ext.Path) {
 			l.Line, l.Col = p.Line, p.Col
 		}
@@ -146,43 +145,9 @@ func Idempotency(i ir.Idempotency) runtime.Idempotency {
 	}
 }
 
-func specLocation(l ir.Location) policyspec.Location {
-	return policyspec.Location{File: l.File, Line: l.Line, Col: l.Col, Path: l.Path}
-}
-
-func irLocation(l policyspec.Location) ir.Location {
-	return ir.Location{File: l.File, Line: l.Line, Col: l.Col, Path: l.Path}
-}
-
-// specDiagnostics converts the diagnostics in err to the generator's; an
-// error that is not made of diagnostics becomes one without a location.
-func specDiagnostics(err error) []diag.Diagnostic {
-	if err == nil {
-		return nil
-	}
-	var ds policyspec.Diagnostics
-	if !errors.As(err, &ds) {
-		var d policyspec.Diagnostic
-		if errors.As(err, &d) {
-			ds = policyspec.Diagnostics{d}
-		} else {
-			return []diag.Diagnostic{{Rule: "E-POLICY", Message: err.Error()}}
-		}
-	}
-	out := make([]diag.Diagnostic, len(ds))
-	for i, d := range ds {
-		sev := diag.Error
-		if d.Severity == policyspec.SeverityWarning {
-			sev = diag.Warning
-		}
-		out[i] = diag.Diagnostic{Location: irLocation(d.Location), Rule: string(d.Rule), Message: d.Message, Fix: d.Fix, Severity: sev}
-	}
-	return out
-}
-
 // positions maps the JSON pointer of every key written inside the
 // service's resilience extensions to where it was written.
-type positions map[string]ir.Location
+type positions map[string]diag.Location
 
 // keyPositions collects the key positions of every extension of svc.
 func keyPositions(svc *ir.Service) positions {

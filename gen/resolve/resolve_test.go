@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -19,10 +19,10 @@ import (
 func httpOp(name, id, method string, ext map[string]any) *ir.Operation {
 	op := &ir.Operation{Name: name, ID: id, Method: method, Path: "/" + id,
 		Idempotency: ir.MethodIdempotency(method),
-		Location:    ir.Location{File: "api.yaml", Line: 5, Col: 3, Path: "#/paths/~1" + id + "/" + strings.ToLower(method)}}
+		Location:    diag.Location{File: "api.yaml", Line: 5, Col: 3, Path: "#/paths/~1" + id + "/" + strings.ToLower(method)}}
 	if ext != nil {
 		op.Resilience = []ir.Extension{{Level: ir.LevelOperation, Value: ext,
-			Location: ir.Location{File: "api.yaml", Line: 10, Col: 7, Path: op.Path + "/x-resilience"}}}
+			Location: diag.Location{File: "api.yaml", Line: 10, Col: 7, Path: op.Path + "/x-resilience"}}}
 	}
 	return op
 }
@@ -32,17 +32,17 @@ func httpOp(name, id, method string, ext map[string]any) *ir.Operation {
 func rpcOp(rpc string, kind ir.StreamKind, idem ir.Idempotency, option map[string]any) *ir.Operation {
 	op := &ir.Operation{Name: strings.ToUpper(rpc[:1]) + rpc[1:], ID: rpc, Idempotency: idem,
 		RPC:      &ir.RPC{FullMethod: "/p.S/" + rpc, Name: rpc, Kind: kind, Output: ir.GoIdent{Name: "M"}},
-		Location: ir.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc}}
+		Location: diag.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc}}
 	if option != nil {
 		op.Resilience = []ir.Extension{{Level: ir.LevelOperation, Value: option, Snake: true,
-			Location: ir.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc + ".(resilient.v1.method)"}}}
+			Location: diag.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc + ".(resilient.v1.method)"}}}
 	}
 	return op
 }
 
 func rpcService(ops ...*ir.Operation) *ir.Service {
 	return &ir.Service{Name: "S", FullName: "p.S", Source: "s.proto", Operations: ops,
-		Location: ir.Location{File: "s.proto", Line: 6, Col: 1, Path: "p.S"}}
+		Location: diag.Location{File: "s.proto", Line: 6, Col: 1, Path: "p.S"}}
 }
 
 func decodeFile(t *testing.T, text string) *policyspec.File {
@@ -61,7 +61,7 @@ func decodeFile(t *testing.T, text string) *policyspec.File {
 func rules(ds []diag.Diagnostic) []string {
 	var out []string
 	for _, d := range ds {
-		out = append(out, d.Location.String()+" "+d.Rule)
+		out = append(out, d.Location.String()+" "+string(d.Rule))
 	}
 	return out
 }
@@ -111,7 +111,7 @@ func TestOperationsCarryTheirPolicy(t *testing.T) {
 // otherwise at the extension.
 func TestRelocate(t *testing.T) {
 	const ptr = "#/paths/~1things/get/x-resilience"
-	positions := map[string]ir.Location{
+	positions := map[string]diag.Location{
 		"/retry":            {File: "api.yaml", Line: 11, Col: 9, Path: ptr + "/retry"},
 		"/retry/maxRetries": {File: "api.yaml", Line: 12, Col: 11, Path: ptr + "/retry/maxRetries"},
 		"/timeout":          {File: "api.yaml", Line: 13, Col: 9, Path: ptr + "/timeout"},
@@ -119,7 +119,7 @@ func TestRelocate(t *testing.T) {
 	tests := []struct {
 		name      string
 		value     map[string]any
-		positions map[string]ir.Location
+		positions map[string]diag.Location
 		want      []string
 	}{
 		{"a bad value, at its key", map[string]any{"retry": map[string]any{"maxRetries": -1}}, positions,
@@ -131,14 +131,14 @@ func TestRelocate(t *testing.T) {
 		{"positions unknown, at the extension", map[string]any{"retry": map[string]any{"maxRetries": -1}}, nil,
 			[]string{"api.yaml:10:7 E-RANGE"}},
 		{"a position in another file is not taken", map[string]any{"retry": map[string]any{"maxRetries": -1}},
-			map[string]ir.Location{"/retry/maxRetries": {File: "common.yaml", Line: 99, Col: 1, Path: ptr + "/retry/maxRetries"}},
+			map[string]diag.Location{"/retry/maxRetries": {File: "common.yaml", Line: 99, Col: 1, Path: ptr + "/retry/maxRetries"}},
 			[]string{"api.yaml:10:7 E-RANGE"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			op := &ir.Operation{Name: "GetThing", ID: "getThing", Method: "GET", Path: "/things", Idempotency: ir.ReadOnly,
 				Resilience: []ir.Extension{{Level: ir.LevelOperation, Value: tt.value, Positions: tt.positions,
-					Location: ir.Location{File: "api.yaml", Line: 10, Col: 7, Path: ptr}}}}
+					Location: diag.Location{File: "api.yaml", Line: 10, Col: 7, Path: ptr}}}}
 			_, _, err := resolve.HTTP(&ir.Service{Name: "API", Operations: []*ir.Operation{op}}, "api", nil)
 			if diff := cmp.Diff(tt.want, errorRules(err)); diff != "" {
 				t.Errorf("HTTP diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
@@ -227,7 +227,7 @@ func TestStreamRules(t *testing.T) {
 			svc := rpcService(rpcOp("Op", tt.kind, ir.ReadOnly, tt.option))
 			if tt.fileRetry {
 				svc.Resilience = []ir.Extension{{Level: ir.LevelDocument, Snake: true, Value: map[string]any{"retry": map[string]any{"max_retries": 3}},
-					Location: ir.Location{File: "s.proto", Line: 3, Col: 1, Path: "p.(resilient.v1.file)"}}}
+					Location: diag.Location{File: "s.proto", Line: 3, Col: 1, Path: "p.(resilient.v1.file)"}}}
 			}
 			res, _, err := resolve.RPC(svc, nil)
 			if diff := cmp.Diff(tt.errs, errorRules(err)); diff != "" {

@@ -4,32 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
-
-// RuleRetryStream is reported for a retry or hedge setting on a method
-// whose client streams: such a stream is never retried.
-const RuleRetryStream = "E-RETRY-STREAM"
-
-// RuleStaticFallbackRPC is reported for a static fallback on an RPC: its
-// value would have to be a message of the method's response type, which a
-// policy cannot spell.
-const RuleStaticFallbackRPC = "E-FALLBACK-STATIC"
-
-// RuleStreamFallback is reported for a fallback on a streaming method,
-// which has no single answer to fall back to.
-const RuleStreamFallback = "E-FALLBACK-STREAM"
-
-// RuleKeyNotGRPC is reported, as a warning, for a policy key that means
-// nothing to a gRPC client: connectTimeout (grpc-go connects as the
-// connection's dial options say) and deadlineHeader (the deadline goes out
-// as grpc-timeout). The value is left out of the generated policy and of
-// the review. A value from the policy file's defaults, which serve HTTP
-// dependencies too, is left out without a warning.
-const RuleKeyNotGRPC = "W-KEY-NOT-GRPC"
 
 // RPC resolves the policy of svc, a gRPC service built by the proto
 // front end, with the policy file file (nil when there is none). The
@@ -52,7 +31,7 @@ func RPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, e
 	if s != nil {
 		if src := s.Dependency.Sources["deadlineHeader"]; writtenForService(src) {
 			var list diag.List
-			list.Warnf(irLocation(src.Loc), RuleKeyNotGRPC,
+			list.Warnf(src.Loc, diag.RuleKeyNotGRPC,
 				"deadlineHeader has no effect on gRPC service "+svc.FullName+": the deadline goes out as grpc-timeout",
 				"remove deadlineHeader from the service's policy")
 			warnings = append(warnings, list.Warnings()...)
@@ -91,7 +70,7 @@ func rpcRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Opera
 // the dial options say, for every call on the connection.
 func connectTimeoutRule(res *policyspec.Operation, list *diag.List) {
 	if src := res.Sources["connectTimeout"]; writtenForService(src) {
-		list.Warnf(irLocation(src.Loc), RuleKeyNotGRPC,
+		list.Warnf(src.Loc, diag.RuleKeyNotGRPC,
 			"connectTimeout has no effect on a gRPC client: grpc-go sets connections up as the dial options say",
 			"remove connectTimeout, and dial with grpc.WithConnectParams(grpc.ConnectParams{MinConnectTimeout: ...})")
 	}
@@ -107,7 +86,7 @@ func staticFallbackRule(op *ir.Operation, layers []policyspec.Layer, res *policy
 	}
 	for _, l := range layers {
 		if k := l.Spec.Fallback.Kind; k.Set && k.Value == runtime.FallbackStatic {
-			list.Errorf(irLocation(k.Loc), RuleStaticFallbackRPC,
+			list.Errorf(k.Loc, diag.RuleFallbackStatic,
 				fmt.Sprintf("static fallback not supported on method %s: its value would have to be a %s message", op.RPC.FullMethod, op.RPC.Output.Name),
 				"use kind: cached, or set Fallback.Static in the client's policy with the generated With...Policy option")
 		}
@@ -127,7 +106,7 @@ func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 		if op.RPC.ClientStreams() {
 			if loc, ok := firstSet(where(s.Retry.MaxRetries), where(s.Retry.Base), where(s.Retry.Cap),
 				where(s.Hedge.Delay), where(s.Hedge.MaxHedges)); ok {
-				list.Errorf(irLocation(loc), RuleRetryStream,
+				list.Errorf(loc, diag.RuleRetryStream,
 					fmt.Sprintf("retry policy not supported on %s method %s: a stream of requests cannot be replayed", op.RPC.Kind, name),
 					"remove retry and hedge from the method's policy")
 			}
@@ -141,7 +120,7 @@ func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 				}
 			}
 			if l.Kind == policyspec.LayerOperation || l.Kind == policyspec.LayerFileOperation {
-				list.Errorf(irLocation(loc), RuleStreamFallback,
+				list.Errorf(loc, diag.RuleFallbackStream,
 					fmt.Sprintf("fallback not supported on %s method %s: a stream has no single answer to replace", op.RPC.Kind, name),
 					"remove fallback from the method's policy")
 			}
@@ -158,7 +137,7 @@ func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 
 // written is where a field was written, and whether it was.
 type written struct {
-	loc policyspec.Location
+	loc diag.Location
 	set bool
 }
 
@@ -166,11 +145,11 @@ type written struct {
 func where[T any](f policyspec.Field[T]) written { return written{f.Loc, f.Set} }
 
 // firstSet returns the location of the first field that was written.
-func firstSet(fields ...written) (policyspec.Location, bool) {
+func firstSet(fields ...written) (diag.Location, bool) {
 	for _, f := range fields {
 		if f.set {
 			return f.loc, true
 		}
 	}
-	return policyspec.Location{}, false
+	return diag.Location{}, false
 }

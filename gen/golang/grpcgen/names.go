@@ -5,17 +5,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/resilientgo/resilient/gen/diag"
 	"github.com/resilientgo/resilient/gen/ir"
-)
-
-// Rules reported by [CheckNames].
-const (
-	// RuleNameCollision: a Go name the generated code of a service
-	// declares is declared by something else of its Go package as well.
-	RuleNameCollision = "E-NAME-COLLISION"
-	// RuleNameReserved: a method takes a name the generated code needs.
-	RuleNameReserved = "E-NAME-RESERVED"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // serviceNames are the package-level Go names of one service's generated
@@ -104,7 +95,7 @@ func CheckNames(declared []ir.Declaration, services []*ir.Service) []diag.Diagno
 		if d.Location.Before(prev.Location) {
 			first, second = second, first
 		}
-		list.Errorf(second.Location, RuleNameCollision,
+		list.Errorf(second.Location, diag.RuleNameCollision,
 			fmt.Sprintf("%s and %s both map to Go name %s", first.What, second.What, d.Name),
 			"rename one of them, or move one into another Go package")
 	}
@@ -118,11 +109,11 @@ func CheckNames(declared []ir.Declaration, services []*ir.Service) []diag.Diagno
 		}
 		for _, op := range svc.Operations {
 			if slices.Contains(policyFields, op.Name) {
-				list.Errorf(op.Location, RuleNameReserved,
+				list.Errorf(op.Location, diag.RuleNameReserved,
 					fmt.Sprintf("rpc %s of service %s maps to Go name %s, which the generated %s uses for the dependency-wide policy", op.RPC.Name, svc.FullName, op.Name, namesOf(svc.Name).policy),
 					"rename the rpc")
 			}
 		}
 	}
-	return list.All()
+	return list.Sorted()
 }

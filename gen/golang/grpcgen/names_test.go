@@ -14,19 +14,20 @@ import (
 	"github.com/resilientgo/resilient/gen/golang/grpcgen"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // greeter is a service hello.Greeter with one method of every kind.
 func greeter() *ir.Service {
 	svc := &ir.Service{Name: "Greeter", FullName: "hello.Greeter", Source: "hello.proto",
 		GoPackage: ir.GoPackage{ImportPath: "example.com/hello", Name: "hello"},
-		Location:  ir.Location{File: "hello.proto", Line: 6, Col: 1, Path: "hello.Greeter"}}
+		Location:  diag.Location{File: "hello.proto", Line: 6, Col: 1, Path: "hello.Greeter"}}
 	msg := ir.GoIdent{ImportPath: "example.com/hello", Name: "M"}
 	for i, kind := range []ir.StreamKind{ir.Unary, ir.ServerStreaming, ir.ClientStreaming, ir.BidiStreaming} {
 		name := []string{"Hi", "Listen", "Tell", "Chat"}[i]
 		svc.Operations = append(svc.Operations, &ir.Operation{Name: name, ID: name, Idempotency: ir.ReadOnly,
 			RPC:      &ir.RPC{FullMethod: "/hello.Greeter/" + name, Name: name, Kind: kind, Input: msg, Output: msg},
-			Location: ir.Location{File: "hello.proto", Line: 7 + i, Col: 3, Path: "hello.Greeter." + name}})
+			Location: diag.Location{File: "hello.proto", Line: 7 + i, Col: 3, Path: "hello.Greeter." + name}})
 	}
 	return svc
 }
@@ -85,7 +86,7 @@ func TestNamesAreWhatIsDeclared(t *testing.T) {
 // TestCheckNames: names declared twice in one Go package are reported at
 // the later declaration, naming both.
 func TestCheckNames(t *testing.T) {
-	at := func(line int) ir.Location { return ir.Location{File: "hello.proto", Line: line, Col: 1} }
+	at := func(line int) diag.Location { return diag.Location{File: "hello.proto", Line: line, Col: 1} }
 	tests := []struct {
 		name     string
 		declared []ir.Declaration

@@ -1,0 +1,205 @@
+package diag
+
+// Rule identifies the kind of a [Diagnostic]: "E-..." for errors, "W-..."
+// for warnings. Every rule is one of the constants below; [Rules] says
+// what each reports.
+type Rule string
+
+// Input that cannot be used at all.
+const (
+	RuleRead     Rule = "E-READ"
+	RuleYAML     Rule = "E-YAML"
+	RuleVersion  Rule = "E-VERSION"
+	RuleLoad     Rule = "E-LOAD"
+	RuleOpenAPI  Rule = "E-OPENAPI"
+	RuleDupOpID  Rule = "E-DUP-OPID"
+	RuleInternal Rule = "E-INTERNAL"
+	RuleEmit     Rule = "E-EMIT"
+)
+
+// References of an OpenAPI document.
+const (
+	RuleRefUnresolved Rule = "E-REF-UNRESOLVED"
+	RuleRefExternal   Rule = "E-REF-EXTERNAL"
+	RuleRefCycle      Rule = "E-REF-CYCLE"
+)
+
+// The policy vocabulary, wherever it is written.
+const (
+	RuleUnknownKey      Rule = "E-EXT-UNKNOWN"
+	RuleType            Rule = "E-TYPE"
+	RuleDuration        Rule = "E-DURATION"
+	RuleRange           Rule = "E-RANGE"
+	RuleBreakerWindow   Rule = "E-BREAKER-WINDOW"
+	RuleScope           Rule = "E-SCOPE"
+	RuleRetryUnsafe     Rule = "E-RETRY-UNSAFE"
+	RuleHedgeUnsafe     Rule = "E-HEDGE-UNSAFE"
+	RuleHedgeDelay      Rule = "E-HEDGE-DELAY"
+	RuleFallbackUnsafe  Rule = "E-FALLBACK-UNSAFE"
+	RuleFallbackValue   Rule = "E-FALLBACK-VALUE"
+	RuleFallbackKind    Rule = "E-FALLBACK-KIND"
+	RuleFallbackShared  Rule = "E-FALLBACK-SHARED"
+	RuleTimeoutOrder    Rule = "E-TIMEOUT-ORDER"
+	RuleTimeoutBelowP99 Rule = "E-TIMEOUT-BELOW-P99"
+	RuleUnused          Rule = "E-POLICY-UNUSED"
+	RuleShadowed        Rule = "W-SHADOWED"
+	RuleFallbackJSON    Rule = "W-FALLBACK-STATIC"
+)
+
+// Names in generated Go code.
+const (
+	RuleNameCollision Rule = "E-NAME-COLLISION"
+	RuleNameReserved  Rule = "E-NAME-RESERVED"
+	RuleNameInvalid   Rule = "E-NAME-INVALID"
+)
+
+// OpenAPI documents.
+const (
+	RuleOpenAPIWarning Rule = "W-OPENAPI"
+	RuleAllOfCycle     Rule = "E-ALLOF-CYCLE"
+	RuleNoOpID         Rule = "E-NO-OPID"
+	RuleNoOpIDWarning  Rule = "W-NO-OPID"
+	RuleOpIDConfusable Rule = "W-OPID-CONFUSABLE"
+	RuleHeaderName     Rule = "E-HEADER-NAME"
+	RuleMediaType      Rule = "E-MEDIA-TYPE"
+	RulePathChar       Rule = "E-PATH-CHAR"
+	RulePathDot        Rule = "E-PATH-DOT"
+	RulePathTemplate   Rule = "E-PATH-TEMPLATE"
+	RulePathQuery      Rule = "W-PATH-QUERY"
+	RuleEnumRange      Rule = "W-ENUM-RANGE"
+	RuleUnsupported    Rule = "W-UNSUPPORTED"
+	RuleParamJSON      Rule = "W-PARAM-JSON"
+	RuleBodyMultipart  Rule = "W-BODY-MULTIPART"
+	RuleResponseRaw    Rule = "W-RESPONSE-RAW"
+	RuleResponseTypes  Rule = "W-RESPONSE-TYPES"
+)
+
+// .proto files and the protoc plugin.
+const (
+	RuleRequest        Rule = "E-REQUEST"
+	RuleParameter      Rule = "E-PARAMETER"
+	RuleGoPackage      Rule = "E-GO-PACKAGE"
+	RuleOutputPath     Rule = "E-OUTPUT-PATH"
+	RuleEdition        Rule = "E-EDITION-UNSUPPORTED"
+	RuleOption         Rule = "E-OPTION"
+	RuleNoPackage      Rule = "W-NO-PACKAGE"
+	RuleRetryStream    Rule = "E-RETRY-STREAM"
+	RuleFallbackStatic Rule = "E-FALLBACK-STATIC"
+	RuleFallbackStream Rule = "E-FALLBACK-STREAM"
+	RuleKeyNotGRPC     Rule = "W-KEY-NOT-GRPC"
+)
+
+// Tools says which commands report a rule.
+type Tools uint8
+
+// The commands.
+const (
+	// OpenAPI is oapi-resilient.
+	OpenAPI Tools = 1 << iota
+	// Proto is protoc-gen-resilient.
+	Proto
+	// Both are both commands.
+	Both = OpenAPI | Proto
+)
+
+// RuleDoc is one rule of the catalogue.
+type RuleDoc struct {
+	Rule Rule
+	// Doc says in one line what the rule reports; the commands'
+	// documentation repeats it word for word.
+	Doc string
+	// Tools are the commands that report the rule.
+	Tools Tools
+	// Unusable marks the rules of input that cannot be used at all (a
+	// file that cannot be read or parsed, a document that is not a valid
+	// OpenAPI document, a failure of the generator itself), as opposed to
+	// a loadable input that breaks one of the generator's rules.
+	// oapi-resilient exits with a different status for each.
+	Unusable bool
+}
+
+// Rules returns the catalogue: every rule, with what it reports, in the
+// order of the constants. It is a new slice on every call.
+func Rules() []RuleDoc {
+	return []RuleDoc{
+		{RuleRead, "a file that cannot be read: missing, not a regular file, too large, or a link out of its folder", Both, true},
+		{RuleYAML, "a file that is not valid YAML, or a mapping with a key written twice", Both, true},
+		{RuleVersion, "a document that is neither OpenAPI 3.0/3.1 nor Swagger 2.0", OpenAPI, true},
+		{RuleLoad, "a document that kin-openapi cannot load", OpenAPI, true},
+		{RuleOpenAPI, "a document that fails OpenAPI validation", OpenAPI, true},
+		{RuleDupOpID, "an operationId that two operations share", OpenAPI, true},
+		{RuleInternal, "a failure of the generator itself; please report it with the input", Both, true},
+		{RuleEmit, "generated code that does not format; please report it with the input", Both, true},
+
+		{RuleRefUnresolved, "a $ref that does not resolve, or names a file that cannot be read", OpenAPI, true},
+		{RuleRefExternal, "a $ref to a URL, or to a file outside the folder the spec may reach (-root)", OpenAPI, true},
+		{RuleRefCycle, "a chain of $refs that never reaches a definition", OpenAPI, true},
+
+		{RuleUnknownKey, "a key that is not part of the policy vocabulary, with a did-you-mean", Both, false},
+		{RuleType, "a policy value of the wrong kind, such as a list where a number belongs", Both, false},
+		{RuleDuration, "a duration that does not parse, has no unit, or is negative, zero or too long", Both, false},
+		{RuleRange, "a number out of range, base above cap, cap not below timeout, percentiles out of order", Both, false},
+		{RuleBreakerWindow, "a breaker window that is not a positive whole number of seconds", Both, false},
+		{RuleScope, "a key written at a level where it has no meaning, such as a breaker on one operation", Both, false},
+		{RuleRetryUnsafe, "an operation that asks for retries but is not idempotent and sends no key", Both, false},
+		{RuleHedgeUnsafe, "an operation that asks for hedging but is not a read", Both, false},
+		{RuleHedgeDelay, "hedging without a delay or a measured p95, or a delay the attempt timeout never reaches", Both, false},
+		{RuleFallbackUnsafe, "an operation that asks for a fallback but is not a read", Both, false},
+		{RuleFallbackValue, "a static fallback without a value, or whose value the response schema rejects", Both, false},
+		{RuleFallbackKind, "a fallback setting its kind does not use: a value when not static, shared when not cached", Both, false},
+		{RuleFallbackShared, "a cached fallback on a secured operation that is not declared shared", OpenAPI, false},
+		{RuleTimeoutOrder, "an attempt timeout not below the total timeout", Both, false},
+		{RuleTimeoutBelowP99, "a timeout or attempt timeout below the measured p99 latency", Both, false},
+		{RuleUnused, "a policy file entry that names no dependency or operation of the input", Both, false},
+		{RuleShadowed, "a policy file value that the spec or .proto file overrides, so that it does nothing", Both, false},
+		{RuleFallbackJSON, "a static fallback on an operation whose result is not JSON, left out of the client", OpenAPI, false},
+
+		{RuleNameCollision, "two things of the input that map to one Go name", Both, false},
+		{RuleNameReserved, "a name of the input that the generated client uses for itself", Both, false},
+		{RuleNameInvalid, "an x-go-name that is not an exported Go identifier, or no name to derive", OpenAPI, false},
+
+		{RuleOpenAPIWarning, "a validation finding that leaves the client correct", OpenAPI, false},
+		{RuleAllOfCycle, "an allOf cycle that cannot be flattened into Go structs", OpenAPI, false},
+		{RuleNoOpID, "an operation without operationId, with -strict", OpenAPI, false},
+		{RuleNoOpIDWarning, "an operation without operationId, named after its method and path", OpenAPI, false},
+		{RuleOpIDConfusable, "two operationIds that differ only in look-alike letters of other scripts", OpenAPI, false},
+		{RuleHeaderName, "a header or cookie parameter whose name is not an HTTP token", OpenAPI, false},
+		{RuleMediaType, "a sent media type that is not printable ASCII or does not parse", OpenAPI, false},
+		{RulePathChar, `a "#" in a path template, a "?" not followed by a fixed query, a "%" that starts no escape`, OpenAPI, false},
+		{RulePathDot, `a literal "." or ".." segment in a path template, which servers resolve before routing`, OpenAPI, false},
+		{RulePathTemplate, "a path template variable that names no path parameter of the operation", OpenAPI, false},
+		{RulePathQuery, `a fixed query after "?" in a path template, sent with every request`, OpenAPI, false},
+		{RuleEnumRange, "an integer enum with a value beyond 32 bits, typed int64", OpenAPI, false},
+		{RuleUnsupported, "a construct the client cannot type, kept as raw JSON or left out", OpenAPI, false},
+		{RuleParamJSON, "a parameter style the client cannot serialize, sent as JSON text", OpenAPI, false},
+		{RuleBodyMultipart, "a multipart request body, sent as raw bytes the caller encodes", OpenAPI, false},
+		{RuleResponseRaw, "a form or multipart response body, returned as raw bytes", OpenAPI, false},
+		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
+
+		{RuleRequest, "a request from protoc that the plugin cannot read, such as one with invalid descriptors", Proto, true},
+		{RuleParameter, "a plugin parameter that is unknown, or whose value is refused", Proto, false},
+		{RuleGoPackage, "a .proto file without a valid Go import path (go_package or an M parameter)", Proto, false},
+		{RuleOutputPath, "a Go import path that would put the generated file outside the output directory", Proto, false},
+		{RuleEdition, "an edition above 2023", Proto, false},
+		{RuleOption, "a resilience option that cannot be read", Proto, false},
+		{RuleNoPackage, "a service without a proto package", Proto, false},
+		{RuleRetryStream, "retry or hedge settings on a method whose client streams", Proto, false},
+		{RuleFallbackStatic, "a static fallback on an RPC, whose value a policy cannot spell as a message", Proto, false},
+		{RuleFallbackStream, "a fallback on a streaming method", Proto, false},
+		{RuleKeyNotGRPC, "connectTimeout or deadlineHeader written for a gRPC service, left out", Proto, false},
+	}
+}
+
+// Doc returns what r reports, from [Rules]; empty for a rule that is not
+// in the catalogue.
+func (r Rule) Doc() RuleDoc {
+	for _, d := range Rules() {
+		if d.Rule == r {
+			return d
+		}
+	}
+	return RuleDoc{}
+}
+
+// IsWarning reports whether r is a warning rule ("W-...").
+func (r Rule) IsWarning() bool { return len(r) > 2 && r[:2] == "W-" }
