@@ -49,6 +49,12 @@ func TestProtoBadInput(t *testing.T) {
 			[]string{"x.proto:6:13: E-NAME-RESERVED: rpc Dependency of service p.S maps to Go name Dependency, which the generated SPolicy uses for the dependency-wide policy"}},
 		{"nested message and its flattened twin", protoHeader + "message Foo { message Bar {} }\nmessage Foo_Bar {}\nservice S { rpc A(M) returns (M); }\n",
 			[]string{"E-NAME-COLLISION: message p.Foo.Bar and message p.Foo_Bar both map to Go name Foo_Bar"}},
+		{"a problem at the option's own line, in the author's spelling",
+			protoHeader + "service S {\n  rpc A(M) returns (M) {\n    option idempotency_level = IDEMPOTENT;\n    option (resilient.v1.method).attempt_timeout = {seconds: -1};\n  }\n}\n",
+			[]string{`x.proto:9:5: E-DURATION: attempt_timeout "-1s" must be a positive Go duration (it is negative) (p.S.A.(resilient.v1.method).attempt_timeout)`}},
+		{"a duration whose seconds and nanos disagree",
+			protoHeader + "service S {\n  rpc A(M) returns (M) {\n    option (resilient.v1.method) = {timeout: {seconds: 1 nanos: -5}};\n  }\n}\n",
+			[]string{"x.proto:8:5: E-OPTION: timeout is not a duration: its seconds and nanos have different signs"}},
 		{"all problems together, sorted", protoHeader + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } rpc B(M) returns (M) { option (resilient.v1.method) = {attempt_timeout: {seconds: -1}}; } }\n",
 			[]string{"E-RETRY-UNSAFE", "\n", "E-DURATION"}},
 	}
@@ -307,7 +313,7 @@ func TestProtoKeysThatMeanNothingToGRPC(t *testing.T) {
 	}
 	want := []string{
 		"warning: policy.yaml:3:5: W-KEY-NOT-GRPC: deadlineHeader has no effect on gRPC service p.S: the deadline goes out as grpc-timeout",
-		"warning: x.proto:6:1: W-KEY-NOT-GRPC: connectTimeout has no effect on a gRPC client",
+		"warning: x.proto:7:3: W-KEY-NOT-GRPC: connectTimeout has no effect on a gRPC client",
 	}
 	lines := strings.Split(strings.TrimSpace(warn.String()), "\n")
 	if len(lines) != len(want) {

@@ -3,13 +3,14 @@ package policyspec
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // naming selects the spelling of keys a decoder accepts.
@@ -42,18 +43,70 @@ func DecodeValue(v any, at diag.Location) (Spec, error) {
 	return s, c.diags.Err()
 }
 
-// DecodeSnakeValue is [DecodeValue] for keys in snake_case ("max_retries"),
-// the spelling of the proto options, for a front end that turns option
-// values into a map.
-func DecodeSnakeValue(v any, at diag.Location) (Spec, error) {
+// Written is one policy value that a front end read as a typed value, such
+// as a field of a proto option, rather than as text.
+type Written struct {
+	// Key is the key path as the author spelled it, in snake_case
+	// ("retry.max_retries").
+	Key string
+	// Value is a bool, a string, an integer or a float64, a
+	// time.Duration, a runtime.FallbackKind, or, for fallback.value, any
+	// JSON value as encoding/json decodes one.
+	Value any
+	// Loc is where the value was written; its Path names the value.
+	Loc diag.Location
+}
+
+// DecodeWritten decodes a policy object from typed values, checking each as
+// [DecodeNode] checks written text (a key outside the vocabulary, a
+// negative duration, a number out of range) and naming keys in messages as
+// the author spelled them. at is where the object is written; a block
+// ("retry") takes the location of its first value. Every problem is
+// reported, as [diag.List]; the returned Spec holds all the values that
+// were valid.
+func DecodeWritten(values []Written, at diag.Location) (Spec, error) {
 	c := newConverter()
-	s, _ := c.spec(c.fromAny(v, at, 0), snakeKeys, nil)
+	root := &value{kind: vMap, loc: at, rest: -1}
+	for _, w := range values {
+		parts := strings.Split(w.Key, ".")
+		m := root
+		for i, part := range parts {
+			j := slices.IndexFunc(m.entries, func(e entry) bool { return e.key == part })
+			if i == len(parts)-1 {
+				if j >= 0 {
+					c.add(w.Loc, diag.RuleYAML, "duplicate key "+quoted(w.Key), "keep one of them")
+					break
+				}
+				m.entries = append(m.entries, entry{key: part, loc: w.Loc, val: c.written(w.Value, w.Loc), rest: -1})
+				break
+			}
+			if j < 0 {
+				m.entries = append(m.entries, entry{key: part, loc: w.Loc, val: &value{kind: vMap, loc: w.Loc, rest: -1}, rest: -1})
+				j = len(m.entries) - 1
+			}
+			m = m.entries[j].val
+		}
+	}
+	s, _ := c.spec(root, snakeKeys, nil)
 	return s, c.diags.Err()
+}
+
+// written converts a typed value: a duration to its text and a fallback
+// kind to its name, so that they are checked as written ones are.
+func (c *converter) written(x any, loc diag.Location) *value {
+	switch t := x.(type) {
+	case time.Duration:
+		return &value{kind: vString, text: t.String(), loc: loc, rest: -1}
+	case runtime.FallbackKind:
+		return &value{kind: vString, text: t.String(), loc: loc, rest: -1}
+	}
+	return c.fromAny(x, loc, 0)
 }
 
 // spec decodes a policy object. Keys named in extra are not decoded but
 // returned, for the policy file's "operations".
 func (c *converter) spec(v *value, nm naming, extra []string) (Spec, map[string]entry) {
+	c.nm = nm
 	var s Spec
 	if v.kind == vNull || v.invalid {
 		return s, nil
@@ -103,7 +156,7 @@ func (c *converter) block(v *value, prefix string, nm naming, extra []string, s 
 				continue
 			}
 			if e.val.kind != vMap {
-				c.typeError(e.val, name, "a mapping")
+				c.typeError(e.val, c.spell(name), "a mapping")
 				continue
 			}
 			c.block(e.val, name, nm, nil, s, extras)
@@ -133,6 +186,15 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// spell writes a key path as the decoded text spells keys: snake_case for
+// proto options, else as the vocabulary does.
+func (c *converter) spell(key string) string {
+	if c.nm == snakeKeys {
+		return SnakeCase(key)
+	}
+	return key
+}
+
 func (c *converter) add(loc diag.Location, rule diag.Rule, msg, fix string) {
 	c.diags = append(c.diags, diag.Diagnostic{Location: loc, Rule: rule, Message: msg, Fix: fix})
 }
@@ -148,12 +210,7 @@ func (c *converter) unknownKey(e entry, prefix string, nm naming, allowed []stri
 	if prefix != "" {
 		where = prefix
 	}
-	spell := func(k string) string {
-		if nm == snakeKeys {
-			return SnakeCase(k)
-		}
-		return k
-	}
+	spell := c.spell
 	msg := fmt.Sprintf("unknown key %s in %s", quotedIn(e.key, e.rest), spell(where))
 	if s := suggest(e.key, allowed); s != "" {
 		c.add(e.loc, diag.RuleUnknownKey, msg, fmt.Sprintf("did you mean %q?", spell(s)))
@@ -172,17 +229,17 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 	switch f := def.field(s).(type) {
 	case *Field[bool]:
 		if v.kind != vBool {
-			c.typeError(v, def.name, "true or false")
+			c.typeError(v, c.spell(def.name), "true or false")
 			return
 		}
 		*f = Given(v.b, loc)
 	case *Field[string]:
 		if v.kind != vString {
-			c.typeError(v, def.name, "a header name")
+			c.typeError(v, c.spell(def.name), "a header name")
 			return
 		}
 		if !validHeader(v.text) {
-			c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s is not a valid header name", def.name, quotedIn(v.text, v.rest)), `write a header name such as "Idempotency-Key"`)
+			c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s is not a valid header name", c.spell(def.name), quotedIn(v.text, v.rest)), `write a header name such as "Idempotency-Key"`)
 			return
 		}
 		*f = Given(v.text, loc)
@@ -190,7 +247,7 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 		c.duration(def, v, loc, f)
 	case *Field[int]:
 		if v.kind != vNumber || !v.integer {
-			c.typeError(v, def.name, "an integer")
+			c.typeError(v, c.spell(def.name), "an integer")
 			return
 		}
 		if c.inRange(def, v.num, v.text, loc) {
@@ -209,7 +266,7 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 			if s := suggest(v.text, kinds); s != "" && v.kind == vString {
 				fix = fmt.Sprintf("did you mean %q?", s)
 			}
-			c.add(v.loc, diag.RuleRange, fmt.Sprintf("%s %s is not a fallback kind", def.name, v.describe()), fix)
+			c.add(v.loc, diag.RuleRange, fmt.Sprintf("%s %s is not a fallback kind", c.spell(def.name), v.describe()), fix)
 			return
 		}
 		*f = Given([]runtime.FallbackKind{runtime.FallbackCached, runtime.FallbackStatic, runtime.FallbackNone}[k], loc)
@@ -220,9 +277,9 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 		case v.kind == vBool:
 			*f = Given(HeaderSwitch{Off: !v.b}, loc)
 		case v.kind != vString:
-			c.typeError(v, def.name, "true, false or a header name")
+			c.typeError(v, c.spell(def.name), "true, false or a header name")
 		case !validHeader(v.text):
-			c.add(loc, diag.RuleRange, fmt.Sprintf("%s %q is not a valid header name", def.name, v.text), `write false to send no deadline header, or a header name such as "X-Request-Deadline"`)
+			c.add(loc, diag.RuleRange, fmt.Sprintf("%s %q is not a valid header name", c.spell(def.name), v.text), `write false to send no deadline header, or a header name such as "X-Request-Deadline"`)
 		default:
 			*f = Given(HeaderSwitch{Name: v.text}, loc)
 		}
@@ -249,7 +306,7 @@ func (c *converter) duration(def keyDef, v *value, loc diag.Location, f *Field[t
 		example = `"30s"`
 	}
 	if v.kind != vString {
-		c.add(loc, rule, fmt.Sprintf("%s %s must be a Go duration string with a unit", def.name, v.describe()), "write e.g. "+example)
+		c.add(loc, rule, fmt.Sprintf("%s %s must be a Go duration string with a unit", c.spell(def.name), v.describe()), "write e.g. "+example)
 		return
 	}
 	d, reason := parseDuration(v.text, def.kind == kindDurationZero)
@@ -258,11 +315,11 @@ func (c *converter) duration(def keyDef, v *value, loc diag.Location, f *Field[t
 		if def.kind == kindDurationZero {
 			what = "a Go duration of zero or more"
 		}
-		c.add(loc, rule, fmt.Sprintf("%s %s must be %s (it %s)", def.name, quotedIn(v.text, v.rest), what, reason), "write e.g. "+example)
+		c.add(loc, rule, fmt.Sprintf("%s %s must be %s (it %s)", c.spell(def.name), quotedIn(v.text, v.rest), what, reason), "write e.g. "+example)
 		return
 	}
 	if rule == diag.RuleBreakerWindow && d%time.Second != 0 {
-		c.add(loc, rule, fmt.Sprintf("%s %s must be a whole number of seconds (the breaker counts in 1 s buckets)", def.name, quotedIn(v.text, v.rest)), fmt.Sprintf("write %q", (d.Truncate(time.Second)+time.Second).String()))
+		c.add(loc, rule, fmt.Sprintf("%s %s must be a whole number of seconds (the breaker counts in 1 s buckets)", c.spell(def.name), quotedIn(v.text, v.rest)), fmt.Sprintf("write %q", (d.Truncate(time.Second)+time.Second).String()))
 		return
 	}
 	*f = Given(d, loc)
@@ -276,7 +333,7 @@ func (c *converter) float(def keyDef, v *value, loc diag.Location, f *Field[floa
 	case def.kind == kindRatio && v.kind == vString && strings.HasSuffix(strings.TrimSpace(v.text), "%"):
 		p, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v.text), "%")), 64)
 		if err != nil {
-			c.add(loc, diag.RuleType, fmt.Sprintf("%s %s is not a percentage", def.name, quotedIn(v.text, v.rest)), `write e.g. "10%" or 0.1`)
+			c.add(loc, diag.RuleType, fmt.Sprintf("%s %s is not a percentage", c.spell(def.name), quotedIn(v.text, v.rest)), `write e.g. "10%" or 0.1`)
 			return
 		}
 		x = p / 100
@@ -285,11 +342,11 @@ func (c *converter) float(def keyDef, v *value, loc diag.Location, f *Field[floa
 		if def.kind == kindRatio {
 			want = `a share such as "10%" or 0.1`
 		}
-		c.typeError(v, def.name, want)
+		c.typeError(v, c.spell(def.name), want)
 		return
 	}
 	if def.kind == kindRatio && x > 1 && x <= 100 && v.kind == vNumber {
-		c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s must be in (0, 1]", def.name, text), fmt.Sprintf(`write "%s%%" or %s`, text, strconv.FormatFloat(x/100, 'g', -1, 64)))
+		c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s must be in (0, 1]", c.spell(def.name), text), fmt.Sprintf(`write "%s%%" or %s`, text, strconv.FormatFloat(x/100, 'g', -1, 64)))
 		return
 	}
 	if c.inRange(def, x, text, loc) {
@@ -308,7 +365,7 @@ func (c *converter) inRange(def keyDef, x float64, text string, loc diag.Locatio
 	if lowOK && x <= def.hi && !math.IsNaN(x) {
 		return true
 	}
-	c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s must be in %s%s, %s]", def.name, text, open, fmtNum(def.lo), fmtNum(def.hi)), rangeFix(def))
+	c.add(loc, diag.RuleRange, fmt.Sprintf("%s %s must be in %s%s, %s]", c.spell(def.name), text, open, fmtNum(def.lo), fmtNum(def.hi)), rangeFix(def))
 	return false
 }
 

@@ -3,6 +3,7 @@ package policyspec
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/resilientgo/resilient/policyspec/diag"
@@ -245,7 +246,6 @@ func TestDecodeValue(t *testing.T) {
 	tests := []struct {
 		name     string
 		value    any
-		snake    bool
 		want     []string
 		wantErrs []string
 	}{
@@ -278,26 +278,10 @@ func TestDecodeValue(t *testing.T) {
 				`api.yaml:12:7: E-TYPE: unsupported value of Go type struct {}; give a string, number, boolean, list or mapping`,
 			},
 		},
-		{
-			name:  "snake_case keys",
-			value: map[string]any{"attempt_timeout": "300ms", "retry": map[string]any{"max_retries": float64(2)}, "idempotency_key": "Idempotency-Key"},
-			snake: true,
-			want:  []string{"idempotencyKey=Idempotency-Key@12:7", "attemptTimeout=300ms@12:7", "retry.maxRetries=2@12:7"},
-		},
-		{
-			name:     "snake_case typo is suggested in snake_case",
-			value:    map[string]any{"retry": map[string]any{"max_retires": float64(2)}},
-			snake:    true,
-			wantErrs: []string{`api.yaml:12:7: E-EXT-UNKNOWN: unknown key "max_retires" in retry (#/paths/~1pets/get/x-resilience/retry/max_retires); did you mean "max_retries"?`},
-		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			decode := DecodeValue
-			if tt.snake {
-				decode = DecodeSnakeValue
-			}
-			s, err := decode(tt.value, base)
+			s, err := DecodeValue(tt.value, base)
 			if diff := cmp.Diff(tt.want, flat(s)); diff != "" {
 				t.Errorf("spec mismatch (-want +got):\n%s", diff)
 			}
@@ -314,15 +298,57 @@ func TestDecodeValue(t *testing.T) {
 	}
 }
 
-func TestDecodeValueProtoPath(t *testing.T) {
-	_, err := DecodeSnakeValue(map[string]any{"retry": map[string]any{"max_retries": float64(9)}}, diag.Location{File: "pets.proto", Line: 20, Col: 3, Path: "petstore.v1.Pets.GetPet"})
-	var d diag.Diagnostic
-	if !errors.As(err, &d) {
-		t.Fatalf("DecodeSnakeValue error %v is not a diag.Diagnostic", err)
+// TestDecodeWritten: typed values, as a proto front end reads them, are
+// checked as written text is, each at its own location, and messages
+// spell keys as the author did.
+func TestDecodeWritten(t *testing.T) {
+	option := diag.Location{File: "pets.proto", Line: 20, Col: 5, Path: "petstore.v1.Pets.GetPet.(resilient.v1.method)"}
+	at := func(line int, key string) diag.Location {
+		l := option.At(line, 5)
+		l.Path += "." + key
+		return l
 	}
-	want := diag.Location{File: "pets.proto", Line: 20, Col: 3, Path: "petstore.v1.Pets.GetPet.retry.max_retries"}
-	if diff := cmp.Diff(want, d.Location); diff != "" {
-		t.Errorf("location mismatch (-want +got):\n%s", diff)
+	tests := []struct {
+		name     string
+		values   []Written
+		want     []string
+		wantErrs []string
+	}{
+		{"typed values of every kind",
+			[]Written{
+				{"idempotency_key", "Idempotency-Key", at(21, "idempotency_key")},
+				{"attempt_timeout", 300 * time.Millisecond, at(22, "attempt_timeout")},
+				{"retry.max_retries", uint64(2), at(23, "retry.max_retries")},
+				{"retry.budget", 0.2, at(24, "retry.budget")},
+				{"fallback.kind", runtime.FallbackCached, at(25, "fallback.kind")},
+				{"fallback.shared", true, at(26, "fallback.shared")},
+			},
+			[]string{"idempotencyKey=Idempotency-Key@21:5", "attemptTimeout=300ms@22:5", "retry.maxRetries=2@23:5", "retry.budget=0.2@24:5",
+				"fallback.kind=cached@25:5", "fallback.shared=true@26:5"},
+			nil},
+		{"problems at their own lines, in the author's spelling",
+			[]Written{
+				{"attempt_timeout", -time.Second, at(21, "attempt_timeout")},
+				{"retry.max_retries", uint64(9), at(22, "retry.max_retries")},
+				{"retry.max_retires", uint64(2), at(23, "retry.max_retires")},
+			},
+			nil,
+			[]string{
+				`pets.proto:21:5: E-DURATION: attempt_timeout "-1s" must be a positive Go duration (it is negative) (petstore.v1.Pets.GetPet.(resilient.v1.method).attempt_timeout); write e.g. "800ms"`,
+				`pets.proto:22:5: E-RANGE: retry.max_retries 9 must be in [0, 5] (petstore.v1.Pets.GetPet.(resilient.v1.method).retry.max_retries); more than 5 retries multiplies load during an incident; use 2 (the default) or fewer`,
+				`pets.proto:23:5: E-EXT-UNKNOWN: unknown key "max_retires" in retry (petstore.v1.Pets.GetPet.(resilient.v1.method).retry.max_retires); did you mean "max_retries"?`,
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := DecodeWritten(tt.values, option)
+			if diff := cmp.Diff(tt.want, flat(s)); diff != "" {
+				t.Errorf("spec mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantErrs, messages(err)); diff != "" {
+				t.Errorf("errors mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

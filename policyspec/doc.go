@@ -10,10 +10,12 @@
 // keys; [SnakeCase] and [CamelCase] convert between the two spellings. Every
 // key is optional; durations are Go duration strings with a unit ("800ms").
 // A [Spec] holds one object; each of its [Field] values remembers where it
-// was written. [DecodeNode] decodes one from YAML or JSON with line and
-// column, [DecodeValue] from a plain Go value such as kin-openapi gives for
-// extensions, [DecodeSnakeValue] from a map with proto spellings; a proto
-// front end may also fill a Spec directly with [Given].
+// was written. [DecodeNode] decodes one from the YAML node (of YAML or
+// JSON) the front end holds, each key at its line and column;
+// [DecodeWritten] from typed values with their own locations, such as the
+// fields of a proto option, naming keys in messages as the author spelled
+// them; [DecodeValue] from a plain Go value whose positions are unknown,
+// every key at the object's location.
 //
 // # The policy file
 //

@@ -88,7 +88,7 @@ func TestDecodeFileErrors(t *testing.T) {
 		{
 			name: "yaml syntax",
 			src:  "defaults: [1, 2\n",
-			want: []string{"policy.yaml:1: E-YAML: line 1: did not find expected ',' or ']'; fix the yaml syntax"},
+			want: []string{"policy.yaml:2: E-YAML: line 2: did not find expected ',' or ']'; fix the yaml syntax"},
 		},
 		{
 			name: "tab indentation",

@@ -91,8 +91,14 @@ func FuzzDecodeValue(f *testing.F) {
 		at := diag.Location{File: "api.yaml", Line: 3, Col: 5, Path: "#/x-resilience"}
 		spec, err := DecodeValue(v, at)
 		checkDiagnostics(t, err)
-		_, err = DecodeSnakeValue(v, at)
-		checkDiagnostics(t, err)
+		if m, ok := v.(map[string]any); ok {
+			var ws []Written
+			for k, x := range m {
+				ws = append(ws, Written{Key: SnakeCase(k), Value: x, Loc: at.Child(k)})
+			}
+			_, err = DecodeWritten(ws, at)
+			checkDiagnostics(t, err)
+		}
 		d, err := ResolveDependency("dep")
 		checkDiagnostics(t, err)
 		for _, idem := range []runtime.Idempotency{runtime.ReadOnly, runtime.NotIdempotent} {

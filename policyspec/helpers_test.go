@@ -9,7 +9,7 @@ import (
 
 	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // decodeYAML decodes src as one policy object of file "api.yaml" at path

@@ -153,19 +153,11 @@ type field interface {
 	// overlay copies src (a *Field of the same type) when it is set, and
 	// reports whether it did.
 	overlay(src any, kind LayerKind) bool
-	// move replaces the field's location by what to returns for it.
-	move(to func(diag.Location) diag.Location)
 }
 
 func (f *Field[T]) where() (diag.Location, bool) { return f.Loc, f.Set }
 
 func (f *Field[T]) from() LayerKind { return f.layer }
-
-func (f *Field[T]) move(to func(diag.Location) diag.Location) {
-	if f.Set {
-		f.Loc = to(f.Loc)
-	}
-}
 
 func (f *Field[T]) overlay(src any, kind LayerKind) bool {
 	s := src.(*Field[T])

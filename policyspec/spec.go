@@ -170,13 +170,3 @@ type LatencySpec struct {
 	// RPS is the request rate, in requests per second.
 	RPS Field[float64]
 }
-
-// Relocate replaces the location of every field set in s by what to
-// returns for it. A front end that decoded s from a value without
-// positions ([DecodeValue]) uses it to point each field at where it was
-// written.
-func (s *Spec) Relocate(to func(diag.Location) diag.Location) {
-	for _, def := range keyTable() {
-		def.field(s).(field).move(to)
-	}
-}

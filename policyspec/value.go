@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -68,6 +68,8 @@ type entry struct {
 type converter struct {
 	left  int
 	diags diag.List
+	// nm is the spelling of the keys being decoded.
+	nm naming
 	// src holds the lines of the file being decoded, when known, so that
 	// messages quote no more of a value than its own line.
 	src []string

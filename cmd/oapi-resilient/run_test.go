@@ -214,7 +214,7 @@ paths:
 			"policy.yaml": "dependencies: [\n",
 		},
 		args:   []string{"check", "-policy", "policy.yaml", "api.yaml"},
-		want:   `policy.yaml:1: E-YAML: line 1: did not find expected node content; fix the yaml syntax`,
+		want:   `policy.yaml:2: E-YAML: line 2: did not find expected node content; fix the yaml syntax`,
 		status: 2,
 	},
 	{

@@ -75,7 +75,7 @@ func TestRun(t *testing.T) {
 		{name: "errors in the response, warnings still on stderr",
 			stdin: request(t, map[string]string{"np.proto": strings.Replace(strings.Replace(greeter, "package hello;\n", "", 1),
 				"option idempotency_level = NO_SIDE_EFFECTS;", "option (resilient.v1.method) = {retry: {max_retries: 2}};", 1)}, "paths=source_relative"),
-			respErr: "np.proto:6:3: E-RETRY-UNSAFE: ",
+			respErr: "np.proto:6:27: E-RETRY-UNSAFE: ",
 			stderr:  []string{"warning: np.proto:5:1: W-NO-PACKAGE: "}},
 	}
 	for _, tt := range tests {

@@ -1,8 +1,8 @@
 // Package ir is the generator's intermediate representation: one
 // [Service] per input document, holding its [Operation] values (method,
 // path template, typed [Param] values, [RequestBody], [Response] values,
-// [Idempotency] and the raw resilience [Extension] layers) and the named
-// [Type] values its payloads use.
+// [Idempotency] and the decoded resilience policy of each level, as
+// [PolicyLayer] values) and the named [Type] values its payloads use.
 //
 // Front ends (OpenAPI, proto) build a Service; back ends emit code from it
 // and never see the source document. Every node carries a [diag.Location],

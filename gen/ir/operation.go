@@ -37,9 +37,10 @@ type Operation struct {
 	// Responses are sorted by status: explicit codes ascending, then
 	// ranges ("4XX"), then "default".
 	Responses []*Response
-	// Resilience holds the x-resilience values of the path item and the
-	// operation, widest first (document-level values are on the Service).
-	Resilience []Extension
+	// Resilience holds the policy written for the path item and the
+	// operation (x-resilience), or for the method (the (resilient.v1.method)
+	// option), widest first; the document's is on the Service.
+	Resilience []PolicyLayer
 	// RPC describes a gRPC method; nil for HTTP operations, which use
 	// Method, Path, Params, Body and Responses instead. For an RPC, Name is
 	// the Go method name, ID the method name as written in the .proto

@@ -21,9 +21,10 @@ type Service struct {
 	Operations []*Operation
 	// Types are the named types, sorted by Name.
 	Types []*Type
-	// Resilience holds the document-level x-resilience value, if any. For
-	// a gRPC service it holds the file option, then the service option.
-	Resilience []Extension
+	// Resilience holds the policy written for the whole document
+	// (x-resilience at its root), if any. For a gRPC service it holds the
+	// file option, then the service option.
+	Resilience []PolicyLayer
 	// FullName is a gRPC service's full name ("helloworld.Greeter"), which
 	// is also its dependency name; empty for HTTP services.
 	FullName string

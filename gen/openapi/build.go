@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/gen/golang/naming"
 	"github.com/resilientgo/resilient/gen/ir"
@@ -63,6 +64,9 @@ type builder struct {
 	components map[string]string
 	// cyclic marks schemas on an allOf cycle.
 	cyclic map[*openapi3.Schema]bool
+	// policyNodes indexes the x-resilience values of each file by
+	// position, on first use (see policyNode).
+	policyNodes map[string]map[[2]int]*yaml.Node
 }
 
 func (b *builder) service() *ir.Service {

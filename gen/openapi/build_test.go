@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec"
 )
 
 // buildTestdata loads and builds a spec from testdata, failing on errors.
@@ -73,7 +74,7 @@ func TestBuildOperations(t *testing.T) {
 			got = append(got, line)
 		}
 		for _, e := range op.Resilience {
-			got = append(got, fmt.Sprintf("  x-resilience %s %v at %s", e.Level, e.Value, e.Location))
+			got = append(got, fmt.Sprintf("  x-resilience %s at %s:%s", e.Level, e.Location, policyText(e.Spec)))
 		}
 	}
 	want := []string{
@@ -88,14 +89,14 @@ func TestBuildOperations(t *testing.T) {
 		`  param Session cookie "session" string form explode=true`,
 		"  response 200 success=true application/json json []Pet",
 		"  response default success=false application/json json Error",
-		"  x-resilience path item map[retry:map[maxRetries:1]] at testdata/features.yaml:12:5",
-		"  x-resilience operation map[hedge:map[delay:50ms]] at testdata/features.yaml:51:7",
+		"  x-resilience path item at testdata/features.yaml:12:5: retry.maxRetries=1 at 14:9",
+		"  x-resilience operation at testdata/features.yaml:51:7: hedge.delay=50ms at 52:17",
 		"CreatePet POST /pets [not idempotent] testdata/features.yaml:66:5",
 		"  body application/json json CreatePetRequest required=true",
 		"  body application/x-www-form-urlencoded form CreatePetRequest2 required=true",
 		"  response 201 success=true application/json json CreatePetResponse",
 		"  response 409 success=false application/json json Error",
-		"  x-resilience path item map[retry:map[maxRetries:1]] at testdata/features.yaml:12:5",
+		"  x-resilience path item at testdata/features.yaml:12:5: retry.maxRetries=1 at 14:9",
 		"DeletePetsByPetID DELETE /pets/{petId} [idempotent] testdata/features.yaml:118:5",
 		`  param PetID path "petId" int64 simple explode=false required`,
 		"  response 204 success=true",
@@ -191,4 +192,20 @@ var wantTypes = map[string][]string{
 		"NameCode union String:string[] Int:int[]",
 		"NameVersion enum NameVersionV1=v1",
 	},
+}
+
+// policyText shows the fields the features spec sets in its x-resilience
+// values, each with the line and column of its key.
+func policyText(s policyspec.Spec) string {
+	var out string
+	if f := s.Timeout; f.Set {
+		out += fmt.Sprintf(" timeout=%v at %d:%d", f.Value, f.Loc.Line, f.Loc.Col)
+	}
+	if f := s.Retry.MaxRetries; f.Set {
+		out += fmt.Sprintf(" retry.maxRetries=%v at %d:%d", f.Value, f.Loc.Line, f.Loc.Col)
+	}
+	if f := s.Hedge.Delay; f.Set {
+		out += fmt.Sprintf(" hedge.delay=%v at %d:%d", f.Value, f.Loc.Line, f.Loc.Col)
+	}
+	return out
 }

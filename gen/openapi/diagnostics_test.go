@@ -256,3 +256,38 @@ components:
 		})
 	}
 }
+
+// TestResiliencePositions: x-resilience is decoded from the YAML node it
+// is written in, so every problem points at its own key, in the entry
+// file or in a file a $ref reaches.
+func TestResiliencePositions(t *testing.T) {
+	op := func(ext string) string {
+		return "    get:\n      operationId: getPets\n" + ext + "      responses:\n        \"204\": {description: ok}\n"
+	}
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{
+			name:  "in the entry file",
+			files: map[string]string{"api.yaml": head + "paths:\n  /pets:\n" + op("      x-resilience:\n        retry:\n          maxRetries: 9\n")},
+			want:  []string{"specs/api.yaml:11:11: E-RANGE: retry.maxRetries 9 must be in [0, 5] (#/paths/~1pets/get/x-resilience/retry/maxRetries); more than 5 retries multiplies load during an incident; use 2 (the default) or fewer"},
+		},
+		{
+			name: "in a path item another file holds",
+			files: map[string]string{
+				"api.yaml":  head + "paths:\n  /pets:\n    $ref: 'pets.yaml'\n",
+				"pets.yaml": "x-resilience:\n  timeout: -1s\nget:\n  operationId: getPets\n  responses:\n    \"204\": {description: ok}\n",
+			},
+			want: []string{`specs/pets.yaml:2:3: E-DURATION: timeout "-1s" must be a positive Go duration (it is negative) (#/paths/~1pets/x-resilience/timeout); write e.g. "800ms"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, run(tt.files)); diff != "" {
+				t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -35,6 +35,16 @@ type Document struct {
 	validation context.Context
 }
 
+// fileRoot returns the top node of the file that diagnostics name
+// display, nil when it is not a file of the document or does not parse.
+func (d *Document) fileRoot(display string) *yaml.Node {
+	rel, ok := d.src.rel(display)
+	if !ok {
+		return nil
+	}
+	return d.src.open(rel).root
+}
+
 // IsSwagger reports whether the document was written as Swagger 2.0.
 func (d *Document) IsSwagger() bool { return d.Version == "2.0" }
 

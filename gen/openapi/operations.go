@@ -41,7 +41,7 @@ func (b *builder) operations() []*ir.Operation {
 }
 
 // operation builds one operation; nil when it cannot be named.
-func (b *builder) operation(path, method string, item *openapi3.PathItem, op *openapi3.Operation, layer []ir.Extension) *ir.Operation {
+func (b *builder) operation(path, method string, item *openapi3.PathItem, op *openapi3.Operation, layer []ir.PolicyLayer) *ir.Operation {
 	method = strings.ToUpper(method)
 	ptr := pointer("#/paths", path, strings.ToLower(method))
 	o := &ir.Operation{

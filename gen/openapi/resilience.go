@@ -2,18 +2,24 @@ package openapi
 
 import (
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/resilientgo/resilient/policyspec/diag"
 	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // extensionKey is the OpenAPI extension carrying resilience policy.
 const extensionKey = "x-resilience"
 
-// resilience returns the raw x-resilience value of one level, located at
-// its key, or nil when the level has none.
-func (b *builder) resilience(level ir.Level, ext map[string]any, o *openapi3.Origin, ptr string) []ir.Extension {
+// resilience decodes the x-resilience value of one level, located at its
+// key, into a policy layer; nil when the level has none. The value is
+// decoded from the YAML node of the file it is written in, so that every
+// key and every problem has its own line and column; a value whose node
+// cannot be found (a document converted from Swagger, whose positions the
+// loader did not keep) is decoded from the loader's value, each of its
+// problems placed at the x-resilience key.
+func (b *builder) resilience(level ir.Level, ext map[string]any, o *openapi3.Origin, ptr string) []ir.PolicyLayer {
 	v, ok := ext[extensionKey]
 	if !ok {
 		return nil
@@ -25,33 +31,55 @@ func (b *builder) resilience(level ir.Level, ext map[string]any, o *openapi3.Ori
 			loc = diag.Location{File: at.File, Line: at.Line, Col: at.Column, Path: keyPtr}
 		}
 	}
-	return []ir.Extension{{Level: level, Value: v, Location: loc, Positions: b.doc.keyPositions(loc, keyPtr)}}
+	var spec policyspec.Spec
+	var err error
+	if node := b.policyNode(loc); node != nil {
+		spec, err = policyspec.DecodeNode(node, loc)
+	} else {
+		spec, err = policyspec.DecodeValue(v, loc)
+	}
+	b.diags.AddErr(err)
+	return []ir.PolicyLayer{{Level: level, Spec: spec, Location: loc}}
 }
 
-// keyPositions returns where each key inside the value at ptr was written,
-// by pointer relative to that value, when the value is in the entry file
-// at loc; nil otherwise.
-func (d *Document) keyPositions(loc diag.Location, ptr string) map[string]diag.Location {
-	if d.entry.root == nil || loc.File != d.entry.display {
-		return nil
+// policyNode returns the value node of the x-resilience key written at loc
+// (its key's position, or its value's), or nil when there is none.
+func (b *builder) policyNode(loc diag.Location) *yaml.Node {
+	if b.policyNodes == nil {
+		b.policyNodes = map[string]map[[2]int]*yaml.Node{}
 	}
-	node, ok := lookup(d.entry.root, d.sourcePointer(ptr))
-	if !ok || node.Kind != yaml.MappingNode {
-		return nil
+	nodes, ok := b.policyNodes[loc.File]
+	if !ok {
+		nodes = extensionNodes(b.doc.fileRoot(loc.File))
+		b.policyNodes[loc.File] = nodes
 	}
-	out := map[string]diag.Location{}
-	var walk func(n *yaml.Node, rel string)
-	walk = func(n *yaml.Node, rel string) {
-		if n.Kind != yaml.MappingNode {
+	return nodes[[2]int{loc.Line, loc.Col}]
+}
+
+// extensionNodes indexes the value nodes of every x-resilience key below
+// root by the line and column of the key and of the value; nil for a nil
+// root.
+func extensionNodes(root *yaml.Node) map[[2]int]*yaml.Node {
+	out := map[[2]int]*yaml.Node{}
+	seen := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n == nil || seen[n] {
 			return
 		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			p := pointer(rel, k.Value)
-			out[p] = diag.Location{File: loc.File, Line: k.Line, Col: k.Column, Path: ptr + p}
-			walk(v, p)
+		seen[n] = true
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k, v := n.Content[i], n.Content[i+1]; k.Value == extensionKey {
+					out[[2]int{k.Line, k.Column}] = v
+					out[[2]int{v.Line, v.Column}] = v
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
 		}
 	}
-	walk(node, "")
+	walk(root)
 	return out
 }

@@ -8,8 +8,10 @@
 // [ir.RPC] (its gRPC path, streaming kind and Go message types) and the
 // idempotency of its idempotency_level option: NO_SIDE_EFFECTS is
 // [ir.ReadOnly], IDEMPOTENT is [ir.Idempotent], anything else is
-// [ir.NotIdempotent]. The resilience options are kept as raw policy layers,
-// in snake_case, for package resolve to decode and check:
+// [ir.NotIdempotent]. The resilience options are read as typed values and
+// decoded into policy layers ([ir.PolicyLayer]) with
+// policyspec.DecodeWritten, each field located at the option statement that
+// sets it and named as the author spelled it ("attempt_timeout"):
 // (resilient.v1.file) at [ir.LevelDocument], (resilient.v1.service) at
 // [ir.LevelService] and (resilient.v1.method) at [ir.LevelOperation].
 //

@@ -1,16 +1,11 @@
 package protoir
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	resilientv1 "github.com/resilientgo/resilient/annotations/resilient/v1"
@@ -43,7 +38,7 @@ func file(f *protogen.File, list *diag.List) []*ir.Service {
 			`write edition = "2023"`)
 		return nil
 	}
-	fileExt := extension(f, f.Desc, ir.LevelDocument, resilientv1.E_File, list)
+	fileExt := policyOption(f, f.Desc, nil, fileOptionsField, ir.LevelDocument, resilientv1.E_File, list)
 	var out []*ir.Service
 	for _, s := range f.Services {
 		out = append(out, service(f, s, fileExt, list))
@@ -55,7 +50,7 @@ func editionName(ed descriptorpb.Edition) string {
 	return strings.TrimPrefix(ed.String(), "EDITION_")
 }
 
-func service(f *protogen.File, s *protogen.Service, fileExt *ir.Extension, list *diag.List) *ir.Service {
+func service(f *protogen.File, s *protogen.Service, fileExt *ir.PolicyLayer, list *diag.List) *ir.Service {
 	svc := &ir.Service{
 		Name:      s.GoName,
 		Doc:       comment(s.Comments.Leading),
@@ -72,7 +67,7 @@ func service(f *protogen.File, s *protogen.Service, fileExt *ir.Extension, list 
 	if fileExt != nil {
 		svc.Resilience = append(svc.Resilience, *fileExt)
 	}
-	if e := extension(f, s.Desc, ir.LevelService, resilientv1.E_Service, list); e != nil {
+	if e := policyOption(f, s.Desc, s.Location.Path, serviceOptionsField, ir.LevelService, resilientv1.E_Service, list); e != nil {
 		svc.Resilience = append(svc.Resilience, *e)
 	}
 	byGoName := map[string]*protogen.Method{}
@@ -116,7 +111,7 @@ func method(f *protogen.File, s *protogen.Service, m *protogen.Method, list *dia
 		RPC:         rpc,
 		Location:    location(f, m.Desc),
 	}
-	if e := extension(f, m.Desc, ir.LevelOperation, resilientv1.E_Method, list); e != nil {
+	if e := policyOption(f, m.Desc, m.Location.Path, methodOptionsField, ir.LevelOperation, resilientv1.E_Method, list); e != nil {
 		op.Resilience = append(op.Resilience, *e)
 	}
 	return op
@@ -161,82 +156,4 @@ func comment(c protogen.Comments) string {
 		lines[i] = strings.TrimRight(strings.TrimPrefix(l, " "), " \t")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// extension returns the option xt of d as a raw snake_case policy layer,
-// nil when it is not set.
-func extension(f *protogen.File, d protoreflect.Descriptor, level ir.Level, xt protoreflect.ExtensionType, list *diag.List) *ir.Extension {
-	loc := location(f, d)
-	opts, err := typedOptions(d.Options())
-	if err != nil {
-		list.Errorf(loc, diag.RuleOption, fmt.Sprintf("options of %s cannot be read: %v", d.FullName(), err), "")
-		return nil
-	}
-	if opts == nil || !proto.HasExtension(opts, xt) {
-		return nil
-	}
-	optName := "(" + string(xt.TypeDescriptor().FullName()) + ")"
-	if loc.Path == "" {
-		loc.Path = optName
-	} else {
-		loc.Path += "." + optName
-	}
-	msg, _ := proto.GetExtension(opts, xt).(proto.Message)
-	v, err := optionValue(msg)
-	if err != nil {
-		list.Errorf(loc, diag.RuleOption, fmt.Sprintf("option %s cannot be read: %v", optName, err), "check its durations: seconds and nanos must have the same sign")
-		return nil
-	}
-	return &ir.Extension{Level: level, Value: v, Snake: true, Location: loc}
-}
-
-// typedOptions re-reads an options message with the extensions linked
-// into this program, so that an extension set by a compiler that knew it
-// only dynamically comes back as its Go type.
-func typedOptions(opts proto.Message) (proto.Message, error) {
-	if opts == nil || !opts.ProtoReflect().IsValid() {
-		return nil, nil
-	}
-	b, err := proto.Marshal(opts)
-	if err != nil {
-		return nil, err
-	}
-	fresh := opts.ProtoReflect().New().Interface()
-	if err := (proto.UnmarshalOptions{Resolver: protoregistry.GlobalTypes}).Unmarshal(b, fresh); err != nil {
-		return nil, err
-	}
-	return fresh, nil
-}
-
-// optionValue turns an option message into the policy object it stands
-// for: snake_case keys, durations as Go duration strings, the fallback
-// kind as "cached", "static" or "none", and a static fallback value parsed
-// from its JSON.
-func optionValue(m proto.Message) (map[string]any, error) {
-	b, err := protojson.MarshalOptions{UseProtoNames: true}.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v map[string]any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if fb, ok := v["fallback"].(map[string]any); ok {
-		if k, ok := fb["kind"].(string); ok {
-			fb["kind"] = strings.ToLower(strings.TrimPrefix(k, "FALLBACK_KIND_"))
-			if fb["kind"] == "unspecified" {
-				delete(fb, "kind")
-			}
-		}
-		if s, ok := fb["value"].(string); ok {
-			var x any
-			if err := json.Unmarshal([]byte(s), &x); err != nil {
-				return nil, fmt.Errorf("fallback.value is not JSON: %v", err)
-			}
-			fb["value"] = x
-		}
-	}
-	return v, nil
 }

@@ -1,8 +1,6 @@
 package resolve
 
 import (
-	"strings"
-
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
@@ -47,18 +45,11 @@ type opRule func(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 // is nil only when the dependency-wide policy cannot be resolved.
 func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opRule) (*Service, []diag.Diagnostic, error) {
 	var list diag.List
-	at := keyPositions(svc)
-	add := func(err error) {
-		for _, d := range diag.From(err) {
-			list.Add(at.relocate(d))
-		}
-	}
+	add := list.AddErr
 
 	depLayers := file.DependencyLayers(dependency)
-	for _, ext := range svc.Resilience {
-		l, err := decode(ext)
-		add(err)
-		depLayers = append(depLayers, l)
+	for _, p := range svc.Resilience {
+		depLayers = append(depLayers, layer(p))
 	}
 	dep, err := policyspec.ResolveDependency(dependency, depLayers...)
 	add(err)
@@ -71,10 +62,8 @@ func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opR
 	known := make([]string, 0, 2*len(svc.Operations))
 	for i, op := range svc.Operations {
 		layers := fileLayers(file, dependency, op)
-		for _, ext := range op.Resilience {
-			l, err := decode(ext)
-			add(err)
-			layers = append(layers, l)
+		for _, p := range op.Resilience {
+			layers = append(layers, layer(p))
 		}
 		res, err := dep.ResolveOperation(op.Name, Idempotency(op.Idempotency), layers...)
 		add(err)
@@ -106,12 +95,10 @@ func fileLayers(file *policyspec.File, dependency string, op *ir.Operation) []po
 	return layers
 }
 
-// decode decodes one raw extension value (x-resilience, or a proto
-// option in snake_case) into its layer, with each field located at the
-// key that set it when the front end knows where that is.
-func decode(ext ir.Extension) (policyspec.Layer, error) {
+// layer is the policy layer of one level of the input.
+func layer(p ir.PolicyLayer) policyspec.Layer {
 	kind := policyspec.LayerOperation
-	switch ext.Level {
+	switch p.Level {
 	case ir.LevelDocument:
 		kind = policyspec.LayerDocument
 	case ir.LevelService:
@@ -119,18 +106,7 @@ func decode(ext ir.Extension) (policyspec.Layer, error) {
 	case ir.LevelPathItem:
 		kind = policyspec.LayerPathItem
 	}
-	decodeValue := policyspec.DecodeValue
-	if ext.Snake {
-		decodeValue = policyspec.DecodeSnakeValue
-	}
-	spec, err := decodeValue(ext.Value, ext.Location)
-	spec.Relocate(func(l diag.Location) diag.Location {
-		if p, ok := ext.Positions[strings.TrimPrefix(l.Path, ext.Path)]; ok && strings.HasPrefix(l.Path, ext.Path) {
-			l.Line, l.Col = p.Line, p.Col
-		}
-		return l
-	})
-	return policyspec.Layer{Kind: kind, Spec: spec}, err
+	return policyspec.Layer{Kind: kind, Spec: p.Spec}
 }
 
 // Idempotency converts the IR's idempotency to the runtime's.
@@ -143,34 +119,4 @@ func Idempotency(i ir.Idempotency) runtime.Idempotency {
 	default:
 		return runtime.NotIdempotent
 	}
-}
-
-// positions maps the JSON pointer of every key written inside the
-// service's resilience extensions to where it was written.
-type positions map[string]diag.Location
-
-// keyPositions collects the key positions of every extension of svc.
-func keyPositions(svc *ir.Service) positions {
-	at := positions{}
-	collect := func(exts []ir.Extension) {
-		for _, e := range exts {
-			for rel, loc := range e.Positions {
-				at[e.Path+rel] = loc
-			}
-		}
-	}
-	collect(svc.Resilience)
-	for _, op := range svc.Operations {
-		collect(op.Resilience)
-	}
-	return at
-}
-
-// relocate points d at the key its path names, when that key's position
-// is known; a diagnostic about a whole extension keeps its location.
-func (at positions) relocate(d diag.Diagnostic) diag.Diagnostic {
-	if loc, ok := at[d.Location.Path]; ok && (d.Location.File == "" || d.Location.File == loc.File) {
-		d.Location.Line, d.Location.Col = loc.Line, loc.Col
-	}
-	return d
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/resolve"
@@ -14,6 +15,16 @@ import (
 	"github.com/resilientgo/resilient/runtime"
 )
 
+// layer is the policy value v decoded as a front end gives it, every
+// field located at loc.
+func layer(level ir.Level, v map[string]any, loc diag.Location) ir.PolicyLayer {
+	spec, err := policyspec.DecodeValue(v, loc)
+	if err != nil {
+		panic(err)
+	}
+	return ir.PolicyLayer{Level: level, Spec: spec, Location: loc}
+}
+
 // httpOp is an HTTP operation of api.yaml named name (operationId id),
 // with its x-resilience value, if any, at line 10.
 func httpOp(name, id, method string, ext map[string]any) *ir.Operation {
@@ -21,8 +32,7 @@ func httpOp(name, id, method string, ext map[string]any) *ir.Operation {
 		Idempotency: ir.MethodIdempotency(method),
 		Location:    diag.Location{File: "api.yaml", Line: 5, Col: 3, Path: "#/paths/~1" + id + "/" + strings.ToLower(method)}}
 	if ext != nil {
-		op.Resilience = []ir.Extension{{Level: ir.LevelOperation, Value: ext,
-			Location: diag.Location{File: "api.yaml", Line: 10, Col: 7, Path: op.Path + "/x-resilience"}}}
+		op.Resilience = []ir.PolicyLayer{layer(ir.LevelOperation, ext, diag.Location{File: "api.yaml", Line: 10, Col: 7, Path: op.Path + "/x-resilience"})}
 	}
 	return op
 }
@@ -34,8 +44,7 @@ func rpcOp(rpc string, kind ir.StreamKind, idem ir.Idempotency, option map[strin
 		RPC:      &ir.RPC{FullMethod: "/p.S/" + rpc, Name: rpc, Kind: kind, Output: ir.GoIdent{Name: "M"}},
 		Location: diag.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc}}
 	if option != nil {
-		op.Resilience = []ir.Extension{{Level: ir.LevelOperation, Value: option, Snake: true,
-			Location: diag.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc + ".(resilient.v1.method)"}}}
+		op.Resilience = []ir.PolicyLayer{layer(ir.LevelOperation, option, diag.Location{File: "s.proto", Line: 7, Col: 3, Path: "p.S." + rpc + ".(resilient.v1.method)"})}
 	}
 	return op
 }
@@ -106,39 +115,47 @@ func TestOperationsCarryTheirPolicy(t *testing.T) {
 	}
 }
 
-// TestRelocate: a diagnostic about a key inside an extension points at the
-// line and column where the key is written when the front end knows it;
-// otherwise at the extension.
-func TestRelocate(t *testing.T) {
-	const ptr = "#/paths/~1things/get/x-resilience"
-	positions := map[string]diag.Location{
-		"/retry":            {File: "api.yaml", Line: 11, Col: 9, Path: ptr + "/retry"},
-		"/retry/maxRetries": {File: "api.yaml", Line: 12, Col: 11, Path: ptr + "/retry/maxRetries"},
-		"/timeout":          {File: "api.yaml", Line: 13, Col: 9, Path: ptr + "/timeout"},
-	}
+// TestDiagnosticsAtTheirKeys: the rules of resolution point at the key
+// that breaks them, where the front end placed it, across layers.
+func TestDiagnosticsAtTheirKeys(t *testing.T) {
+	const ptr = "#/paths/~1things/post/x-resilience"
 	tests := []struct {
-		name      string
-		value     map[string]any
-		positions map[string]diag.Location
-		want      []string
+		name       string
+		item, op   string // the path item's and the operation's x-resilience, as YAML
+		idempotent bool
+		want       []string
 	}{
-		{"a bad value, at its key", map[string]any{"retry": map[string]any{"maxRetries": -1}}, positions,
-			[]string{"api.yaml:12:11 E-RANGE"}},
-		{"an unknown key, at the extension without its position", map[string]any{"retyr": map[string]any{}}, positions,
-			[]string{"api.yaml:10:7 E-EXT-UNKNOWN"}},
-		{"a rule between keys, at the key it names", map[string]any{"timeout": "-1s"}, positions,
-			[]string{"api.yaml:13:9 E-DURATION"}},
-		{"positions unknown, at the extension", map[string]any{"retry": map[string]any{"maxRetries": -1}}, nil,
-			[]string{"api.yaml:10:7 E-RANGE"}},
-		{"a position in another file is not taken", map[string]any{"retry": map[string]any{"maxRetries": -1}},
-			map[string]diag.Location{"/retry/maxRetries": {File: "common.yaml", Line: 99, Col: 1, Path: ptr + "/retry/maxRetries"}},
-			[]string{"api.yaml:10:7 E-RANGE"}},
+		{"retries on a plain POST, at maxRetries", "", "timeout: 2s\nretry:\n  maxRetries: 2\n", false,
+			[]string{"api.yaml:3:3 E-RETRY-UNSAFE"}},
+		{"an attempt timeout not below the total, at the narrower key", "timeout: 1s\n", "attemptTimeout: 2s\n", true,
+			[]string{"api.yaml:1:1 E-TIMEOUT-ORDER"}},
+		{"a fallback on a write, at its kind", "", "\n\nfallback:\n  kind: cached\n", false,
+			[]string{"api.yaml:4:3 E-FALLBACK-UNSAFE"}},
+	}
+	decode := func(t *testing.T, file, text string) []ir.PolicyLayer {
+		if text == "" {
+			return nil
+		}
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(text), &n); err != nil {
+			t.Fatal(err)
+		}
+		spec, err := policyspec.DecodeNode(&n, diag.Location{File: file, Path: ptr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []ir.PolicyLayer{{Level: ir.LevelOperation, Spec: spec, Location: diag.Location{File: file, Line: 1, Col: 1, Path: ptr}}}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			op := &ir.Operation{Name: "GetThing", ID: "getThing", Method: "GET", Path: "/things", Idempotency: ir.ReadOnly,
-				Resilience: []ir.Extension{{Level: ir.LevelOperation, Value: tt.value, Positions: tt.positions,
-					Location: diag.Location{File: "api.yaml", Line: 10, Col: 7, Path: ptr}}}}
+			op := httpOp("AddThing", "addThing", "POST", nil)
+			op.Resilience = append(decode(t, "item.yaml", tt.item), decode(t, "api.yaml", tt.op)...)
+			if len(op.Resilience) == 2 {
+				op.Resilience[0].Level = ir.LevelPathItem
+			}
+			if tt.idempotent {
+				op.Idempotency = ir.Idempotent
+			}
 			_, _, err := resolve.HTTP(&ir.Service{Name: "API", Operations: []*ir.Operation{op}}, "api", nil)
 			if diff := cmp.Diff(tt.want, errorRules(err)); diff != "" {
 				t.Errorf("HTTP diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
@@ -198,7 +215,7 @@ func TestPolicyFileLookup(t *testing.T) {
 // stream is an error; a static fallback on any RPC is an error and left
 // out.
 func TestStreamRules(t *testing.T) {
-	retry := map[string]any{"retry": map[string]any{"max_retries": 2}}
+	retry := map[string]any{"retry": map[string]any{"maxRetries": 2}}
 	hedge := map[string]any{"hedge": map[string]any{"delay": "50ms"}}
 	cached := map[string]any{"fallback": map[string]any{"kind": "cached"}}
 	static := map[string]any{"fallback": map[string]any{"kind": "static", "value": map[string]any{}}}
@@ -226,8 +243,8 @@ func TestStreamRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			svc := rpcService(rpcOp("Op", tt.kind, ir.ReadOnly, tt.option))
 			if tt.fileRetry {
-				svc.Resilience = []ir.Extension{{Level: ir.LevelDocument, Snake: true, Value: map[string]any{"retry": map[string]any{"max_retries": 3}},
-					Location: diag.Location{File: "s.proto", Line: 3, Col: 1, Path: "p.(resilient.v1.file)"}}}
+				svc.Resilience = []ir.PolicyLayer{layer(ir.LevelDocument, map[string]any{"retry": map[string]any{"maxRetries": 3}},
+					diag.Location{File: "s.proto", Line: 3, Col: 1, Path: "p.(resilient.v1.file)"})}
 			}
 			res, _, err := resolve.RPC(svc, nil)
 			if diff := cmp.Diff(tt.errs, errorRules(err)); diff != "" {
@@ -264,7 +281,7 @@ func TestKeysNotForGRPC(t *testing.T) {
 		{"from the policy file's defaults: silent", "defaults:\n  connectTimeout: 200ms\n  deadlineHeader: X-Budget\n", nil, nil},
 		{"for the service in the policy file", "dependencies:\n  p.S:\n    connectTimeout: 200ms\n    deadlineHeader: false\n", nil,
 			[]string{"policy.yaml:3:5 W-KEY-NOT-GRPC", "policy.yaml:4:5 W-KEY-NOT-GRPC"}},
-		{"on the method", "", map[string]any{"connect_timeout": "200ms"}, []string{"s.proto:7:3 W-KEY-NOT-GRPC"}},
+		{"on the method", "", map[string]any{"connectTimeout": "200ms"}, []string{"s.proto:7:3 W-KEY-NOT-GRPC"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
