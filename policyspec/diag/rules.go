@@ -1,8 +1,9 @@
 package diag
 
 // Rule identifies the kind of a [Diagnostic]: "E-..." for errors, "W-..."
-// for warnings. Every rule is one of the constants below; [Rules] says
-// what each reports.
+// for warnings. Every rule is one of the constants below, grouped by what
+// they are about; [Rules] says in one line what each reports, and
+// [Rule.Doc] looks one up.
 type Rule string
 
 // Input that cannot be used at all.
