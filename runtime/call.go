@@ -70,11 +70,19 @@ func Do[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T
 // Such calls are never hedged. Everything else is as in [Do]; a fallback
 // answer holds no permit.
 func DoHeld[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (v T, release func(), err error) {
+	v, rel, err := doHeld(ctx, op, key, attempt)
+	return v, func() { rel(nil) }, err
+}
+
+// doHeld is [DoHeld] whose release takes the error that ended the use of
+// the result (nil for a clean end), for the call's trace.
+func doHeld[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (v T, release func(error), err error) {
 	v, held, err := call(ctx, op, key, attempt, true)
 	if !held {
-		return v, func() {}, err
+		return v, func(error) {}, err
 	}
-	return v, sync.OnceFunc(op.dep.bulkhead.release), err
+	var once sync.Once
+	return v, func(error) { once.Do(op.dep.bulkhead.release) }, err
 }
 
 // call runs the pipeline. With hold, a successful call keeps its bulkhead
