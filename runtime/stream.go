@@ -53,7 +53,7 @@ import (
 // call are DoHTTP's. decodeErr (may be nil) turns a documented error answer
 // into the operation's typed error, as for DoHTTP.
 func DoHTTPStream(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decodeErr ErrorDecoder) (*http.Response, error) {
-	resp, err := doHTTPHeld(ctx, op, c, req, decodeErr, false)
+	resp, err := doHTTPHeld(ctx, op, c, req, decodeErr, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -61,10 +61,11 @@ func DoHTTPStream(ctx context.Context, op *Operation, c *HTTPClient, req *http.R
 }
 
 // doHTTPHeld is [DoHTTPStream]. With answerAll, an answer outside 2xx that
-// ends the call is returned as the response, its body unread and holding
-// the permit as a 2xx one does, instead of as an error: the route
-// transport hands every answer of the dependency to its caller.
-func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decodeErr ErrorDecoder, answerAll bool) (*http.Response, error) {
+// ends the call is returned as the response, its body unread, instead of
+// as an error: the route transport hands every answer of the dependency
+// to its caller. With streamDeadline, the deadline header carries ctx's
+// remaining time, else the attempt's.
+func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decodeErr ErrorDecoder, answerAll, streamDeadline bool) (*http.Response, error) {
 	op, err := prepareHTTP(op.With(WithoutHedging(), WithoutFallback()), req)
 	if err != nil {
 		return nil, err
@@ -82,7 +83,11 @@ func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Req
 		}
 		first := inPlace
 		inPlace = false
-		a, err := streamAttempt(ctx, actx, c, req, first, trace, decodeErr, answerAll)
+		dctx := actx
+		if streamDeadline {
+			dctx = ctx
+		}
+		a, err := streamAttempt(ctx, actx, dctx, c, req, first, trace, decodeErr, answerAll)
 		if err != nil && a != nil {
 			last = a
 		}
@@ -148,9 +153,10 @@ func (a *heldAnswer) hand(ctx context.Context, release func(error)) *http.Respon
 // header is in. actx bounds the wait for the header; the request itself
 // runs under a context with ctx's deadline and cancellation and actx's
 // values (a trace span), so that the body outlives the attempt. The
-// answer of a status outside 2xx is an error, returned with the unread
-// answer when answerAll asks for it.
-func streamAttempt(ctx, actx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decodeErr ErrorDecoder, answerAll bool) (*heldAnswer, error) {
+// deadline header carries dctx's remaining time. The answer of a status
+// outside 2xx is an error, returned with the unread answer when answerAll
+// asks for it.
+func streamAttempt(ctx, actx, dctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decodeErr ErrorDecoder, answerAll bool) (*heldAnswer, error) {
 	sctx, cancel := streamContext(ctx, actx)
 	stop := context.AfterFunc(actx, cancel)
 	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
@@ -176,7 +182,7 @@ func streamAttempt(ctx, actx context.Context, c *HTTPClient, req *http.Request, 
 	}
 	d, name, margin, send, limit := c.settings()
 	if send {
-		if err := setDeadlineHeader(ctx, r.Header, name, margin); err != nil {
+		if err := setDeadlineHeader(dctx, r.Header, name, margin); err != nil {
 			stop()
 			cancel()
 			closeRequestBody(r)
