@@ -90,8 +90,9 @@ type RouteOptions struct {
 // operations, with a body the [http.Request] can replay through GetBody,
 // as [http.NewRequest] sets for in-memory bodies) happen only before a
 // response is handed over, and the response body, read by the client
-// after RoundTrip returns, is bound by the request's context and holds a
-// bulkhead permit until it is closed or read to its end. Every answer of
+// after RoundTrip returns, is bound by the request's context; a 2xx body
+// holds a bulkhead permit until it is closed or read to its end (an error
+// answer's holds none: its call has ended). Every answer of
 // the dependency is returned as the response, whatever its status: an
 // answer outside 2xx that the pipeline did not retry, or the last one
 // when retries ran out, reaches the client as the server sent it, for the
