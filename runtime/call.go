@@ -61,7 +61,7 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 // partition ([WithFallbackPartition]). It is hashed, never stored in clear.
 // It is unused when the operation keeps no cache, and may then be empty.
 func Do[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (T, error) {
-	v, _, err := call(ctx, op, key, attempt, false)
+	v, _, _, err := call(ctx, op, key, attempt, false)
 	return v, err
 }
 
@@ -74,21 +74,45 @@ func Do[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T
 // Such calls are never hedged. Everything else is as in [Do]; a fallback
 // answer holds no permit.
 func DoHeld[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (v T, release func(), err error) {
-	v, held, err := call(ctx, op, key, attempt, true)
+	v, rel, err := doHeld(ctx, op, key, attempt)
+	return v, func() { rel(nil) }, err
+}
+
+// doHeld is [DoHeld] whose release takes the error that ended the use of
+// the result (nil for a clean end), for the call's trace.
+func doHeld[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (v T, release func(error), err error) {
+	v, held, tr, err := call(ctx, op, key, attempt, true)
 	if !held {
-		return v, func() {}, err
+		return v, func(error) {}, err
 	}
-	return v, sync.OnceFunc(op.dep.bulkhead.release), err
+	var once sync.Once
+	return v, func(err error) {
+		once.Do(func() {
+			op.dep.bulkhead.release()
+			if tr != nil {
+				tr.end(err, true)
+			}
+		})
+	}, err
 }
 
 // call runs the pipeline. With hold, a successful call keeps its bulkhead
-// permit and reports held; the caller then releases it.
-func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T], hold bool) (v T, held bool, err error) {
+// permit and reports held; the caller then releases it, and ends the
+// call's trace (tr, nil when not traced).
+func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T], hold bool) (v T, held bool, tr *callTrace, err error) {
 	var zero T
-	if ctx.Err() != nil {
-		return zero, false, op.stopped(ctx, 0, true, nil)
-	}
 	d := op.dep
+	if d.traced {
+		ctx, tr = op.startTrace(ctx, hold)
+		defer func() {
+			if !held {
+				tr.end(err, false)
+			}
+		}()
+	}
+	if ctx.Err() != nil {
+		return zero, false, tr, op.stopped(ctx, 0, true, nil)
+	}
 	now := time.Now()
 	deadline := now.Add(op.timeout)
 	if cd, ok := ctx.Deadline(); ok && cd.Before(deadline) {
@@ -98,19 +122,22 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 		// Less time left than the dependency usually takes: an attempt
 		// would only load it with work nobody waits for.
 		v, err := fallback[T](ctx, op, key, op.fail(EndDeadline, 0, true, &DeadlineExceededError{Dependency: d.name, Operation: op.name}))
-		return v, false, err
+		return v, false, tr, err
 	}
 	waited, ok, err := d.bulkhead.acquire(ctx, deadline)
 	if !ok {
 		if err != nil {
-			return zero, false, op.stopped(ctx, 0, true, nil)
+			return zero, false, tr, op.stopped(ctx, 0, true, nil)
 		}
 		if d.observed {
 			d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: op.name, Reason: RejectBulkheadFull})
 		}
 		v, err := fallback[T](ctx, op, key, op.fail(EndBulkheadFull, 0, true,
 			&BulkheadFullError{Dependency: d.name, Operation: op.name, MaxConcurrent: d.bulkhead.limit(), Waited: waited}))
-		return v, false, err
+		return v, false, tr, err
+	}
+	if tr != nil {
+		tr.waited = waited
 	}
 	d.budget.onCall()
 	// The permit goes back when the call ends, also if the attempt panics,
@@ -126,16 +153,16 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 	verdicts.settle(ctx, d)
 	if cerr != nil {
 		v, err = fallback[T](ctx, op, key, cerr)
-		return v, false, err
+		return v, false, tr, err
 	}
 	if op.fallback.Kind == FallbackCached {
 		d.store.Store(op.storeKey(ctx, key), v, time.Now())
 	}
 	if hold {
 		keep = true
-		return v, true, nil
+		return v, true, tr, nil
 	}
-	return v, false, nil
+	return v, false, tr, nil
 }
 
 // Run is [Do] for attempts that return only an error.
@@ -269,8 +296,16 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			}
 			return zero, op.fail(EndBudgetExhausted, attempts, !reached, &BudgetExhaustedError{Dependency: d.name, Operation: op.name, Attempts: attempts, Last: last})
 		}
-		if d.observed {
-			d.observer.Retry(RetryEvent{Dependency: d.name, Operation: op.name, Attempt: attempts, Delay: delay, RetryAfter: asked, Err: last})
+		if d.observed || d.traced {
+			ev := RetryEvent{Dependency: d.name, Operation: op.name, Attempt: attempts, Delay: delay, RetryAfter: asked, Err: last, Context: ctx}
+			if d.observed {
+				d.observer.Retry(ev)
+			}
+			if d.traced {
+				if tr := traceOf(ctx); tr != nil {
+					tr.retry.Store(&ev)
+				}
+			}
 		}
 		if !sleep(ctx, delay) {
 			d.budget.refund()
@@ -313,13 +348,24 @@ func (o *Operation) endOnce(ctx context.Context, last error, timedOut, interrupt
 func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt[T], done func(error), n int, hedge, early bool) attemptResult[T] {
 	d := op.dep
 	timed := d.observed || op.adaptive()
-	var start time.Time
+	var (
+		start time.Time
+		span  AttemptSpan
+	)
 	if timed {
 		start = time.Now()
 	}
+	if d.traced {
+		if !timed {
+			start = time.Now()
+		}
+		if tr := traceOf(ctx); tr != nil {
+			actx, span = tr.startAttempt(actx, op, n, hedge)
+		}
+	}
 	v, err := attempt(actx)
 	var elapsed time.Duration
-	if timed {
+	if timed || d.traced {
 		elapsed = time.Since(start)
 	}
 	r := attemptResult[T]{v: v, err: err}
@@ -382,9 +428,15 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 			d.report()
 		}
 	}
-	if d.observed {
-		d.observer.Attempt(AttemptEvent{Dependency: d.name, Operation: op.name, Attempt: n, Hedge: hedge,
-			Duration: elapsed, Err: err, Class: r.class})
+	if d.observed || span != nil {
+		ev := AttemptEvent{Dependency: d.name, Operation: op.name, Attempt: n, Hedge: hedge,
+			Duration: elapsed, Err: err, Class: r.class, Context: actx}
+		if d.observed {
+			d.observer.Attempt(ev)
+		}
+		if span != nil {
+			span.End(ev)
+		}
 	}
 	return r
 }
@@ -501,7 +553,7 @@ func fallback[T any](ctx context.Context, op *Operation, key string, err *CallEr
 	}
 	d := op.dep
 	if d.observed {
-		d.observer.Degraded(DegradedEvent{Dependency: d.name, Operation: op.name, Source: op.fallback.Kind, Age: age, Cause: err})
+		d.observer.Degraded(DegradedEvent{Dependency: d.name, Operation: op.name, Source: op.fallback.Kind, Age: age, Cause: err, Context: ctx})
 	}
 	return v, &DegradedError{Dependency: d.name, Operation: op.name, Source: op.fallback.Kind, Age: age, Cause: err}
 }

@@ -23,6 +23,8 @@ type Dependency struct {
 	store    FallbackStore
 	observer Observer
 	observed bool // observer is not the no-op one
+	tracer   Tracer
+	traced   bool // tracer is set
 	logger   *slog.Logger
 	// partition partitions cached answers by the call's context.
 	partition func(context.Context) string

@@ -226,6 +226,39 @@
 // The package reads time only through the standard library, so tests run it
 // under testing/synctest, whose fake clock also drives gobreaker's.
 //
+// # Streams
+//
+// [DoHTTPStream] runs a call whose answer is read after the call returns
+// (server-sent events, JSON Lines, JSON text sequences, downloads): its
+// attempt ends when the response header arrives, so the attempt and total
+// timeouts bound only that wait; the body is bound by the caller's
+// context; the call is retried only before a header arrives, never once
+// its stream was handed over; and it holds a bulkhead permit until the
+// body is closed, read to its end, or the context is done ([DoHeld]).
+// [NewEventStream], [NewJSONLinesStream] and [NewJSONSeqStream] read such
+// a body as a [Stream] of typed items, each delivered as soon as it is
+// complete.
+//
+// # Traces
+//
+// A [Tracer] set with [WithTracer] starts a span for every call and every
+// attempt, and the attempts run under their span's context, so what they
+// send is traced below them. The OpenTelemetry tracer is in the oteltrace
+// sub-package; without a tracer the pipeline does no tracing work at all.
+//
+// # The route-table transport
+//
+// [RouteTransport] gives the pipeline to an HTTP client this package did
+// not generate: it matches each request to a [Route] by method and path
+// template and runs it through that route's [Operation].
+//
+// # Models and bodies
+//
+// [Nullable] tells absent, null and set apart; [Date] is a civil date in
+// the "date" format; [SetBody], [File] and [Multipart] make request bodies
+// that the pipeline can replay for a retry when their content allows it,
+// and one-shot (a single attempt) when it does not.
+//
 // # Request paths
 //
 // A generated request builder passes the escaped path it assembles to

@@ -164,28 +164,14 @@ type ErrorDecoder func(*RemoteError) error
 //
 // The value returned is decode's; the error is the pipeline's (see [Do]).
 func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
-	if err := checkRequest(req, op.idempotencyKey); err != nil {
-		closeRequestBody(req)
+	op, err := prepareHTTP(op, req)
+	if err != nil {
 		var zero T
-		return zero, InvalidRequest(op, err)
-	}
-	if name := op.idempotencyKey; name != "" {
-		if req.Header == nil {
-			req.Header = make(http.Header, 1)
-		}
-		if req.Header.Get(name) == "" {
-			// One key for the call, the same on every attempt.
-			req.Header.Set(name, NewIdempotencyKey())
-		}
+		return zero, err
 	}
 	if req.Body != nil && req.Body != http.NoBody {
 		// Closed also when no attempt is made (bulkhead full, breaker open).
 		defer req.Body.Close()
-		if req.GetBody == nil {
-			// The body can be sent once only. With GetBody, every attempt
-			// sends a fresh copy and req.Body itself is never read.
-			op = op.With(WithoutRetries(), WithoutHedging())
-		}
 	}
 	// Without hedging, attempts run one after the other on this goroutine:
 	// the first may write req.Header before sending it, and every later one
@@ -206,6 +192,52 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 		}
 		return httpAttempt(actx, c, req, first, trace, decode, decodeErr)
 	})
+}
+
+// prepareHTTP checks req as net/http would before the pipeline (closing
+// its body and returning the call's error when it is refused), sets op's
+// idempotency key header when req lacks it, and returns op restricted to
+// one attempt when req has a body that cannot be replayed.
+func prepareHTTP(op *Operation, req *http.Request) (*Operation, error) {
+	if err := checkRequest(req, op.idempotencyKey); err != nil {
+		closeRequestBody(req)
+		return op, InvalidRequest(op, err)
+	}
+	if name := op.idempotencyKey; name != "" {
+		if req.Header == nil {
+			req.Header = make(http.Header, 1)
+		}
+		if req.Header.Get(name) == "" {
+			// One key for the call, the same on every attempt.
+			req.Header.Set(name, NewIdempotencyKey())
+		}
+	}
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		// The body can be sent once only. With GetBody, every attempt
+		// sends a fresh copy and req.Body itself is never read.
+		op = op.With(WithoutRetries(), WithoutHedging())
+	}
+	return op, nil
+}
+
+// settings returns what c says, defaults filled in: the Doer, the deadline
+// header's name (empty for the default) and margin, whether to send it, and
+// the success body limit (negative: none).
+func (c *HTTPClient) settings() (d Doer, name string, margin time.Duration, send bool, limit int64) {
+	d, send, limit = http.DefaultClient, true, DefaultMaxResponseBody
+	if c != nil {
+		name, margin, send = c.DeadlineHeader, c.DeadlineMargin, !c.DisableDeadlineHeader
+		if c.Doer != nil {
+			d = c.Doer
+		}
+		switch {
+		case c.MaxResponseBody < 0:
+			limit = -1
+		case c.MaxResponseBody > 0:
+			limit = c.MaxResponseBody
+		}
+	}
+	return d, name, margin, send, limit
 }
 
 // httpAttempt sends one attempt of req under ctx and decodes the answer.
@@ -241,25 +273,7 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 		}
 		r.Body = body
 	}
-	var (
-		d      Doer = http.DefaultClient
-		name   string
-		margin time.Duration
-		send         = true
-		limit  int64 = DefaultMaxResponseBody
-	)
-	if c != nil {
-		name, margin, send = c.DeadlineHeader, c.DeadlineMargin, !c.DisableDeadlineHeader
-		if c.Doer != nil {
-			d = c.Doer
-		}
-		switch {
-		case c.MaxResponseBody < 0:
-			limit = -1
-		case c.MaxResponseBody > 0:
-			limit = c.MaxResponseBody
-		}
-	}
+	d, name, margin, send, limit := c.settings()
 	if send {
 		if err := setDeadlineHeader(ctx, r.Header, name, margin); err != nil {
 			closeRequestBody(r)

@@ -1,6 +1,9 @@
 package runtime
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Observer sees what the pipeline does, for metrics and traces. Methods are
 // called synchronously on the calling goroutine, never with a lock held;
@@ -57,6 +60,11 @@ type AttemptEvent struct {
 	Err error
 	// Class is the error's class; meaningless when Err is nil.
 	Class Class
+	// Context is the attempt's context: it carries the attempt's span
+	// when the dependency has a [Tracer], so that a metric recorded with
+	// it links to the trace (an exemplar). Never nil when set by the
+	// pipeline; do not keep it.
+	Context context.Context
 }
 
 // RetryEvent describes a retry about to happen.
@@ -70,6 +78,9 @@ type RetryEvent struct {
 	RetryAfter bool
 	// Err is the failed attempt's error.
 	Err error
+	// Context is the call's context, carrying its span when traced; do
+	// not keep it.
+	Context context.Context
 }
 
 // HedgeEvent describes a hedged attempt being started.
@@ -128,4 +139,7 @@ type DegradedEvent struct {
 	Age time.Duration
 	// Cause is the error the fallback replaced.
 	Cause error
+	// Context is the call's context, carrying its span when traced; do
+	// not keep it.
+	Context context.Context
 }

@@ -26,6 +26,16 @@
 // state and dependency, 1 for the current state and 0 for the others, so
 // that a query for state="open" == 1 lists the open breakers.
 //
+// # Traces
+//
+// Attempts, retries and degraded answers are recorded with the context of
+// the event ([runtime.AttemptEvent.Context]), which carries the attempt's
+// or the call's span when the dependency also has a tracer (the oteltrace
+// package): a meter provider that keeps exemplars (the SDK's default
+// trace-based filter) then links those measurements to the span that
+// made them. Spans and measurements share the dependency and operation
+// attributes ([DependencyKey], [OperationKey]).
+//
 // # Cost
 //
 // Attribute sets are built once per dependency and operation, on the first

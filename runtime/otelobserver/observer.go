@@ -101,7 +101,7 @@ func WithMeterOptions(opts ...metric.MeterOption) Option {
 // Pass it to the dependencies it observes with [runtime.WithObserver]; one
 // Observer may serve any number of them.
 type Observer struct {
-	ctx context.Context // measurements carry no request context
+	ctx context.Context // for measurements of events without a context
 
 	attempts    metric.Int64Counter
 	duration    metric.Float64Histogram
@@ -187,6 +187,16 @@ func New(mp metric.MeterProvider, opts ...Option) (*Observer, error) {
 // dropped before its meter provider.
 func (o *Observer) Close() error { return o.reg.Unregister() }
 
+// context returns the context to record a measurement with: the event's,
+// which carries the span of a traced call so that the SDK can keep an
+// exemplar linking the measurement to the trace, else a background one.
+func (o *Observer) context(ctx context.Context) context.Context {
+	if ctx != nil {
+		return ctx
+	}
+	return o.ctx
+}
+
 // Attempt records one attempt and its duration.
 func (o *Observer) Attempt(ev runtime.AttemptEvent) {
 	s := o.op(ev.Dependency, ev.Operation)
@@ -203,8 +213,9 @@ func (o *Observer) Attempt(ev runtime.AttemptEvent) {
 		h = 1
 	}
 	opts := s.attempt[i][h]
-	o.attempts.Add(o.ctx, 1, opts.add...)
-	o.duration.Record(o.ctx, ev.Duration.Seconds(), opts.record...)
+	ctx := o.context(ev.Context)
+	o.attempts.Add(ctx, 1, opts.add...)
+	o.duration.Record(ctx, ev.Duration.Seconds(), opts.record...)
 }
 
 // Retry records one retry.
@@ -213,7 +224,7 @@ func (o *Observer) Retry(ev runtime.RetryEvent) {
 	if ev.RetryAfter {
 		i = 1
 	}
-	o.retries.Add(o.ctx, 1, o.op(ev.Dependency, ev.Operation).retry[i]...)
+	o.retries.Add(o.context(ev.Context), 1, o.op(ev.Dependency, ev.Operation).retry[i]...)
 }
 
 // Hedge records one hedged attempt started.
@@ -236,7 +247,7 @@ func (o *Observer) Degraded(ev runtime.DegradedEvent) {
 	if i >= len(sources) {
 		i = len(sources) - 1
 	}
-	o.degraded.Add(o.ctx, 1, o.op(ev.Dependency, ev.Operation).degraded[i]...)
+	o.degraded.Add(o.context(ev.Context), 1, o.op(ev.Dependency, ev.Operation).degraded[i]...)
 }
 
 // BreakerChange records one breaker transition and remembers the new state

@@ -1,0 +1,428 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DoHTTPStream runs one call of op that sends req through the pipeline, as
+// [DoHTTP] does, and returns the response of the successful attempt with
+// its body unread, for answers that are read after the call returns:
+// server-sent events ([NewEventStream]), JSON Lines and NDJSON
+// ([NewJSONLinesStream]), JSON text sequences ([NewJSONSeqStream]) and
+// downloads, whose body is the [io.ReadCloser] to read. What differs from
+// DoHTTP:
+//
+//   - An attempt ends when the response header arrives: the attempt
+//     timeout and the total timeout bound the time to the header only.
+//     The body is bound by ctx alone (its deadline, its cancellation), so
+//     a stream may last as long as the caller wants it to. The deadline
+//     header, when sent, carries ctx's remaining time, and is left out
+//     when ctx has no deadline: a server's [DeadlineMiddleware] must not
+//     cut the stream at the attempt timeout.
+//   - A stream is never retried once it was handed to the caller. The
+//     pipeline retries an idempotent operation only for attempts that
+//     failed before their header arrived or that answered a status
+//     outside 2xx (read and closed as DoHTTP does); once a 2xx header is
+//     in, the call succeeds, and a failure while reading the body (a
+//     reset, a cut) is the error of that read, returned to the caller,
+//     never replayed, and not told to the breaker, which counted the
+//     attempt as a success.
+//   - The call holds one bulkhead permit of the dependency until the body
+//     is closed, read to its end or failed, or ctx is done, whichever
+//     comes first ([DoHeld]): streams count against the dependency's
+//     concurrency for as long as they last. Close the body (or cancel
+//     ctx) when done with it, as with any response body; an abandoned
+//     stream keeps its permit and its connection.
+//   - There is no hedging and no fallback, and [HTTPClient.MaxResponseBody]
+//     does not bound the body: the stream readers of this package apply
+//     it to each item (an event, a line, a record) instead.
+//
+// Request checks, the idempotency key, one attempt only for a body without
+// GetBody, the classification of errors and the [*CallError] of a failed
+// call are DoHTTP's. decodeErr (may be nil) turns a documented error answer
+// into the operation's typed error, as for DoHTTP.
+func DoHTTPStream(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decodeErr ErrorDecoder) (*http.Response, error) {
+	resp, err := doHTTPHeld(ctx, op, c, req, decodeErr, false, true)
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// doHTTPHeld is [DoHTTPStream]. With answerAll, an answer outside 2xx that
+// ends the call is returned as the response, its body unread, instead of
+// as an error: the route transport hands every answer of the dependency
+// to its caller. With streamDeadline, the deadline header carries ctx's
+// remaining time, else the attempt's.
+func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decodeErr ErrorDecoder, answerAll, streamDeadline bool) (*http.Response, error) {
+	op, err := prepareHTTP(op.With(WithoutHedging(), WithoutFallback()), req)
+	if err != nil {
+		return nil, err
+	}
+	inPlace := true
+	trace := op.idempotency == NotIdempotent
+	// last is the answer outside 2xx of the latest attempt, kept unread
+	// with answerAll until the pipeline says whether another attempt
+	// replaces it.
+	var last *heldAnswer
+	resp, release, err := doHeld(ctx, op, "", func(actx context.Context) (*heldAnswer, error) {
+		if last != nil {
+			last.discard()
+			last = nil
+		}
+		first := inPlace
+		inPlace = false
+		dctx := actx
+		if streamDeadline {
+			dctx = ctx
+		}
+		a, err := streamAttempt(ctx, actx, dctx, c, req, first, trace, decodeErr, answerAll)
+		if err != nil && a != nil {
+			last = a
+		}
+		return a, err
+	})
+	if err != nil {
+		if last != nil && answerAll && ctx.Err() == nil {
+			// The dependency's own answer ended the call: hand it over.
+			return last.hand(ctx, nil), nil
+		}
+		if last != nil {
+			last.discard()
+		}
+		if req.Body != nil && req.Body != http.NoBody {
+			// Closed when no attempt took it (bulkhead full, breaker open).
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody != nil {
+		// Every attempt sent a copy; a body sent as is, the transport
+		// closes once written.
+		req.Body.Close()
+	}
+	return resp.hand(ctx, release), nil
+}
+
+// heldAnswer is a response whose body outlives its attempt: it is read
+// under sctx, whose cancel ends it.
+type heldAnswer struct {
+	resp   *http.Response
+	cancel context.CancelFunc
+	limit  int64
+}
+
+// discard closes the body of an answer that will not be handed over.
+func (a *heldAnswer) discard() {
+	closeResponseBody(a.resp.Body)
+	a.cancel()
+}
+
+// hand returns the response with a body that ends the stream when it is
+// closed, read to its end or failed, or when ctx is done: it cancels the
+// request's context and calls release (nil: nothing to release) with the
+// read error (ctx's for a done ctx), nil for a clean end.
+func (a *heldAnswer) hand(ctx context.Context, release func(error)) *http.Response {
+	b := &streamBody{rc: a.resp.Body, limit: a.limit}
+	b.end = func(err error) {
+		b.once.Do(func() {
+			b.rc.Close()
+			a.cancel()
+			if release != nil {
+				release(err)
+			}
+		})
+	}
+	a.resp.Body = b
+	b.stop = context.AfterFunc(ctx, func() { b.end(context.Cause(ctx)) })
+	return a.resp
+}
+
+// streamAttempt sends one attempt of req and returns the answer once its
+// header is in. actx bounds the wait for the header; the request itself
+// runs under a context with ctx's deadline and cancellation and actx's
+// values (a trace span), so that the body outlives the attempt. The
+// deadline header carries dctx's remaining time. The answer of a status
+// outside 2xx is an error, returned with the unread answer when answerAll
+// asks for it.
+func streamAttempt(ctx, actx, dctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decodeErr ErrorDecoder, answerAll bool) (*heldAnswer, error) {
+	sctx, cancel := streamContext(ctx, actx)
+	stop := context.AfterFunc(actx, cancel)
+	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
+	r := req.WithContext(sctx)
+	var sent *sendTrace
+	if trace {
+		sent = new(sendTrace)
+		r = req.WithContext(sent.attach(sctx))
+	}
+	if !first {
+		r.Header = cloneHeader(req.Header)
+	} else if r.Header == nil {
+		r.Header = make(http.Header, 1)
+	}
+	if replay {
+		body, err := req.GetBody()
+		if err != nil {
+			stop()
+			cancel()
+			return nil, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
+		}
+		r.Body = body
+	}
+	d, name, margin, send, limit := c.settings()
+	if send {
+		if err := setDeadlineHeader(dctx, r.Header, name, margin); err != nil {
+			stop()
+			cancel()
+			closeRequestBody(r)
+			return nil, err
+		}
+	}
+	resp, err := d.Do(r)
+	if !stop() {
+		// The attempt ended (its timeout, the caller) as the header came:
+		// the answer is cancelled with it.
+		cancel()
+		if err == nil {
+			closeResponseBody(resp.Body)
+		}
+		return nil, fmt.Errorf("resilient: waiting for the response header: %w", context.Cause(actx))
+	}
+	if err != nil {
+		cancel()
+		if sent != nil && sent.notSent() {
+			return nil, MarkNotSent(err)
+		}
+		return nil, err
+	}
+	a := &heldAnswer{resp: resp, cancel: cancel, limit: limit}
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		return a, nil
+	}
+	if answerAll {
+		return a, answerError(resp)
+	}
+	defer a.discard()
+	return nil, remoteError(resp, decodeErr)
+}
+
+// answerError is the error of an answer outside 2xx whose body is kept for
+// the caller: a [*RemoteError] with the status, class, header and
+// Retry-After, and no body.
+func answerError(resp *http.Response) *RemoteError {
+	re := &RemoteError{
+		Status: resp.StatusCode,
+		Code:   http.StatusText(resp.StatusCode),
+		Class:  StatusClass(resp.StatusCode),
+		Header: resp.Header,
+	}
+	if d, ok := ParseRetryAfterHeader(resp.Header, time.Now()); ok {
+		re.RetryAfter = d
+	}
+	return re
+}
+
+// streamContext returns the context a streamed request runs under: ctx's
+// deadline and cancellation, actx's values.
+func streamContext(ctx, actx context.Context) (context.Context, context.CancelFunc) {
+	base := context.WithoutCancel(actx)
+	var (
+		sctx   context.Context
+		cancel context.CancelFunc
+	)
+	if dl, ok := ctx.Deadline(); ok {
+		sctx, cancel = context.WithDeadline(base, dl)
+	} else {
+		sctx, cancel = context.WithCancel(base)
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	return sctx, func() {
+		stop()
+		cancel()
+	}
+}
+
+// streamBody is the body of a streamed answer: it ends the stream (the
+// request's context and the bulkhead permit) once, when it is closed, read
+// to its end or failed, or its context is done.
+type streamBody struct {
+	rc    io.ReadCloser
+	limit int64 // per item, for the stream readers; negative: none
+	once  sync.Once
+	end   func(error)
+	stop  func() bool // unregisters the end on the context's end
+}
+
+// finish ends the stream with err (nil for a clean end).
+func (b *streamBody) finish(err error) {
+	b.stop()
+	b.end(err)
+}
+
+// Read reads from the body. The first error ends the stream, with the
+// error unless it is io.EOF.
+func (b *streamBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if err != nil {
+		if err == io.EOF {
+			b.finish(nil)
+		} else {
+			b.finish(err)
+		}
+	}
+	return n, err
+}
+
+// Close closes the body and ends the stream.
+func (b *streamBody) Close() error {
+	b.finish(nil)
+	return nil
+}
+
+// itemLimit returns the bound of one item of body when it comes from
+// [DoHTTPStream], else [DefaultMaxResponseBody].
+func itemLimit(body io.Reader) int64 {
+	if b, ok := body.(*streamBody); ok {
+		return b.limit
+	}
+	return DefaultMaxResponseBody
+}
+
+// Stream is a typed stream of items read from the body of a streamed
+// answer ([DoHTTPStream]): the events of [NewEventStream], the values of
+// [NewJSONLinesStream] and [NewJSONSeqStream]. Items are delivered as
+// they arrive: Next returns as soon as one item is complete, without
+// waiting for the next. Read it with Next and Current, or range over All:
+//
+//	for s.Next() {
+//		use(s.Current())
+//	}
+//	if err := s.Err(); err != nil { ... }
+//
+// The stream ends at the end of the body, at the first error (a failed
+// read, an item that does not decode or is larger than the limit) or when
+// it is closed; it then closes the body, which gives back the call's
+// bulkhead permit. A stream that is not read to its end must be closed.
+// A Stream is not safe for concurrent use, except Close, which may be
+// called from another goroutine to stop a reader blocked in Next.
+type Stream[T any] struct {
+	resp *http.Response
+	next func() (T, error)
+	cur  T
+	err  error
+	n    int
+	done bool
+	// closed: Close was called, so the read error that follows is not
+	// the stream's.
+	closed atomic.Bool
+}
+
+// newStream returns the stream of the items next reads from resp's body.
+func newStream[T any](resp *http.Response, next func() (T, error)) *Stream[T] {
+	return &Stream[T]{resp: resp, next: next}
+}
+
+// Next reads the next item and reports whether there is one; false at the
+// end of the stream or on an error, which Err then returns.
+func (s *Stream[T]) Next() bool {
+	if s.done {
+		return false
+	}
+	v, err := s.next()
+	if err != nil {
+		s.done = true
+		var zero T
+		s.cur = zero
+		if err != io.EOF && !s.closed.Load() {
+			s.err = &StreamError{Item: s.n + 1, Err: err}
+		}
+		s.resp.Body.Close()
+		return false
+	}
+	s.cur = v
+	s.n++
+	return true
+}
+
+// Current returns the item Next read; the zero T before the first Next
+// and after the end.
+func (s *Stream[T]) Current() T { return s.cur }
+
+// Err returns the error that ended the stream, a [*StreamError]; nil when
+// it ended at the end of the body, was closed, or has not ended.
+func (s *Stream[T]) Err() error { return s.err }
+
+// Close ends the stream and closes the body; reading stops there. It may
+// be called more than once and from another goroutine than the reader's.
+func (s *Stream[T]) Close() error {
+	s.closed.Store(true)
+	return s.resp.Body.Close()
+}
+
+// Response returns the answer the stream reads: its status code and
+// header. Its body belongs to the stream.
+func (s *Stream[T]) Response() *http.Response { return s.resp }
+
+// All returns an iterator over the remaining items, for a range loop. The
+// stream's error, if any, comes as the last pair, with the zero T. The
+// stream is closed when the loop ends, also by a break.
+func (s *Stream[T]) All() iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		defer s.Close()
+		for s.Next() {
+			if !yield(s.cur, nil) {
+				return
+			}
+		}
+		if s.err != nil {
+			var zero T
+			yield(zero, s.err)
+		}
+	}
+}
+
+// StreamError is the error that ends a [Stream]: reading the body failed
+// (a reset, a cut, the caller's context ended), or an item did not decode
+// or was too large ([ErrItemTooLarge]). It is never retried: the items
+// before it were already handed to the caller. Unwrap gives the cause.
+type StreamError struct {
+	// Item counts from 1: the item that could not be read.
+	Item int
+	// Err is the cause.
+	Err error
+}
+
+// Error describes the failure.
+func (e *StreamError) Error() string {
+	return "resilient: stream item " + strconv.Itoa(e.Item) + ": " + strings.TrimPrefix(e.Err.Error(), "resilient: ")
+}
+
+// Unwrap returns the cause.
+func (e *StreamError) Unwrap() error { return e.Err }
+
+// ErrItemTooLarge is the cause of a [*StreamError] for an item (an event,
+// a line, a record) larger than the limit: [HTTPClient.MaxResponseBody],
+// [DefaultMaxResponseBody] when zero.
+var ErrItemTooLarge = errors.New("resilient: stream item larger than the limit; raise HTTPClient.MaxResponseBody if such items are expected")
+
+// DecodeJSON decodes one JSON item into a new T: the default decoder of
+// the stream constructors.
+func DecodeJSON[T any](data []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(data, &v)
+	return v, err
+}
+
+// DecodeText returns the item as a string, for events whose data is text.
+func DecodeText(data []byte) (string, error) { return string(data), nil }

@@ -1,0 +1,103 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"testing"
+)
+
+// FuzzEventReader: any body gives events or an error, never a panic, and
+// the same events whether it arrives whole or byte by byte.
+func FuzzEventReader(f *testing.F) {
+	for _, s := range []string{"data: a\n\n", "event: x\r\ndata: 1\r\n\r\n", "data: 1\r\r", ": c\nid: 7\nretry: 10\ndata\n\n", "\xef\xbb\xbfdata: x\n\n", "data: a\ndata: b\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		whole, errWhole := collectEvents(NewEventReader(bytes.NewReader(body), 1<<16))
+		split, errSplit := collectEvents(NewEventReader(&oneByteReader{r: bytes.NewReader(body)}, 1<<16))
+		if (errWhole == nil) != (errSplit == nil) || len(whole) != len(split) {
+			t.Fatalf("whole: %d events, %v; byte by byte: %d, %v", len(whole), errWhole, len(split), errSplit)
+		}
+		for i := range whole {
+			if whole[i] != split[i] {
+				t.Fatalf("event %d: %q whole, %q byte by byte", i, whole[i], split[i])
+			}
+		}
+	})
+}
+
+func collectEvents(r *EventReader) ([]string, error) {
+	var out []string
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, ev.Type+"\x00"+ev.ID+"\x00"+string(ev.Data))
+	}
+}
+
+// FuzzJSONSeqReader: records are valid JSON or an error, never a panic.
+func FuzzJSONSeqReader(f *testing.F) {
+	for _, s := range []string{"\x1e{}\n", "\x1e1\n\x1e2", "\x1e{\n}\n\x1e[", "x\n\x1e\x1e\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r := NewJSONSeqReader(bytes.NewReader(body), 1<<16)
+		for range len(body) + 2 {
+			rec, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if err == nil && !json.Valid(rec) {
+				t.Fatalf("record %q is not valid JSON", rec)
+			}
+		}
+	})
+}
+
+// FuzzParseDate: a date parses only when it prints back the same.
+func FuzzParseDate(f *testing.F) {
+	for _, s := range []string{"2026-12-01", "2024-02-29", "2026-02-29", "0000-00-00", "99999-1-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDate(s)
+		if err == nil && d.String() != s {
+			t.Fatalf("ParseDate(%q) = %v, which prints differently", s, d)
+		}
+	})
+}
+
+// FuzzRouteTemplate: any template is accepted or refused with an error,
+// and an accepted one matches a path built from it.
+func FuzzRouteTemplate(f *testing.F) {
+	for _, s := range []string{"/pets/{id}", "/f/{a}.{b}", "/{x}", "/a/{", "/a}b", "/s?k=v", "/{a}{b}"} {
+		f.Add(s)
+	}
+	d, err := NewDependency("fuzz", Policy{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	op, err := d.Operation(OperationPolicy{Name: "op"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, tpl string) {
+		rt, err := NewRouteTransport([]Route{{Method: "GET", Path: tpl, Operation: op}}, RouteOptions{})
+		if err != nil {
+			return
+		}
+		u, err := url.Parse("http://h.test" + tpl)
+		if err != nil {
+			return
+		}
+		rt.Match(&http.Request{Method: "GET", URL: u}) // must not panic
+	})
+}
