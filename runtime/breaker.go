@@ -69,6 +69,10 @@ type transition struct {
 type breaker struct {
 	cb       *gobreaker.TwoStepCircuitBreaker[struct{}]
 	disabled bool
+	// fleet, when set, shares the breaker with the other replicas: it
+	// counts outcomes and refuses attempts while the fleet's breaker is
+	// open, and the local breaker does not trip on its own meanwhile.
+	fleet *fleet
 
 	mu      sync.Mutex
 	pending []transition
@@ -89,11 +93,19 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 		BucketPeriod: bucket,
 		Timeout:      p.OpenFor,
 		ReadyToTrip: func(c gobreaker.Counts) bool {
+			if f := b.fleet; f != nil && f.sharedView() {
+				return false // the fleet's counts decide
+			}
 			counted := c.Requests - c.TotalExclusions
 			return counted >= minCalls && float64(c.TotalFailures)*100 >= rate*float64(counted)
 		},
-		IsSuccessful: func(err error) bool { return err == nil },
-		IsExcluded:   func(err error) bool { return err == errBreakerExcluded },
+		IsSuccessful: func(err error) bool {
+			if f := b.fleet; f != nil {
+				f.count(err)
+			}
+			return err == nil
+		},
+		IsExcluded: func(err error) bool { return err == errBreakerExcluded },
 		OnStateChange: func(_ string, from, to gobreaker.State) {
 			b.mu.Lock()
 			b.pending = append(b.pending, transition{fromGobreaker(from), fromGobreaker(to), time.Now()})
@@ -109,6 +121,11 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 func (b *breaker) allow() (func(error), bool) {
 	if b.disabled {
 		return nil, true
+	}
+	if f := b.fleet; f != nil {
+		if v := f.view.Load(); v > viewClosed {
+			return f.allow(b, v)
+		}
 	}
 	done, err := b.cb.Allow()
 	return done, err == nil
@@ -130,6 +147,14 @@ func (b *breaker) takePending() []transition {
 func (b *breaker) state() BreakerState {
 	if b.disabled {
 		return BreakerClosed
+	}
+	if f := b.fleet; f != nil {
+		switch f.view.Load() {
+		case viewOpen:
+			return BreakerOpen
+		case viewHalfOpen, viewProbing:
+			return BreakerHalfOpen
+		}
 	}
 	return fromGobreaker(b.cb.State())
 }

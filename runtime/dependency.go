@@ -25,6 +25,9 @@ type Dependency struct {
 	logger   *slog.Logger
 	// partition partitions cached answers by the call's context.
 	partition func(context.Context) string
+	// fleetStore and fleet share the breaker and budget ([WithFleet]).
+	fleetStore FleetStore
+	fleet      *fleet
 }
 
 // NewDependency returns the dependency called name with policy p, whose
@@ -49,6 +52,12 @@ func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
 	}
 	if d.store == nil {
 		d.store = NewMemoryStore(DefaultMemoryStoreSize)
+	}
+	if d.fleetStore != nil {
+		d.fleet = newFleet(d, d.fleetStore)
+		d.breaker.fleet = d.fleet
+		d.budget.fleet = d.fleet
+		d.fleet.start(d)
 	}
 	return d, nil
 }
@@ -75,10 +84,11 @@ func (d *Dependency) InFlight() int { return d.bulkhead.inFlight() }
 // report hands queued breaker transitions to the log and the observer.
 func (d *Dependency) report() {
 	for _, t := range d.breaker.takePending() {
-		d.logger.Info("circuit breaker state change",
-			slog.String("dependency", d.name),
-			slog.String("from", t.from.String()),
-			slog.String("to", t.to.String()))
+		attrs := []any{slog.String("dependency", d.name), slog.String("from", t.from.String()), slog.String("to", t.to.String())}
+		if d.fleet != nil {
+			attrs = append(attrs, slog.String("scope", "local"))
+		}
+		d.logger.Info("circuit breaker state change", attrs...)
 		if d.observed {
 			d.observer.BreakerChange(BreakerEvent{Dependency: d.name, From: t.from, To: t.to, At: t.at})
 		}
@@ -135,6 +145,15 @@ func (p Policy) resolve() (Policy, error) {
 		g.MaxBalance = DefaultBudgetMaxBalance
 	case g.MaxBalance < 0:
 		bad("retry budget balance %v is negative", g.MaxBalance)
+	}
+	f := &p.Fleet
+	if f.Prefix == "" {
+		f.Prefix = DefaultFleetPrefix
+	}
+	f.SyncInterval = durationOr(f.SyncInterval, DefaultFleetSyncInterval, "fleet sync interval", bad)
+	f.StaleAfter = durationOr(f.StaleAfter, DefaultFleetStaleAfter, "fleet staleness bound", bad)
+	if f.SyncInterval > 0 && f.StaleAfter > 0 && f.StaleAfter <= f.SyncInterval {
+		bad("fleet staleness bound %v is not above the sync interval %v", f.StaleAfter, f.SyncInterval)
 	}
 	return p, errors.Join(errs...)
 }

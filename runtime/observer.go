@@ -86,6 +86,9 @@ type BreakerEvent struct {
 	Dependency string
 	From, To   BreakerState
 	At         time.Time
+	// Fleet is true for a transition of the breaker the dependency shares
+	// with its fleet ([WithFleet]), false for one of its local breaker.
+	Fleet bool
 }
 
 // RejectReason says why a call or retry failed fast.
