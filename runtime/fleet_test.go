@@ -400,3 +400,214 @@ func TestFleetOneProbeRound(t *testing.T) {
 		})
 	}
 }
+
+// TestFleetBudget: replicas calling a dependency that always fails retry
+// at most the budget's ratio of the fleet's calls plus one fleet-wide
+// floor, where local budgets give every replica its own floor.
+func TestFleetBudget(t *testing.T) {
+	const replicas, pace, run = 10, 50 * time.Millisecond, 10 * time.Second
+	p := fleetPolicy()
+	p.Breaker.Disabled = true // the budget alone bounds the retries
+	op := runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second,
+		Retry: runtime.RetryPolicy{MaxRetries: 2, Base: time.Millisecond, Cap: time.Millisecond}}
+	floor := p.Budget.MinPerSecond * run.Seconds()
+	for _, tt := range []struct {
+		name  string
+		fleet bool
+	}{{"local", false}, {"fleet", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var store runtime.FleetStore
+				if tt.fleet {
+					store = newMemFleet()
+				}
+				rs := newReplicas(t, replicas, p, store, op)
+				time.Sleep(time.Second)
+				dep := &fakeDep{}
+				dep.down.Store(true)
+				calls, _ := drive(rs, dep, pace, run)
+				retries := dep.attempts.Load() - calls
+				// The floor's burst adds one second of it.
+				fleetBound := p.Budget.Ratio*float64(calls) + floor + p.Budget.MinPerSecond
+				t.Logf("%s: %d calls, %d retries; fleet bound %.0f", tt.name, calls, retries, fleetBound)
+				if tt.fleet && float64(retries) > fleetBound {
+					t.Errorf("retries = %d, want at most %.1f × %d calls + %.0f (floor) + %.0f (burst)", retries, p.Budget.Ratio, calls, floor, p.Budget.MinPerSecond)
+				}
+				if !tt.fleet && float64(retries) < float64(replicas)*floor/2 {
+					t.Errorf("local retries = %d, want about %d replicas × %.0f floor", retries, replicas, floor)
+				}
+			})
+		})
+	}
+}
+
+// TestFleetStoreTrouble: whatever goes wrong with the store (down, slow,
+// answering nonsense), no call fails because of it; the replica goes
+// local within the staleness bound, says so once, and rejoins when the
+// store is back.
+func TestFleetStoreTrouble(t *testing.T) {
+	down := func(context.Context, *runtime.FleetReply) error { return errors.New("connection refused") }
+	slow := func(ctx context.Context, _ *runtime.FleetReply) error {
+		time.Sleep(3 * time.Second) // past the request's deadline
+		return ctx.Err()
+	}
+	tests := []struct {
+		name string
+		hook func(context.Context, *runtime.FleetReply) error
+	}{
+		{"down", down},
+		{"slow", slow},
+		{"bad state", func(_ context.Context, r *runtime.FleetReply) error { r.State = 7; return nil }},
+		{"open forever", func(_ context.Context, r *runtime.FleetReply) error {
+			r.State, r.OpenLeft, r.Generation = runtime.BreakerOpen, 365*24*time.Hour, 99
+			return nil
+		}},
+		{"tokens not asked for", func(_ context.Context, r *runtime.FleetReply) error { r.Granted = 1 << 40; return nil }},
+		{"prober while closed", func(_ context.Context, r *runtime.FleetReply) error { r.Prober = true; return nil }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				store := newMemFleet()
+				p := fleetPolicy()
+				rs := newReplicas(t, 3, p, store, readOp())
+				time.Sleep(time.Second)
+				for _, r := range rs {
+					if !r.dep.Fleet().Shared {
+						t.Fatalf("replica not sharing before the trouble: %+v", r.dep.Fleet())
+					}
+				}
+				dep := &fakeDep{}
+				store.setHook(tt.hook)
+				start := time.Now()
+				local := make(chan time.Duration, 1)
+				go func() {
+					for rs[0].dep.Fleet().Shared {
+						time.Sleep(10 * time.Millisecond)
+					}
+					local <- time.Since(start)
+				}()
+				if _, failed := drive(rs, dep, 20*time.Millisecond, 3*time.Second); failed != 0 {
+					t.Errorf("%d calls failed while the store was in trouble", failed)
+				}
+				if s := rs[0].dep.BreakerState(); s != runtime.BreakerClosed {
+					t.Errorf("breaker %v, want closed: the store's answer must not be trusted", s)
+				}
+				bound := p.Fleet.StaleAfter + p.Fleet.SyncInterval
+				wentLocal := <-local
+				if wentLocal > bound {
+					t.Errorf("went local after %v, want within %v", wentLocal, bound)
+				}
+				store.setHook(nil)
+				time.Sleep(2 * p.Fleet.SyncInterval)
+				for i, r := range rs {
+					if got := r.events.shared(); !equalBools(got, []bool{true, false, true}) {
+						t.Errorf("replica %d: fleet changes %v, want [true false true]: joined, went local once, rejoined", i, got)
+					}
+				}
+				t.Logf("went local after %v", wentLocal)
+			})
+		})
+	}
+}
+
+func equalBools(a, b []bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFleetOpenHonouredThenLocal: a fleet breaker known to be open stays
+// open when the store goes away, until the end of its open period and no
+// longer; then the local breaker decides.
+func TestFleetOpenHonouredThenLocal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := newMemFleet()
+		p := fleetPolicy()
+		p.Breaker.OpenFor = 5 * time.Second
+		rs := newReplicas(t, 2, p, store, readOp())
+		time.Sleep(time.Second)
+		dep := &fakeDep{}
+		dep.down.Store(true)
+		drive(rs, dep, 20*time.Millisecond, time.Second)
+		opened := rs[0].events.opened
+		if opened.IsZero() {
+			t.Fatal("the fleet breaker did not open")
+		}
+		store.setHook(func(context.Context, *runtime.FleetReply) error { return errors.New("down") })
+		dep.down.Store(false)
+		time.Sleep(time.Until(opened.Add(p.Breaker.OpenFor)) - 100*time.Millisecond)
+		if s := rs[0].dep.BreakerState(); s != runtime.BreakerOpen {
+			t.Errorf("before the end of the open period: breaker %v, want open", s)
+		}
+		time.Sleep(p.Fleet.SyncInterval + 200*time.Millisecond)
+		if s := rs[0].dep.BreakerState(); s != runtime.BreakerClosed {
+			t.Errorf("after the open period, store away: breaker %v, want the local one, closed", s)
+		}
+		if _, err := runtime.Do(context.Background(), rs[0].op, "", dep.attempt); err != nil {
+			t.Errorf("call after the open period: %v", err)
+		}
+	})
+}
+
+// TestFleetSuccessPathSyncs: successful calls add nothing to the
+// synchronisation: the periodic Syncs with two thousand calls as with
+// none.
+func TestFleetSuccessPathSyncs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := newMemFleet()
+		rs := newReplicas(t, 1, fleetPolicy(), store, readOp())
+		time.Sleep(time.Second)
+		dep := &fakeDep{}
+		n0 := store.syncs.Load()
+		time.Sleep(2 * time.Second)
+		idle := store.syncs.Load() - n0
+		n0 = store.syncs.Load()
+		for range 2000 {
+			if _, err := runtime.Do(context.Background(), rs[0].op, "", dep.attempt); err != nil {
+				t.Fatal(err)
+			}
+		} // 2000 calls of 1 ms: two seconds
+		busy := store.syncs.Load() - n0
+		time.Sleep(2 * fleetPolicy().Fleet.SyncInterval) // the last counts pushed
+		// Periodic syncs only: 2 s / 200 ms, give or take the one in
+		// progress at either end.
+		for _, n := range []int64{idle, busy} {
+			if n < 9 || n > 11 {
+				t.Errorf("syncs in 2 s: %d with 2000 successful calls, %d with none; want 10 ± 1 in both", busy, idle)
+			}
+		}
+		if st := rs[0].dep.Fleet(); st.Requests != 2000 {
+			t.Errorf("fleet window counts %d requests, want the 2000 calls", st.Requests)
+		}
+	})
+}
+
+// TestFleetClose: Close ends the synchronisation; the dependency goes on
+// locally and a second Close does nothing.
+func TestFleetClose(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := newMemFleet()
+		rs := newReplicas(t, 1, fleetPolicy(), store, readOp())
+		time.Sleep(time.Second)
+		rs[0].dep.Close()
+		rs[0].dep.Close()
+		n := store.syncs.Load()
+		time.Sleep(time.Second)
+		if store.syncs.Load() != n {
+			t.Error("syncs after Close")
+		}
+		if rs[0].dep.Fleet().Shared {
+			t.Error("still shared after Close")
+		}
+		if _, err := runtime.Do(context.Background(), rs[0].op, "", (&fakeDep{}).attempt); err != nil {
+			t.Errorf("call after Close: %v", err)
+		}
+	})
+}
