@@ -26,6 +26,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "directory for report.md and latency.svg (default: a new temporary directory)")
 	phase := fs.Duration("duration", 1500*time.Millisecond, "fault phase of each scenario")
+	redisAddr := fs.String("redis", "", "address of a Redis for the fleet scenario (default: start redis-server from PATH)")
+	fleet := fs.Bool("fleet", true, "run the fleet scenario: replicas sharing their breaker in Redis")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -33,7 +35,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	if fs.NArg() > 0 || *phase <= 0 {
-		fmt.Fprintln(stderr, "usage: faultdemo [-out DIR] [-duration D]")
+		fmt.Fprintln(stderr, "usage: faultdemo [-out DIR] [-duration D] [-redis ADDR] [-fleet=false]")
 		return errUsage
 	}
 	dir := *out
@@ -74,6 +76,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(rep.Markdown("latency.svg")), 0o644); err != nil {
 		return err
+	}
+	if *fleet {
+		if err := runFleet(ctx, *redisAddr, filepath.Join(dir, "report.md"), stdout, stderr); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "\nReport: %s\nChart:  %s\nTook %s.\n", filepath.Join(dir, "report.md"), filepath.Join(dir, "latency.svg"), time.Since(start).Round(time.Second))
 	if failed := rep.Failed(); len(failed) > 0 {
