@@ -383,6 +383,11 @@ func (f *fleet) request() *FleetRequest {
 	bu := &req.Budget
 	bu.Calls = f.calls.Swap(0)
 	bu.Policy = f.budgetP
+	if !f.shared {
+		// Counted while the state was local, maybe long ago: the fleet's
+		// window must not receive them all at once when the store is back.
+		br.Successes, br.Failures, bu.Calls = 0, 0, 0
+	}
 	if !f.budgetP.Disabled {
 		used, missed := f.used.Swap(0), f.missed.Swap(0)
 		demand := max(used, 0) + missed

@@ -611,3 +611,29 @@ func TestFleetClose(t *testing.T) {
 		}
 	})
 }
+
+// TestFleetRejoinDropsLocalCounts: what a replica counted while the store
+// was away is not pushed into the fleet's window when it rejoins.
+func TestFleetRejoinDropsLocalCounts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := newMemFleet()
+		rs := newReplicas(t, 1, fleetPolicy(), store, readOp())
+		time.Sleep(time.Second)
+		store.setHook(func(context.Context, *runtime.FleetReply) error { return errors.New("down") })
+		time.Sleep(2 * time.Second)
+		if rs[0].dep.Fleet().Shared {
+			t.Fatal("still shared with the store down")
+		}
+		dep := &fakeDep{}
+		dep.down.Store(true)
+		for range 15 { // under the local minimum calls
+			runtime.Do(context.Background(), rs[0].op, "", dep.attempt)
+		}
+		store.setHook(nil)
+		time.Sleep(2 * fleetPolicy().Fleet.SyncInterval)
+		st := rs[0].dep.Fleet()
+		if !st.Shared || st.Requests != 0 {
+			t.Errorf("after rejoining: shared %v, fleet window %d requests; want shared, 0 (the local failures stay local)", st.Shared, st.Requests)
+		}
+	})
+}
