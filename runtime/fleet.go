@@ -109,7 +109,8 @@ type fleet struct {
 	probeOK    atomic.Int64  // probes that succeeded
 	probeBad   atomic.Bool   // a probe failed
 	probeEpoch atomic.Uint64 // bumped when a probe round ends
-	wake       chan struct{}
+	wake       chan struct{} // an early sync, at most every SyncInterval/10
+	heard      chan struct{} // a transition announced: sync at once
 
 	stop     chan struct{}
 	done     chan struct{}
@@ -139,6 +140,7 @@ func newFleet(d *Dependency, s FleetStore) *fleet {
 		bucket:   min(DefaultBreakerBucket, d.policy.Breaker.Window),
 		logger:   d.logger,
 		wake:     make(chan struct{}, 1),
+		heard:    make(chan struct{}, 1),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -172,6 +174,16 @@ func (f *fleet) close() {
 func (f *fleet) poke() {
 	select {
 	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// hear is the store's notification of a transition: the state is read at
+// once, without waiting out the gap between early syncs, so that a
+// transition reaches the replica one round trip after it is announced.
+func (f *fleet) hear() {
+	select {
+	case f.heard <- struct{}{}:
 	default:
 	}
 }
@@ -268,7 +280,7 @@ func (f *fleet) leaseMax() int64 {
 // run is the synchronising goroutine.
 func (f *fleet) run() {
 	defer close(f.done)
-	stopWatch := f.store.Watch(f.policy.Prefix, f.dep, f.poke)
+	stopWatch := f.store.Watch(f.policy.Prefix, f.dep, f.hear)
 	defer stopWatch()
 	minGap := f.policy.SyncInterval / 10
 	timer := time.NewTimer(0)
@@ -280,6 +292,7 @@ func (f *fleet) run() {
 			f.goLocal(nil, "closed")
 			return
 		case <-timer.C:
+		case <-f.heard:
 		case <-f.wake:
 			if gap := minGap - time.Since(last); gap > 0 && !last.IsZero() {
 				t := time.NewTimer(gap)
