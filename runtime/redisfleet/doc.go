@@ -11,6 +11,9 @@
 // A generated client whose policy declares "fleet" has a WithFleet option
 // that takes the redis.UniversalClient and does this.
 //
+// The script reads the server's clock (TIME) before it writes, which
+// needs Redis 5 or later (scripts replicated by their effects) or Valkey.
+//
 // # What is shared, and how
 //
 // Nothing is on a call's path: no call makes a Redis command. A call

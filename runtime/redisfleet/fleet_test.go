@@ -496,3 +496,49 @@ func subscribers(t *testing.T, rdb *redis.Client, channel string) int64 {
 	}
 	return m[channel]
 }
+
+// TestRedisPaused: Redis that accepts connections and answers nothing
+// (CLIENT PAUSE, as a partition or an overloaded server looks): no call
+// fails, the replicas go local within the staleness bound and rejoin when
+// it answers again.
+func TestRedisPaused(t *testing.T) {
+	srv, admin := newRedis(t)
+	tg := newTarget(t)
+	p := breakerPolicy()
+	cfg := replicaConfig{Target: tg.srv.URL, Pace: 20 * time.Millisecond, Policy: p, Retries: 2, Redis: srv.Addr()}
+	cfg.Policy.Fleet.Prefix = "paused:"
+	f := startFleet(t, 5, cfg)
+	time.Sleep(500 * time.Millisecond)
+	paused := time.Now()
+	if err := admin.Do(context.Background(), "CLIENT", "PAUSE", "2500", "ALL").Err(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, p.Fleet.StaleAfter+p.Fleet.SyncInterval+500*time.Millisecond, "every replica local", func() bool {
+		for _, r := range f.rs {
+			if r.dep.Fleet().Shared {
+				return false
+			}
+		}
+		return true
+	})
+	local := time.Since(paused)
+	waitFor(t, 5*time.Second, "every replica shared again", func() bool {
+		for _, r := range f.rs {
+			if !r.dep.Fleet().Shared {
+				return false
+			}
+		}
+		return true
+	})
+	f.close()
+	var failed, calls int64
+	for _, r := range f.rs {
+		s := r.stats()
+		failed += s.Failed
+		calls += s.Calls
+	}
+	t.Logf("%d calls, %d failed; every replica local %v after the pause", calls, failed, local.Round(time.Millisecond))
+	if failed != 0 {
+		t.Errorf("%d of %d calls failed while Redis was paused", failed, calls)
+	}
+}
