@@ -14,7 +14,9 @@ type Observer interface {
 	Retry(RetryEvent)
 	// Hedge is called when a hedged attempt is started.
 	Hedge(HedgeEvent)
-	// BreakerChange is called for every state change of a breaker.
+	// BreakerChange is called for every state change of a breaker; for
+	// the fleet's breaker ([BreakerEvent].Fleet), from the dependency's
+	// synchronising goroutine.
 	BreakerChange(BreakerEvent)
 	// Rejected is called when a call or retry fails fast: bulkhead full,
 	// breaker open, or retry budget exhausted.
