@@ -22,9 +22,12 @@ import (
 
 const (
 	replicas = 20
-	// pace is the time between two calls of one replica: 20 calls a
-	// second each, 400 for the fleet.
-	pace = 50 * time.Millisecond
+	// pace is the time between two calls of one replica: 10 calls a
+	// second each, 200 for the fleet. What reaches a dependency before
+	// the fleet has opened is the minimum calls plus what the fleet sends
+	// while the last failures are pushed and the transition announced: a
+	// few milliseconds, tens on a busy machine under -race.
+	pace = 100 * time.Millisecond
 )
 
 // breakerPolicy is the seed's breaker, open for 3 s, synchronised every
@@ -164,7 +167,7 @@ func TestReplicasOpenTogether(t *testing.T) {
 				return s
 			})
 			f.close()
-			checkOutage(t, tt.fleet, res)
+			checkOutage(t, tt.fleet, res, 0)
 		})
 	}
 }
@@ -201,7 +204,9 @@ func outage(t *testing.T, tg *target, down time.Time, all func(runtime.BreakerSt
 	return res
 }
 
-func checkOutage(t *testing.T, fleet bool, res outageResult) {
+// checkOutage checks an outage's figures; slack is added to the
+// propagation bound for what the machine adds (scheduling).
+func checkOutage(t *testing.T, fleet bool, res outageResult, slack time.Duration) {
 	t.Helper()
 	p := breakerPolicy()
 	minCalls, probes := int(p.Breaker.MinimumCalls), int(p.Breaker.HalfOpenProbes)
@@ -220,7 +225,7 @@ func checkOutage(t *testing.T, fleet bool, res outageResult) {
 		t.Errorf("fleet: %d requests reached the dependency, want between %d and %d", res.reached, minCalls, 2*minCalls)
 	}
 	// The bound: one sync interval (a lost announcement) and a round trip.
-	if bound := p.Fleet.SyncInterval + 50*time.Millisecond; res.openSpread > bound {
+	if bound := p.Fleet.SyncInterval + 50*time.Millisecond + slack; res.openSpread > bound {
 		t.Errorf("fleet: replicas opened within %v, want within %v", res.openSpread, bound)
 	}
 	if res.probes != probes {
@@ -257,7 +262,9 @@ func TestReplicaProcesses(t *testing.T) {
 				ended = ps.stop(t)
 				return ended
 			})
-			checkOutage(t, tt.fleet, res)
+			// 20 processes (race-enabled ones in CI) on two cores: a
+			// process may wait for a core a sync interval's worth.
+			checkOutage(t, tt.fleet, res, breakerPolicy().Fleet.SyncInterval)
 		})
 	}
 }
