@@ -257,7 +257,7 @@ func TestReplicaProcesses(t *testing.T) {
 			// the target is down, closed when it calls again.
 			var ended []replicaStats
 			res := outage(t, tg, down, func(s runtime.BreakerState) bool {
-				return ps.quiet(tg, s == runtime.BreakerOpen)
+				return ps.quiet(tg, down, s == runtime.BreakerOpen)
 			}, func() []replicaStats {
 				ended = ps.stop(t)
 				return ended
@@ -319,13 +319,14 @@ func startProcesses(t *testing.T, n int, cfg replicaConfig) *processes {
 	return ps
 }
 
-// quiet reports whether every process is open (has sent nothing in the
-// last three paces) or, with open false, closed (every one has).
-func (ps *processes) quiet(tg *target, open bool) bool {
+// quiet reports whether every process is open (has called since since,
+// and then sent nothing in the last three paces) or, with open false,
+// closed (every one has sent something in the last three paces).
+func (ps *processes) quiet(tg *target, since time.Time, open bool) bool {
 	now := time.Now()
 	for i := range ps.cmds {
 		sent := tg.count(i, now.Add(-3*pace), now) > 0
-		if sent == open {
+		if sent == open || open && tg.count(i, since, now) == 0 {
 			return false
 		}
 	}

@@ -292,7 +292,7 @@ func WriteFleetText(w io.Writer, runs []FleetRun) {
 		if r.Fleet {
 			mode = "fleet (redis, WithFleet)"
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %d | %d |\n", mode, r.Reached, r.OpenSpread.Round(time.Millisecond), r.Probes, r.Failed)
+		fmt.Fprintf(w, "| %s | %d | %s | %d | %d |\n", mode, r.Reached, r.OpenSpread.Round(100*time.Microsecond), r.Probes, r.Failed)
 	}
 }
 
