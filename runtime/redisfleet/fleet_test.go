@@ -257,7 +257,7 @@ func TestReplicaProcesses(t *testing.T) {
 			// the target is down, closed when it calls again.
 			var ended []replicaStats
 			res := outage(t, tg, down, func(s runtime.BreakerState) bool {
-				return ps.quiet(tg, down, s == runtime.BreakerOpen)
+				return ps.quiet(tg, s == runtime.BreakerOpen)
 			}, func() []replicaStats {
 				ended = ps.stop(t)
 				return ended
@@ -270,6 +270,7 @@ func TestReplicaProcesses(t *testing.T) {
 }
 
 type processes struct {
+	ready  time.Time // when every process was ready to call
 	cmds   []*exec.Cmd
 	stdins []io.WriteCloser
 	outs   []*bufio.Reader
@@ -316,17 +317,23 @@ func startProcesses(t *testing.T, n int, cfg replicaConfig) *processes {
 			t.Fatalf("replica process %d: %q, %v", i, line, err)
 		}
 	}
+	ps.ready = time.Now()
 	return ps
 }
 
-// quiet reports whether every process is open (has called since since,
-// and then sent nothing in the last three paces) or, with open false,
-// closed (every one has sent something in the last three paces).
-func (ps *processes) quiet(tg *target, since time.Time, open bool) bool {
+// quiet reports whether every process is open (has sent nothing in the
+// last three paces, four paces or more after every process was ready to
+// call) or, with open false, closed (every one has sent something in the
+// last three paces). With a fleet, a process may open without ever
+// calling.
+func (ps *processes) quiet(tg *target, open bool) bool {
 	now := time.Now()
+	if open && now.Before(ps.ready.Add(4*pace)) {
+		return false
+	}
 	for i := range ps.cmds {
 		sent := tg.count(i, now.Add(-3*pace), now) > 0
-		if sent == open || open && tg.count(i, since, now) == 0 {
+		if sent == open {
 			return false
 		}
 	}
