@@ -64,11 +64,20 @@
 // nothing.
 //
 // Dependency-wide keys (breaker, bulkhead, retry.budget,
-// retry.minPerSecond, deadlineHeader) may be written only at layers 2, 3,
+// retry.minPerSecond, deadlineHeader, fleet) may be written only at layers 2, 3,
 // 5 and 6: a dependency has one breaker, one bulkhead, one retry budget
 // and one way of sending its deadline, resolved once by
 // [ResolveDependency] and shared by all its operations
 // ([Dependency.ResolveOperation]).
+//
+// "fleet" (dependency level) shares the dependency's breaker and retry
+// budget with the other replicas of the service: "fleet.store" names the
+// Redis (or Valkey) for the reader, and "fleet.prefix" starts the names of
+// its keys ([runtime.DefaultFleetPrefix] by default). The policy never
+// holds an address or a credential: the application gives the Redis
+// client to the generated client's WithFleet option, and without it the
+// state stays local. Writing either key fills [runtime.Policy].Fleet; the
+// review shows "fleet (redis)" beside the breaker and the budget.
 //
 // "deadlineHeader" says whether an HTTP client sends each attempt's
 // remaining budget, and in which header: true (the default,

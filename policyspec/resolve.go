@@ -24,7 +24,8 @@ type Dependency struct {
 	DeadlineHeader string
 	// Sources gives the provenance of each value of Policy, by key path
 	// ("breaker.failureRate", "bulkhead.maxConcurrent", "retry.budget",
-	// "deadlineHeader", …).
+	// "deadlineHeader", "fleet.store" when the fleet is declared, …).
+	// Policy.Fleet is zero unless a "fleet" key is written.
 	Sources map[string]Source
 	// Warnings are problems that do not fail generation.
 	Warnings Diagnostics
@@ -97,6 +98,11 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 	}
 	d.Policy.Budget.MaxBalance = runtime.DefaultBudgetMaxBalance
 	d.Sources["retry.maxBalance"] = Source{Origin: OriginDefault}
+
+	if s.Fleet.Store.Set || s.Fleet.Prefix.Set {
+		d.Policy.Fleet.Store = string(setOr(d, "fleet.store", &s.Fleet.Store, ""))
+		d.Policy.Fleet.Prefix = string(setOr(d, "fleet.prefix", &s.Fleet.Prefix, runtime.DefaultFleetPrefix))
+	}
 
 	h := setOr(d, "deadlineHeader", &s.DeadlineHeader, HeaderSwitch{})
 	switch {

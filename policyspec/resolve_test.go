@@ -391,6 +391,12 @@ func TestResolveRules(t *testing.T) {
 			idem:      runtime.ReadOnly,
 			wantRules: []Rule{RuleScope},
 		},
+		{
+			name:      "fleet on an operation",
+			op:        "fleet: {store: cache}",
+			idem:      runtime.ReadOnly,
+			wantRules: []Rule{RuleScope},
+		},
 
 		{
 			name:      "all problems at once",

@@ -21,6 +21,10 @@ import (
 const (
 	runtimePath  = "github.com/resilientgo/resilient/runtime"
 	runtimeAlias = "resilient"
+	// redisPath and redisfleetPath are imported only by the clients of a
+	// dependency whose policy declares a fleet.
+	redisPath      = "github.com/redis/go-redis/v9"
+	redisfleetPath = "github.com/resilientgo/resilient/runtime/redisfleet"
 )
 
 // rt refers to a name of the runtime package.
@@ -58,6 +62,9 @@ func EmitClient(f *jen.File, svc *ir.Service, pol *policy.Service, opts ClientOp
 		return list.Warnings(), list.Err()
 	}
 	f.ImportAlias(runtimePath, runtimeAlias)
+	if v.fleet {
+		f.ImportName(redisPath, "redis")
+	}
 	emitVersionCheck(f)
 	emitClientType(f, v)
 	emitOptions(f, v)
@@ -85,8 +92,11 @@ type clientView struct {
 	// deadlineHeader is the header the deadline goes out in by default,
 	// empty for none (the policy's deadlineHeader).
 	deadlineHeader string
-	dep            depPolicyView
-	ops            []*opView
+	// fleet: the policy shares the breaker and budget with the fleet, and
+	// the client has a WithFleet option.
+	fleet bool
+	dep   depPolicyView
+	ops   []*opView
 	// helpers used by at least one operation.
 	usesJSON, usesBytes, usesNothing bool
 	// usesStatic: an operation has a static fallback from the spec.
@@ -97,7 +107,8 @@ type clientView struct {
 // as warnings and name clashes as errors.
 func newClientView(svc *ir.Service, pol *policy.Service, opts ClientOptions, list *diag.List) *clientView {
 	c := &clientGen{m: newModels(svc), list: list}
-	v := &clientView{svcName: svc.Name, depName: opts.DependencyName, dep: depView(pol), deadlineHeader: pol.Dependency.DeadlineHeader}
+	v := &clientView{svcName: svc.Name, depName: opts.DependencyName, dep: depView(pol), deadlineHeader: pol.Dependency.DeadlineHeader,
+		fleet: pol.Dependency.Policy.Fleet != (runtime.FleetPolicy{})}
 	if v.depName == "" {
 		v.depName = pol.Dependency.Name
 	}

@@ -17,10 +17,11 @@ type clientOption struct {
 	set func(p *jen.Statement) *jen.Statement
 }
 
-// clientOptionList is the fixed set of client options.
-func clientOptionList() []clientOption {
+// clientOptionList is the set of client options: the fixed ones, and
+// WithFleet when the policy declares a fleet.
+func clientOptionList(fleet bool) []clientOption {
 	o := func() *jen.Statement { return jen.Id("o") }
-	return []clientOption{
+	list := []clientOption{
 		{
 			name: "WithHTTPClient",
 			doc: []string{
@@ -130,6 +131,24 @@ func clientOptionList() []clientOption {
 			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("dependencyName").Op("=").Add(p) },
 		},
 	}
+	if fleet {
+		list = append(list, clientOption{
+			name: "WithFleet",
+			doc: []string{
+				"WithFleet shares the client's circuit breaker and retry budget with the",
+				"other replicas of the service, in the Redis (or Valkey) that rdb reaches:",
+				"a single node, Sentinel or Cluster client. Calls make no Redis command;",
+				"the state is synchronised in the background (redisfleet), and the client",
+				"uses its own breaker and budget while Redis cannot be reached. The policy",
+				"names the store; without this option the state stays in the process.",
+				"Closing rdb ends the synchronisation; so does Dependency().Close().",
+			},
+			arg:   "rdb",
+			param: jen.Qual(redisPath, "UniversalClient"),
+			set:   func(p *jen.Statement) *jen.Statement { return o().Dot("fleet").Op("=").Add(p) },
+		})
+	}
+	return list
 }
 
 // emitOptions writes
@@ -162,10 +181,11 @@ func emitOptions(f *jen.File, v *clientView) {
 		jen.Id("deadlineHeader").String(),
 		jen.Id("deadlineHeaderSet").Bool(),
 		jen.Id("dependencyName").String(),
+		fleetField(v.fleet),
 	)
 	f.Type().Id("optionFunc").Func().Params(jen.Op("*").Id("clientOptions"))
 	f.Func().Params(jen.Id("f").Id("optionFunc")).Id("applyOption").Params(jen.Id("o").Op("*").Id("clientOptions")).Block(jen.Id("f").Call(jen.Id("o")))
-	for _, opt := range clientOptionList() {
+	for _, opt := range clientOptionList(v.fleet) {
 		f.Add(comments(opt.doc).Func().Id(opt.name).Params(jen.Id(opt.arg).Add(opt.param)).Id("Option").Block(
 			jen.Return(jen.Id("optionFunc").Call(jen.Func().Params(jen.Id("o").Op("*").Id("clientOptions")).Block(opt.set(jen.Id(opt.arg))))),
 		))
@@ -254,13 +274,7 @@ func emitNewClient(f *jen.File, v *clientView) {
 		),
 		jen.Id("name").Op(":=").Id("o").Dot("dependencyName"),
 		jen.If(jen.Id("name").Op("==").Lit("")).Block(jen.Id("name").Op("=").Add(name)),
-		jen.List(jen.Id("dep"), jen.Err()).Op(":=").Add(rt("NewDependency")).Add(lines("(", ")",
-			jen.Id("name"), jen.Id("p").Dot("Dependency"),
-			rt("WithObserver").Call(jen.Id("o").Dot("observer")),
-			rt("WithLogger").Call(jen.Id("o").Dot("logger")),
-			rt("WithFallbackStore").Call(jen.Id("o").Dot("store")),
-			rt("WithFallbackPartition").Call(jen.Id("o").Dot("partition")),
-		)),
+		newDependency(v.fleet),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("hc").Op(":=").Id("o").Dot("httpClient"),
 		jen.If(jen.Id("hc").Op("==").Nil()).Block(
@@ -285,4 +299,51 @@ func emitNewClient(f *jen.File, v *clientView) {
 	body = append(body, ops...)
 	body = append(body, jen.Return(jen.Id("c"), jen.Nil()))
 	f.Add(comments(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("Option")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(body...))
+}
+
+// fleetField is the "fleet redis.UniversalClient" field of clientOptions
+// when the policy declares a fleet, else nothing.
+func fleetField(fleet bool) jen.Code {
+	if !fleet {
+		return jen.Null()
+	}
+	return jen.Id("fleet").Qual(redisPath, "UniversalClient")
+}
+
+// newDependency writes
+//
+//	dep, err := resilient.NewDependency(
+//		name,
+//		p.Dependency,
+//		resilient.WithObserver(o.observer),
+//		...
+//	)
+//
+// and, when the policy declares a fleet, builds the options first so that
+// WithFleet adds one:
+//
+//	deps := []resilient.Option{resilient.WithObserver(o.observer), ...}
+//	if o.fleet != nil {
+//		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))
+//	}
+//	dep, err := resilient.NewDependency(name, p.Dependency, deps...)
+func newDependency(fleet bool) jen.Code {
+	o := jen.Id("o")
+	opts := []jen.Code{
+		rt("WithObserver").Call(o.Clone().Dot("observer")),
+		rt("WithLogger").Call(o.Clone().Dot("logger")),
+		rt("WithFallbackStore").Call(o.Clone().Dot("store")),
+		rt("WithFallbackPartition").Call(o.Clone().Dot("partition")),
+	}
+	if !fleet {
+		return jen.List(jen.Id("dep"), jen.Err()).Op(":=").Add(rt("NewDependency")).Add(lines("(", ")",
+			append([]jen.Code{jen.Id("name"), jen.Id("p").Dot("Dependency")}, opts...)...))
+	}
+	// Three statements in a row: jennifer writes a statement's items one
+	// after the other, and Line breaks them.
+	return jen.Id("deps").Op(":=").Index().Add(rt("Option")).Add(lines("{", "}", opts...)).Line().
+		If(o.Clone().Dot("fleet").Op("!=").Nil()).Block(
+		jen.Id("deps").Op("=").Append(jen.Id("deps"), rt("WithFleet").Call(jen.Qual(redisfleetPath, "New").Call(o.Clone().Dot("fleet")))),
+	).Line().
+		List(jen.Id("dep"), jen.Err()).Op(":=").Add(rt("NewDependency")).Call(jen.Id("name"), jen.Id("p").Dot("Dependency"), jen.Id("deps").Op("..."))
 }

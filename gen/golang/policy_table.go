@@ -26,6 +26,9 @@ func depView(pol *policy.Service) depPolicyView {
 		" calls" + origin(d.Sources, "breaker.failureRate") + ", open " + shortDuration(p.Breaker.OpenFor) +
 		"; bulkhead " + itoa(p.Bulkhead.MaxConcurrent) + origin(d.Sources, "bulkhead.maxConcurrent") +
 		"; retry budget " + trimFloat(p.Budget.Ratio*100) + "%" + origin(d.Sources, "retry.budget") + "."
+	if p.Fleet != (runtime.FleetPolicy{}) {
+		s += " Breaker and budget shared by the fleet in Redis (WithFleet)."
+	}
 	return depPolicyView{policy: p, summary: s}
 }
 
@@ -200,14 +203,22 @@ func depPolicyLit(p runtime.Policy) *jen.Statement {
 	if p.Budget.Disabled {
 		budget = append(budget, kv("Disabled", jen.True()))
 	}
-	return rt("Policy").Add(lines("{", "}",
+	fields := []jen.Code{
 		kv("Breaker", rt("BreakerPolicy").Add(lines("{", "}", breaker...))),
 		kv("Bulkhead", rt("BulkheadPolicy").Add(lines("{", "}",
 			kv("MaxConcurrent", jen.Lit(p.Bulkhead.MaxConcurrent)),
 			kv("MaxWait", maxWait),
 		))),
 		kv("Budget", rt("BudgetPolicy").Add(lines("{", "}", budget...))),
-	))
+	}
+	if p.Fleet != (runtime.FleetPolicy{}) {
+		// Fleet: resilient.FleetPolicy{Store: "cache", Prefix: "resilient:"},
+		fields = append(fields, kv("Fleet", rt("FleetPolicy").Add(lines("{", "}",
+			kv("Store", jen.Lit(p.Fleet.Store)),
+			kv("Prefix", jen.Lit(p.Fleet.Prefix)),
+		))))
+	}
+	return rt("Policy").Add(lines("{", "}", fields...))
 }
 
 func opPolicyLit(v opPolicyView) *jen.Statement {

@@ -8,7 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/redis/go-redis/v9"
 	resilient "github.com/resilientgo/resilient/runtime"
+	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -84,6 +86,7 @@ type clientOptions struct {
 	deadlineHeader    string
 	deadlineHeaderSet bool
 	dependencyName    string
+	fleet             redis.UniversalClient
 }
 type optionFunc func(*clientOptions)
 
@@ -192,6 +195,19 @@ func WithDependencyName(name string) Option {
 	})
 }
 
+// WithFleet shares the client's circuit breaker and retry budget with the
+// other replicas of the service, in the Redis (or Valkey) that rdb reaches:
+// a single node, Sentinel or Cluster client. Calls make no Redis command;
+// the state is synchronised in the background (redisfleet), and the client
+// uses its own breaker and budget while Redis cannot be reached. The policy
+// names the store; without this option the state stays in the process.
+// Closing rdb ends the synchronisation; so does Dependency().Close().
+func WithFleet(rdb redis.UniversalClient) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.fleet = rdb
+	})
+}
+
 // NewClient returns a client of the API at baseURL, an absolute http or https
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
@@ -216,14 +232,16 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "petstore"
 	}
-	dep, err := resilient.NewDependency(
-		name,
-		p.Dependency,
+	deps := []resilient.Option{
 		resilient.WithObserver(o.observer),
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
-	)
+	}
+	if o.fleet != nil {
+		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))
+	}
+	dep, err := resilient.NewDependency(name, p.Dependency, deps...)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +322,7 @@ type Policy struct {
 // replace, "(derived)" for one computed from other values.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (derived); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (derived); retry budget 10% (default). Breaker and budget shared by the fleet in Redis (WithFleet).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -321,6 +339,10 @@ func DefaultPolicy() Policy {
 				Ratio:        0.1,
 				MinPerSecond: 10.0,
 				MaxBalance:   100.0,
+			},
+			Fleet: resilient.FleetPolicy{
+				Store:  "petstore-redis",
+				Prefix: "petstore:",
 			},
 		},
 		// ListPets: read-only, 3 attempts (default), timeout 500ms (derived), attempt 60ms (derived), hedged after 15ms (derived), cached fallback 5m.

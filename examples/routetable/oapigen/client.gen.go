@@ -117,6 +117,8 @@ type ClientInterface interface {
 
 	// ListPets List every pet.
 	//
+	// Served from the last answer (marked degraded) when the store fails.
+	//
 	// Corresponds with GET /pets (the `ListPets` operationId).
 	ListPets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -173,6 +175,8 @@ type ClientInterface interface {
 }
 
 // ListPets List every pet.
+//
+// Served from the last answer (marked degraded) when the store fails.
 //
 // Corresponds with GET /pets (the `ListPets` operationId).
 func (c *Client) ListPets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -570,6 +574,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListPetsWithResponse List every pet.
 	//
+	// Served from the last answer (marked degraded) when the store fails.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /pets (the `ListPets` operationId).
@@ -894,6 +900,8 @@ func (r AdoptPetResponse) ContentType() string {
 }
 
 // ListPetsWithResponse List every pet.
+//
+// Served from the last answer (marked degraded) when the store fails.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -8,6 +8,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 const (
@@ -16,6 +17,10 @@ const (
 	gluePath     = "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	glueAlias    = "resilientgrpc"
 	grpcPath     = "google.golang.org/grpc"
+	// Imported only by the clients of a service whose policy declares a
+	// fleet.
+	redisPath      = "github.com/redis/go-redis/v9"
+	redisfleetPath = "github.com/resilientgo/resilient/runtime/redisfleet"
 )
 
 // rt refers to a name of the runtime package.
@@ -182,6 +187,22 @@ func emitOptions(f *jen.File, v *serviceView) {
 		"resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default",
 		"partitions nothing. p must be cheap and safe for concurrent use.",
 	}, jen.Func().Params(jen.Qual("context", "Context")).String(), "WithFallbackPartition")
+	if v.dep.Fleet != (runtime.FleetPolicy{}) {
+		// func WithGreeterFleet(p redis.UniversalClient) GreeterOption {
+		//	... if p != nil { o.deps = append(o.deps, resilient.WithFleet(redisfleet.New(p))) }
+		f.ImportName(redisPath, "redis")
+		with("With"+v.goName+"Fleet", []string{
+			"With" + v.goName + "Fleet shares the client's circuit breaker and retry budget",
+			"with the other replicas of the service, in the Redis (or Valkey) that p",
+			"reaches: a single node, Sentinel or Cluster client. Calls make no Redis",
+			"command; the state is synchronised in the background (redisfleet), and",
+			"the client uses its own breaker and budget while Redis cannot be reached.",
+			"The policy names the store; without this option the state stays in the",
+			"process. Closing p ends the synchronisation.",
+		}, jen.Qual(redisPath, "UniversalClient"), jen.If(jen.Id("p").Op("!=").Nil()).Block(
+			o().Dot("deps").Op("=").Append(o().Dot("deps"), rt("WithFleet").Call(jen.Qual(redisfleetPath, "New").Call(jen.Id("p")))),
+		))
+	}
 }
 
 // emitClientType writes

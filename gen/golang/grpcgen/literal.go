@@ -35,7 +35,20 @@ func depPolicyLit(p runtime.Policy) *jen.Statement {
 			kv("MinPerSecond", jen.Lit(p.Budget.MinPerSecond)),
 			kv("MaxBalance", jen.Lit(p.Budget.MaxBalance)),
 		))),
+		fleetLit(p.Fleet),
 	))
+}
+
+// fleetLit writes "Fleet: resilient.FleetPolicy{Store: ..., Prefix: ...}"
+// when the fleet is declared, else nothing.
+func fleetLit(f runtime.FleetPolicy) jen.Code {
+	if f == (runtime.FleetPolicy{}) {
+		return jen.Null()
+	}
+	return kv("Fleet", rt("FleetPolicy").Add(lines(
+		kv("Store", jen.Lit(f.Store)),
+		kv("Prefix", jen.Lit(f.Prefix)),
+	)))
 }
 
 // opPolicyLit writes a resilient.OperationPolicy literal with every field
