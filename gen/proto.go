@@ -135,18 +135,22 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 	}
 	services, warnings, err := protoir.Files(plugin)
 	add(warnings, err)
-	byPackage := map[string][]*ir.Service{}
-	for _, svc := range services {
-		byPackage[svc.GoPackage.ImportPath] = append(byPackage[svc.GoPackage.ImportPath], svc)
-	}
-	for pkg, decls := range protoir.Declarations(plugin) {
-		add(grpcgen.CheckNames(decls, byPackage[pkg]), nil)
-	}
 	resolved := make([]*resolve.Service, len(services))
+	// Names are checked with the policy, which decides whether a client
+	// declares With<Service>Fleet; a service whose policy does not resolve
+	// is checked without it.
+	byPackage := map[string][]*resolve.Service{}
 	for i, svc := range services {
 		res, warnings, err := resolve.RPC(svc, file)
 		add(warnings, err)
 		resolved[i] = res
+		if res == nil {
+			res = &resolve.Service{IR: svc}
+		}
+		byPackage[svc.GoPackage.ImportPath] = append(byPackage[svc.GoPackage.ImportPath], res)
+	}
+	for pkg, decls := range protoir.Declarations(plugin) {
+		add(grpcgen.CheckNames(decls, byPackage[pkg]), nil)
 	}
 	if file != nil {
 		// Entries for dependencies that no service of this run defines.

@@ -19,6 +19,8 @@ import (
 // generatedImports are the packages generated clients may import.
 var generatedImports = []string{
 	"github.com/resilientgo/resilient/runtime",
+	// Only for a dependency whose policy declares a fleet.
+	"github.com/resilientgo/resilient/runtime/redisfleet", "github.com/redis/go-redis/v9",
 	"bytes", "context", "encoding/base64", "encoding/json", "errors", "fmt", "io", "log/slog",
 	"maps", "mime", "mime/multipart", "net/http", "net/url", "slices", "strconv", "strings", "time",
 }

@@ -39,6 +39,7 @@ var protoCases = []protoCase{
 	{"twoservices", []string{"two.proto"}, "paths=source_relative,review=review.md"},
 	{"editions", []string{"route.proto"}, "paths=source_relative,review=review.md"},
 	{"behaviour", []string{"counter.proto"}, "paths=source_relative"},
+	{"fleet", []string{"stock.proto"}, "paths=source_relative,review=review.md"},
 }
 
 // protoRequest compiles a case's files in-process.

@@ -272,6 +272,28 @@ func (c *converter) leaf(def keyDef, e entry, s *Spec) {
 		*f = Given([]runtime.FallbackKind{runtime.FallbackCached, runtime.FallbackStatic, runtime.FallbackNone}[k], loc)
 	case *Field[any]:
 		*f = Given(v.toAny(), loc)
+	case *Field[StoreName]:
+		if v.kind != vString {
+			c.typeError(v, c.spell(def.name), "a store name")
+			return
+		}
+		if why := badStoreName(v.text); why != "" {
+			c.add(loc, diag.RuleFleetName, fmt.Sprintf("%s %s %s", c.spell(def.name), quotedIn(v.text, v.rest), why),
+				`name the store, such as "sessions-redis"; the application gives the Redis client itself to the generated client's fleet option (WithFleet, With<Service>Fleet for gRPC)`)
+			return
+		}
+		*f = Given(StoreName(v.text), loc)
+	case *Field[KeyPrefix]:
+		if v.kind != vString {
+			c.typeError(v, c.spell(def.name), "a key prefix")
+			return
+		}
+		if why := badKeyPrefix(v.text); why != "" {
+			c.add(loc, diag.RuleFleetName, fmt.Sprintf("%s %s %s", c.spell(def.name), quotedIn(v.text, v.rest), why),
+				`write a short prefix such as "checkout:"; addresses and credentials belong to the Redis client the application gives the generated client's fleet option`)
+			return
+		}
+		*f = Given(KeyPrefix(v.text), loc)
 	case *Field[HeaderSwitch]:
 		switch {
 		case v.kind == vBool:
@@ -398,4 +420,40 @@ func validHeader(s string) bool {
 		}
 	}
 	return true
+}
+
+// badStoreName says why s is not a store name, or returns "".
+func badStoreName(s string) string {
+	switch {
+	case s == "":
+		return "is empty"
+	case len(s) > 64:
+		return "is longer than 64 characters"
+	case strings.Contains(s, "://") || strings.ContainsRune(s, '@'):
+		return "looks like an address; the policy only names the store"
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return fmt.Sprintf("has %q; a store name has letters, digits, \".\", \"_\" and \"-\"", r)
+		}
+	}
+	return ""
+}
+
+// badKeyPrefix says why s is not a key prefix, or returns "".
+func badKeyPrefix(s string) string {
+	switch {
+	case s == "":
+		return "is empty"
+	case len(s) > 64:
+		return "is longer than 64 characters"
+	case strings.Contains(s, "://") || strings.ContainsRune(s, '@'):
+		return "looks like an address; the policy only names the keys"
+	}
+	for _, r := range s {
+		if r <= ' ' || r > '~' || r == '{' || r == '}' {
+			return fmt.Sprintf("has %q; a key prefix is printable ASCII without spaces or braces", r)
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package policyspec
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -204,7 +205,7 @@ latency: {rps: 0}`,
 			src:  "latency: &l {p99: 100ms}\nx: *l",
 			want: []string{"latency.p99=100ms@1:14"},
 			wantErrs: []string{
-				`api.yaml:2:1: E-EXT-UNKNOWN: unknown key "x" in policy (#/x-resilience/x); known keys: idempotent, idempotencyKey, timeout, attemptTimeout, connectTimeout, deadlineHeader, retry, breaker, bulkhead, hedge, fallback, latency`,
+				`api.yaml:2:1: E-EXT-UNKNOWN: unknown key "x" in policy (#/x-resilience/x); known keys: idempotent, idempotencyKey, timeout, attemptTimeout, connectTimeout, deadlineHeader, retry, breaker, bulkhead, hedge, fallback, fleet, latency`,
 			},
 		},
 	}
@@ -355,7 +356,7 @@ func TestDecodeWritten(t *testing.T) {
 func TestEveryKeyDecodes(t *testing.T) {
 	values := map[keyKind]any{
 		kindBool: true, kindHeader: "K", kindDuration: "1s", kindDurationZero: "1s", kindInt: float64(1),
-		kindFloat: float64(1), kindRatio: "10%", kindFallbackKind: "cached", kindAny: "x", kindHeaderSwitch: false,
+		kindFloat: float64(1), kindRatio: "10%", kindFallbackKind: "cached", kindAny: "x", kindHeaderSwitch: false, kindStoreName: "cache", kindKeyPrefix: "app:",
 	}
 	for _, def := range keyTable() {
 		t.Run(def.name, func(t *testing.T) {
@@ -473,5 +474,55 @@ func TestDecodeDeadlineHeader(t *testing.T) {
 	d, _ := ResolveDependency("dep")
 	if d.DeadlineHeader != runtime.DefaultDeadlineHeader || d.Sources["deadlineHeader"].Origin != OriginDefault {
 		t.Errorf("unset: %q from %v, want the default header", d.DeadlineHeader, d.Sources["deadlineHeader"])
+	}
+}
+
+// TestDecodeFleet: fleet names a store and a key prefix, at the dependency
+// level only, and never holds an address or a credential.
+func TestDecodeFleet(t *testing.T) {
+	tests := []struct {
+		name      string
+		value     map[string]any
+		wantStore string
+		wantPfx   string
+		wantRule  diag.Rule
+	}{
+		{name: "store", value: map[string]any{"store": "sessions-redis"}, wantStore: "sessions-redis", wantPfx: runtime.DefaultFleetPrefix},
+		{name: "both", value: map[string]any{"store": "cache.eu-1", "prefix": "checkout:"}, wantStore: "cache.eu-1", wantPfx: "checkout:"},
+		{name: "url", value: map[string]any{"store": "redis://:secret@cache:6379"}, wantRule: diag.RuleFleetName},
+		{name: "password in prefix", value: map[string]any{"prefix": "user:pw@host"}, wantRule: diag.RuleFleetName},
+		{name: "space", value: map[string]any{"store": "my cache"}, wantRule: diag.RuleFleetName},
+		{name: "brace", value: map[string]any{"prefix": "{x}"}, wantRule: diag.RuleFleetName},
+		{name: "empty", value: map[string]any{"store": ""}, wantRule: diag.RuleFleetName},
+		{name: "address in prefix", value: map[string]any{"prefix": "redis://cache/"}, wantRule: diag.RuleFleetName},
+		{name: "long", value: map[string]any{"store": strings.Repeat("s", 65)}, wantRule: diag.RuleFleetName},
+		{name: "number", value: map[string]any{"store": float64(6379)}, wantRule: diag.RuleType},
+		{name: "unknown key", value: map[string]any{"password": "x"}, wantRule: diag.RuleUnknownKey},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := DecodeValue(map[string]any{"fleet": tt.value}, diag.Location{File: "api.yaml"})
+			if tt.wantRule != "" {
+				var ds diag.List
+				if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Rule != tt.wantRule {
+					t.Fatalf("DecodeValue(fleet: %v) error = %v, want one %s", tt.value, err, tt.wantRule)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := ResolveDependency("dep", Layer{Kind: LayerDocument, Spec: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !d.HasFleet() || d.Policy.Fleet.Store != tt.wantStore || d.Policy.Fleet.Prefix != tt.wantPfx {
+				t.Errorf("fleet = %+v, want store %q, prefix %q", d.Policy.Fleet, tt.wantStore, tt.wantPfx)
+			}
+		})
+	}
+	d, _ := ResolveDependency("dep")
+	if d.HasFleet() || d.Policy.Fleet != (runtime.FleetPolicy{}) {
+		t.Errorf("no fleet key: HasFleet() = %v, Fleet = %+v; want false, zero", d.HasFleet(), d.Policy.Fleet)
 	}
 }

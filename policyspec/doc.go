@@ -66,11 +66,23 @@
 // nothing.
 //
 // Dependency-wide keys (breaker, bulkhead, retry.budget,
-// retry.minPerSecond, deadlineHeader) may be written only at layers 2, 3,
-// 5 and 6: a dependency has one breaker, one bulkhead, one retry budget
-// and one way of sending its deadline, resolved once by
+// retry.minPerSecond, deadlineHeader, fleet) may be written only at
+// layers 2, 3, 5 and 6: a dependency has one breaker, one bulkhead, one
+// retry budget and one way of sending its deadline, resolved once by
 // [ResolveDependency] and shared by all its operations
 // ([Dependency.ResolveOperation]).
+//
+// "fleet" (dependency level) shares the dependency's breaker and retry
+// budget with the other replicas of the service: "fleet.store" names the
+// Redis (or Valkey) for the reader, and "fleet.prefix" starts the names of
+// its keys ([runtime.DefaultFleetPrefix] by default). The policy never
+// holds an address or a credential (E-FLEET-NAME refuses one, and any
+// other value that is not a short name): the application gives the Redis
+// client to the generated client's WithFleet (gRPC: With<Service>Fleet)
+// option, and without it the state stays local. Writing either key fills
+// [runtime.Policy].Fleet ([Dependency.HasFleet]); the summary notes the
+// fleet, and the review shows "fleet (redis)" beside the breaker and the
+// budget.
 //
 // "deadlineHeader" says whether an HTTP client sends each attempt's
 // remaining budget, and in which header: true (the default,
@@ -139,8 +151,8 @@
 // the policy vocabulary in the catalogue of package diag ([diag.Rules]):
 // E-YAML, E-EXT-UNKNOWN, E-TYPE, E-DURATION, E-RANGE, E-BREAKER-WINDOW,
 // E-SCOPE, E-RETRY-UNSAFE, E-HEDGE-UNSAFE, E-HEDGE-DELAY,
-// E-FALLBACK-UNSAFE, E-FALLBACK-VALUE, E-FALLBACK-KIND, E-TIMEOUT-ORDER,
-// E-TIMEOUT-BELOW-P99, E-POLICY-UNUSED and W-SHADOWED.
+// E-FALLBACK-UNSAFE, E-FALLBACK-VALUE, E-FALLBACK-KIND, E-FLEET-NAME,
+// E-TIMEOUT-ORDER, E-TIMEOUT-BELOW-P99, E-POLICY-UNUSED and W-SHADOWED.
 //
 // # Review
 //

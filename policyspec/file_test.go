@@ -173,7 +173,7 @@ func TestDecodeFileQuotesLittle(t *testing.T) {
 		{"long value", "defaults:\n  timeout: " + long + "\n",
 			`id:2:3: E-DURATION: timeout "` + strings.Repeat("x", 120) + `"… must be a positive Go duration (it is not a Go duration) (/defaults/timeout); write e.g. "800ms"`},
 		{"multi-line key", "defaults:\n  ? |\n    first line\n    AAAA-secret\n  : 1\n",
-			`id:2:5: E-EXT-UNKNOWN: unknown key "first line"… in policy (/defaults/first line…); known keys: idempotent, idempotencyKey, timeout, attemptTimeout, connectTimeout, deadlineHeader, retry, breaker, bulkhead, hedge, fallback, latency`},
+			`id:2:5: E-EXT-UNKNOWN: unknown key "first line"… in policy (/defaults/first line…); known keys: idempotent, idempotencyKey, timeout, attemptTimeout, connectTimeout, deadlineHeader, retry, breaker, bulkhead, hedge, fallback, fleet, latency`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

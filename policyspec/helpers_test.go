@@ -93,6 +93,10 @@ func fieldValue(f any) any {
 		return f.Value
 	case *Field[any]:
 		return f.Value
+	case *Field[StoreName]:
+		return f.Value
+	case *Field[KeyPrefix]:
+		return f.Value
 	}
 	return nil
 }

@@ -19,6 +19,8 @@ const (
 	kindFallbackKind         // cached | static | none
 	kindAny                  // any JSON value
 	kindHeaderSwitch         // true, false or an HTTP header name
+	kindStoreName            // the name of a shared store: letters, digits, ".", "_", "-"
+	kindKeyPrefix            // the start of key names in a shared store
 )
 
 // keyScope says at which levels a key may be written.
@@ -69,6 +71,8 @@ func keyTable() []keyDef {
 		{name: "fallback.ttl", kind: kindDuration, field: func(s *Spec) any { return &s.Fallback.TTL }},
 		{name: "fallback.value", kind: kindAny, field: func(s *Spec) any { return &s.Fallback.Value }},
 		{name: "fallback.shared", kind: kindBool, field: func(s *Spec) any { return &s.Fallback.Shared }},
+		{name: "fleet.store", kind: kindStoreName, scope: scopeDependency, field: func(s *Spec) any { return &s.Fleet.Store }},
+		{name: "fleet.prefix", kind: kindKeyPrefix, scope: scopeDependency, field: func(s *Spec) any { return &s.Fleet.Prefix }},
 		{name: "latency.p50", kind: kindDuration, field: func(s *Spec) any { return &s.Latency.P50 }},
 		{name: "latency.p95", kind: kindDuration, field: func(s *Spec) any { return &s.Latency.P95 }},
 		{name: "latency.p99", kind: kindDuration, field: func(s *Spec) any { return &s.Latency.P99 }},

@@ -25,7 +25,9 @@ type Dependency struct {
 	DeadlineHeader string
 	// Sources gives the provenance of each value of Policy, by key path
 	// ("breaker.failureRate", "bulkhead.maxConcurrent", "retry.budget",
-	// "deadlineHeader", …).
+	// "deadlineHeader", "fleet.store" when the fleet is declared, …).
+	// Policy.Fleet is zero unless a "fleet" key is written
+	// ([Dependency.HasFleet]).
 	Sources map[string]Source
 	// Warnings are problems that do not fail generation.
 	Warnings diag.List
@@ -99,6 +101,11 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 	d.Policy.Budget.MaxBalance = runtime.DefaultBudgetMaxBalance
 	d.Sources["retry.maxBalance"] = Source{Origin: OriginDefault}
 
+	if s.Fleet.Store.Set || s.Fleet.Prefix.Set {
+		d.Policy.Fleet.Store = string(setOr(d, "fleet.store", &s.Fleet.Store, ""))
+		d.Policy.Fleet.Prefix = string(setOr(d, "fleet.prefix", &s.Fleet.Prefix, runtime.DefaultFleetPrefix))
+	}
+
 	h := setOr(d, "deadlineHeader", &s.DeadlineHeader, HeaderSwitch{})
 	switch {
 	case h.Off:
@@ -116,6 +123,12 @@ func setOr[T any](d *Dependency, key string, f *Field[T], def T) T {
 	d.Sources[key] = sourceOf(f)
 	return f.Or(def)
 }
+
+// HasFleet reports whether the policy declares a fleet (a "fleet.store"
+// or "fleet.prefix" is written): the dependency shares its breaker and
+// retry budget with the service's other replicas once the generated
+// client is given a Redis client, and Policy.Fleet is not zero.
+func (d *Dependency) HasFleet() bool { return d.Policy.Fleet != (runtime.FleetPolicy{}) }
 
 // bulkheadSize returns the bulkhead size: as set, else by Little's law,
 // else the default marked as a guess.

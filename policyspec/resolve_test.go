@@ -392,6 +392,12 @@ func TestResolveRules(t *testing.T) {
 			idem:      runtime.ReadOnly,
 			wantRules: []diag.Rule{diag.RuleScope},
 		},
+		{
+			name:      "fleet on an operation",
+			op:        "fleet: {store: cache}",
+			idem:      runtime.ReadOnly,
+			wantRules: []diag.Rule{diag.RuleScope},
+		},
 
 		{
 			name:      "all problems at once",

@@ -215,8 +215,8 @@ func retriesCell(d *Dependency, op *Operation) string {
 	case p.Retry.MaxRetries == runtime.NoRetries:
 		s = "none"
 	default:
-		s = fmt.Sprintf("%d%s, full jitter, budget %s%%%s", p.Retry.MaxRetries, mark(op.Sources["retry.maxRetries"]),
-			strconv.FormatFloat(d.Policy.Budget.Ratio*100, 'f', -1, 64), mark(d.Sources["retry.budget"]))
+		s = fmt.Sprintf("%d%s, full jitter, budget %s%%%s%s", p.Retry.MaxRetries, mark(op.Sources["retry.maxRetries"]),
+			strconv.FormatFloat(d.Policy.Budget.Ratio*100, 'f', -1, 64), mark(d.Sources["retry.budget"]), fleetCell(d))
 	}
 	if p.Hedge.Delay > 0 {
 		s += ", hedge after " + markFloor + formatDuration(p.Hedge.Delay)
@@ -225,11 +225,20 @@ func retriesCell(d *Dependency, op *Operation) string {
 }
 
 // breakerCell renders "50%/20 calls/30 s": failure rate, minimum calls and
-// open time.
+// open time, and ", fleet (redis)" when the breaker is the fleet's.
 func breakerCell(d *Dependency) string {
 	b := d.Policy.Breaker
-	return fmt.Sprintf("%s%%/%d calls/%s%s", strconv.FormatFloat(b.FailureRate, 'f', -1, 64), b.MinimumCalls, formatDuration(b.OpenFor),
-		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]))
+	return fmt.Sprintf("%s%%/%d calls/%s%s%s", strconv.FormatFloat(b.FailureRate, 'f', -1, 64), b.MinimumCalls, formatDuration(b.OpenFor),
+		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]), fleetCell(d))
+}
+
+// fleetCell renders ", fleet (redis)" when the dependency shares its
+// breaker and budget with the service's other replicas, else "".
+func fleetCell(d *Dependency) string {
+	if !d.HasFleet() {
+		return ""
+	}
+	return ", fleet (redis)"
 }
 
 // bulkheadCell renders "≥32 permits": the runtime widens the bulkhead up

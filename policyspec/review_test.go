@@ -181,3 +181,34 @@ func TestFallbackCell(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewFleet: a dependency whose breaker and budget are the fleet's
+// says "fleet (redis)" in both cells; one without says nothing of it.
+func TestReviewFleet(t *testing.T) {
+	tests := []struct {
+		name, doc             string
+		wantBreaker, wantRetr string
+	}{
+		{name: "local", doc: "{}", wantBreaker: "50%/20 calls/30 s (default)", wantRetr: "2 (default), full jitter, budget 10% (default)"},
+		{name: "fleet", doc: "fleet: {store: sessions-redis}", wantBreaker: "50%/20 calls/30 s (default), fleet (redis)",
+			wantRetr: "2 (default), full jitter, budget 10% (default), fleet (redis)"},
+		{name: "prefix only", doc: "fleet: {prefix: \"checkout:\"}", wantBreaker: "50%/20 calls/30 s (default), fleet (redis)",
+			wantRetr: "2 (default), full jitter, budget 10% (default), fleet (redis)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := ResolveDependency("dep", layer(t, LayerDocument, tt.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			op, err := d.ResolveOperation("Get", runtime.ReadOnly, layer(t, LayerOperation, "timeout: 1s"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			row := operationRow("dep/Get", d, op, true)
+			if row[3] != tt.wantBreaker || row[2] != tt.wantRetr {
+				t.Errorf("breaker, retries = %q, %q; want %q, %q", row[3], row[2], tt.wantBreaker, tt.wantRetr)
+			}
+		})
+	}
+}

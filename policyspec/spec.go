@@ -73,6 +73,10 @@ type Spec struct {
 	Hedge HedgeSpec
 	// Fallback selects the degraded answer of a failed read.
 	Fallback FallbackSpec
+	// Fleet shares the breaker and the retry budget with the service's
+	// other replicas, in a Redis the application provides. Dependency level
+	// only.
+	Fleet FleetSpec
 	// Latency carries measured latency, from which unset timeouts, the
 	// bulkhead size and the hedge delay are derived.
 	Latency LatencySpec
@@ -87,6 +91,29 @@ type HeaderSwitch struct {
 	// Name is the header name written, empty for true or false.
 	Name string
 }
+
+// FleetSpec is the "fleet" block (dependency level only). Writing either
+// key shares the dependency's breaker and retry budget with the other
+// replicas of the service, through the Redis (or Valkey) client the
+// application gives the generated client's WithFleet (gRPC:
+// With<Service>Fleet) option. The policy names the store; it never holds
+// an address or a credential.
+type FleetSpec struct {
+	// Store names the shared store ("sessions-redis") for the reader of
+	// the policy, the review and the logs: letters, digits, ".", "_" and
+	// "-", at most 64.
+	Store Field[StoreName]
+	// Prefix starts the names of the store's keys for this dependency,
+	// "resilient:" by default: printable ASCII without spaces, braces,
+	// "@" or "://", at most 64 characters.
+	Prefix Field[KeyPrefix]
+}
+
+// StoreName is the value of "fleet.store".
+type StoreName string
+
+// KeyPrefix is the value of "fleet.prefix".
+type KeyPrefix string
 
 // RetrySpec is the "retry" block. Budget and MinPerSecond are dependency
 // level only.

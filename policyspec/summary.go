@@ -120,7 +120,10 @@ func (o *Operation) Summary() Summary {
 }
 
 // Summary returns the summary of the dependency-wide policy: "breaker at
-// 50% of 20 calls, open 30s; bulkhead 32; retry budget 10%".
+// 50% of 20 calls, open 30s; bulkhead 32; retry budget 10%", and when the
+// policy declares a fleet, "; breaker and budget shared by the fleet in
+// Redis store "sessions-redis"" (without the store's name when none is
+// written).
 func (d *Dependency) Summary() Summary {
 	p, src := d.Policy, d.Sources
 	var s Summary
@@ -128,6 +131,14 @@ func (d *Dependency) Summary() Summary {
 	s.add(", ", "open "+shortDuration(p.Breaker.OpenFor), src, "breaker.openFor")
 	s.add("; ", "bulkhead "+strconv.Itoa(p.Bulkhead.MaxConcurrent), src, "bulkhead.maxConcurrent")
 	s.add("; ", "retry budget "+trimFloat(p.Budget.Ratio*100)+"%", src, "retry.budget")
+	if d.HasFleet() {
+		// Written, never a default: no note.
+		text := "breaker and budget shared by the fleet in Redis"
+		if p.Fleet.Store != "" {
+			text += " store " + strconv.Quote(p.Fleet.Store)
+		}
+		s.parts = append(s.parts, summaryPart{sep: "; ", text: text})
+	}
 	return s
 }
 

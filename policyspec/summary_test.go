@@ -65,7 +65,7 @@ func TestOperationSummary(t *testing.T) {
 }
 
 // TestDependencySummary: breaker, bulkhead and budget, noted where nobody
-// wrote them.
+// wrote them, and the fleet when the policy declares one.
 func TestDependencySummary(t *testing.T) {
 	tests := []struct {
 		name, dep  string
@@ -77,6 +77,12 @@ func TestDependencySummary(t *testing.T) {
 		{"written and derived", "{breaker: {failureRate: 40, minimumCalls: 10, openFor: 15s}, retry: {budget: 20%}, latency: {p99: 120ms, rps: 400}}",
 			"breaker at 40% of 10 calls, open 15s; bulkhead 144; retry budget 20%",
 			"breaker at 40% of 10 calls, open 15s; bulkhead 144 (400 rps × p99 120ms = 48 in flight, × 3 headroom); retry budget 20%"},
+		{"a fleet", "{fleet: {store: sessions-redis, prefix: \"checkout:\"}}",
+			`breaker at 50% of 20 calls, open 30s; bulkhead 32; retry budget 10%; breaker and budget shared by the fleet in Redis store "sessions-redis"`,
+			`breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "sessions-redis"`},
+		{"a fleet without a store name", "{fleet: {prefix: \"checkout:\"}}",
+			"breaker at 50% of 20 calls, open 30s; bulkhead 32; retry budget 10%; breaker and budget shared by the fleet in Redis",
+			"breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default); breaker and budget shared by the fleet in Redis"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

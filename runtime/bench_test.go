@@ -113,6 +113,17 @@ func benchArms(b *testing.B) []benchArm {
 		{"minimal", newMinimal().call},
 		{"resilient", newResilientCaller(b)},
 		{"failsafe", newFailsafeCaller()},
+		{"fleet", newFleetCaller(b)},
+	}
+}
+
+// newFleetCaller is newResilientCaller with the breaker and budget shared
+// through a fleet store (the in-memory one of the fleet tests: nothing of
+// the store is on a call's path, so which store does not matter here).
+func newFleetCaller(tb testing.TB) caller {
+	op := benchOperation(tb, runtime.WithFleet(newMemFleet()))
+	return func(ctx context.Context, attempt func(context.Context) (int, error)) (int, error) {
+		return runtime.Do(ctx, op, "", attempt)
 	}
 }
 
@@ -125,8 +136,9 @@ func newResilientCaller(tb testing.TB) caller {
 	}
 }
 
-func benchOperation(tb testing.TB) *runtime.Operation {
+func benchOperation(tb testing.TB, opts ...runtime.Option) *runtime.Operation {
 	tb.Helper()
+	opts = append([]runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}, opts...)
 	dep, err := runtime.NewDependency("bench", runtime.Policy{
 		Breaker: runtime.BreakerPolicy{
 			FailureRate:    benchFailureRate,
@@ -137,10 +149,11 @@ func benchOperation(tb testing.TB) *runtime.Operation {
 		},
 		Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: benchBulkhead, MaxWait: benchMaxWait},
 		Budget:   runtime.BudgetPolicy{Ratio: benchBudgetRatio},
-	}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	}, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(func() { dep.Close() })
 	op, err := dep.Operation(runtime.OperationPolicy{
 		Name:        "Get",
 		Idempotency: runtime.Idempotent,
@@ -411,6 +424,21 @@ func BenchmarkCallPaired(b *testing.B) {
 	pairedBlocks(b, arm(newMinimal().call), arm(newResilientCaller(b)))
 }
 
+// BenchmarkCallFleetPaired is [BenchmarkCallPaired] for the fleet arm
+// against the local pipeline (resilient): what sharing the breaker and
+// the budget costs a successful call.
+func BenchmarkCallFleetPaired(b *testing.B) {
+	ctx := context.Background()
+	arm := func(call caller) httpArm {
+		return func() error {
+			v, err := call(ctx, benchAttempt)
+			benchSink.Add(int64(v))
+			return err
+		}
+	}
+	pairedBlocks(b, arm(newResilientCaller(b)), arm(newFleetCaller(b)))
+}
+
 // BenchmarkHTTP measures each loopback arm on its own (see
 // [httpRig.arms]).
 func BenchmarkHTTP(b *testing.B) {
@@ -523,7 +551,7 @@ func median(xs []float64) float64 {
 // really retries a failing attempt, so that the benchmarks compare pipelines
 // doing the same work. It runs in a synctest bubble: backoffs take no time.
 func TestBenchArms(t *testing.T) {
-	for _, name := range []string{"minimal", "resilient", "failsafe"} {
+	for _, name := range []string{"minimal", "resilient", "failsafe", "fleet"} {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				var call caller
@@ -534,6 +562,8 @@ func TestBenchArms(t *testing.T) {
 					call = newResilientCaller(t)
 				case "failsafe":
 					call = newFailsafeCaller()
+				case "fleet":
+					call = newFleetCaller(t)
 				}
 				if v, err := call(context.Background(), benchAttempt); v != 42 || err != nil {
 					t.Fatalf("call = %d, %v, want 42, <nil>", v, err)

@@ -72,6 +72,10 @@ type breaker struct {
 	// unanswered counts the attempts in a row that ended at their deadline
 	// without any reaction from the dependency (see noteUnanswered).
 	unanswered atomic.Uint32
+	// fleet, when set, shares the breaker with the other replicas: it
+	// counts outcomes and refuses attempts while the fleet's breaker is
+	// open, and the local breaker does not trip on its own meanwhile.
+	fleet *fleet
 
 	mu      sync.Mutex
 	pending []transition
@@ -92,6 +96,9 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 		BucketPeriod: bucket,
 		Timeout:      p.OpenFor,
 		ReadyToTrip: func(c gobreaker.Counts) bool {
+			if f := b.fleet; f != nil && f.sharedView() {
+				return false // the fleet's counts decide
+			}
 			// The rate is taken over the attempts whose outcome is known:
 			// attempts still in flight, which against an unanswering
 			// dependency last until their deadline, would dilute it. And
@@ -105,8 +112,13 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 			return b.unanswered.Load() >= minCalls ||
 				counted >= minCalls && float64(c.TotalFailures)*100 >= rate*float64(counted)
 		},
-		IsSuccessful: func(err error) bool { return err == nil },
-		IsExcluded:   func(err error) bool { return err == errBreakerExcluded },
+		IsSuccessful: func(err error) bool {
+			if f := b.fleet; f != nil {
+				f.count(err)
+			}
+			return err == nil
+		},
+		IsExcluded: func(err error) bool { return err == errBreakerExcluded },
 		OnStateChange: func(_ string, from, to gobreaker.State) {
 			b.mu.Lock()
 			b.pending = append(b.pending, transition{fromGobreaker(from), fromGobreaker(to), time.Now()})
@@ -137,6 +149,11 @@ func (b *breaker) allow() (func(error), bool) {
 	if b.disabled {
 		return nil, true
 	}
+	if f := b.fleet; f != nil {
+		if v := f.view.Load(); v > viewClosed {
+			return f.allow(b, v)
+		}
+	}
 	done, err := b.cb.Allow()
 	return done, err == nil
 }
@@ -157,6 +174,14 @@ func (b *breaker) takePending() []transition {
 func (b *breaker) state() BreakerState {
 	if b.disabled {
 		return BreakerClosed
+	}
+	if f := b.fleet; f != nil {
+		switch f.view.Load() {
+		case viewOpen:
+			return BreakerOpen
+		case viewHalfOpen, viewProbing:
+			return BreakerHalfOpen
+		}
 	}
 	return fromGobreaker(b.cb.State())
 }

@@ -20,6 +20,10 @@ type budget struct {
 	max      int64 // milli-tokens the balance may hold
 	balance  atomic.Int64
 	floor    *rate.Limiter // nil: no floor
+	// fleet, when set, counts calls for the fleet's budget and, while it
+	// is shared, pays retries from the replica's lease of fleet tokens.
+	// The local balance and floor keep running for when it is not.
+	fleet *fleet
 }
 
 func newBudget(p BudgetPolicy) *budget {
@@ -43,6 +47,9 @@ func (b *budget) onCall() {
 	if b.disabled {
 		return
 	}
+	if f := b.fleet; f != nil {
+		f.calls.Add(1)
+	}
 	if b.balance.Load() < b.max {
 		b.balance.Add(b.deposit)
 	}
@@ -53,6 +60,9 @@ func (b *budget) onCall() {
 func (b *budget) withdraw() bool {
 	if b.disabled {
 		return true
+	}
+	if f := b.fleet; f != nil && f.sharedView() {
+		return f.withdraw()
 	}
 	for {
 		v := b.balance.Load()
@@ -105,7 +115,11 @@ func (b *budget) unreserve(fromFloor *rate.Reservation) {
 
 // refund gives back a retry that was withdrawn but not sent.
 func (b *budget) refund() {
-	if !b.disabled {
+	switch f := b.fleet; {
+	case b.disabled:
+	case f != nil && f.sharedView():
+		f.refund()
+	default:
 		b.balance.Add(milli)
 	}
 }

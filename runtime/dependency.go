@@ -31,6 +31,9 @@ type Dependency struct {
 	// slowdown is how much slower than its policies the dependency last
 	// answered, in thousandths (adaptive.go); at most 1000 means not.
 	slowdown atomic.Int64
+	// fleetStore and fleet share the breaker and budget ([WithFleet]).
+	fleetStore FleetStore
+	fleet      *fleet
 }
 
 // NewDependency returns the dependency called name with policy p, whose
@@ -55,6 +58,12 @@ func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
 	}
 	if d.store == nil {
 		d.store = NewMemoryStore(DefaultMemoryStoreSize)
+	}
+	if d.fleetStore != nil {
+		d.fleet = newFleet(d, d.fleetStore)
+		d.breaker.fleet = d.fleet
+		d.budget.fleet = d.fleet
+		d.fleet.start(d)
 	}
 	return d, nil
 }
@@ -81,10 +90,11 @@ func (d *Dependency) InFlight() int { return d.bulkhead.inFlight() }
 // report hands queued breaker transitions to the log and the observer.
 func (d *Dependency) report() {
 	for _, t := range d.breaker.takePending() {
-		d.logger.Info("circuit breaker state change",
-			slog.String("dependency", d.name),
-			slog.String("from", t.from.String()),
-			slog.String("to", t.to.String()))
+		attrs := []any{slog.String("dependency", d.name), slog.String("from", t.from.String()), slog.String("to", t.to.String())}
+		if d.fleet != nil {
+			attrs = append(attrs, slog.String("scope", "local"))
+		}
+		d.logger.Info("circuit breaker state change", attrs...)
 		if d.observed {
 			d.observer.BreakerChange(BreakerEvent{Dependency: d.name, From: t.from, To: t.to, At: t.at})
 		}
@@ -141,6 +151,15 @@ func (p Policy) resolve() (Policy, error) {
 		g.MaxBalance = DefaultBudgetMaxBalance
 	case g.MaxBalance < 0:
 		bad("retry budget balance %v is negative", g.MaxBalance)
+	}
+	f := &p.Fleet
+	if f.Prefix == "" {
+		f.Prefix = DefaultFleetPrefix
+	}
+	f.SyncInterval = durationOr(f.SyncInterval, DefaultFleetSyncInterval, "fleet sync interval", bad)
+	f.StaleAfter = durationOr(f.StaleAfter, DefaultFleetStaleAfter, "fleet staleness bound", bad)
+	if f.SyncInterval > 0 && f.StaleAfter > 0 && f.StaleAfter <= f.SyncInterval {
+		bad("fleet staleness bound %v is not above the sync interval %v", f.StaleAfter, f.SyncInterval)
 	}
 	return p, errors.Join(errs...)
 }

@@ -221,6 +221,26 @@
 // gRPC glue wraps the CallError in a resilientgrpc.Error whose GRPCStatus
 // follows End.
 //
+// # Fleet state
+//
+// A service runs as many replicas, and each keeps its own breaker and
+// budget: each needs its own minimum calls before opening, and a 10 %
+// budget is 10 % per replica. [WithFleet] shares both with the other
+// replicas through a [FleetStore] (Redis or Valkey: the redisfleet
+// sub-package), as [Policy.Fleet] configures. Nothing of it is on a
+// call's path: calls count in memory and one goroutine per dependency
+// synchronises in the background, so a successful call costs what it
+// costs without a fleet. The fleet opens together, one prober's probes
+// speak for it, and retries are paid from tokens leased from the fleet's
+// budget; a transition reaches every replica within
+// [FleetPolicy.SyncInterval] plus one round trip, usually one round trip
+// (the store announces it). When the store is unreachable, slow or
+// answers nonsense for [FleetPolicy.StaleAfter], the replica uses its
+// local breaker and budget, which kept counting, and rejoins when the
+// store answers; no call fails because of the store. [Dependency.Fleet]
+// tells where the state lives; a [FleetObserver] hears the changes, and
+// [BreakerEvent].Fleet marks the fleet breaker's transitions.
+//
 // # Time
 //
 // The package reads time only through the standard library, so tests run it

@@ -17,7 +17,9 @@ type Observer interface {
 	Retry(RetryEvent)
 	// Hedge is called when a hedged attempt is started.
 	Hedge(HedgeEvent)
-	// BreakerChange is called for every state change of a breaker.
+	// BreakerChange is called for every state change of a breaker; for
+	// the fleet's breaker ([BreakerEvent].Fleet), from the dependency's
+	// synchronising goroutine.
 	BreakerChange(BreakerEvent)
 	// Rejected is called when a call or retry fails fast: bulkhead full,
 	// breaker open, or retry budget exhausted.
@@ -97,6 +99,9 @@ type BreakerEvent struct {
 	Dependency string
 	From, To   BreakerState
 	At         time.Time
+	// Fleet is true for a transition of the breaker the dependency shares
+	// with its fleet ([WithFleet]), false for one of its local breaker.
+	Fleet bool
 }
 
 // RejectReason says why a call or retry failed fast.

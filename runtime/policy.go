@@ -27,6 +27,15 @@ const (
 	DefaultFallbackTTL      = 5 * time.Minute
 )
 
+// Defaults of [FleetPolicy]: a dependency with a fleet store synchronises
+// every 200 ms, and goes back to its local breaker and budget when it has
+// not synchronised for a second.
+const (
+	DefaultFleetPrefix       = "resilient:"
+	DefaultFleetSyncInterval = 200 * time.Millisecond
+	DefaultFleetStaleAfter   = time.Second
+)
+
 // NoRetries, set as [RetryPolicy.MaxRetries], disables retries. (Zero means
 // [DefaultMaxRetries].)
 const NoRetries = -1
@@ -78,6 +87,36 @@ type Policy struct {
 	Bulkhead BulkheadPolicy
 	// Budget bounds retries and hedges as a share of requests.
 	Budget BudgetPolicy
+	// Fleet configures the sharing of the breaker and the budget with the
+	// service's other replicas. It takes effect only for a dependency given
+	// a store with [WithFleet]; without one the state is local whatever it
+	// says.
+	Fleet FleetPolicy
+}
+
+// FleetPolicy configures how a dependency shares its breaker and retry
+// budget with the other replicas of the service through a [FleetStore]
+// (see [WithFleet]). The zero value takes every default.
+type FleetPolicy struct {
+	// Store names the shared store (such as "sessions-redis"), as the
+	// policy file writes it, in logs, events and the review. It selects
+	// nothing: the application gives the store itself with [WithFleet].
+	// Empty is allowed.
+	Store string
+	// Prefix starts the names of the keys the state is kept under; the
+	// dependency's name follows it. Zero means [DefaultFleetPrefix].
+	Prefix string
+	// SyncInterval is how often the replica pushes its counts and reads
+	// the fleet's state when nothing urges it; a failed attempt, a probe
+	// verdict, an empty retry lease or a transition announced by the
+	// store synchronises sooner (at most every SyncInterval/10). Zero
+	// means [DefaultFleetSyncInterval].
+	SyncInterval time.Duration
+	// StaleAfter is how long the replica trusts the fleet's state without
+	// a successful synchronisation: past it, it uses its local breaker and
+	// budget until the store answers again. It must be above
+	// SyncInterval. Zero means [DefaultFleetStaleAfter].
+	StaleAfter time.Duration
 }
 
 // BreakerPolicy configures the per-dependency circuit breaker (gobreaker).

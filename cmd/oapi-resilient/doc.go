@@ -177,6 +177,7 @@
 //	E-FALLBACK-VALUE     a static fallback without a value, or whose value the response schema rejects
 //	E-FALLBACK-KIND      a fallback setting its kind does not use: a value when not static, shared when not cached
 //	E-FALLBACK-SHARED    a cached fallback on a secured operation that is not declared shared
+//	E-FLEET-NAME         a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential
 //	E-TIMEOUT-ORDER      an attempt timeout not below the total timeout
 //	E-TIMEOUT-BELOW-P99  a timeout or attempt timeout below the measured p99 latency
 //	E-POLICY-UNUSED      a policy file entry that names no dependency or operation of the input
@@ -240,5 +241,10 @@
 // one type (APIError for the most shared), an operation with answers of its
 // own has <Operation>Error. Cached fallback answers are
 // kept per request, header and cookie parameters and credentials
-// included; WithFallbackPartition partitions them further.
+// included; WithFallbackPartition partitions them further. When the
+// policy declares a fleet (fleet.store, fleet.prefix), the client also has
+// WithFleet(rdb), which shares the breaker and retry budget with the
+// service's other replicas through the go-redis client rdb; the policy
+// names the store and never holds an address or a credential
+// (E-FLEET-NAME).
 package main

@@ -116,6 +116,7 @@
 //	E-FALLBACK-UNSAFE      an operation that asks for a fallback but is not a read
 //	E-FALLBACK-VALUE       a static fallback without a value, or whose value the response schema rejects
 //	E-FALLBACK-KIND        a fallback setting its kind does not use: a value when not static, shared when not cached
+//	E-FLEET-NAME           a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential
 //	E-TIMEOUT-ORDER        an attempt timeout not below the total timeout
 //	E-TIMEOUT-BELOW-P99    a timeout or attempt timeout below the measured p99 latency
 //	E-POLICY-UNUSED        a policy file entry that names no dependency or operation of the input
@@ -156,4 +157,12 @@
 // when the outgoing metadata has one, else one new key per call. Cached
 // fallback answers are kept per request message and outgoing metadata;
 // With<Service>FallbackPartition partitions them further.
+//
+// # Fleet
+//
+// A service or file option that declares a fleet (fleet: {store: ...,
+// prefix: ...}) gives the client With<Service>Fleet(rdb), which shares the
+// breaker and retry budget with the service's other replicas through the
+// go-redis client rdb; the option names the store and never holds an
+// address or a credential (E-FLEET-NAME).
 package main

@@ -59,7 +59,7 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	f.ImportAlias(runtimePath, runtimeAlias)
 	emitVersionCheck(f)
 	emitClientType(f, v)
-	EmitOptions(f, clientOptions())
+	EmitOptions(f, clientOptions(v.fleet))
 	emitNewClient(f, v)
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
@@ -87,8 +87,10 @@ type clientView struct {
 	// deadlineHeader is the header the deadline goes out in by default,
 	// empty for none (the policy's deadlineHeader).
 	deadlineHeader string
-	dep            *policyspec.Dependency
-	ops            []*opView
+	// fleet: the policy declares a fleet, and the client has WithFleet.
+	fleet bool
+	dep   *policyspec.Dependency
+	ops   []*opView
 	// helpers used by at least one operation.
 	usesJSON, usesBytes, usesNothing bool
 	// usesStatic: an operation has a static fallback from the spec.
@@ -99,7 +101,8 @@ type clientView struct {
 // as warnings and name clashes as errors.
 func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *clientView {
 	c := &clientGen{m: newModels(svc.IR), list: list}
-	v := &clientView{svcName: svc.IR.Name, pkg: opts.Package, depName: opts.DependencyName, dep: svc.Dependency, deadlineHeader: svc.Dependency.DeadlineHeader}
+	v := &clientView{svcName: svc.IR.Name, pkg: opts.Package, depName: opts.DependencyName, dep: svc.Dependency, deadlineHeader: svc.Dependency.DeadlineHeader,
+		fleet: svc.Dependency.HasFleet()}
 	if v.pkg == "" {
 		v.pkg = strings.ToLower(svc.IR.Name)
 	}
@@ -133,7 +136,7 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 			v.usesBytes = true
 		}
 	}
-	shareErrorTypes(v.ops, declaredNames(svc.IR, v.ops))
+	shareErrorTypes(v.ops, declaredNames(svc.IR, v.ops, v.fleet))
 	for _, ov := range v.ops {
 		ov.doc = c.methodDoc(ov.src, ov)
 	}

@@ -2,6 +2,7 @@ package golang_test
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
 	"strings"
 	"testing/fstest"
@@ -120,6 +121,45 @@ components:
 	want := map[diag.Rule]int{"E-NAME-RESERVED": 4, "E-NAME-COLLISION": 1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EmitClient diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
+	}
+}
+
+// TestClientFleetName: WithFleet is a name of the client only when the
+// policy declares a fleet; a schema of that name is refused then, and
+// generates otherwise.
+func TestClientFleetName(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: Names, version: "1"}
+%s
+paths:
+  /things:
+    get:
+      operationId: getThing
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/WithFleet'}}}}
+components:
+  schemas:
+    WithFleet: {type: object, properties: {a: {type: string}}}
+`
+	tests := []struct {
+		name, root string
+		want       int
+	}{
+		{"without a fleet", "", 0},
+		{"with a fleet", "x-resilience: {fleet: {store: cache}}", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc := loadSpec(t, fstest.MapFS{"names.yaml": {Data: []byte(fmt.Sprintf(spec, tt.root))}}, "names.yaml", openapi.BuildOptions{})
+			res, _, err := resolve.HTTP(svc, "names", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = golang.EmitClient(golang.NewFile("names", ""), res, golang.ClientOptions{})
+			if got := countRule(err, diag.RuleNameReserved); got != tt.want {
+				t.Errorf("E-NAME-RESERVED diagnostics = %d, want %d; error: %v", got, tt.want, err)
+			}
+		})
 	}
 }
 

@@ -15,8 +15,13 @@
 // options WithHTTPClient, WithPolicy, WithObserver, WithFallbackStore,
 // WithLogger, WithFallbackPartition, WithMaxResponseBody,
 // WithDeadlineHeader and WithDependencyName; one runtime.Dependency per
-// client. The options follow one design in both back ends ([OptionSet],
-// [StandardOptions]), and so does the policy table ([EmitPolicyTable]).
+// client. When the policy declares a fleet, the client also has
+// WithFleet, which takes a go-redis UniversalClient and gives the
+// dependency a runtime/redisfleet store; only then does it import
+// anything of Redis, and its policy literal carries the fleet's store and
+// key prefix. The options follow one design in both back ends
+// ([OptionSet], [StandardOptions], [FleetOption]), and so does the policy
+// table ([EmitPolicyTable]).
 // Errors the generated code makes itself start with the package's name
 // ([ClientOptions.Package]).
 // The policy table is the Policy struct (Dependency plus one

@@ -6,10 +6,11 @@ import (
 )
 
 // reservedNames returns the package-level names the client declares
-// whatever the spec: its type, constructor, policy table and options.
-func reservedNames() map[string]bool {
+// whatever the spec's types: its type, constructor, policy table and
+// options, WithFleet among them when the policy declares a fleet.
+func reservedNames(fleet bool) map[string]bool {
 	names := map[string]bool{"Client": true, "NewClient": true, "Policy": true, "DefaultPolicy": true}
-	for _, n := range clientOptions().Names() {
+	for _, n := range clientOptions(fleet).Names() {
 		names[n] = true
 	}
 	return names
@@ -22,8 +23,8 @@ var reservedMethods = map[string]bool{"Dependency": true}
 // declaredNames returns the package-level names of the models (types and
 // enum constants), of the client's own declarations and of the
 // operations' Params types and unshared Error types.
-func declaredNames(svc *ir.Service, ops []*opView) map[string]bool {
-	taken := reservedNames()
+func declaredNames(svc *ir.Service, ops []*opView, fleet bool) map[string]bool {
+	taken := reservedNames(fleet)
 	for _, t := range svc.Types {
 		taken[t.Name] = true
 		if t.Enum != nil {
@@ -46,7 +47,7 @@ func declaredNames(svc *ir.Service, ops []*opView) map[string]bool {
 // of its own, and Params and Error types that a model type already uses
 // (E-NAME-COLLISION).
 func checkNames(svc *ir.Service, v *clientView, list *diag.List) {
-	reservedNames := reservedNames()
+	reservedNames := reservedNames(v.fleet)
 	types := map[string]bool{}
 	for _, t := range svc.Types {
 		types[t.Name] = true

@@ -5,9 +5,9 @@ import (
 )
 
 // clientOptions are the options of NewClient: WithHTTPClient, the
-// standard ones, WithMaxResponseBody, WithDeadlineHeader and
-// WithDependencyName.
-func clientOptions() OptionSet {
+// standard ones, WithMaxResponseBody, WithDeadlineHeader,
+// WithDependencyName and, when the policy declares a fleet, WithFleet.
+func clientOptions(fleet bool) OptionSet {
 	o := func() *jen.Statement { return jen.Id("o") }
 	opts := []ClientOption{
 		field("WithHTTPClient", []string{
@@ -53,6 +53,9 @@ func clientOptions() OptionSet {
 		},
 		DependencyNameOption("", "NewClient"),
 	)
+	if fleet {
+		opts = append(opts, FleetOption("", "; so does Dependency().Close()"))
+	}
 	return OptionSet{
 		Interface:   "Option",
 		Struct:      "clientOptions",
@@ -135,14 +138,14 @@ func emitNewClient(f *jen.File, v *clientView) {
 			jen.Err().Op("!=").Nil(),
 		).Block(jen.Return(jen.Nil(), jen.Err())))
 	}
-	body := ApplyOptions(clientOptions(), "DefaultPolicy")
+	body := ApplyOptions(clientOptions(v.fleet), "DefaultPolicy")
 	body = append(body,
 		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(rt("ParseBaseURL")).Call(jen.Id("baseURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(prefix+": %w"), jen.Err())),
 		),
 	)
-	body = append(body, NewDependency(name)...)
+	body = append(body, NewDependency(name, v.fleet)...)
 	body = append(body,
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("hc").Op(":=").Id("o").Dot("httpClient"),

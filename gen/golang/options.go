@@ -68,7 +68,8 @@ func (s OptionSet) Names() []string {
 // store, logger and fallback partition that [NewDependency] hands the
 // runtime. partitionDoc is the part of the partition option's doc comment
 // that says what already keeps cached answers apart. The back ends add
-// their own options around these, and [DependencyNameOption] last.
+// their own options around these, then [DependencyNameOption] and, with
+// a fleet, [FleetOption].
 func StandardOptions(prefix, policyType, defaultPolicy, constructor, partitionDoc string) []ClientOption {
 	with := func(what string) string { return "With" + prefix + what }
 	doc := func(text string) []string { return wrap(text, commentWidth) }
@@ -102,8 +103,35 @@ func StandardOptions(prefix, policyType, defaultPolicy, constructor, partitionDo
 	}
 }
 
+// redisPath is go-redis, whose UniversalClient the fleet option takes,
+// and redisfleetPath the runtime's fleet store on it. Only the clients of
+// a dependency whose policy declares a fleet import them.
+const (
+	redisPath      = "github.com/redis/go-redis/v9"
+	redisfleetPath = "github.com/resilientgo/resilient/runtime/redisfleet"
+)
+
+// FleetOption is the option With<prefix>Fleet of a client whose policy
+// declares a fleet ([policyspec.Dependency.HasFleet]): it keeps the
+// go-redis client it is given, from which [NewDependency] makes the
+// dependency's fleet store. closeDoc is the end of its doc comment, on
+// what else ends the synchronisation (empty for nothing). The back ends
+// add it last, only for such a policy, so that a client without a fleet
+// imports nothing of Redis.
+func FleetOption(prefix, closeDoc string) ClientOption {
+	name := "With" + prefix + "Fleet"
+	return field(name, wrap(name+" shares the client's circuit breaker and retry budget with the "+
+		"other replicas of the service, in the Redis (or Valkey) that rdb reaches: a single node, "+
+		"Sentinel or Cluster client. Calls make no Redis command; the state is synchronised in the "+
+		"background (redisfleet), and the client uses its own breaker and budget while Redis cannot "+
+		"be reached. The policy names the store; without this option, or with a nil rdb, the state "+
+		"stays in the process. Closing rdb ends the synchronisation"+closeDoc+".", commentWidth),
+		"rdb", jen.Qual(redisPath, "UniversalClient"), "fleet")
+}
+
 // DependencyNameOption is the option With<prefix>DependencyName, which
-// names the dependency; the back ends put it last.
+// names the dependency; the back ends put it after their own options,
+// before [FleetOption].
 func DependencyNameOption(prefix, constructor string) ClientOption {
 	name := "With" + prefix + "DependencyName"
 	return field(name, wrap(name+" names the client's dependency in errors, logs and "+
@@ -128,6 +156,9 @@ func DependencyNameOption(prefix, constructor string) ClientOption {
 //		return optionFunc(func(o *clientOptions) { o.logger = logger })
 //	}
 func EmitOptions(f *jen.File, s OptionSet) {
+	// go-redis's package is redis, not the v9 of its path; a hint only,
+	// imported when a fleet option refers to it.
+	f.ImportName(redisPath, "redis")
 	f.Add(comments(s.Doc).Type().Id(s.Interface).Interface(jen.Id(s.Apply).Params(jen.Op("*").Id(s.Struct))))
 	var fields []jen.Code
 	for _, o := range s.Options {
@@ -178,17 +209,37 @@ func ApplyOptions(s OptionSet, defaultPolicy string) []jen.Code {
 //		name = "petstore"
 //	}
 //	dep, err := resilient.NewDependency(name, p.Dependency, resilient.WithObserver(o.observer), ...)
-func NewDependency(defaultName *jen.Statement) []jen.Code {
+//
+// With fleet (the options include [FleetOption]), the runtime's options
+// are a slice first, so that the fleet store joins them when the fleet
+// option was given a Redis client:
+//
+//	deps := []resilient.Option{resilient.WithObserver(o.observer), ...}
+//	if o.fleet != nil {
+//		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))
+//	}
+//	dep, err := resilient.NewDependency(name, p.Dependency, deps...)
+func NewDependency(defaultName *jen.Statement, fleet bool) []jen.Code {
 	o := func(name string) *jen.Statement { return jen.Id("o").Dot(name) }
-	return []jen.Code{
+	opts := []jen.Code{
+		rt("WithObserver").Call(o("observer")),
+		rt("WithLogger").Call(o("logger")),
+		rt("WithFallbackStore").Call(o("store")),
+		rt("WithFallbackPartition").Call(o("partition")),
+	}
+	code := []jen.Code{
 		jen.Id("name").Op(":=").Add(o("dependencyName")),
 		jen.If(jen.Id("name").Op("==").Lit("")).Block(jen.Id("name").Op("=").Add(defaultName)),
-		jen.List(jen.Id("dep"), jen.Err()).Op(":=").Add(rt("NewDependency")).Add(lines("(", ")",
-			jen.Id("name"), jen.Id("p").Dot("Dependency"),
-			rt("WithObserver").Call(o("observer")),
-			rt("WithLogger").Call(o("logger")),
-			rt("WithFallbackStore").Call(o("store")),
-			rt("WithFallbackPartition").Call(o("partition")),
-		)),
 	}
+	if !fleet {
+		return append(code, jen.List(jen.Id("dep"), jen.Err()).Op(":=").Add(rt("NewDependency")).Add(lines("(", ")",
+			append([]jen.Code{jen.Id("name"), jen.Id("p").Dot("Dependency")}, opts...)...)))
+	}
+	return append(code,
+		jen.Id("deps").Op(":=").Index().Add(rt("Option")).Add(lines("{", "}", opts...)),
+		jen.If(o("fleet").Op("!=").Nil()).Block(
+			jen.Id("deps").Op("=").Append(jen.Id("deps"), rt("WithFleet").Call(jen.Qual(redisfleetPath, "New").Call(o("fleet")))),
+		),
+		jen.List(jen.Id("dep"), jen.Err()).Op(":=").Add(rt("NewDependency")).Call(jen.Id("name"), jen.Id("p").Dot("Dependency"), jen.Id("deps").Op("...")),
+	)
 }

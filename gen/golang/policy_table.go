@@ -97,7 +97,10 @@ func EmitPolicyTable(f *jen.File, t PolicyTable) {
 func kv(key string, value jen.Code) jen.Code { return jen.Id(key).Op(":").Add(value) }
 
 // DependencyPolicyLiteral writes p as a resilient.Policy literal, every
-// field explicit but Disabled, which appears only when true.
+// field explicit but Disabled, which appears only when true, and Fleet,
+// which appears only when the policy declares a fleet: its store and key
+// prefix, and its sync interval and staleness bound when not zero (the
+// policy vocabulary never sets them).
 func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
 	maxWait := DurationLiteral(p.Bulkhead.MaxWait)
 	if p.Bulkhead.MaxWait == runtime.NoWait {
@@ -121,14 +124,26 @@ func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
 	if p.Budget.Disabled {
 		budget = append(budget, kv("Disabled", jen.True()))
 	}
-	return rt("Policy").Add(lines("{", "}",
+	fields := []jen.Code{
 		kv("Breaker", rt("BreakerPolicy").Add(lines("{", "}", breaker...))),
 		kv("Bulkhead", rt("BulkheadPolicy").Add(lines("{", "}",
 			kv("MaxConcurrent", jen.Lit(p.Bulkhead.MaxConcurrent)),
 			kv("MaxWait", maxWait),
 		))),
 		kv("Budget", rt("BudgetPolicy").Add(lines("{", "}", budget...))),
-	))
+	}
+	if p.Fleet != (runtime.FleetPolicy{}) {
+		// Fleet: resilient.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
+		fleet := []jen.Code{kv("Store", jen.Lit(p.Fleet.Store)), kv("Prefix", jen.Lit(p.Fleet.Prefix))}
+		if p.Fleet.SyncInterval != 0 {
+			fleet = append(fleet, kv("SyncInterval", DurationLiteral(p.Fleet.SyncInterval)))
+		}
+		if p.Fleet.StaleAfter != 0 {
+			fleet = append(fleet, kv("StaleAfter", DurationLiteral(p.Fleet.StaleAfter)))
+		}
+		fields = append(fields, kv("Fleet", rt("FleetPolicy").Add(lines("{", "}", fleet...))))
+	}
+	return rt("Policy").Add(lines("{", "}", fields...))
 }
 
 // OperationPolicyLiteral writes p as a resilient.OperationPolicy literal,

@@ -46,6 +46,61 @@ func TestPolicyLiterals(t *testing.T) {
 		Disabled:     true,
 	},
 }`},
+		{"a dependency sharing its breaker and budget with the fleet",
+			golang.DependencyPolicyLiteral(runtime.Policy{
+				Breaker:  runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 5},
+				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 32, MaxWait: 10 * time.Millisecond},
+				Budget:   runtime.BudgetPolicy{Ratio: 0.1, MinPerSecond: 10, MaxBalance: 100},
+				Fleet:    runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
+			}), `runtime.Policy{
+	Breaker: runtime.BreakerPolicy{
+		FailureRate:    50.0,
+		MinimumCalls:   20,
+		Window:         10 * time.Second,
+		OpenFor:        30 * time.Second,
+		HalfOpenProbes: 5,
+	},
+	Bulkhead: runtime.BulkheadPolicy{
+		MaxConcurrent: 32,
+		MaxWait:       10 * time.Millisecond,
+	},
+	Budget: runtime.BudgetPolicy{
+		Ratio:        0.1,
+		MinPerSecond: 10.0,
+		MaxBalance:   100.0,
+	},
+	Fleet: runtime.FleetPolicy{
+		Store:  "sessions-redis",
+		Prefix: "checkout:",
+	},
+}`},
+		{"a fleet with its synchronisation tuned",
+			golang.DependencyPolicyLiteral(runtime.Policy{
+				Fleet: runtime.FleetPolicy{Prefix: "resilient:", SyncInterval: 100 * time.Millisecond, StaleAfter: 2 * time.Second},
+			}), `runtime.Policy{
+	Breaker: runtime.BreakerPolicy{
+		FailureRate:    0.0,
+		MinimumCalls:   0,
+		Window:         0,
+		OpenFor:        0,
+		HalfOpenProbes: 0,
+	},
+	Bulkhead: runtime.BulkheadPolicy{
+		MaxConcurrent: 0,
+		MaxWait:       0,
+	},
+	Budget: runtime.BudgetPolicy{
+		Ratio:        0.0,
+		MinPerSecond: 0.0,
+		MaxBalance:   0.0,
+	},
+	Fleet: runtime.FleetPolicy{
+		Store:        "",
+		Prefix:       "resilient:",
+		SyncInterval: 100 * time.Millisecond,
+		StaleAfter:   2 * time.Second,
+	},
+}`},
 		{"an operation without jitter, with a key and a shared cache",
 			golang.OperationPolicyLiteral(runtime.OperationPolicy{
 				Name: "GetPet", Idempotency: runtime.ReadOnly, IdempotencyKey: "idempotency-key",

@@ -40,6 +40,7 @@ const (
 	RuleFallbackValue   Rule = "E-FALLBACK-VALUE"
 	RuleFallbackKind    Rule = "E-FALLBACK-KIND"
 	RuleFallbackShared  Rule = "E-FALLBACK-SHARED"
+	RuleFleetName       Rule = "E-FLEET-NAME"
 	RuleTimeoutOrder    Rule = "E-TIMEOUT-ORDER"
 	RuleTimeoutBelowP99 Rule = "E-TIMEOUT-BELOW-P99"
 	RuleUnused          Rule = "E-POLICY-UNUSED"
@@ -149,6 +150,7 @@ func Rules() []RuleDoc {
 		{RuleFallbackValue, "a static fallback without a value, or whose value the response schema rejects", Both, false},
 		{RuleFallbackKind, "a fallback setting its kind does not use: a value when not static, shared when not cached", Both, false},
 		{RuleFallbackShared, "a cached fallback on a secured operation that is not declared shared", OpenAPI, false},
+		{RuleFleetName, "a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential", Both, false},
 		{RuleTimeoutOrder, "an attempt timeout not below the total timeout", Both, false},
 		{RuleTimeoutBelowP99, "a timeout or attempt timeout below the measured p99 latency", Both, false},
 		{RuleUnused, "a policy file entry that names no dependency or operation of the input", Both, false},

@@ -15,8 +15,10 @@
 //	resilient.hedges               counter    {hedge}
 //	resilient.rejections           counter    {rejection}   reason
 //	resilient.degraded             counter    {answer}      source
-//	resilient.breaker.transitions  counter    {transition}  from, to
+//	resilient.breaker.transitions  counter    {transition}  from, to (scope)
 //	resilient.breaker.state        gauge      1             state
+//	resilient.fleet.changes        counter    {change}      scope
+//	resilient.fleet.scope          gauge      1             scope
 //
 // The outcome of an attempt is "success", "canceled" or the class of its
 // error ([runtime.Class]: "transient", "throttled", "failed", "rejected",
@@ -25,6 +27,15 @@
 // The breaker state gauge follows the state-set convention: one point per
 // state and dependency, 1 for the current state and 0 for the others, so
 // that a query for state="open" == 1 lists the open breakers.
+//
+// For a dependency that shares its breaker and budget with its fleet
+// ([runtime.WithFleet]), scope ([ScopeKey]) says where the state lives:
+// the transitions of the fleet's breaker carry scope "fleet" (local
+// transitions carry no scope, as before fleets); resilient.fleet.changes
+// counts the state going "local" (the store unreachable, slow or
+// unreadable) and back to "fleet"; resilient.fleet.scope has one point
+// per scope, 1 for the current one. The Observer is a
+// [runtime.FleetObserver].
 //
 // # Traces
 //

@@ -26,6 +26,8 @@ const (
 	DegradedName           = "resilient.degraded"
 	BreakerTransitionsName = "resilient.breaker.transitions"
 	BreakerStateName       = "resilient.breaker.state"
+	FleetChangesName       = "resilient.fleet.changes"
+	FleetScopeName         = "resilient.fleet.scope"
 )
 
 // Attribute keys of the measurements.
@@ -55,6 +57,11 @@ const (
 	FromKey  = attribute.Key("resilient.breaker.from")
 	ToKey    = attribute.Key("resilient.breaker.to")
 	StateKey = attribute.Key("resilient.breaker.state")
+	// ScopeKey says where a dependency's breaker and budget state lives:
+	// "fleet" (shared through a fleet store, [runtime.WithFleet]) or
+	// "local". It marks fleet changes, the points of the fleet scope gauge
+	// and, as "fleet", the transitions of a breaker shared with the fleet.
+	ScopeKey = attribute.Key("resilient.scope")
 )
 
 // DefaultDurationBoundaries are the bucket boundaries, in seconds, of the
@@ -111,13 +118,18 @@ type Observer struct {
 	degraded    metric.Int64Counter
 	transitions metric.Int64Counter
 	state       metric.Int64ObservableGauge
+	fleetChg    metric.Int64Counter
+	fleetScope  metric.Int64ObservableGauge
 	reg         metric.Registration
 
 	ops  sync.Map // opKey → *opSets
 	deps sync.Map // dependency name → *depSets
 }
 
-var _ runtime.Observer = (*Observer)(nil)
+var (
+	_ runtime.Observer      = (*Observer)(nil)
+	_ runtime.FleetObserver = (*Observer)(nil)
+)
 
 // New returns an observer recording on a meter of mp named [ScopeName].
 // Its instruments are:
@@ -135,11 +147,20 @@ var _ runtime.Observer = (*Observer)(nil)
 //   - resilient.degraded (counter, {answer}): fallback answers, by
 //     dependency, operation and source.
 //   - resilient.breaker.transitions (counter, {transition}): breaker state
-//     changes, by dependency, from and to.
+//     changes, by dependency, from and to; a transition of the breaker
+//     shared with the fleet ([runtime.WithFleet]) also carries scope
+//     "fleet".
 //   - resilient.breaker.state (gauge, 1): for every dependency the observer
 //     has seen, one point per state, 1 for the breaker's current state and 0
 //     for the others. The current state is the one of the last transition
 //     reported, closed before any.
+//   - resilient.fleet.changes (counter, {change}): a dependency's state
+//     going local (scope "local": the fleet store is unreachable, slow or
+//     unreadable, or the dependency was closed) or shared again ("fleet"),
+//     by dependency and scope.
+//   - resilient.fleet.scope (gauge, 1): for every dependency with a fleet
+//     store that the observer has seen, one point per scope, 1 for where
+//     its state lives now and 0 for the other.
 //
 // It fails when the meter refuses an instrument.
 func New(mp metric.MeterProvider, opts ...Option) (*Observer, error) {
@@ -164,6 +185,7 @@ func New(mp metric.MeterProvider, opts ...Option) (*Observer, error) {
 	o.rejections = counter(RejectionsName, "{rejection}", "Calls or retries that failed fast: bulkhead full, circuit open or retry budget exhausted.")
 	o.degraded = counter(DegradedName, "{answer}", "Answers given by a fallback instead of the dependency.")
 	o.transitions = counter(BreakerTransitionsName, "{transition}", "Circuit breaker state changes.")
+	o.fleetChg = counter(FleetChangesName, "{change}", "A dependency's breaker and budget state going local or shared with the fleet again.")
 	var err error
 	o.duration, err = m.Float64Histogram(AttemptDurationName, metric.WithUnit("s"),
 		metric.WithDescription("Wall time of attempts, hedges included."),
@@ -172,10 +194,13 @@ func New(mp metric.MeterProvider, opts ...Option) (*Observer, error) {
 	o.state, err = m.Int64ObservableGauge(BreakerStateName, metric.WithUnit("1"),
 		metric.WithDescription("Circuit breaker state: 1 for the current state, 0 for the others."))
 	errs = append(errs, err)
+	o.fleetScope, err = m.Int64ObservableGauge(FleetScopeName, metric.WithUnit("1"),
+		metric.WithDescription("Where a dependency's breaker and budget state lives: 1 for the current scope (fleet or local), 0 for the other."))
+	errs = append(errs, err)
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("otelobserver: %w", err)
 	}
-	o.reg, err = m.RegisterCallback(o.observeStates, o.state)
+	o.reg, err = m.RegisterCallback(o.observeStates, o.state, o.fleetScope)
 	if err != nil {
 		return nil, fmt.Errorf("otelobserver: %w", err)
 	}
@@ -255,7 +280,24 @@ func (o *Observer) Degraded(ev runtime.DegradedEvent) {
 func (o *Observer) BreakerChange(ev runtime.BreakerEvent) {
 	s := o.dep(ev.Dependency)
 	s.state.Store(uint32(stateIndex(ev.To)))
-	o.transitions.Add(o.ctx, 1, s.transition[stateIndex(ev.From)][stateIndex(ev.To)]...)
+	o.transitions.Add(o.ctx, 1, s.transition[scopeIndex(ev.Fleet)][stateIndex(ev.From)][stateIndex(ev.To)]...)
+}
+
+// FleetChange records a dependency's state going local or shared again,
+// and remembers where it lives for the fleet scope gauge.
+func (o *Observer) FleetChange(ev runtime.FleetEvent) {
+	s := o.dep(ev.Dependency)
+	i := scopeIndex(ev.Shared)
+	s.scope.Store(uint32(i) + 1)
+	o.fleetChg.Add(o.ctx, 1, s.fleetChange[i]...)
+}
+
+// scopeIndex is 0 for "local", 1 for "fleet".
+func scopeIndex(fleet bool) int {
+	if fleet {
+		return 1
+	}
+	return 0
 }
 
 // observeStates reports the last known state of every dependency seen.
@@ -270,6 +312,15 @@ func (o *Observer) observeStates(_ context.Context, obs metric.Observer) error {
 			}
 			obs.ObserveInt64(o.state, n, s.states[i]...)
 		}
+		if sc := int(s.scope.Load()); sc > 0 {
+			for i := range s.scopes {
+				var n int64
+				if i == sc-1 {
+					n = 1
+				}
+				obs.ObserveInt64(o.fleetScope, n, s.scopes[i]...)
+			}
+		}
 		return true
 	})
 	return nil
@@ -282,6 +333,7 @@ var (
 	reasons  = [...]string{"bulkhead_full", "circuit_open", "budget_exhausted", "unknown"}
 	sources  = [...]string{"none", "cached", "static", "unknown"}
 	states   = [...]string{"closed", "half_open", "open", "unknown"}
+	scopes   = [...]string{"local", "fleet"}
 )
 
 const (
@@ -368,9 +420,12 @@ func (o *Observer) op(dep, op string) *opSets {
 // depSets are the precomputed attribute sets and the last known breaker
 // state of one dependency.
 type depSets struct {
-	state      atomic.Uint32 // index in states
-	transition [len(states)][len(states)][]metric.AddOption
-	states     [len(states) - 1][]metric.ObserveOption // the known states only
+	state       atomic.Uint32 // index in states
+	transition  [len(scopes)][len(states)][len(states)][]metric.AddOption
+	states      [len(states) - 1][]metric.ObserveOption // the known states only
+	scope       atomic.Uint32                           // 0: no fleet event seen; else index in scopes + 1
+	fleetChange [len(scopes)][]metric.AddOption
+	scopes      [len(scopes)][]metric.ObserveOption
 }
 
 // dep returns the sets of a dependency, building them on first use.
@@ -380,10 +435,20 @@ func (o *Observer) dep(name string) *depSets {
 	}
 	d := DependencyKey.String(name)
 	s := &depSets{}
-	for i, from := range states {
-		for j, to := range states {
-			s.transition[i][j] = addOpts(d, FromKey.String(from), ToKey.String(to))
+	for k, scope := range scopes {
+		for i, from := range states {
+			for j, to := range states {
+				kvs := []attribute.KeyValue{d, FromKey.String(from), ToKey.String(to)}
+				if scope == "fleet" {
+					// Local transitions keep the attributes they had
+					// before fleets existed.
+					kvs = append(kvs, ScopeKey.String(scope))
+				}
+				s.transition[k][i][j] = addOpts(kvs...)
+			}
 		}
+		s.fleetChange[k] = addOpts(d, ScopeKey.String(scope))
+		s.scopes[k] = []metric.ObserveOption{metric.WithAttributeSet(attribute.NewSet(d, ScopeKey.String(scope)))}
 	}
 	for i := range s.states {
 		s.states[i] = []metric.ObserveOption{metric.WithAttributeSet(attribute.NewSet(d, StateKey.String(states[i])))}

@@ -470,3 +470,46 @@ func equalMaps(a, b map[string]int64) bool {
 	}
 	return true
 }
+
+// TestFleet: a fleet breaker's transitions carry scope "fleet", local ones
+// keep their attributes; fleet changes are counted by scope, and the scope
+// gauge says where each dependency's state lives now.
+func TestFleet(t *testing.T) {
+	obs, reader := newObserver(t)
+	inv := otelobserver.DependencyKey.String("inventory")
+	fleet, local := otelobserver.ScopeKey.String("fleet"), otelobserver.ScopeKey.String("local")
+	obs.FleetChange(runtime.FleetEvent{Dependency: "inventory", Shared: true})
+	obs.BreakerChange(runtime.BreakerEvent{Dependency: "inventory", From: runtime.BreakerClosed, To: runtime.BreakerOpen, Fleet: true})
+	obs.FleetChange(runtime.FleetEvent{Dependency: "inventory", Shared: false, Err: errors.New("connection refused")})
+	obs.BreakerChange(runtime.BreakerEvent{Dependency: "inventory", From: runtime.BreakerClosed, To: runtime.BreakerOpen})
+
+	m := collect(t, reader)
+	from, to := otelobserver.FromKey.String("closed"), otelobserver.ToKey.String("open")
+	if got := m.sum(otelobserver.BreakerTransitionsName, inv, from, to, fleet); got != 1 {
+		t.Errorf("breaker.transitions{closed→open, scope=fleet} = %d, want 1", got)
+	}
+	if got := m.sum(otelobserver.BreakerTransitionsName, inv, from, to); got != 1 {
+		t.Errorf("breaker.transitions{closed→open} (local, no scope) = %d, want 1", got)
+	}
+	for _, sc := range []attribute.KeyValue{fleet, local} {
+		if got := m.sum(otelobserver.FleetChangesName, inv, sc); got != 1 {
+			t.Errorf("fleet.changes{%s} = %d, want 1", sc.Value.AsString(), got)
+		}
+	}
+	x, ok := m.find(otelobserver.FleetScopeName)
+	if !ok {
+		t.Fatal("no fleet.scope gauge")
+	}
+	g := x.Data.(metricdata.Gauge[int64])
+	want := map[string]int64{"local": 1, "fleet": 0}
+	for _, dp := range g.DataPoints {
+		v, _ := dp.Attributes.Value(otelobserver.ScopeKey)
+		if w, ok := want[v.AsString()]; !ok || dp.Value != w {
+			t.Errorf("fleet.scope{%s} = %d, want %d", v.AsString(), dp.Value, w)
+		}
+		delete(want, v.AsString())
+	}
+	if len(want) != 0 {
+		t.Errorf("fleet.scope has no point for %v", want)
+	}
+}

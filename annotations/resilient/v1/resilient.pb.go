@@ -161,7 +161,9 @@ type Policy struct {
 	Fallback *Fallback `protobuf:"bytes,10,opt,name=fallback,proto3" json:"fallback,omitempty"`
 	// Measured latency, from which unset timeouts, the bulkhead size and the
 	// hedge delay are derived.
-	Latency       *Latency `protobuf:"bytes,11,opt,name=latency,proto3" json:"latency,omitempty"`
+	Latency *Latency `protobuf:"bytes,11,opt,name=latency,proto3" json:"latency,omitempty"`
+	// The breaker and retry budget shared with the service's other replicas.
+	Fleet         *Fleet `protobuf:"bytes,12,opt,name=fleet,proto3" json:"fleet,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -263,6 +265,13 @@ func (x *Policy) GetFallback() *Fallback {
 func (x *Policy) GetLatency() *Latency {
 	if x != nil {
 		return x.Latency
+	}
+	return nil
+}
+
+func (x *Policy) GetFleet() *Fleet {
+	if x != nil {
+		return x.Fleet
 	}
 	return nil
 }
@@ -831,6 +840,65 @@ func (x *Latency) GetRps() float64 {
 	return 0
 }
 
+// Fleet shares a dependency's circuit breaker and retry budget with the
+// other replicas of the service, in a Redis (or Valkey) the application
+// gives the generated client's WithFleet option. It names the store; it
+// never holds an address or a credential. Service or file level only.
+type Fleet struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Name of the shared store, for the reader and the logs: letters,
+	// digits, ".", "_" and "-".
+	Store string `protobuf:"bytes,1,opt,name=store,proto3" json:"store,omitempty"`
+	// Start of the names of the store's keys; "resilient:" when empty.
+	Prefix        string `protobuf:"bytes,2,opt,name=prefix,proto3" json:"prefix,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Fleet) Reset() {
+	*x = Fleet{}
+	mi := &file_resilient_v1_resilient_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Fleet) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Fleet) ProtoMessage() {}
+
+func (x *Fleet) ProtoReflect() protoreflect.Message {
+	mi := &file_resilient_v1_resilient_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Fleet.ProtoReflect.Descriptor instead.
+func (*Fleet) Descriptor() ([]byte, []int) {
+	return file_resilient_v1_resilient_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Fleet) GetStore() string {
+	if x != nil {
+		return x.Store
+	}
+	return ""
+}
+
+func (x *Fleet) GetPrefix() string {
+	if x != nil {
+		return x.Prefix
+	}
+	return ""
+}
+
 var file_resilient_v1_resilient_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.FileOptions)(nil),
@@ -887,7 +955,7 @@ var File_resilient_v1_resilient_proto protoreflect.FileDescriptor
 
 const file_resilient_v1_resilient_proto_rawDesc = "" +
 	"\n" +
-	"\x1cresilient/v1/resilient.proto\x12\fresilient.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\xab\x04\n" +
+	"\x1cresilient/v1/resilient.proto\x12\fresilient.v1\x1a google/protobuf/descriptor.proto\x1a\x1egoogle/protobuf/duration.proto\"\xd6\x04\n" +
 	"\x06Policy\x12,\n" +
 	"\x0fidempotency_key\x18\x02 \x01(\tH\x00R\x0eidempotencyKey\x88\x01\x01\x123\n" +
 	"\atimeout\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\atimeout\x12B\n" +
@@ -899,7 +967,8 @@ const file_resilient_v1_resilient_proto_rawDesc = "" +
 	"\x05hedge\x18\t \x01(\v2\x13.resilient.v1.HedgeR\x05hedge\x122\n" +
 	"\bfallback\x18\n" +
 	" \x01(\v2\x16.resilient.v1.FallbackR\bfallback\x12/\n" +
-	"\alatency\x18\v \x01(\v2\x15.resilient.v1.LatencyR\alatencyB\x12\n" +
+	"\alatency\x18\v \x01(\v2\x15.resilient.v1.LatencyR\alatency\x12)\n" +
+	"\x05fleet\x18\f \x01(\v2\x13.resilient.v1.FleetR\x05fleetB\x12\n" +
 	"\x10_idempotency_key\"\x80\x04\n" +
 	"\fMethodPolicy\x12#\n" +
 	"\n" +
@@ -957,7 +1026,10 @@ const file_resilient_v1_resilient_proto_rawDesc = "" +
 	"\x03p99\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\x03p99\x12-\n" +
 	"\x04p999\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\x04p999\x12\x15\n" +
 	"\x03rps\x18\x05 \x01(\x01H\x00R\x03rps\x88\x01\x01B\x06\n" +
-	"\x04_rps*y\n" +
+	"\x04_rps\"5\n" +
+	"\x05Fleet\x12\x14\n" +
+	"\x05store\x18\x01 \x01(\tR\x05store\x12\x16\n" +
+	"\x06prefix\x18\x02 \x01(\tR\x06prefix*y\n" +
 	"\fFallbackKind\x12\x1d\n" +
 	"\x19FALLBACK_KIND_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12FALLBACK_KIND_NONE\x10\x01\x12\x18\n" +
@@ -980,7 +1052,7 @@ func file_resilient_v1_resilient_proto_rawDescGZIP() []byte {
 }
 
 var file_resilient_v1_resilient_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_resilient_v1_resilient_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_resilient_v1_resilient_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_resilient_v1_resilient_proto_goTypes = []any{
 	(FallbackKind)(0),                   // 0: resilient.v1.FallbackKind
 	(*Policy)(nil),                      // 1: resilient.v1.Policy
@@ -991,51 +1063,53 @@ var file_resilient_v1_resilient_proto_goTypes = []any{
 	(*Hedge)(nil),                       // 6: resilient.v1.Hedge
 	(*Fallback)(nil),                    // 7: resilient.v1.Fallback
 	(*Latency)(nil),                     // 8: resilient.v1.Latency
-	(*durationpb.Duration)(nil),         // 9: google.protobuf.Duration
-	(*descriptorpb.FileOptions)(nil),    // 10: google.protobuf.FileOptions
-	(*descriptorpb.ServiceOptions)(nil), // 11: google.protobuf.ServiceOptions
-	(*descriptorpb.MethodOptions)(nil),  // 12: google.protobuf.MethodOptions
+	(*Fleet)(nil),                       // 9: resilient.v1.Fleet
+	(*durationpb.Duration)(nil),         // 10: google.protobuf.Duration
+	(*descriptorpb.FileOptions)(nil),    // 11: google.protobuf.FileOptions
+	(*descriptorpb.ServiceOptions)(nil), // 12: google.protobuf.ServiceOptions
+	(*descriptorpb.MethodOptions)(nil),  // 13: google.protobuf.MethodOptions
 }
 var file_resilient_v1_resilient_proto_depIdxs = []int32{
-	9,  // 0: resilient.v1.Policy.timeout:type_name -> google.protobuf.Duration
-	9,  // 1: resilient.v1.Policy.attempt_timeout:type_name -> google.protobuf.Duration
-	9,  // 2: resilient.v1.Policy.connect_timeout:type_name -> google.protobuf.Duration
+	10, // 0: resilient.v1.Policy.timeout:type_name -> google.protobuf.Duration
+	10, // 1: resilient.v1.Policy.attempt_timeout:type_name -> google.protobuf.Duration
+	10, // 2: resilient.v1.Policy.connect_timeout:type_name -> google.protobuf.Duration
 	3,  // 3: resilient.v1.Policy.retry:type_name -> resilient.v1.Retry
 	4,  // 4: resilient.v1.Policy.breaker:type_name -> resilient.v1.Breaker
 	5,  // 5: resilient.v1.Policy.bulkhead:type_name -> resilient.v1.Bulkhead
 	6,  // 6: resilient.v1.Policy.hedge:type_name -> resilient.v1.Hedge
 	7,  // 7: resilient.v1.Policy.fallback:type_name -> resilient.v1.Fallback
 	8,  // 8: resilient.v1.Policy.latency:type_name -> resilient.v1.Latency
-	9,  // 9: resilient.v1.MethodPolicy.timeout:type_name -> google.protobuf.Duration
-	9,  // 10: resilient.v1.MethodPolicy.attempt_timeout:type_name -> google.protobuf.Duration
-	9,  // 11: resilient.v1.MethodPolicy.connect_timeout:type_name -> google.protobuf.Duration
-	3,  // 12: resilient.v1.MethodPolicy.retry:type_name -> resilient.v1.Retry
-	6,  // 13: resilient.v1.MethodPolicy.hedge:type_name -> resilient.v1.Hedge
-	7,  // 14: resilient.v1.MethodPolicy.fallback:type_name -> resilient.v1.Fallback
-	8,  // 15: resilient.v1.MethodPolicy.latency:type_name -> resilient.v1.Latency
-	9,  // 16: resilient.v1.Retry.base:type_name -> google.protobuf.Duration
-	9,  // 17: resilient.v1.Retry.cap:type_name -> google.protobuf.Duration
-	9,  // 18: resilient.v1.Breaker.window:type_name -> google.protobuf.Duration
-	9,  // 19: resilient.v1.Breaker.open_for:type_name -> google.protobuf.Duration
-	9,  // 20: resilient.v1.Bulkhead.max_wait:type_name -> google.protobuf.Duration
-	9,  // 21: resilient.v1.Hedge.delay:type_name -> google.protobuf.Duration
-	0,  // 22: resilient.v1.Fallback.kind:type_name -> resilient.v1.FallbackKind
-	9,  // 23: resilient.v1.Fallback.ttl:type_name -> google.protobuf.Duration
-	9,  // 24: resilient.v1.Latency.p50:type_name -> google.protobuf.Duration
-	9,  // 25: resilient.v1.Latency.p95:type_name -> google.protobuf.Duration
-	9,  // 26: resilient.v1.Latency.p99:type_name -> google.protobuf.Duration
-	9,  // 27: resilient.v1.Latency.p999:type_name -> google.protobuf.Duration
-	10, // 28: resilient.v1.file:extendee -> google.protobuf.FileOptions
-	11, // 29: resilient.v1.service:extendee -> google.protobuf.ServiceOptions
-	12, // 30: resilient.v1.method:extendee -> google.protobuf.MethodOptions
-	1,  // 31: resilient.v1.file:type_name -> resilient.v1.Policy
-	1,  // 32: resilient.v1.service:type_name -> resilient.v1.Policy
-	2,  // 33: resilient.v1.method:type_name -> resilient.v1.MethodPolicy
-	34, // [34:34] is the sub-list for method output_type
-	34, // [34:34] is the sub-list for method input_type
-	31, // [31:34] is the sub-list for extension type_name
-	28, // [28:31] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	9,  // 9: resilient.v1.Policy.fleet:type_name -> resilient.v1.Fleet
+	10, // 10: resilient.v1.MethodPolicy.timeout:type_name -> google.protobuf.Duration
+	10, // 11: resilient.v1.MethodPolicy.attempt_timeout:type_name -> google.protobuf.Duration
+	10, // 12: resilient.v1.MethodPolicy.connect_timeout:type_name -> google.protobuf.Duration
+	3,  // 13: resilient.v1.MethodPolicy.retry:type_name -> resilient.v1.Retry
+	6,  // 14: resilient.v1.MethodPolicy.hedge:type_name -> resilient.v1.Hedge
+	7,  // 15: resilient.v1.MethodPolicy.fallback:type_name -> resilient.v1.Fallback
+	8,  // 16: resilient.v1.MethodPolicy.latency:type_name -> resilient.v1.Latency
+	10, // 17: resilient.v1.Retry.base:type_name -> google.protobuf.Duration
+	10, // 18: resilient.v1.Retry.cap:type_name -> google.protobuf.Duration
+	10, // 19: resilient.v1.Breaker.window:type_name -> google.protobuf.Duration
+	10, // 20: resilient.v1.Breaker.open_for:type_name -> google.protobuf.Duration
+	10, // 21: resilient.v1.Bulkhead.max_wait:type_name -> google.protobuf.Duration
+	10, // 22: resilient.v1.Hedge.delay:type_name -> google.protobuf.Duration
+	0,  // 23: resilient.v1.Fallback.kind:type_name -> resilient.v1.FallbackKind
+	10, // 24: resilient.v1.Fallback.ttl:type_name -> google.protobuf.Duration
+	10, // 25: resilient.v1.Latency.p50:type_name -> google.protobuf.Duration
+	10, // 26: resilient.v1.Latency.p95:type_name -> google.protobuf.Duration
+	10, // 27: resilient.v1.Latency.p99:type_name -> google.protobuf.Duration
+	10, // 28: resilient.v1.Latency.p999:type_name -> google.protobuf.Duration
+	11, // 29: resilient.v1.file:extendee -> google.protobuf.FileOptions
+	12, // 30: resilient.v1.service:extendee -> google.protobuf.ServiceOptions
+	13, // 31: resilient.v1.method:extendee -> google.protobuf.MethodOptions
+	1,  // 32: resilient.v1.file:type_name -> resilient.v1.Policy
+	1,  // 33: resilient.v1.service:type_name -> resilient.v1.Policy
+	2,  // 34: resilient.v1.method:type_name -> resilient.v1.MethodPolicy
+	35, // [35:35] is the sub-list for method output_type
+	35, // [35:35] is the sub-list for method input_type
+	32, // [32:35] is the sub-list for extension type_name
+	29, // [29:32] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_resilient_v1_resilient_proto_init() }
@@ -1057,7 +1131,7 @@ func file_resilient_v1_resilient_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_resilient_v1_resilient_proto_rawDesc), len(file_resilient_v1_resilient_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   8,
+			NumMessages:   9,
 			NumExtensions: 3,
 			NumServices:   0,
 		},

@@ -20,7 +20,7 @@ func TestVocabulary(t *testing.T) {
 	}{
 		// deadlineHeader is HTTP only: gRPC sends grpc-timeout.
 		{(&resilientv1.Policy{}).ProtoReflect().Descriptor(), []string{"idempotent", "deadlineHeader"}},
-		{(&resilientv1.MethodPolicy{}).ProtoReflect().Descriptor(), []string{"deadlineHeader",
+		{(&resilientv1.MethodPolicy{}).ProtoReflect().Descriptor(), []string{"deadlineHeader", "fleet.store", "fleet.prefix",
 			"breaker.failureRate", "breaker.minimumCalls", "breaker.window", "breaker.openFor",
 			"breaker.halfOpenProbes", "bulkhead.maxConcurrent", "bulkhead.maxWait"}},
 	}

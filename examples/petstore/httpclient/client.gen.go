@@ -8,7 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/redis/go-redis/v9"
 	resilient "github.com/resilientgo/resilient/runtime"
+	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -84,6 +86,7 @@ type clientOptions struct {
 	deadlineHeader    string
 	deadlineHeaderSet bool
 	dependencyName    string
+	fleet             redis.UniversalClient
 }
 type optionFunc func(*clientOptions)
 
@@ -192,6 +195,19 @@ func WithDependencyName(name string) Option {
 	})
 }
 
+// WithFleet shares the client's circuit breaker and retry budget with the
+// other replicas of the service, in the Redis (or Valkey) that rdb reaches: a
+// single node, Sentinel or Cluster client. Calls make no Redis command; the
+// state is synchronised in the background (redisfleet), and the client uses
+// its own breaker and budget while Redis cannot be reached. The policy names
+// the store; without this option, or with a nil rdb, the state stays in the
+// process. Closing rdb ends the synchronisation; so does Dependency().Close().
+func WithFleet(rdb redis.UniversalClient) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.fleet = rdb
+	})
+}
+
 // NewClient returns a client of the API at baseURL, an absolute http or https
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
@@ -218,14 +234,16 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "petstore"
 	}
-	dep, err := resilient.NewDependency(
-		name,
-		p.Dependency,
+	deps := []resilient.Option{
 		resilient.WithObserver(o.observer),
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
-	)
+	}
+	if o.fleet != nil {
+		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))
+	}
+	dep, err := resilient.NewDependency(name, p.Dependency, deps...)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +325,7 @@ type Policy struct {
 // replace, and for a derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
-		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default).
+		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "petstore-redis".
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
 				FailureRate:    50.0,
@@ -324,6 +342,10 @@ func DefaultPolicy() Policy {
 				Ratio:        0.1,
 				MinPerSecond: 10.0,
 				MaxBalance:   100.0,
+			},
+			Fleet: resilient.FleetPolicy{
+				Store:  "petstore-redis",
+				Prefix: "petstore:",
 			},
 		},
 		// ListPets: read-only (GET), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.

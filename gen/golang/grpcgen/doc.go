@@ -16,7 +16,9 @@
 //   - GreeterOption with WithGreeterPolicy, WithGreeterObserver,
 //     WithGreeterFallbackStore, WithGreeterLogger,
 //     WithGreeterFallbackPartition and WithGreeterDependencyName, the
-//     HTTP client's options in the same design (golang.StandardOptions);
+//     HTTP client's options in the same design (golang.StandardOptions),
+//     and WithGreeterFleet when the policy declares a fleet
+//     (golang.FleetOption), the only case in which Redis is imported;
 //   - NewResilientGreeterClient(cc, opts...) GreeterClient, whose methods
 //     call resilientgrpc.Invoke (unary), ServerStream, ClientStream or
 //     BidiStream with the method's runtime.Operation; per-call overrides go

@@ -119,12 +119,17 @@ func emitPolicyTable(f *jen.File, v *serviceView) {
 
 // serviceOptions are the options of a service's constructor: the
 // standard ones of every generated client, as the HTTP client has them,
-// and With<Service>DependencyName.
-func serviceOptions(n serviceNames) golang.OptionSet {
+// With<Service>DependencyName and, when the policy declares a fleet,
+// With<Service>Fleet.
+func serviceOptions(n serviceNames, fleet bool) golang.OptionSet {
 	opts := golang.StandardOptions(n.service, n.policy, n.defaultPolicy, n.constructor,
 		"Answers are already kept per request message and outgoing metadata; a call given per-RPC "+
 			"credentials as a call option keeps no cache unless partitioned, here or with "+
 			"resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)).")
+	opts = append(opts, golang.DependencyNameOption(n.service, n.constructor))
+	if fleet {
+		opts = append(opts, golang.FleetOption(n.service, ""))
+	}
 	return golang.OptionSet{
 		Interface:   n.option,
 		Struct:      n.options,
@@ -132,7 +137,7 @@ func serviceOptions(n serviceNames) golang.OptionSet {
 		Apply:       n.apply,
 		Constructor: n.constructor,
 		Doc:         []string{n.option + " configures the client made by " + n.constructor + "."},
-		Options:     append(opts, golang.DependencyNameOption(n.service, n.constructor)),
+		Options:     opts,
 	}
 }
 
@@ -143,8 +148,9 @@ func serviceOptions(n serviceNames) golang.OptionSet {
 //	func WithGreeterPolicy(edit func(*GreeterPolicy)) GreeterOption { ... }
 //	func WithGreeterObserver(obs resilient.Observer) GreeterOption { ... }
 //	...
+//	func WithGreeterFleet(rdb redis.UniversalClient) GreeterOption { ... } // with a fleet only
 func emitOptions(f *jen.File, v *serviceView) {
-	golang.EmitOptions(f, serviceOptions(v.names))
+	golang.EmitOptions(f, serviceOptions(v.names, v.fleet))
 }
 
 // emitClientType writes
@@ -202,8 +208,8 @@ func emitConstructor(f *jen.File, v *serviceView) {
 		"per connection and keep it. It is safe for concurrent use. Its dependency is named "+strconv.Quote(v.fullName)+
 		" unless "+v.names.withDependencyName+" says otherwise. A policy that "+v.names.withPolicy+
 		" made invalid makes every call fail with the error that says so.")...)
-	body := golang.ApplyOptions(serviceOptions(v.names), v.names.defaultPolicy)
-	body = append(body, golang.NewDependency(jen.Lit(v.fullName))...)
+	body := golang.ApplyOptions(serviceOptions(v.names, v.fleet), v.names.defaultPolicy)
+	body = append(body, golang.NewDependency(jen.Lit(v.fullName), v.fleet)...)
 	body = append(body,
 		jen.Id("c").Op(":=").Op("&").Id(typ).Values(jen.Id("cc").Op(":").Id("cc")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(

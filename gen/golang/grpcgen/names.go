@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
@@ -49,8 +50,9 @@ func namesOf(s string) serviceNames {
 // Names returns the package-level Go names that the generated code of the
 // gRPC service whose Go name is s declares in its Go package, each with
 // what declares it: the resilient client's own and, since that client
-// implements its interface, protoc-gen-go-grpc's.
-func Names(s string) map[string]string {
+// implements its interface, protoc-gen-go-grpc's. fleet says whether the
+// service's policy declares a fleet, which adds With<Service>Fleet.
+func Names(s string, fleet bool) map[string]string {
 	n := namesOf(s)
 	names := map[string]string{
 		n.grpcClient:      "the client interface of protoc-gen-go-grpc",
@@ -64,7 +66,7 @@ func Names(s string) map[string]string {
 		n.options:         "the resilient client's options",
 		n.optionFunc:      "the resilient client's option function type",
 	}
-	for _, name := range serviceOptions(n).Names() {
+	for _, name := range serviceOptions(n, fleet).Names() {
 		names[name] = "a resilient client option"
 	}
 	names[n.option] = "the resilient client's option type"
@@ -79,10 +81,12 @@ var policyFields = []string{"Dependency"}
 // (E-NAME-COLLISION): declared, the names protoc-gen-go declares there
 // (messages and enums, which may collide among themselves: a nested
 // message Foo.Bar and a message Foo_Bar), and those of the generated code
-// of services, the package's services; and a method named like a field of
-// the policy table's own (E-NAME-RESERVED). Diagnostics name what declares
-// each name and point at the later of the two.
-func CheckNames(declared []ir.Declaration, services []*ir.Service) []diag.Diagnostic {
+// of services, the package's services with their policy resolved (a
+// service whose Dependency is nil, its policy unresolved, is checked as
+// one without a fleet); and a method named like a field of the policy
+// table's own (E-NAME-RESERVED). Diagnostics name what declares each name
+// and point at the later of the two.
+func CheckNames(declared []ir.Declaration, services []*resolve.Service) []diag.Diagnostic {
 	var list diag.List
 	names := map[string]ir.Declaration{}
 	declare := func(d ir.Declaration) {
@@ -102,8 +106,9 @@ func CheckNames(declared []ir.Declaration, services []*ir.Service) []diag.Diagno
 	for _, d := range declared {
 		declare(d)
 	}
-	for _, svc := range services {
-		gn := Names(svc.Name)
+	for _, rs := range services {
+		svc := rs.IR
+		gn := Names(svc.Name, rs.Dependency != nil && rs.Dependency.HasFleet())
 		for _, k := range slices.Sorted(maps.Keys(gn)) {
 			declare(ir.Declaration{Name: k, What: gn[k] + " of service " + svc.FullName, Location: svc.Location})
 		}

@@ -16,7 +16,10 @@ type serviceView struct {
 	source   string
 	doc      string
 	dep      *policyspec.Dependency
-	methods  []*methodView
+	// fleet: the policy declares a fleet, and the client has
+	// With<Service>Fleet.
+	fleet   bool
+	methods []*methodView
 }
 
 // methodView is one method of the client.
@@ -34,7 +37,8 @@ type methodView struct {
 
 func newServiceView(rs *resolve.Service, pkg string) *serviceView {
 	svc := rs.IR
-	v := &serviceView{goName: svc.Name, names: namesOf(svc.Name), pkg: pkg, fullName: svc.FullName, source: svc.Source, doc: svc.Doc, dep: rs.Dependency}
+	v := &serviceView{goName: svc.Name, names: namesOf(svc.Name), pkg: pkg, fullName: svc.FullName, source: svc.Source, doc: svc.Doc, dep: rs.Dependency,
+		fleet: rs.Dependency.HasFleet()}
 	for _, op := range rs.Operations {
 		v.methods = append(v.methods, &methodView{
 			goName:     op.Name,

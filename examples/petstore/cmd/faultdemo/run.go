@@ -47,6 +47,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	jsonFile := fs.String("json", "", `also write the results file there ("-" for standard output)`)
 	phase := fs.Duration("duration", 1500*time.Millisecond, "fault phase of each scenario")
 	only := fs.String("scenarios", "", "comma-separated scenario ids to run (default all: "+strings.Join(faults.ScenarioNames(), ", ")+")")
+	redisAddr := fs.String("redis", "", "address of a Redis for the fleet scenario (default: start redis-server from PATH)")
+	fleet := fs.Bool("fleet", true, "run the fleet scenario: replicas sharing their breaker in Redis")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -64,7 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if fs.NArg() > 0 || *phase <= 0 {
-		fmt.Fprintln(stderr, "usage: faultdemo [-out DIR] [-json FILE] [-duration D] [-scenarios LIST]")
+		fmt.Fprintln(stderr, "usage: faultdemo [-out DIR] [-json FILE] [-duration D] [-scenarios LIST] [-redis ADDR] [-fleet=false]")
 		return errUsage
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -124,11 +126,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	table := io.Discard // standard output then holds the results file only
 	if *jsonFile != "-" {
 		rep.WriteSummary(stdout)
+		table = stdout
+	}
+	if *fleet {
+		if err := runFleet(ctx, *redisAddr, filepath.Join(*out, reportFile), table, stderr); err != nil {
+			return err
+		}
+	}
+	if *jsonFile != "-" {
 		abs, _ := filepath.Abs(*out)
 		fmt.Fprintf(stdout, "Report: %s (charts, results.json, log.txt beside it). Took %s.\n",
-			filepath.Join(abs, reportFile), took.Round(time.Second))
+			filepath.Join(abs, reportFile), time.Since(start).Round(time.Second))
 	}
 	if n := len(faults.Failed(rep.Acceptance)) + len(faults.Failed(rep.Suite)); n > 0 {
 		return fmt.Errorf("%w: %d (see %s)", errCriteria, n, filepath.Join(*out, reportFile))

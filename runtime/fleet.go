@@ -1,0 +1,580 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	goruntime "runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// WithFleet shares the dependency's circuit breaker and retry budget with
+// the other replicas of the service through s (for Redis, see the
+// redisfleet sub-package), as [Policy.Fleet] configures. Nil, the default,
+// keeps both local to the process.
+//
+// Nothing of it is on a call's path: calls count their outcomes in memory,
+// and one goroutine per dependency pushes the counts to s and reads the
+// fleet's state back every [FleetPolicy.SyncInterval], sooner after a
+// failed attempt or a transition announced by s. So:
+//
+//   - the fleet's replicas count one failure rate over the window and
+//     open together: a replica refuses attempts once it has learnt that
+//     the fleet's breaker is open, within the propagation bound below;
+//   - after the open period one replica, the prober, lets the half-open
+//     probes through, and its verdict closes or reopens the breaker for
+//     every replica;
+//   - retries are paid from tokens leased from the fleet's budget (the
+//     ratio of the fleet's calls, and the floor of MinPerSecond for the
+//     whole fleet); a retry that finds the replica's lease empty fails
+//     with [ErrBudgetExhausted] and has the lease refilled at once.
+//
+// A transition reaches every replica within one round trip after s
+// announces it, and at worst within SyncInterval plus one round trip
+// (200 ms and a few milliseconds by default) when the announcement is
+// lost. When s cannot be reached, answers slowly or answers something
+// unreadable for [FleetPolicy.StaleAfter], the replica goes back to its
+// local breaker and budget, which it kept counting all along, and rejoins
+// the fleet at the next successful synchronisation. No call fails because
+// of the store. A fleet breaker known to be open stays open locally until
+// the end of its open period, never longer. Going local and rejoining are
+// logged once each and reported to a [FleetObserver].
+//
+// The synchronisation goroutine ends with [Dependency.Close], when s
+// returns [ErrFleetClosed], or when the dependency is garbage collected.
+func WithFleet(s FleetStore) Option {
+	return optionFunc(func(d *Dependency) { d.fleetStore = s })
+}
+
+// Close stops the synchronisation of a dependency with its fleet store
+// and waits for it to end; the dependency goes on with its local breaker
+// and budget. It does nothing for a dependency without a store, and
+// nothing when called again. It always returns nil.
+func (d *Dependency) Close() error {
+	if d.fleet != nil {
+		d.fleet.close()
+	}
+	return nil
+}
+
+// Fleet returns the dependency's view of its fleet state.
+func (d *Dependency) Fleet() FleetStatus {
+	if d.fleet == nil {
+		return FleetStatus{}
+	}
+	return d.fleet.snapshot()
+}
+
+// Views of the fleet breaker, as calls read them.
+const (
+	viewLocal    uint32 = iota // the local breaker decides
+	viewClosed                 // the fleet's breaker is closed: the local one decides
+	viewOpen                   // the fleet's breaker is open
+	viewHalfOpen               // half-open, another replica probes
+	viewProbing                // half-open, this replica probes
+)
+
+// fleet is a dependency's share of the fleet state: what calls read and
+// count (atomics), and the goroutine that synchronises it with the store.
+// It holds no reference to its Dependency, so that an unreachable
+// dependency can stop it when collected.
+type fleet struct {
+	store    FleetStore
+	dep      string
+	replica  string
+	policy   FleetPolicy
+	breakerP BreakerPolicy
+	budgetP  BudgetPolicy
+	bucket   time.Duration
+	logger   *slog.Logger
+	observer Observer // nil when none
+	fobs     FleetObserver
+
+	// Read and written by calls.
+	view       atomic.Uint32
+	successes  atomic.Uint64 // attempt outcomes since the last sync
+	failures   atomic.Uint64
+	calls      atomic.Uint64 // calls admitted since the last sync
+	tokens     atomic.Int64  // retry tokens leased from the fleet
+	used       atomic.Int64  // tokens spent since the last sync
+	missed     atomic.Int64  // retries refused for want of a token
+	refused    atomic.Bool   // calls refused by the fleet's breaker
+	probes     atomic.Int64  // probes this replica may still send
+	probeOK    atomic.Int64  // probes that succeeded
+	probeBad   atomic.Bool   // a probe failed
+	probeEpoch atomic.Uint64 // bumped when a probe round ends
+	wake       chan struct{} // an early sync, at most every SyncInterval/10
+	heard      chan struct{} // a transition announced: sync at once
+
+	stop     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+	closed   atomic.Bool // close was called
+
+	mu     sync.Mutex
+	status FleetStatus
+
+	// Owned by the synchronising goroutine.
+	gen       uint64
+	state     BreakerState
+	openUntil time.Time
+	lastOK    time.Time
+	shared    bool
+}
+
+func newFleet(d *Dependency, s FleetStore) *fleet {
+	host, _ := os.Hostname()
+	f := &fleet{
+		store:    s,
+		dep:      d.name,
+		replica:  host + "/" + strconv.Itoa(os.Getpid()) + "/" + strconv.FormatUint(rand.Uint64(), 36),
+		policy:   d.policy.Fleet,
+		breakerP: d.policy.Breaker,
+		budgetP:  d.policy.Budget,
+		bucket:   min(DefaultBreakerBucket, d.policy.Breaker.Window),
+		logger:   d.logger,
+		wake:     make(chan struct{}, 1),
+		heard:    make(chan struct{}, 1),
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	if d.observed {
+		f.observer = d.observer
+		f.fobs, _ = d.observer.(FleetObserver)
+	}
+	f.status.Enabled = true
+	return f
+}
+
+// start runs the synchronising goroutine, stopped by [Dependency.Close]
+// or, failing that, when d is collected.
+func (f *fleet) start(d *Dependency) {
+	go f.run()
+	goruntime.AddCleanup(d, func(f *fleet) {
+		if !f.closed.Load() {
+			f.stopOnce.Do(func() { close(f.stop) })
+		}
+	}, f)
+}
+
+// close stops the goroutine and waits for it.
+func (f *fleet) close() {
+	f.closed.Store(true)
+	f.stopOnce.Do(func() { close(f.stop) })
+	<-f.done
+}
+
+// poke asks the goroutine for an early synchronisation.
+func (f *fleet) poke() {
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// hear is the store's notification of a transition: the state is read at
+// once, without waiting out the gap between early syncs, so that a
+// transition reaches the replica one round trip after it is announced.
+func (f *fleet) hear() {
+	select {
+	case f.heard <- struct{}{}:
+	default:
+	}
+}
+
+// shared reports whether the fleet's budget is in use.
+func (f *fleet) sharedView() bool { return f.view.Load() != viewLocal }
+
+// count records one attempt outcome told to the local breaker: nil is a
+// success, anything else a failure.
+func (f *fleet) count(err error) {
+	if err == nil {
+		f.successes.Add(1)
+		return
+	}
+	f.failures.Add(1)
+	f.poke()
+}
+
+// allow decides an attempt while the fleet's breaker is not closed (v is
+// neither viewLocal nor viewClosed).
+func (f *fleet) allow(b *breaker, v uint32) (func(error), bool) {
+	if v != viewProbing {
+		if !f.refused.Load() {
+			f.refused.Store(true)
+		}
+		return nil, false
+	}
+	for {
+		n := f.probes.Load()
+		if n <= 0 {
+			return nil, false
+		}
+		if f.probes.CompareAndSwap(n, n-1) {
+			break
+		}
+	}
+	epoch := f.probeEpoch.Load()
+	done, err := b.cb.Allow()
+	if err != nil {
+		f.probes.Add(1)
+		return nil, false
+	}
+	return func(err error) {
+		done(err)
+		f.probeDone(epoch, err)
+	}, true
+}
+
+// probeDone records a probe's outcome, unless its round has ended.
+func (f *fleet) probeDone(epoch uint64, err error) {
+	if f.probeEpoch.Load() != epoch {
+		return
+	}
+	switch err {
+	case nil:
+		if f.probeOK.Add(1) >= int64(f.breakerP.HalfOpenProbes) {
+			f.poke()
+		}
+	case errBreakerExcluded:
+		f.probes.Add(1) // says nothing: another call may probe
+	default:
+		f.probeBad.Store(true)
+		f.poke()
+	}
+}
+
+// withdraw takes one retry token from the replica's lease.
+func (f *fleet) withdraw() bool {
+	for {
+		n := f.tokens.Load()
+		if n <= 0 {
+			f.missed.Add(1)
+			f.poke()
+			return false
+		}
+		if f.tokens.CompareAndSwap(n, n-1) {
+			f.used.Add(1)
+			return true
+		}
+	}
+}
+
+// refund gives back a token withdrawn but not spent.
+func (f *fleet) refund() {
+	f.tokens.Add(1)
+	f.used.Add(-1)
+}
+
+// leaseMax bounds the tokens a replica asks to hold.
+func (f *fleet) leaseMax() int64 {
+	return max(1, int64(f.budgetP.MaxBalance)/10)
+}
+
+// run is the synchronising goroutine.
+func (f *fleet) run() {
+	defer close(f.done)
+	stopWatch := f.store.Watch(f.policy.Prefix, f.dep, f.hear)
+	defer stopWatch()
+	minGap := f.policy.SyncInterval / 10
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	var last time.Time
+	for {
+		select {
+		case <-f.stop:
+			f.goLocal(nil, "closed")
+			return
+		case <-timer.C:
+		case <-f.heard:
+		case <-f.wake:
+			if gap := minGap - time.Since(last); gap > 0 && !last.IsZero() {
+				t := time.NewTimer(gap)
+				select {
+				case <-f.stop:
+					t.Stop()
+					f.goLocal(nil, "closed")
+					return
+				case <-t.C:
+				}
+			}
+		}
+		f.expireOpen()
+		last = time.Now()
+		if !f.syncOnce() {
+			return
+		}
+		timer.Reset(f.next())
+	}
+}
+
+// next returns the time until the next periodic synchronisation: the
+// interval, or the end of the open period when that is sooner.
+func (f *fleet) next() time.Duration {
+	d := f.policy.SyncInterval
+	if f.view.Load() == viewOpen {
+		if left := time.Until(f.openUntil) + time.Millisecond; left < d {
+			d = max(left, 0)
+		}
+	}
+	return d
+}
+
+// expireOpen ends a fleet open state honoured after the store went quiet,
+// at the end of its open period.
+func (f *fleet) expireOpen() {
+	if !f.shared && f.view.Load() == viewOpen && !time.Now().Before(f.openUntil) {
+		f.view.Store(viewLocal)
+	}
+}
+
+type syncResult struct {
+	reply FleetReply
+	err   error
+}
+
+// syncOnce makes one synchronisation and reports whether the goroutine
+// goes on.
+func (f *fleet) syncOnce() bool {
+	req := f.request()
+	timeout := min(f.policy.SyncInterval, f.policy.StaleAfter/2)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	res := make(chan syncResult, 1)
+	go func() {
+		r, err := f.store.Sync(ctx, req)
+		res <- syncResult{r, err}
+	}()
+	var stale <-chan time.Time
+	if f.shared {
+		t := time.NewTimer(max(f.policy.StaleAfter-time.Since(f.lastOK), 0))
+		defer t.Stop()
+		stale = t.C
+	}
+	for {
+		select {
+		case r := <-res:
+			return f.handle(req, r)
+		case <-stale:
+			stale = nil
+			f.goLocal(fmt.Errorf("resilient: fleet store did not answer for %v", f.policy.StaleAfter), "store too slow")
+		case <-f.stop:
+			cancel()
+			<-res
+			f.goLocal(nil, "closed")
+			return false
+		}
+	}
+}
+
+// request takes what the calls counted since the last synchronisation.
+func (f *fleet) request() *FleetRequest {
+	req := &FleetRequest{Prefix: f.policy.Prefix, Dependency: f.dep, Replica: f.replica}
+	br := &req.Breaker
+	br.Generation = f.gen
+	br.Successes = f.successes.Swap(0)
+	br.Failures = f.failures.Swap(0)
+	br.WantProbe = f.refused.Swap(false)
+	if f.view.Load() == viewProbing {
+		switch {
+		case f.probeBad.Load():
+			br.Verdict = VerdictReopen
+		case f.probeOK.Load() >= int64(f.breakerP.HalfOpenProbes):
+			br.Verdict = VerdictClose
+		}
+	}
+	br.Policy = f.breakerP
+	br.Bucket = f.bucket
+	br.ProbeLease = max(f.policy.StaleAfter, 2*f.policy.SyncInterval)
+
+	bu := &req.Budget
+	bu.Calls = f.calls.Swap(0)
+	bu.Policy = f.budgetP
+	if !f.shared {
+		// Counted while the state was local, maybe long ago: the fleet's
+		// window must not receive them all at once when the store is back.
+		br.Successes, br.Failures, bu.Calls = 0, 0, 0
+	}
+	if !f.budgetP.Disabled {
+		used, missed := f.used.Swap(0), f.missed.Swap(0)
+		demand := max(used, 0) + missed
+		target := min(f.leaseMax(), 1+demand)
+		bu.Want = max(target-f.tokens.Load(), 0)
+		bu.WantFloor = min(bu.Want, demand)
+	}
+	return req
+}
+
+// restore gives back the counts of a request that did not reach the store.
+func (f *fleet) restore(req *FleetRequest) {
+	f.successes.Add(req.Breaker.Successes)
+	f.failures.Add(req.Breaker.Failures)
+	f.calls.Add(req.Budget.Calls)
+	if req.Breaker.WantProbe {
+		f.refused.Store(true)
+	}
+}
+
+// handle applies the result of a synchronisation.
+func (f *fleet) handle(req *FleetRequest, r syncResult) bool {
+	err := r.err
+	if err == nil {
+		err = checkReply(req, r.reply)
+	} else {
+		f.restore(req)
+	}
+	if err != nil {
+		f.setErr(err)
+		if errors.Is(err, ErrFleetClosed) {
+			f.goLocal(err, "store closed")
+			return false
+		}
+		if f.shared && time.Since(f.lastOK) >= f.policy.StaleAfter {
+			f.goLocal(err, "store unreachable")
+		}
+		return true
+	}
+	f.apply(r.reply)
+	return true
+}
+
+// checkReply refuses a reply that cannot be the fleet's state: a stale or
+// malformed shared state is never trusted.
+func checkReply(req *FleetRequest, r FleetReply) error {
+	switch {
+	case r.State != BreakerClosed && r.State != BreakerOpen && r.State != BreakerHalfOpen:
+		return fmt.Errorf("resilient: fleet store answered breaker state %d", r.State)
+	case r.OpenLeft < 0 || r.OpenLeft > req.Breaker.Policy.OpenFor:
+		return fmt.Errorf("resilient: fleet store answered an open period of %v, outside [0, %v]", r.OpenLeft, req.Breaker.Policy.OpenFor)
+	case r.Prober && r.State != BreakerHalfOpen:
+		return errors.New("resilient: fleet store made this replica a prober outside a half-open state")
+	case r.Granted < 0 || r.Granted > req.Budget.Want:
+		return fmt.Errorf("resilient: fleet store granted %d retry tokens of %d asked", r.Granted, req.Budget.Want)
+	case r.Failures > r.Requests:
+		return fmt.Errorf("resilient: fleet store counted %d failures of %d requests", r.Failures, r.Requests)
+	}
+	return nil
+}
+
+// apply adopts the fleet's state.
+func (f *fleet) apply(r FleetReply) {
+	now := time.Now()
+	if r.Generation != f.gen {
+		// Counts and probes of the previous generation mean nothing now.
+		f.successes.Store(0)
+		f.failures.Store(0)
+		f.endProbes()
+	}
+	from := f.state
+	f.gen, f.state = r.Generation, r.State
+	if r.State == BreakerOpen {
+		f.openUntil = now.Add(r.OpenLeft)
+	}
+	view := viewClosed
+	switch r.State {
+	case BreakerOpen:
+		view = viewOpen
+	case BreakerHalfOpen:
+		view = viewHalfOpen
+		if r.Prober {
+			view = viewProbing
+		}
+	}
+	switch prev := f.view.Load(); {
+	case view == viewProbing && prev != viewProbing:
+		f.probes.Store(int64(f.breakerP.HalfOpenProbes))
+	case view != viewProbing && prev == viewProbing:
+		f.endProbes()
+	}
+	f.view.Store(view)
+	f.tokens.Add(r.Granted)
+	f.lastOK = now
+
+	f.mu.Lock()
+	f.status.Shared = true
+	f.status.State, f.status.Generation = r.State, r.Generation
+	f.status.Requests, f.status.Failures = r.Requests, r.Failures
+	f.status.LastSync, f.status.Err = now, nil
+	f.mu.Unlock()
+
+	if !f.shared {
+		f.shared = true
+		f.logger.Info("fleet state shared",
+			slog.String("dependency", f.dep), slog.String("store", f.policy.Store))
+		if f.fobs != nil {
+			f.fobs.FleetChange(FleetEvent{Dependency: f.dep, Store: f.policy.Store, Shared: true, At: now})
+		}
+	}
+	if from != r.State {
+		f.logger.Info("circuit breaker state change",
+			slog.String("dependency", f.dep), slog.String("from", from.String()),
+			slog.String("to", r.State.String()), slog.String("scope", "fleet"))
+		if f.observer != nil {
+			f.observer.BreakerChange(BreakerEvent{Dependency: f.dep, From: from, To: r.State, At: now, Fleet: true})
+		}
+	}
+}
+
+// endProbes ends this replica's probe round.
+func (f *fleet) endProbes() {
+	f.probeEpoch.Add(1)
+	f.probes.Store(0)
+	f.probeOK.Store(0)
+	f.probeBad.Store(false)
+}
+
+// goLocal hands the breaker and budget back to the replica's local ones,
+// once per stretch without the store. A fleet breaker known to be open
+// stays open until the end of its open period.
+func (f *fleet) goLocal(err error, why string) {
+	if !f.shared {
+		return
+	}
+	f.shared = false
+	if f.view.Load() == viewOpen && time.Now().Before(f.openUntil) {
+		// expireOpen ends it at openUntil.
+	} else {
+		f.view.Store(viewLocal)
+	}
+	f.endProbes()
+	f.successes.Store(0)
+	f.failures.Store(0)
+	f.calls.Store(0)
+	f.state = BreakerClosed
+	f.mu.Lock()
+	f.status.Shared = false
+	if err != nil {
+		f.status.Err = err
+	}
+	f.mu.Unlock()
+	attrs := []any{slog.String("dependency", f.dep), slog.String("store", f.policy.Store), slog.String("reason", why)}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+		f.logger.Warn("fleet state unavailable, using local breaker and budget", attrs...)
+	} else {
+		f.logger.Info("fleet state no longer shared, using local breaker and budget", attrs...)
+	}
+	if f.fobs != nil {
+		f.fobs.FleetChange(FleetEvent{Dependency: f.dep, Store: f.policy.Store, Shared: false, Err: err, At: time.Now()})
+	}
+}
+
+func (f *fleet) setErr(err error) {
+	f.mu.Lock()
+	f.status.Err = err
+	f.mu.Unlock()
+}
+
+func (f *fleet) snapshot() FleetStatus {
+	f.mu.Lock()
+	s := f.status
+	f.mu.Unlock()
+	s.Tokens = f.tokens.Load()
+	return s
+}

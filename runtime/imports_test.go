@@ -1,0 +1,45 @@
+package runtime_test
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestCoreImports: the core package imports only the standard library,
+// gobreaker, x/time and the header checks of x/net (httpguts, what
+// net/http itself uses to check a request); Redis, OpenTelemetry and grpc
+// live in sub-packages.
+func TestCoreImports(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := []string{"github.com/sony/gobreaker/v2", "golang.org/x/time/", "golang.org/x/net/http/httpguts"}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			first, _, _ := strings.Cut(path, "/")
+			if !strings.Contains(first, ".") {
+				continue // the standard library
+			}
+			ok := false
+			for _, a := range allowed {
+				ok = ok || strings.HasPrefix(path, a)
+			}
+			if !ok {
+				t.Errorf("%s imports %s: the core runtime imports only the standard library, gobreaker, x/time and httpguts", name, path)
+			}
+		}
+	}
+}

@@ -1,0 +1,217 @@
+package redisfleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// Store is a [runtime.FleetStore] on Redis or Valkey. It is safe for
+// concurrent use, and one Store may serve any number of dependencies.
+type Store struct {
+	rdb    redis.UniversalClient
+	script *redis.Script
+
+	mu       sync.Mutex
+	watchers map[string]map[uint64]func() // channel → id → notify
+	nextID   uint64
+	ps       *redis.PubSub // nil when nothing is watched
+	cancel   context.CancelFunc
+	done     chan struct{}
+}
+
+var _ runtime.FleetStore = (*Store)(nil)
+
+// New returns a store on rdb: a single node (*redis.Client), Sentinel
+// (redis.NewFailoverClient) or Cluster (*redis.ClusterClient). Every key
+// of one dependency carries the same hash tag, so that its script runs on
+// one node of a cluster. The store does not close rdb; closing rdb ends
+// the synchronisation of every dependency using the store (their state
+// goes local).
+func New(rdb redis.UniversalClient) *Store {
+	return &Store{rdb: rdb, script: redis.NewScript(syncScript), watchers: map[string]map[uint64]func(){}}
+}
+
+// Keys returns the names of the keys that hold the shared state of the
+// dependency under prefix: the breaker, its counts, the retry budget, and
+// the channel on which transitions are announced.
+func Keys(prefix, dependency string) (breaker, counts, budget, channel string) {
+	base := prefix + "{" + dependency + "}"
+	return base + ":breaker", base + ":counts", base + ":budget", base + ":events"
+}
+
+// Sync runs the synchronisation script: one EVALSHA (EVAL the first time
+// a server sees it).
+func (s *Store) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime.FleetReply, error) {
+	breaker, counts, budget, channel := Keys(req.Prefix, req.Dependency)
+	br, bu := &req.Breaker, &req.Budget
+	p := br.Policy
+	bucket := max(br.Bucket.Milliseconds(), 1)
+	buckets := max((p.Window.Milliseconds()+bucket-1)/bucket, 1)
+	open := max(p.OpenFor.Milliseconds(), 1)
+	ttl := 2*(p.Window.Milliseconds()+open) + time.Minute.Milliseconds()
+	args := []any{
+		req.Replica, strconv.FormatUint(br.Generation, 10),
+		strconv.FormatUint(br.Successes, 10), strconv.FormatUint(br.Failures, 10),
+		flag(br.WantProbe), int(br.Verdict),
+		bucket, buckets, p.MinimumCalls, p.FailureRate, open, max(br.ProbeLease.Milliseconds(), 1),
+		flag(bu.Policy.Disabled), strconv.FormatUint(bu.Calls, 10), bu.Want, bu.WantFloor,
+		int64(bu.Policy.Ratio*1000 + 0.5), int64(bu.Policy.MaxBalance * 1000), bu.Policy.MinPerSecond,
+		channel, ttl,
+	}
+	v, err := s.script.Run(ctx, s.rdb, []string{breaker, counts, budget}, args...).Result()
+	if err != nil {
+		if errors.Is(err, redis.ErrClosed) {
+			return runtime.FleetReply{}, fmt.Errorf("redisfleet: %w: %w", runtime.ErrFleetClosed, err)
+		}
+		return runtime.FleetReply{}, fmt.Errorf("redisfleet: sync of %s: %w", req.Dependency, err)
+	}
+	return parseReply(v)
+}
+
+func flag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// parseReply reads the script's reply, refusing anything else.
+func parseReply(v any) (runtime.FleetReply, error) {
+	a, ok := v.([]any)
+	if !ok || len(a) != 7 {
+		return runtime.FleetReply{}, fmt.Errorf("redisfleet: unexpected reply %T of length %d, want 7 integers", v, len(a))
+	}
+	var n [7]int64
+	for i, x := range a {
+		k, ok := x.(int64)
+		if !ok || k < 0 {
+			return runtime.FleetReply{}, fmt.Errorf("redisfleet: reply element %d is %v, want a non-negative integer", i, x)
+		}
+		n[i] = k
+	}
+	var r runtime.FleetReply
+	switch n[1] {
+	case 0:
+		r.State = runtime.BreakerClosed
+	case 1:
+		r.State = runtime.BreakerHalfOpen
+	case 2:
+		r.State = runtime.BreakerOpen
+	default:
+		return r, fmt.Errorf("redisfleet: reply breaker state %d, want 0, 1 or 2", n[1])
+	}
+	r.Generation = uint64(n[0])
+	r.OpenLeft = time.Duration(n[2]) * time.Millisecond
+	r.Prober = n[3] == 1
+	r.Requests, r.Failures = uint64(n[4]), uint64(n[5])
+	r.Granted = n[6]
+	return r, nil
+}
+
+// Watch subscribes to the dependency's channel. All the watches of a
+// Store share one pub/sub connection, opened by the first and closed
+// with the last. notify is also called after the connection was
+// re-established, when announcements may have been missed.
+func (s *Store) Watch(prefix, dependency string, notify func()) func() {
+	_, _, _, channel := Keys(prefix, dependency)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.nextID
+	s.nextID++
+	w := s.watchers[channel]
+	if w == nil {
+		w = map[uint64]func(){}
+		s.watchers[channel] = w
+	}
+	w[id] = notify
+	if s.ps == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		// go-redis keeps the channel even when SUBSCRIBE fails, and
+		// subscribes again whenever it reconnects.
+		s.ps = s.rdb.Subscribe(ctx, channel)
+		s.cancel, s.done = cancel, make(chan struct{})
+		go s.receive(ctx, s.ps, s.done)
+	} else if len(w) == 1 {
+		_ = s.ps.Subscribe(context.Background(), channel)
+	}
+	return sync.OnceFunc(func() { s.unwatch(channel, id) })
+}
+
+func (s *Store) unwatch(channel string, id uint64) {
+	s.mu.Lock()
+	w := s.watchers[channel]
+	delete(w, id)
+	if len(w) > 0 {
+		s.mu.Unlock()
+		return
+	}
+	delete(s.watchers, channel)
+	if len(s.watchers) > 0 {
+		_ = s.ps.Unsubscribe(context.Background(), channel)
+		s.mu.Unlock()
+		return
+	}
+	ps, cancel, done := s.ps, s.cancel, s.done
+	s.ps, s.cancel, s.done = nil, nil, nil
+	s.mu.Unlock()
+	cancel()
+	_ = ps.Close()
+	<-done
+}
+
+// receive hands announcements to the watchers until ctx is cancelled.
+func (s *Store) receive(ctx context.Context, ps *redis.PubSub, done chan struct{}) {
+	defer close(done)
+	backoff := 10 * time.Millisecond
+	for ctx.Err() == nil {
+		msg, err := ps.ReceiveTimeout(ctx, time.Second)
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			// The connection is gone: go-redis reconnects on the next
+			// receive. Wait a little, longer each time, up to a second.
+			t := time.NewTimer(backoff)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			backoff = min(2*backoff, time.Second)
+			continue
+		}
+		backoff = 10 * time.Millisecond
+		switch m := msg.(type) {
+		case *redis.Message:
+			s.notify(m.Channel)
+		case *redis.Subscription:
+			// (Re)subscribed: announcements may have been missed.
+			if m.Kind == "subscribe" {
+				s.notify(m.Channel)
+			}
+		}
+	}
+}
+
+func (s *Store) notify(channel string) {
+	s.mu.Lock()
+	fs := make([]func(), 0, len(s.watchers[channel]))
+	for _, f := range s.watchers[channel] {
+		fs = append(fs, f)
+	}
+	s.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
