@@ -279,13 +279,15 @@ func runFleetOnce(ctx context.Context, addr string, fleet bool, opts FleetOption
 	return run, nil
 }
 
-// WriteFleetText writes the fleet scenario's table.
+// WriteFleetText writes the fleet scenario's table in Markdown, each line
+// at most 100 columns wide so that it reads in a terminal as in the
+// report: short column names, then a list that says what each counts.
 func WriteFleetText(w io.Writer, runs []FleetRun) {
 	if len(runs) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n## Fleet: %d replicas of the pet store's HTTP client, one store answering 503\n", runs[0].Replicas)
-	fmt.Fprintln(w, "| Breaker and budget | Requests reaching the store until every replica opened | Replicas opened within | Probes after recovery | Failed calls after closing |")
+	fmt.Fprintf(w, "\n## Fleet: %d replicas of the pet store's HTTP client, one store answering 503\n\n", runs[0].Replicas)
+	fmt.Fprintln(w, "| Breaker and budget | Reached the store | All open within | Probes | Failed after |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, r := range runs {
 		mode := "local (each replica its own)"
@@ -294,6 +296,11 @@ func WriteFleetText(w io.Writer, runs []FleetRun) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %s | %d | %d |\n", mode, r.Reached, r.OpenSpread.Round(100*time.Microsecond), r.Probes, r.Failed)
 	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "- Reached the store: requests sent to the failing store until every replica's breaker opened.")
+	fmt.Fprintln(w, "- All open within: from the first to the last replica seeing its breaker open.")
+	fmt.Fprintln(w, "- Probes: requests of half-open replicas after the store recovered, until all had closed.")
+	fmt.Fprintln(w, "- Failed after: calls that failed once every replica had closed again (there should be none).")
 }
 
 // startRedis starts a redis-server from PATH on a free loopback port in a

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/resilientgo/resilient/internal/testtier"
 )
@@ -42,5 +43,23 @@ func TestRunFleet(t *testing.T) {
 		if r.Failed != 0 {
 			t.Errorf("fleet %v: %d calls failed after every replica closed", r.Fleet, r.Failed)
 		}
+	}
+}
+
+// TestWriteFleetTextWidth: the fleet table fits the 100 columns of the
+// demo's terminal summary, with the widest numbers a run can print.
+func TestWriteFleetTextWidth(t *testing.T) {
+	var b strings.Builder
+	WriteFleetText(&b, []FleetRun{
+		{Replicas: 10, Reached: 123456, OpenSpread: 12*time.Second + 345*time.Millisecond, Probes: 12345, Failed: 12345},
+		{Fleet: true, Replicas: 10, Reached: 123456, OpenSpread: 999 * time.Microsecond, Probes: 12345, Failed: 12345},
+	})
+	for _, l := range strings.Split(b.String(), "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
+	if !strings.Contains(b.String(), "| fleet (redis, WithFleet) | 123456 |") {
+		t.Errorf("no row of the fleet run:\n%s", b.String())
 	}
 }
