@@ -68,6 +68,7 @@ func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView 
 			v.params.fields = append(v.params.fields, c.paramField(p))
 		}
 	}
+	segLocals(v.args, taken)
 	v.path = c.pathParts(op, v.args)
 	if _, query, ok := ir.CutQuery(op.Path); ok {
 		v.fixedQuery = escapeQueryLiteral(query)

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -71,22 +72,58 @@ type paramsView struct {
 	keyHeader string
 }
 
+// pathArg makes a path parameter the method's argument named with
+// [argName].
 func (c *clientGen) pathArg(p *ir.Param, taken map[string]bool) *paramView {
-	name, ok := naming.Unexported(p.Ident)
+	v := c.paramValue(p, argName(p.Ident, taken))
+	v.ptr = false
+	v.dotFree = v.shape == shapeScalar && c.dotFree(p.Type)
+	return v
+}
+
+// argName names the argument of a path parameter whose Go name is ident:
+// ident made unexported ("arg" when that gives nothing), with "Param"
+// appended while it is a fixed local or the name of an argument before
+// it. taken holds the names of those arguments and gets the new one.
+func argName(ident string, taken map[string]bool) string {
+	name, ok := naming.Unexported(ident)
 	if !ok {
 		name = "arg"
 	}
-	for fixedLocals[name] || taken[name] || strings.HasPrefix(name, "seg") {
-		name += "Param"
-	}
+	name = freeName(name, "Param", func(s string) bool { return fixedLocals[s] || taken[s] })
 	taken[name] = true
-	v := c.paramValue(p, name)
-	v.ptr = false
-	v.dotFree = v.shape == shapeScalar && c.dotFree(p.Type)
-	if v.shape != shapeScalar {
-		v.local = "seg" + itoa(len(taken)-1)
+	return name
+}
+
+// segLocals names the locals holding the path values that need
+// statements (arrays, JSON), once every argument is named: seg<i> after
+// the argument's position i, or, when an argument is already called that,
+// the next seg<n> past the arguments that is free. taken holds the
+// arguments' names and gets the locals'.
+func segLocals(args []*paramView, taken map[string]bool) {
+	next := len(args)
+	for i, a := range args {
+		if a.shape == shapeScalar {
+			continue
+		}
+		name := "seg" + itoa(i)
+		for taken[name] || fixedLocals[name] {
+			name = "seg" + itoa(next)
+			next++
+		}
+		taken[name] = true
+		a.local = name
 	}
-	return v
+}
+
+// freeName returns name, or name followed by suffix as many times as it
+// takes for used to report it free. used must hold for finitely many
+// names, which makes the loop end.
+func freeName(name, suffix string, used func(string) bool) string {
+	for used(name) {
+		name += suffix
+	}
+	return name
 }
 
 func (c *clientGen) paramField(p *ir.Param) *paramView {
@@ -474,16 +511,9 @@ func (pv *paramsView) documents(header string) bool {
 
 // freeField returns name, or name with a suffix, unused by the fields.
 func (pv *paramsView) freeField(name string) string {
-	for {
-		used := false
-		for _, v := range pv.fields {
-			used = used || v.name == name
-		}
-		if !used {
-			return name
-		}
-		name += "Header"
-	}
+	return freeName(name, "Header", func(s string) bool {
+		return slices.ContainsFunc(pv.fields, func(v *paramView) bool { return v.name == s })
+	})
 }
 
 // emitParams writes
