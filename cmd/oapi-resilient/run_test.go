@@ -59,6 +59,34 @@ paths:
 		status: 2,
 	},
 	{
+		name:   "sloppy document, check -strict",
+		files:  map[string]string{"api.yaml": `openapi: 3.0.3
+info: {title: Routes, version: "1"}
+paths:
+  /c/{id}:
+    get: {operationId: a, parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {"204": {description: ok}}}
+  /c/{number}:
+    get: {operationId: b, parameters: [{name: number, in: path, required: true, schema: {type: string}}], responses: {"204": {description: ok}}}
+`},
+		args:   []string{"check", "-strict", "api.yaml"},
+		want:   `api.yaml:3:1: E-OPENAPI: conflicting paths "/c/{number}" and "/c/{id}" [conflicting-paths]; the client calls each template as written; which operation answers is the server's routing, so give the templates' parameters one name if they are one route`,
+		status: 2,
+	},
+	{
+		name:   "sloppy document, generate -strict",
+		files:  map[string]string{"api.yaml": `openapi: 3.0.3
+info: {title: Routes, version: "1"}
+paths:
+  /c/{id}:
+    get: {operationId: a, parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {"204": {description: ok}}}
+  /c/{number}:
+    get: {operationId: b, parameters: [{name: number, in: path, required: true, schema: {type: string}}], responses: {"204": {description: ok}}}
+`},
+		args:   []string{"generate", "-strict", "api.yaml"},
+		want:   `api.yaml:3:1: E-OPENAPI: conflicting paths "/c/{number}" and "/c/{id}" [conflicting-paths]; the client calls each template as written; which operation answers is the server's routing, so give the templates' parameters one name if they are one route`,
+		status: 2,
+	},
+	{
 		name: "duplicate operationId",
 		files: map[string]string{"api.yaml": `openapi: 3.0.3
 info: {title: Dup, version: "1"}

@@ -226,8 +226,8 @@ components:
     B: {type: object, properties: {x: {type: string}}, extra: 1}
 `},
 			want: []string{
-				`specs/api.yaml:8:5: W-OPENAPI: invalid example: value must be a string [example-violates-schema] (#/components/schemas/A)`,
-				`specs/api.yaml:9:5: W-OPENAPI: extra sibling fields: [extra] [extra-sibling-fields] (#/components/schemas/B)`,
+				`specs/api.yaml:8:5: W-OPENAPI: invalid example: value must be a string [example-violates-schema] (#/components/schemas/A); examples change no generated code; make the example match its schema, with value or externalValue, not both`,
+				`specs/api.yaml:9:5: W-OPENAPI: extra sibling fields: [extra] [extra-sibling-fields] (#/components/schemas/B); remove the key or move it under an x- extension; the client disregards it`,
 			},
 		},
 		{
