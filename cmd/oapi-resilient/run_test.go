@@ -59,8 +59,8 @@ paths:
 		status: 2,
 	},
 	{
-		name:   "sloppy document, check -strict",
-		files:  map[string]string{"api.yaml": `openapi: 3.0.3
+		name: "sloppy document, check -strict",
+		files: map[string]string{"api.yaml": `openapi: 3.0.3
 info: {title: Routes, version: "1"}
 paths:
   /c/{id}:
@@ -73,8 +73,8 @@ paths:
 		status: 2,
 	},
 	{
-		name:   "sloppy document, generate -strict",
-		files:  map[string]string{"api.yaml": `openapi: 3.0.3
+		name: "sloppy document, generate -strict",
+		files: map[string]string{"api.yaml": `openapi: 3.0.3
 info: {title: Routes, version: "1"}
 paths:
   /c/{id}:
