@@ -139,7 +139,8 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 		w, err := doc.Validate(examples)
 		s.validation <- validation{w, err}
 	}()
-	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames})
+	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames,
+		Reserved: golang.ReservedNames(), ReservedMethods: golang.ReservedMethods()})
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()

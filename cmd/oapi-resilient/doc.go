@@ -59,9 +59,8 @@
 //	   a security requirement that is not declared shared
 //	   (E-FALLBACK-SHARED, see below), an attempt timeout not below the total
 //	   (E-TIMEOUT-ORDER), a negative duration (E-DURATION), an unknown
-//	   x-resilience key (E-EXT-UNKNOWN), Go names that collide
-//	   (E-NAME-COLLISION), and the rules of names sent as written and of
-//	   path templates below
+//	   x-resilience key (E-EXT-UNKNOWN), and the rules of names sent as
+//	   written and of path templates below
 //	2  unusable input: a file that cannot be read (E-READ), invalid YAML
 //	   (E-YAML), not an OpenAPI 3 or Swagger 2 document (E-VERSION), a
 //	   $ref that does not resolve or leaves -root (E-REF-*), a document
@@ -113,8 +112,8 @@
 //	error    E-PATH-CHAR, E-PATH-DOT, E-PATH-TEMPLATE: no escaping makes
 //	         the path template mean what it says
 //	error    E-ALLOF-CYCLE: the schema cannot be a Go type
-//	error    E-NAME-COLLISION, E-NAME-RESERVED, E-NAME-INVALID: no Go
-//	         name can be formed, or two names the spec fixes collide
+//	error    E-NAME-INVALID: no Go name can be formed
+//	warning  W-NAME-RENAMED: names that collide are renamed (see Names)
 //	error    the policy rules (E-RETRY-UNSAFE, E-TIMEOUT-ORDER and the
 //	         other rules of x-resilience and the policy file): the
 //	         policy contradicts itself or the operation
@@ -124,6 +123,25 @@
 //	         W-PARAM-JSON, W-BODY-MULTIPART, W-RESPONSE-RAW,
 //	         W-RESPONSE-TYPES: what the client does instead of what the
 //	         spec asks; never errors
+//
+// # Names
+//
+// Go names that collide are renamed, never refused, with a W-NAME-RENAMED
+// warning saying what was renamed to what, and a line on the renamed
+// declaration's doc comment; the same input always gives the same names.
+// The client's entry points keep their names in every generated package
+// (Client, NewClient, Option, the With options, Policy, DefaultPolicy,
+// and the Client's Dependency method), so a schema or operation that
+// would take one yields: schema Client becomes ClientModel, an operation
+// dependency becomes the method DependencyOp. The types the client
+// declares per operation yield to the schemas, which keep their names: a
+// schema DeleteWorkflowError leaves the error type of DeleteWorkflow
+// named DeleteWorkflowCallError, a schema GetPetParams the parameters
+// type GetPetCallParams. Of two schemas, or two operations, whose names
+// map to one Go name, the first in document order keeps it and the next
+// is numbered (Pet, Pet2). x-go-name on the schema or operation chooses
+// another name; -ignore-go-names disregards x-go-name values written for
+// another generator.
 //
 // # Names the client sends as written
 //
@@ -245,9 +263,9 @@
 //	E-POLICY-UNUSED      a policy file entry that names no dependency or operation of the input
 //	W-SHADOWED           a policy file value that the spec or .proto file overrides, so that it does nothing
 //	W-FALLBACK-STATIC    a static fallback on an operation whose result is not JSON, left out of the client
-//	E-NAME-COLLISION     two things of the input that map to one Go name
 //	E-NAME-RESERVED      a name of the input that the generated client uses for itself
 //	E-NAME-INVALID       an x-go-name that is not an exported Go identifier, or no name to derive
+//	W-NAME-RENAMED       a name of the input, or of the client's own, renamed because another declaration has it
 //	W-OPENAPI            a validation finding that leaves the client correct: the document is sloppy but usable
 //	E-ALLOF-CYCLE        an allOf cycle that cannot be flattened into Go structs
 //	E-NO-OPID            an operation without operationId, with -strict

@@ -96,6 +96,9 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 	if body := docLines(joinDoc(op.Summary, op.Description)); len(body) > 0 {
 		lines = append(append(lines, ""), body...)
 	}
+	if op.Renamed != "" {
+		lines = append(append(lines, ""), wrap("It is not called by its operationId: "+op.Renamed+".", commentWidth)...)
+	}
 	lines = append(lines, "", "Policy: "+v.policy.Summary().String()+".")
 	if v.keyHeader != "" {
 		lines = append(lines, "", "Every call sends one idempotency key in the "+v.keyHeader+" header, the same on",

@@ -70,6 +70,9 @@ type paramsView struct {
 	// no key.
 	keyField  string
 	keyHeader string
+	// renamed says why the type does not have its usual name, for its
+	// doc comment; empty when it has.
+	renamed string
 }
 
 // pathArg makes a path parameter the method's argument named with
@@ -531,6 +534,9 @@ func emitParams(f *jen.File, op *opView) {
 		pv.name + " holds the query, header and cookie parameters of [Client." + pv.op + "].",
 		"Optional parameters are pointers (or nil slices and maps) and are not sent",
 		"when nil. A nil *" + pv.name + " sends none.",
+	}
+	if pv.renamed != "" {
+		doc = append(append(doc, ""), wrap(pv.renamed, commentWidth)...)
 	}
 	var fields []jen.Code
 	for _, v := range pv.fields {

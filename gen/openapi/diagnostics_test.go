@@ -167,7 +167,7 @@ components:
       operationId: get_user
       responses: {"204": {description: ok}}
 `},
-			want: []string{`specs/api.yaml:11:5: E-NAME-COLLISION: operationId "getUser" (GET /a) and operationId "get_user" (GET /b) both map to Go identifier GetUser (#/paths/~1b/get); rename one or set x-go-name`},
+			want: []string{`specs/api.yaml:11:5: W-NAME-RENAMED: the method of operationId "get_user" (GET /b) is named GetUser2: GetUser is the Go name of operationId "getUser" (GET /a) (#/paths/~1b/get); choose another method name with x-go-name on the operation`},
 		},
 		{
 			name: "schema name collision and invalid names",
@@ -180,7 +180,7 @@ components:
     Good: {type: string, x-go-name: "not exported"}
 `},
 			want: []string{
-				`specs/api.yaml:8:5: E-NAME-COLLISION: schema "Pet" (#/components/schemas/Pet) and schema "pet" (#/components/schemas/pet) both map to Go identifier Pet (#/components/schemas/pet); rename one or set x-go-name`,
+				`specs/api.yaml:8:5: W-NAME-RENAMED: schema "pet" is named Pet2: Pet is the Go name of schema "Pet" (#/components/schemas/Pet) (#/components/schemas/pet); choose another Go name for it with x-go-name`,
 				`specs/api.yaml:10:5: E-NAME-INVALID: cannot form a Go identifier from schema name "--" (#/components/schemas/--); set x-go-name`,
 				`specs/api.yaml:11:5: E-NAME-INVALID: x-go-name "not exported" is not an exported Go identifier (#/components/schemas/Good); use a name that starts with an upper-case letter and holds only letters, digits and underscores`,
 			},

@@ -53,6 +53,7 @@ const (
 	RuleNameCollision Rule = "E-NAME-COLLISION"
 	RuleNameReserved  Rule = "E-NAME-RESERVED"
 	RuleNameInvalid   Rule = "E-NAME-INVALID"
+	RuleNameRenamed   Rule = "W-NAME-RENAMED"
 )
 
 // OpenAPI documents.
@@ -160,9 +161,10 @@ func Rules() []RuleDoc {
 		{RuleShadowed, "a policy file value that the spec or .proto file overrides, so that it does nothing", Both, false},
 		{RuleFallbackJSON, "a static fallback on an operation whose result is not JSON, left out of the client", OpenAPI, false},
 
-		{RuleNameCollision, "two things of the input that map to one Go name", Both, false},
+		{RuleNameCollision, "two things of the input that map to one Go name", Proto, false},
 		{RuleNameReserved, "a name of the input that the generated client uses for itself", Both, false},
 		{RuleNameInvalid, "an x-go-name that is not an exported Go identifier, or no name to derive", OpenAPI, false},
+		{RuleNameRenamed, "a name of the input, or of the client's own, renamed because another declaration has it", OpenAPI, false},
 
 		{RuleOpenAPIWarning, "a validation finding that leaves the client correct: the document is sloppy but usable", OpenAPI, false},
 		{RuleAllOfCycle, "an allOf cycle that cannot be flattened into Go structs", OpenAPI, false},
