@@ -318,7 +318,10 @@
 // default). A failed call returns a *resilient.CallError saying what ended
 // it; a request that cannot be built or sent as given (a cookie or header
 // value net/http would refuse or cut, a body that does not marshal) is
-// resilient.ErrInvalidRequest, never sent. A documented error answer comes
+// resilient.ErrInvalidRequest, never sent. A path, query or header
+// parameter whose schema is a oneOf or anyOf of primitives (an integer or
+// a string, say) is sent in the plain form of the variant it holds: the
+// string main.yml as main.yml, not as the JSON text "main.yml". A documented error answer comes
 // back as the typed error its method's documentation names, wrapping the
 // *resilient.RemoteError: operations that document the same answers share
 // one type (APIError for the most shared), an operation with answers of its

@@ -28,6 +28,10 @@ const (
 	// shapeJSON is anything else, and parameters declared with a JSON
 	// content: the value's JSON text.
 	shapeJSON
+	// shapePlain is a union of primitives (integer or string, say): the
+	// plain form of the variant it holds, "main.yml" sent as main.yml
+	// (resilient.ParamText).
+	shapePlain
 )
 
 // paramView is one parameter: a path argument or a field of the Params
@@ -146,6 +150,9 @@ func (c *clientGen) paramValue(p *ir.Param, name string) *paramView {
 	case c.scalarFormat(p.Type) != nil:
 		v.shape, v.format = shapeScalar, c.scalarFormat(p.Type)
 		return v
+	case c.primitiveUnion(p.Type):
+		v.shape = shapePlain
+		return v
 	case p.Type.Kind == ir.KindArray && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil && (p.Style != ir.StyleDeepObject || p.In == ir.InQuery):
 		v.shape, v.format = shapeArray, c.scalarFormat(p.Type.Elem)
 		return v
@@ -162,6 +169,33 @@ func (c *clientGen) paramValue(p *ir.Param, name string) *paramView {
 	c.list.Warnf(p.Location, diag.RuleParamJSON,
 		p.In.String()+" parameter "+quote(p.Name)+" (style "+p.Style.String()+") has no serialization the client supports; it is sent as JSON text", "")
 	return v
+}
+
+// primitiveUnion reports whether t is a union whose variants are all
+// primitives, which a parameter carries in plain form.
+func (c *clientGen) primitiveUnion(t *ir.TypeRef) bool {
+	if t.Kind != ir.KindNamed || t.Nullable {
+		return false
+	}
+	nt := c.m.types[t.Name]
+	if nt == nil || nt.Kind != ir.TypeUnion || nt.Union == nil || len(nt.Union.Variants) == 0 {
+		return false
+	}
+	for _, variant := range nt.Union.Variants {
+		if variant.Type == nil || variant.Type.Nullable || c.scalarFormat(variant.Type) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// plainText sets local to the plain form of the union x, returning from
+// the request builder on failure.
+func plainText(local string, x *jen.Statement) []jen.Code {
+	return []jen.Code{
+		jen.List(jen.Id(local), jen.Err()).Op(":=").Add(rt("ParamText")).Call(x),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	}
 }
 
 // structFields returns the properties of a named struct when all are
@@ -359,6 +393,9 @@ func (pv *paramsView) queryCode() []jen.Code {
 		case shapeJSON:
 			code = append(jsonText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(esc(jen.String().Call(jen.Id("data"))))))
 			locals = true
+		case shapePlain:
+			code = append(plainText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(esc(jen.Id("data")))))
+			locals = true
 		}
 		out = append(out, v.guard(code, locals)...)
 	}
@@ -396,6 +433,9 @@ func (pv *paramsView) headerCode() []jen.Code {
 		case shapeArray:
 			code = append(joined(v.value(), v.format, ""), set(jen.Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(","))))
 			code = []jen.Code{jen.If(jen.Len(v.value()).Op(">").Lit(0)).Block(code...)}
+		case shapePlain:
+			code = append(plainText("data", v.value()), set(jen.Id("data")))
+			locals = true
 		default:
 			code = append(jsonText("data", v.value()), set(jen.String().Call(jen.Id("data"))))
 			locals = true
@@ -431,6 +471,8 @@ func (v *paramView) pathValue() *jen.Statement {
 		s = jen.Qual("net/url", "PathEscape").Call(v.format(jen.Id(v.name)))
 	case shapeArray:
 		s = jen.Qual("strings", "Join").Call(jen.Id(v.local), jen.Lit(sep))
+	case shapePlain:
+		s = jen.Qual("net/url", "PathEscape").Call(jen.Id(v.local))
 	default:
 		s = jen.Qual("net/url", "PathEscape").Call(jen.String().Call(jen.Id(v.local)))
 	}
@@ -454,6 +496,8 @@ func (v *paramView) pathLocal() []jen.Code {
 				jen.Id(v.local).Index(jen.Id("i")).Op("=").Qual("net/url", "PathEscape").Call(v.format(jen.Id("v"))),
 			),
 		}
+	case shapePlain:
+		return plainText(v.local, jen.Id(v.name))
 	}
 	return jsonText(v.local, jen.Id(v.name))
 }
