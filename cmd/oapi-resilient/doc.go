@@ -33,7 +33,8 @@
 //
 //	-o FILE        output file; default: standard output. The file is
 //	               written only when generation succeeds, and left
-//	               untouched when its content is unchanged
+//	               untouched when its content is unchanged; a device or
+//	               pipe (/dev/stdout) is written to, never replaced
 //	-package NAME  Go package name; default: the package of the Go files
 //	               already in the output folder, else the output folder's
 //	               name made a Go identifier ("pet-store" → petstore; a
