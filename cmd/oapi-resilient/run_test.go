@@ -55,7 +55,7 @@ paths:
                 $ref: "#/components/schemas/Missing"
 `},
 		args:   []string{"generate", "api.yaml"},
-		want:   `api.yaml:13:17: E-REF-UNRESOLVED: $ref "#/components/schemas/Missing" does not resolve (#/paths/~1a/get/responses/200/content/application~1json/schema); define the target or fix the reference`,
+		want:   `api.yaml:13:17: E-REF-UNRESOLVED: $ref "#/components/schemas/Missing" does not resolve, so the client cannot know what it names (#/paths/~1a/get/responses/200/content/application~1json/schema); define the target or fix the reference`,
 		status: 2,
 	},
 	{
@@ -276,7 +276,7 @@ paths:
 			"common/A.yaml": "type: string\n",
 		},
 		args:   []string{"check", "spec/api.yaml"},
-		want:   `spec/api.yaml:13:17: E-REF-EXTERNAL: $ref "../common/A.yaml" leaves the spec's folder (#/paths/~1a/get/responses/200/content/application~1json/schema); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+		want:   `spec/api.yaml:13:17: E-REF-EXTERNAL: $ref "../common/A.yaml" leaves the spec's folder, which is never read, so the client cannot know what it names (#/paths/~1a/get/responses/200/content/application~1json/schema); keep every referenced file under the folder of the entry file (or load from a wider root)`,
 		status: 2,
 	},
 }
