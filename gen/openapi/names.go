@@ -1,6 +1,12 @@
 package openapi
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
+
+// reservedOwner owns the names the generated client declares for itself.
+const reservedOwner = "the generated client"
 
 // namespace hands out Go identifiers in one scope. Names written in the
 // spec are claimed and clash as errors; names the generator derives get a
@@ -19,6 +25,17 @@ func (n *namespace) claim(name, owner string) (string, bool) {
 	}
 	n.owners[name] = owner
 	return "", true
+}
+
+// rename takes another name for owner, whose name is taken by prev:
+// base+suffix (then numbered) when the generated client holds the name,
+// else base2, base3... It returns the name and why it was chosen, in a
+// phrase for a warning and a doc comment.
+func (n *namespace) rename(base, suffix, prev, owner string) (string, string) {
+	if prev == reservedOwner {
+		return n.derive(base+suffix, owner), "the generated client declares " + base + " itself"
+	}
+	return n.derive(base, owner), base + " is the Go name of " + strings.TrimSpace(prev)
 }
 
 // derive takes base, or base2, base3... when base is taken.
