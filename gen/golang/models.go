@@ -57,6 +57,9 @@ func typeDoc(t *ir.Type, what string) []string {
 	if body := docLines(joinDoc(t.Title, t.Doc)); len(body) > 0 {
 		lines = append(append(lines, ""), body...)
 	}
+	if t.Renamed != "" {
+		lines = append(append(lines, ""), wrap("It is not called by the schema's name: "+t.Renamed+".", commentWidth)...)
+	}
 	if t.Deprecated {
 		lines = append(lines, "", "Deprecated: the schema is marked deprecated.")
 	}

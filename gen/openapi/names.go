@@ -2,8 +2,12 @@ package openapi
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
+
+// reservedOwner owns the names the generated client declares for itself.
+const reservedOwner = "the generated client"
 
 // maxDerivedName bounds the length of a name the generator derives. An
 // inline schema is named after the type holding it plus one word, so
@@ -37,10 +41,19 @@ func (n *namespace) claim(name, owner string) (string, bool) {
 	return "", true
 }
 
-// derive takes base, or base2, base3... when base is taken. A base
-// longer than maxDerivedName is first cut to it (see boundName).
+// rename takes another name for owner, whose name is taken by prev:
+// base+suffix (then numbered) when the generated client holds the name,
+// else base2, base3... It returns the name and why it was chosen, in a
+// phrase for a warning and a doc comment.
+func (n *namespace) rename(base, suffix, prev, owner string) (string, string) {
+	if prev == reservedOwner {
+		return n.derive(base+suffix, owner), "the generated client declares " + base + " itself"
+	}
+	return n.derive(base, owner), base + " is the Go name of " + strings.TrimSpace(prev)
+}
+
+// derive takes base, or base2, base3... when base is taken.
 func (n *namespace) derive(base, owner string) string {
-	base = boundName(base)
 	i, tried := n.next[base]
 	if !tried {
 		if _, ok := n.claim(base, owner); ok {
@@ -60,7 +73,9 @@ func (n *namespace) derive(base, owner string) string {
 // boundName cuts a name longer than maxDerivedName, at the start of a
 // word (an upper-case letter) in its second half when there is one, so
 // that "…ChildChild" does not become "…ChildCh". Names cut to the same
-// text are told apart by derive's numeric suffix.
+// text are told apart by derive's numeric suffix. It applies to the
+// names of types met inline, which grow with the nesting; a name the
+// spec writes is never cut.
 func boundName(name string) string {
 	if len(name) <= maxDerivedName {
 		return name

@@ -138,10 +138,10 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 	}
 	u, err := url.Parse(site.value)
 	if err != nil {
-		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q is not a valid URI reference: %v", site.value, err), "")
+		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q is not a valid URI reference (%v), so the client cannot know what it names", site.value, err), "")
 	}
 	if u.Scheme != "" || u.Host != "" {
-		return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q points to a URL", site.value),
+		return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q points to a URL, which is never fetched, so the client cannot know what it names", site.value),
 			"copy the referenced file under the spec's folder and refer to it by a relative path")
 	}
 	rel := site.from.rel
@@ -152,7 +152,7 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 		}
 		var ok bool
 		if rel, ok = s.rel(joined); !ok {
-			return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q leaves the spec's folder", site.value),
+			return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q leaves the spec's folder, which is never read, so the client cannot know what it names", site.value),
 				"keep every referenced file under the folder of the entry file (or load from a wider root)")
 		}
 	}
@@ -164,13 +164,14 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 			return target{}, false
 		}
 		if f.err == nil || errors.Is(f.err, fs.ErrNotExist) {
-			return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q: cannot read %s", site.value, f.display), "")
+			return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q: %s does not exist, so the client cannot know what it names", site.value, f.display),
+				"add the file beside the spec, as its authors have it, or fix the reference")
 		}
 		rule, why, fix := readFailure(f.err)
 		return fail(rule, fmt.Sprintf("$ref %q: cannot read %s: %s", site.value, f.display, why), fix)
 	}
 	if _, ok := lookup(f.root, u.Fragment); !ok {
-		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q does not resolve", site.value),
+		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q does not resolve, so the client cannot know what it names", site.value),
 			"define the target or fix the reference")
 	}
 	return target{rel: rel, ptr: "#" + u.Fragment}, true
