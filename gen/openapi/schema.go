@@ -73,15 +73,15 @@ func (b *builder) anonymous(s *openapi3.Schema, hint, ptr string) *ir.TypeRef {
 	var t *ir.TypeRef
 	switch sh {
 	case shapeSame:
-		t = b.typeOf(inner, hint, ptr+suffix)
+		t = b.typeOf(inner, hint, nested(ptr+suffix))
 		copied := *t
 		t = &copied
 	case shapeArray:
-		t = &ir.TypeRef{Kind: ir.KindArray, Elem: b.typeOf(s.Items, hint+"Item", ptr+"/items")}
+		t = &ir.TypeRef{Kind: ir.KindArray, Elem: b.typeOf(s.Items, hint+"Item", nested(ptr+"/items"))}
 	case shapeMap:
 		elem := &ir.TypeRef{Kind: ir.KindAny}
 		if ap := s.AdditionalProperties.Schema; ap != nil {
-			elem = b.typeOf(ap, hint+"Value", ptr+"/additionalProperties")
+			elem = b.typeOf(ap, hint+"Value", nested(ptr+"/additionalProperties"))
 		}
 		t = &ir.TypeRef{Kind: ir.KindMap, Elem: elem}
 	case shapeScalar:

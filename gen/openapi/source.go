@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
 
@@ -210,4 +211,46 @@ func pointer(base string, tokens ...string) string {
 		b.WriteString(escapeToken(t))
 	}
 	return b.String()
+}
+
+// maxSchemaPointer bounds the pointer the IR keeps for a schema met
+// inside another one. Written out in full, the pointers of nested inline
+// schemas repeat the whole path above them, and their total size grows
+// with the square of the depth. The corpus's longest are below 300 bytes.
+const maxSchemaPointer = 1024
+
+// nested returns the pointer of a schema nested in another, base, whose
+// pointer is (or was cut from) the head of p: p itself, or when it is
+// longer than maxSchemaPointer its head and tail around "/…", cut at
+// token boundaries. The head stays the same as the nesting goes deeper,
+// so that the pointer still says which operation or component the
+// schema is in, and the tail says where in it; the file, line and column
+// of a diagnostic come from the schema's origin, not from the pointer.
+func nested(p string) string {
+	if len(p) <= maxSchemaPointer {
+		return p
+	}
+	headEnd := strings.LastIndexByte(p[:maxSchemaPointer/3], '/')
+	if i := strings.Index(p[:maxSchemaPointer/3+len("/…")], "/…"); i > 0 {
+		headEnd = i // cut before: the head it kept
+	}
+	tailLen := maxSchemaPointer * 2 / 3
+	tailStart := len(p) - tailLen
+	if i := strings.IndexByte(p[tailStart:], '/'); i >= 0 {
+		tailStart += i
+	}
+	if headEnd <= 0 {
+		headEnd = maxSchemaPointer / 3
+		for headEnd > 0 && !utf8.RuneStart(p[headEnd]) {
+			headEnd--
+		}
+	}
+	for tailStart < len(p) && !utf8.RuneStart(p[tailStart]) {
+		tailStart++
+	}
+	tail := p[tailStart:]
+	if !strings.HasPrefix(tail, "/") {
+		tail = "/" + tail
+	}
+	return p[:headEnd] + "/…" + tail
 }

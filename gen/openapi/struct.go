@@ -73,7 +73,7 @@ func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 // E-ALLOF-CYCLE) is left out, also when an inline schema reaches it.
 func (b *builder) flatten(s *openapi3.Schema, ptr string, props *[]property, required map[string]bool) {
 	for i, part := range s.AllOf {
-		partPtr := fmt.Sprintf("%s/allOf/%d", ptr, i)
+		partPtr := nested(fmt.Sprintf("%s/allOf/%d", ptr, i))
 		if part == nil || part.Value == nil || b.cyclic[part.Value] {
 			continue
 		}
@@ -94,7 +94,7 @@ func (b *builder) flatten(s *openapi3.Schema, ptr string, props *[]property, req
 		}
 	}
 	for _, name := range orderedProperties(s.Properties) {
-		p := property{name: name, ref: s.Properties[name], ptr: pointer(ptr, "properties", name)}
+		p := property{name: name, ref: s.Properties[name], ptr: nested(pointer(ptr, "properties", name))}
 		if i := slices.IndexFunc(*props, func(q property) bool { return q.name == name }); i >= 0 {
 			(*props)[i] = p
 			continue

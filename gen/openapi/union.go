@@ -24,7 +24,7 @@ func (b *builder) defineUnion(t *ir.Type, s *openapi3.Schema, ptr string) {
 			ref := &ir.TypeRef{Kind: scalarKind(typ, s.Format), Format: s.Format}
 			switch typ {
 			case openapi3.TypeArray:
-				ref = &ir.TypeRef{Kind: ir.KindArray, Elem: b.typeOf(s.Items, t.Name+"Item", ptr+"/items")}
+				ref = &ir.TypeRef{Kind: ir.KindArray, Elem: b.typeOf(s.Items, t.Name+"Item", nested(ptr+"/items"))}
 			case openapi3.TypeObject:
 				ref = &ir.TypeRef{Kind: ir.KindMap, Elem: &ir.TypeRef{Kind: ir.KindAny}}
 			}
@@ -43,7 +43,7 @@ func (b *builder) defineUnion(t *ir.Type, s *openapi3.Schema, ptr string) {
 		if alt == nil || alt.Value == nil || isNullOnly(alt.Value) {
 			continue
 		}
-		altPtr := fmt.Sprintf("%s/%s/%d", ptr, key, i)
+		altPtr := nested(fmt.Sprintf("%s/%s/%d", ptr, key, i))
 		hint := t.Name + "Variant" + itoa(i)
 		if alt.Value.Title != "" {
 			hint = t.Name + naming.Part(alt.Value.Title)
