@@ -76,7 +76,7 @@ func (c *clientGen) pathArg(p *ir.Param, taken map[string]bool) *paramView {
 	if !ok {
 		name = "arg"
 	}
-	for fixedLocals[name] || taken[name] || strings.HasPrefix(name, "seg") {
+	for fixedLocals[name] || taken[name] || isSegLocal(name) {
 		name += "Param"
 	}
 	taken[name] = true
@@ -87,6 +87,21 @@ func (c *clientGen) pathArg(p *ir.Param, taken map[string]bool) *paramView {
 		v.local = "seg" + itoa(len(taken)-1)
 	}
 	return v
+}
+
+// isSegLocal reports whether name has the form of the locals pathArg
+// gives to the formatted values of path segments: "seg" and digits.
+func isSegLocal(name string) bool {
+	digits, ok := strings.CutPrefix(name, "seg")
+	if !ok || digits == "" {
+		return false
+	}
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *clientGen) paramField(p *ir.Param) *paramView {
