@@ -157,6 +157,11 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 	if s.diags.HasErrors() {
 		return s, s.validated()
 	}
+	selectOperations(res, opts.Include, opts.Exclude, &s.diags)
+	if s.diags.HasErrors() {
+		return s, s.validated()
+	}
+	s.svc = res.IR
 	s.resolved = res
 	return s, nil
 }

@@ -46,6 +46,15 @@ type OpenAPIOptions struct {
 	// ReviewMode selects the rows of the review table; the zero value is
 	// one row per operation.
 	ReviewMode policyspec.ReviewMode
+
+	// Include, when not empty, limits the client to the operations one of
+	// its filters selects; Exclude then removes those one of its filters
+	// selects. The client keeps only the model types the remaining
+	// operations reach. The whole document is still loaded and checked,
+	// and the names of operations and types are those of the whole
+	// document, so that they do not change with the selection. A policy
+	// file may still name operations left out.
+	Include, Exclude []Filter
 }
 
 // Result is the outcome of a successful [OpenAPI] run.

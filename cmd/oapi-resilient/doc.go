@@ -24,6 +24,19 @@
 //	               generator's package layout, they may clash in one package)
 //	-by dependency|operation
 //	               rows of the review table; default: operation
+//	-include FILTERS
+//	               only the operations these filters select, and the model
+//	               types they reach; comma-separated, repeatable. A filter
+//	               is tag:NAME (the operations with that tag), path:/PREFIX
+//	               (whose path template starts with PREFIX; a bare /PREFIX
+//	               too) or op:OPERATION_ID. Default: every operation
+//	-exclude FILTERS
+//	               leave out the operations these filters select, after
+//	               -include. The whole document is still loaded and checked,
+//	               and names are those of the whole document, so they do
+//	               not change with the selection. A filter that selects
+//	               nothing is a warning (W-SELECT-UNUSED), a selection left
+//	               empty an error (E-SELECT-EMPTY)
 //
 // Flags of generate:
 //
@@ -203,6 +216,8 @@
 //	W-BODY-MULTIPART     a multipart request body, sent as raw bytes the caller encodes
 //	W-RESPONSE-RAW       a form or multipart response body, returned as raw bytes
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
+//	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
+//	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
 //
 // # go generate
 //

@@ -74,6 +74,8 @@ type command struct {
 	out        string
 	pkg        string
 	review     string
+	// include and exclude are the -include and -exclude filters.
+	include, exclude []gen.Filter
 }
 
 func parse(name string, args []string, stderr io.Writer) (*command, error) {
@@ -86,6 +88,15 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 	fs.BoolVar(&c.strict, "strict", false, "make an operation without operationId an error")
 	fs.BoolVar(&c.noGoNames, "ignore-go-names", false, "disregard x-go-name values written for another generator's package layout")
 	by := fs.String("by", "operation", "rows of the review table: operation or dependency")
+	filters := func(into *[]gen.Filter) func(string) error {
+		return func(s string) error {
+			f, err := gen.ParseFilters(s)
+			*into = append(*into, f...)
+			return err
+		}
+	}
+	fs.Func("include", "only the operations of these `filters` (tag:NAME, path:/PREFIX, op:OPERATION_ID; comma-separated, repeatable)", filters(&c.include))
+	fs.Func("exclude", "leave out the operations of these `filters` (as -include)", filters(&c.exclude))
 	if name == "generate" {
 		fs.StringVar(&c.out, "o", "", "output `file` (default: standard output)")
 		fs.StringVar(&c.pkg, "package", "", "Go package `name` (default: from the output folder)")
@@ -170,7 +181,8 @@ func (c *command) run(stdout, stderr io.Writer) int {
 // from its own folder, confined the same way. Both are read only when they
 // are regular files within the size limits of package input.
 func (c *command) options(stderr io.Writer) (*os.Root, string, gen.OpenAPIOptions, int) {
-	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, IgnoreGoNames: c.noGoNames, ReviewMode: c.by}
+	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, IgnoreGoNames: c.noGoNames, ReviewMode: c.by,
+		Include: c.include, Exclude: c.exclude}
 	root := c.root
 	if root == "" {
 		root = filepath.Dir(c.spec)
