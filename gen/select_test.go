@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
@@ -87,5 +88,16 @@ func TestSelectOperations(t *testing.T) {
 	_, err = OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "shop", Exclude: []Filter{{"path", "/"}}})
 	if ds := diag.From(err); len(ds) != 1 || ds[0].Rule != diag.RuleSelectEmpty {
 		t.Errorf("excluding everything: %v, want %s", err, diag.RuleSelectEmpty)
+	}
+}
+
+func TestOperationPart(t *testing.T) {
+	for tag, want := range map[string]string{"pets": "pets", "Pet Stores": "pet_stores", "users.user": "users_user", "--x--y--": "x_y", "日本": "", "driveItem": "driveitem"} {
+		if got := operationPart(&ir.Operation{Tags: []string{tag}}); got != want {
+			t.Errorf("operationPart(%q) = %q, want %q", tag, got, want)
+		}
+	}
+	if got := operationPart(&ir.Operation{}); got != "" {
+		t.Errorf("no tag: %q", got)
 	}
 }

@@ -50,6 +50,17 @@
 //	               "main" without Go files there, or when writing to
 //	               standard output, the spec's file name
 //	-review FILE   also write the Markdown resilience review to FILE
+//	-split         write the client as several files of the package, for
+//	               specs large enough to slow editors down: -o (required)
+//	               gets the Client type, its options and policy table, the
+//	               shared helpers and the operations without a tag; each
+//	               first tag of the other operations, in lower snake case,
+//	               gets a file named after -o's (client.gen.go →
+//	               client_issues.gen.go); the model types, sorted by name,
+//	               go to client_models.gen.go, client_models_2.gen.go... 500
+//	               to a file. Names are the same as without -split. Files of
+//	               an earlier run whose tag is gone are left in place:
+//	               delete them with the rest when regenerating
 //
 // Warnings go to standard error, each line prefixed "warning: ". Errors go
 // to standard error one per line, as
