@@ -146,7 +146,9 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 			v.usesBytes = true
 		}
 	}
-	shareErrorTypes(v.ops, declaredNames(svc.IR, v.ops, v.fleet))
+	used := modelNames(svc.IR, v.fleet)
+	nameParams(v.ops, used, list)
+	shareErrorTypes(v.ops, used, list)
 	for _, ov := range v.ops {
 		ov.doc = c.methodDoc(ov.src, ov)
 	}

@@ -52,12 +52,3 @@ func FuzzEscapePathLiteral(f *testing.F) {
 	})
 }
 
-// TestIsSegLocal: only "seg" and digits is taken by the path's locals, so
-// that a parameter named segment_id keeps its name and ends the loop.
-func TestIsSegLocal(t *testing.T) {
-	for name, want := range map[string]bool{"seg": false, "seg0": true, "seg12": true, "segmentID": false, "seg1a": false, "sego": false, "arg": false} {
-		if got := isSegLocal(name); got != want {
-			t.Errorf("isSegLocal(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
