@@ -124,7 +124,7 @@ func sweep(c config, stdout, stderr io.Writer) error {
 	}
 	bin := filepath.Join(work, "oapi-resilient")
 	fmt.Fprintln(stderr, "sweep: building oapi-resilient")
-	if out, err := goCmd(context.Background(), repo, "build", "-o", bin, "./cmd/oapi-resilient").CombinedOutput(); err != nil {
+	if out, err := goCmd(context.Background(), repo, "", "build", "-o", bin, "./cmd/oapi-resilient").CombinedOutput(); err != nil {
 		return fmt.Errorf("building oapi-resilient: %v\n%s", err, out)
 	}
 	if err := writeModule(work, repo); err != nil {
@@ -224,19 +224,23 @@ func check(c config, bin, work, pkg string, s spec) result {
 	start = time.Now()
 	// Without optimizations the compiler checks the same and takes about
 	// half the time.
-	out, err := goCmd(bctx, work, "build", "-gcflags=-N -l", "./"+pkg).CombinedOutput()
+	out, err := goCmd(bctx, work, gocache(c), "build", "-gcflags=-N -l", "./"+pkg).CombinedOutput()
 	r.Build = time.Since(start)
 	if err != nil {
 		r.Stage, r.Rules, r.Detail = "build", []string{"go build"}, firstLine(goErrors(out, err))
 		return r
 	}
-	if out, err := goCmd(bctx, work, "vet", "./"+pkg).CombinedOutput(); err != nil {
+	if out, err := goCmd(bctx, work, gocache(c), "vet", "./"+pkg).CombinedOutput(); err != nil {
 		r.Stage, r.Rules, r.Detail = "vet", []string{"go vet"}, firstLine(goErrors(out, err))
 		return r
 	}
 	r.Stage = "ok"
 	return r
 }
+
+// gocache is the sweep's own build cache, so that what others clean in
+// the shared one while the sweep runs cannot fail a build.
+func gocache(c config) string { return filepath.Join(c.cache, "gocache") }
 
 // goErrors is what a failed go command printed, or its error when it
 // printed nothing.
@@ -255,11 +259,15 @@ func firstLine(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// goCmd is a go command run in dir, outside any workspace.
-func goCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
+// goCmd is a go command run in dir, outside any workspace, with the
+// build cache gocache when it is not empty.
+func goCmd(ctx context.Context, dir, gocache string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if gocache != "" {
+		cmd.Env = append(cmd.Env, "GOCACHE="+gocache)
+	}
 	return cmd
 }
 
