@@ -24,8 +24,8 @@
 //	-keep          keep the generated module (printed) for inspection
 //
 // It needs Go and npm (npm pack, from the public registry). It is not
-// part of the test suite: a sample of 300 takes about a quarter of an
-// hour on two cores.
+// part of the test suite: a sample of 300 takes about three quarters of
+// an hour on two busy cores.
 package main
 
 import (
