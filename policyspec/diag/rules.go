@@ -81,6 +81,12 @@ const (
 	RuleResponseTypes      Rule = "W-RESPONSE-TYPES"
 )
 
+// The operations chosen for generation (-include, -exclude).
+const (
+	RuleSelectEmpty  Rule = "E-SELECT-EMPTY"
+	RuleSelectUnused Rule = "W-SELECT-UNUSED"
+)
+
 // .proto files and the protoc plugin.
 const (
 	RuleRequest        Rule = "E-REQUEST"
@@ -188,6 +194,9 @@ func Rules() []RuleDoc {
 		{RuleBodyMultipart, "a multipart request body, sent as raw bytes the caller encodes", OpenAPI, false},
 		{RuleResponseRaw, "a form or multipart response body, returned as raw bytes", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
+
+		{RuleSelectEmpty, "-include and -exclude filters that leave no operation to generate", OpenAPI, false},
+		{RuleSelectUnused, "an -include or -exclude filter that selects no operation", OpenAPI, false},
 
 		{RuleRequest, "a request from protoc that the plugin cannot read, such as one with invalid descriptors", Proto, true},
 		{RuleParameter, "a plugin parameter that is unknown, or whose value is refused", Proto, false},
