@@ -39,8 +39,8 @@ type OpenAPIOptions struct {
 	// Strict refuses sloppy input: the warnings [diag.Rule.Strict] names
 	// (validation findings that leave the client correct, operations
 	// without operationId, fixed queries and fragments in path
-	// templates) become errors, for spec authors who want a clean
-	// document.
+	// templates, invalid media types beside valid ones) become errors,
+	// for spec authors who want a clean document.
 	Strict bool
 	// IgnoreGoNames disregards the document's x-go-name values, for a
 	// document whose names were written for another generator's package

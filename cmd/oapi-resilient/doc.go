@@ -20,9 +20,10 @@
 //	               "../common/..."; files outside it and URLs are never read,
 //	               not even through a symbolic link (see Input files)
 //	-strict        refuse a sloppy document: the warnings W-OPENAPI,
-//	               W-NO-OPID, W-PATH-QUERY and W-PATH-FRAGMENT become the
-//	               errors E-OPENAPI, E-NO-OPID, E-PATH-QUERY and
-//	               E-PATH-FRAGMENT, with the exit status of those errors
+//	               W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT and
+//	               W-MEDIA-TYPE become the errors E-OPENAPI, E-NO-OPID,
+//	               E-PATH-QUERY, E-PATH-FRAGMENT and E-MEDIA-TYPE, with the
+//	               exit status of those errors
 //	               (see Errors and warnings); for spec authors
 //	-ignore-go-names  disregard x-go-name values (written for another
 //	               generator's package layout, they may clash in one package)
@@ -142,8 +143,8 @@
 //	error    the policy rules (E-RETRY-UNSAFE, E-TIMEOUT-ORDER and the
 //	         other rules of x-resilience and the policy file): the
 //	         policy contradicts itself or the operation
-//	warning  W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT: sloppy, errors
-//	         with -strict
+//	warning  W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT, W-MEDIA-TYPE:
+//	         sloppy, errors with -strict
 //	warning  W-OPID-CONFUSABLE, W-ENUM-RANGE, W-UNSUPPORTED,
 //	         W-PARAM-JSON, W-BODY-MULTIPART, W-RESPONSE-RAW,
 //	         W-RESPONSE-TYPES: what the client does instead of what the
@@ -297,7 +298,8 @@
 //	W-NO-OPID            an operation without operationId, named after its method and path
 //	W-OPID-CONFUSABLE    two operationIds that differ only in look-alike letters of other scripts
 //	E-HEADER-NAME        a header or cookie parameter whose name is not an HTTP token
-//	E-MEDIA-TYPE         a sent media type that is not printable ASCII or does not parse
+//	E-MEDIA-TYPE         a sent media type that is not printable ASCII or does not parse, with no valid one beside it (or any, with -strict)
+//	W-MEDIA-TYPE         a media type that does not parse beside valid ones, left out
 //	E-PATH-CHAR          a "?" in a path template not followed by a fixed query, a "%" that starts no escape
 //	E-PATH-DOT           a literal "." or ".." segment in a path template, which servers resolve before routing
 //	E-PATH-TEMPLATE      a path template variable that names no path parameter of the operation

@@ -27,7 +27,7 @@ func (b *builder) requestBody(o *ir.Operation, rr *openapi3.RequestBodyRef, ptr 
 		Contents: b.contents(rb.Content, hint, ptr),
 		Location: b.doc.locate(rb.Origin, ptr),
 	}
-	b.checkMediaTypes(body.Contents)
+	body.Contents = b.checkMediaTypes(body.Contents)
 	return body
 }
 
@@ -64,7 +64,7 @@ func (b *builder) responses(o *ir.Operation, m map[string]*openapi3.ResponseRef,
 		respPtr := pointer(ptr, status)
 		r.Contents = b.contents(rr.Value.Content, hint, respPtr)
 		if r.IsSuccess() {
-			b.checkMediaTypes(r.Contents)
+			r.Contents = b.checkMediaTypes(r.Contents)
 		}
 		r.Headers = b.headers(rr.Value.Headers, hint, respPtr)
 		out = append(out, r)

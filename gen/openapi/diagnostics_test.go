@@ -100,6 +100,22 @@ components:
 			},
 		},
 		{
+			name: "discriminator mapping to a missing file",
+			files: map[string]string{"api.yaml": head + `paths: {}
+components:
+  schemas:
+    Pet:
+      oneOf: [{$ref: "#/components/schemas/Dog"}]
+      discriminator:
+        propertyName: kind
+        mapping: {dog: "#/components/schemas/Dog", cat: "models/cat.yaml#/Cat"}
+    Dog: {type: object, properties: {kind: {type: string}}}
+`},
+			want: []string{
+				`specs/api.yaml:12:57: E-REF-UNRESOLVED: $ref "models/cat.yaml#/Cat": specs/models/cat.yaml does not exist, so the client cannot know what it names (#/components/schemas/Pet/discriminator/mapping); add the file beside the spec, as its authors have it, or fix the reference`,
+			},
+		},
+		{
 			name: "refs to an absolute path, file://, encoded dots, another host",
 			files: map[string]string{"api.yaml": head + `paths: {}
 components:

@@ -114,6 +114,9 @@ func collectRefs(f *file, node *yaml.Node, at *nodePath, out *[]refSite) {
 				*out = append(*out, refSite{from: f, at: at, value: v.Value, line: k.Line, col: k.Column})
 				continue
 			}
+			if k.Value == "discriminator" {
+				collectMappingRefs(f, v, &nodePath{parent: at, key: k.Value, index: -1}, out)
+			}
 			if v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
 				collectRefs(f, v, &nodePath{parent: at, key: k.Value, index: -1}, out)
 			}
@@ -123,6 +126,24 @@ func collectRefs(f *file, node *yaml.Node, at *nodePath, out *[]refSite) {
 			if item.Kind == yaml.MappingNode || item.Kind == yaml.SequenceNode {
 				collectRefs(f, item, &nodePath{parent: at, index: i}, out)
 			}
+		}
+	}
+}
+
+// collectMappingRefs appends the values of the discriminator disc's
+// mapping that name another file ("models/pet.yml#/Dog"), which the
+// loader follows as it follows a $ref; schema names and references into
+// the same file are left to the validator.
+func collectMappingRefs(f *file, disc *yaml.Node, at *nodePath, out *[]refSite) {
+	mapping := child(disc, "mapping")
+	if mapping == nil || mapping.Kind != yaml.MappingNode {
+		return
+	}
+	at = &nodePath{parent: at, key: "mapping", index: -1}
+	for i := 0; i+1 < len(mapping.Content); i += 2 {
+		v := mapping.Content[i+1]
+		if v.Kind == yaml.ScalarNode && strings.Contains(v.Value, "/") && !strings.HasPrefix(v.Value, "#") {
+			*out = append(*out, refSite{from: f, at: at, value: v.Value, line: v.Line, col: v.Column})
 		}
 	}
 }

@@ -20,6 +20,9 @@ const (
 	// or a success response's in Accept) that is not a valid media type
 	// of printable ASCII.
 	ruleMediaType = diag.RuleMediaType
+	// ruleMediaTypeIgnored: an invalid media type beside valid ones, left
+	// out.
+	ruleMediaTypeIgnored = diag.RuleMediaTypeIgnored
 )
 
 // checkWireName reports a header or cookie parameter whose name the client
@@ -33,17 +36,34 @@ func (b *builder) checkWireName(p *ir.Param) {
 		"use only letters, digits and !#$%&'*+-.^_`|~ in the name")
 }
 
-// checkMediaTypes reports the media types of contents that the client
-// would send in Content-Type or Accept but that are not valid.
-func (b *builder) checkMediaTypes(contents []*ir.Content) {
+// checkMediaTypes returns the contents the client may send in
+// Content-Type or Accept: those with a valid media type, the others left
+// out with a warning (W-MEDIA-TYPE). When none is valid, each is an
+// error, since the client would have to send one as written, and all
+// are returned.
+func (b *builder) checkMediaTypes(contents []*ir.Content) []*ir.Content {
+	var valid []*ir.Content
 	for _, c := range contents {
 		if validMediaType(c.MediaType) {
-			continue
+			valid = append(valid, c)
 		}
-		b.diags.Errorf(c.Location, ruleMediaType,
-			fmt.Sprintf("media type %q is not a valid media type; the client sends it as written in a header", c.MediaType),
-			`write type/subtype with optional "; name=value" parameters, such as "application/json; charset=utf-8"`)
 	}
+	const fix = `write type/subtype with optional "; name=value" parameters, such as "application/json; charset=utf-8"`
+	for _, c := range contents {
+		switch {
+		case validMediaType(c.MediaType):
+		case len(valid) == 0:
+			b.diags.Errorf(c.Location, ruleMediaType,
+				fmt.Sprintf("media type %q is not a valid media type; the client would send it as written in a header", c.MediaType), fix)
+		default:
+			b.diags.Warnf(c.Location, ruleMediaTypeIgnored,
+				fmt.Sprintf("media type %q is not a valid media type; the client leaves it out and uses %q", c.MediaType, valid[0].MediaType), fix)
+		}
+	}
+	if len(valid) == 0 {
+		return contents
+	}
+	return valid
 }
 
 // isToken reports whether s is an RFC 9110 token.

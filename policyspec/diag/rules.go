@@ -65,6 +65,7 @@ const (
 	RuleOpIDConfusable     Rule = "W-OPID-CONFUSABLE"
 	RuleHeaderName         Rule = "E-HEADER-NAME"
 	RuleMediaType          Rule = "E-MEDIA-TYPE"
+	RuleMediaTypeIgnored   Rule = "W-MEDIA-TYPE"
 	RulePathChar           Rule = "E-PATH-CHAR"
 	RulePathDot            Rule = "E-PATH-DOT"
 	RulePathTemplate       Rule = "E-PATH-TEMPLATE"
@@ -178,7 +179,8 @@ func Rules() []RuleDoc {
 		{RuleNoOpIDWarning, "an operation without operationId, named after its method and path", OpenAPI, false},
 		{RuleOpIDConfusable, "two operationIds that differ only in look-alike letters of other scripts", OpenAPI, false},
 		{RuleHeaderName, "a header or cookie parameter whose name is not an HTTP token", OpenAPI, false},
-		{RuleMediaType, "a sent media type that is not printable ASCII or does not parse", OpenAPI, false},
+		{RuleMediaType, "a sent media type that is not printable ASCII or does not parse, with no valid one beside it (or any, with -strict)", OpenAPI, false},
+		{RuleMediaTypeIgnored, "a media type that does not parse beside valid ones, left out", OpenAPI, false},
 		{RulePathChar, `a "?" in a path template not followed by a fixed query, a "%" that starts no escape`, OpenAPI, false},
 		{RulePathDot, `a literal "." or ".." segment in a path template, which servers resolve before routing`, OpenAPI, false},
 		{RulePathTemplate, "a path template variable that names no path parameter of the operation", OpenAPI, false},
@@ -239,6 +241,8 @@ func (r Rule) Strict() Rule {
 		return RulePathQueryStrict
 	case RulePathFragment:
 		return RulePathFragmentStrict
+	case RuleMediaTypeIgnored:
+		return RuleMediaType
 	}
 	return ""
 }
