@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	uuid "github.com/google/uuid"
 	resilient "github.com/resilientgo/resilient/runtime"
 	"io"
 	"log/slog"
@@ -42,7 +43,7 @@ type CreatePetRequest2 struct {
 
 // CreatePetResponse models the object schema (#/paths/~1pets/post/responses/201/content/application~1json/schema).
 type CreatePetResponse struct {
-	ID *string `json:"id,omitempty"`
+	ID *uuid.UUID `json:"id,omitempty"`
 }
 
 // Dog models the object schema (#/components/schemas/Dog).
@@ -161,21 +162,21 @@ type Node struct {
 //
 // A pet. Comments like */ cannot end the doc comment.
 type Pet struct {
-	ID        int64             `json:"id"`
-	Name      string            `json:"name"`
-	Kind      Kind              `json:"kind"`
-	Born      *string           `json:"born,omitempty"`
-	UpdatedAt *time.Time        `json:"updated_at,omitempty"`
-	Photo     []byte            `json:"photo,omitempty"`
-	Weight    *float32          `json:"weight,omitempty"`
-	Nickname  *string           `json:"nickname,omitempty"`
-	Tags      []string          `json:"tags,omitempty"`
-	Labels    map[string]string `json:"labels,omitempty"`
-	Owner     *PetOwner         `json:"owner,omitempty"`
-	Parent    *Pet              `json:"parent,omitempty"`
-	Status    *PetStatus        `json:"status,omitempty"`
-	Level     *PetLevel         `json:"level,omitempty"`
-	Extra     json.RawMessage   `json:"extra,omitempty"`
+	ID        int64                      `json:"id"`
+	Name      string                     `json:"name"`
+	Kind      Kind                       `json:"kind"`
+	Born      *resilient.Date            `json:"born,omitempty"`
+	UpdatedAt *time.Time                 `json:"updated_at,omitempty"`
+	Photo     []byte                     `json:"photo,omitempty"`
+	Weight    *float32                   `json:"weight,omitempty"`
+	Nickname  resilient.Nullable[string] `json:"nickname,omitzero"`
+	Tags      []string                   `json:"tags,omitempty"`
+	Labels    map[string]string          `json:"labels,omitempty"`
+	Owner     *PetOwner                  `json:"owner,omitempty"`
+	Parent    *Pet                       `json:"parent,omitempty"`
+	Status    *PetStatus                 `json:"status,omitempty"`
+	Level     *PetLevel                  `json:"level,omitempty"`
+	Extra     json.RawMessage            `json:"extra,omitempty"`
 }
 
 // PetLevel enumerates the values of the schema (#/components/schemas/Pet/properties/level).
@@ -635,7 +636,7 @@ type ListPetsParams struct {
 	// Status is the query parameter "status" (required).
 	Status ListPetsStatus
 	// XRequestID is the header parameter "X-Request-ID".
-	XRequestID *string
+	XRequestID *uuid.UUID
 	// Session is the cookie parameter "session".
 	Session *string
 }
@@ -686,7 +687,7 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 	}
 	req.Header.Set("Accept", "application/json")
 	if params.XRequestID != nil {
-		req.Header.Set("X-Request-ID", *params.XRequestID)
+		req.Header.Set("X-Request-ID", (*params.XRequestID).String())
 	}
 	if params.Session != nil {
 		if err := resilient.AddCookie(req, "session", *params.Session); err != nil {
