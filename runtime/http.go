@@ -143,6 +143,7 @@ type ErrorDecoder func(*RemoteError) error
 //     [*ResponseTruncatedError], [Transient]; any other decode error
 //     (malformed JSON) is [Permanent]. decode must not keep resp.Body: it
 //     is closed when decode returns;
+//   - the same for a status outside 2xx that op accepts ([AcceptStatus]);
 //   - for any other status, returns a [*RemoteError] with the status, the
 //     status text as Code, the header, the first [MaxErrorBody] bytes of
 //     the body, the delay of a Retry-After field and the class of
@@ -185,12 +186,26 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 	if op.fallback.Kind == FallbackCached {
 		key = httpFallbackKey(req, c, op)
 	}
+	if info := op.respInfo; info != nil {
+		// Not hedged (WithResponseInfo): the last decoded answer is the
+		// result.
+		*info = ResponseInfo{}
+		inner := decode
+		decode = func(resp *http.Response) (T, error) {
+			v, err := inner(resp)
+			if err == nil {
+				info.Status, info.Header = resp.StatusCode, resp.Header
+			}
+			return v, err
+		}
+	}
+	accept := op.accepts
 	return Do(ctx, op, key, func(actx context.Context) (T, error) {
 		first := inPlace
 		if first { // never written when hedged attempts may read it
 			inPlace = false
 		}
-		return httpAttempt(actx, c, req, first, trace, decode, decodeErr)
+		return httpAttempt(actx, c, req, first, trace, accept, decode, decodeErr)
 	})
 }
 
@@ -246,7 +261,7 @@ func (c *HTTPClient) settings() (d Doer, name string, margin time.Duration, send
 // previous attempt's transport may still be reading. With trace, a
 // transport error that left nothing at the dependency is marked so
 // ([MarkNotSent]).
-func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, accept func(int) bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
 	var zero T
 	// Nothing of req but its header is ever written to, and that by the
 	// first attempt only, before it is sent. That attempt sends req itself
@@ -288,7 +303,7 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 		}
 		return zero, err
 	}
-	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+	if accept(resp.StatusCode) {
 		if limit >= 0 && resp.ContentLength > limit {
 			closeResponseBody(resp.Body)
 			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}

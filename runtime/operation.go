@@ -31,6 +31,11 @@ type Operation struct {
 	// latency follows the answered attempts' latency (adaptive.go); shared
 	// with the copies With makes.
 	latency *latencyTracker
+	// accept are statuses outside 2xx that are results ([AcceptStatus]).
+	accept []int
+	// respInfo receives the answer's status and header
+	// ([WithResponseInfo]).
+	respInfo *ResponseInfo
 }
 
 // Operation returns the operation of d described by p, whose zero fields

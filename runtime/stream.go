@@ -48,14 +48,21 @@ import (
 //     does not bound the body: the stream readers of this package apply
 //     it to each item (an event, a line, a record) instead.
 //
+// [WithResponseInfo] records the answer's status and header.
 // Request checks, the idempotency key, one attempt only for a body without
 // GetBody, the classification of errors and the [*CallError] of a failed
 // call are DoHTTP's. decodeErr (may be nil) turns a documented error answer
 // into the operation's typed error, as for DoHTTP.
 func DoHTTPStream(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decodeErr ErrorDecoder) (*http.Response, error) {
+	if op.respInfo != nil {
+		*op.respInfo = ResponseInfo{}
+	}
 	resp, err := doHTTPHeld(ctx, op, c, req, decodeErr, false, true)
 	if err != nil {
 		return nil, err
+	}
+	if op.respInfo != nil {
+		op.respInfo.Status, op.respInfo.Header = resp.StatusCode, resp.Header
 	}
 	return resp, nil
 }
