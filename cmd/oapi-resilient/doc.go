@@ -202,6 +202,7 @@
 //	W-PARAM-JSON         a parameter style the client cannot serialize, sent as JSON text
 //	W-BODY-MULTIPART     a multipart request body, sent as raw bytes the caller encodes
 //	W-RESPONSE-RAW       a form or multipart response body, returned as raw bytes
+//	W-RESPONSE-HEADER    a documented response header of a type the client does not parse, left as text in the result's Header
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
 //
 // # go generate

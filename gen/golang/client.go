@@ -64,11 +64,18 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {
-		emitMethod(f, op)
+		if op.result != nil && op.result.stream != nil {
+			emitStreamMethod(f, op, v.m)
+		} else {
+			emitMethod(f, op)
+		}
 		if op.params != nil {
 			emitParams(f, op)
 		}
 		emitRequest(f, op, v.pkg)
+		if op.result != nil && op.result.set != nil {
+			emitResultSet(f, op.result.set)
+		}
 		if e := op.errType; e != nil && !emitted[e] {
 			emitErrorType(f, e, v.pkg)
 			emitted[e] = true
@@ -92,7 +99,9 @@ type clientView struct {
 	dep   *policyspec.Dependency
 	ops   []*opView
 	// helpers used by at least one operation.
-	usesJSON, usesBytes, usesNothing bool
+	usesJSON, usesBytes, usesNothing, usesInto bool
+	// m is the models' view, for the types of streams.
+	m *models
 	// usesStatic: an operation has a static fallback from the spec.
 	usesStatic bool
 }
@@ -102,7 +111,7 @@ type clientView struct {
 func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *clientView {
 	c := &clientGen{m: newModels(svc.IR), list: list}
 	v := &clientView{svcName: svc.IR.Name, pkg: opts.Package, depName: opts.DependencyName, dep: svc.Dependency, deadlineHeader: svc.Dependency.DeadlineHeader,
-		fleet: svc.Dependency.HasFleet()}
+		fleet: svc.Dependency.HasFleet(), m: c.m}
 	if v.pkg == "" {
 		v.pkg = strings.ToLower(svc.IR.Name)
 	}
@@ -130,13 +139,18 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		switch {
 		case ov.result == nil:
 			v.usesNothing = true
+		case ov.result.set != nil:
+			v.usesInto = v.usesInto || ov.result.set.decodesJSON()
+		case ov.result.stream != nil:
 		case ov.result.json:
 			v.usesJSON = true
 		default:
 			v.usesBytes = true
 		}
 	}
-	shareErrorTypes(v.ops, declaredNames(svc.IR, v.ops, v.fleet))
+	taken := declaredNames(svc.IR, v.ops, v.fleet)
+	nameResults(v.ops, taken)
+	shareErrorTypes(v.ops, taken)
 	for _, ov := range v.ops {
 		ov.doc = c.methodDoc(ov.src, ov)
 	}
@@ -150,6 +164,9 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 func staticJSON(op *ir.Operation, value any) ([]byte, string) {
 	if _, ct := op.Result(); ct == nil || ct.Kind != ir.ContentJSON {
 		return nil, "a static fallback needs a JSON result"
+	}
+	if needsSet(op) {
+		return nil, "a static fallback needs an operation with a single answer, without documented headers"
 	}
 	// Compact, map keys sorted, no HTML escapes: stable and readable.
 	var buf bytes.Buffer
@@ -207,6 +224,11 @@ func emitClientType(f *jen.File, v *clientView) {
 		"for idempotent operations, circuit breaker, per-attempt timeout) with the",
 		"operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the",
 		"trailing call options override it for one call.",
+		"",
+		"A method that returns only the decoded body tells the answer's status and",
+		"header through the call option resilient.WithResponseInfo; one with",
+		"several documented answers or documented headers returns a result struct",
+		"holding them.",
 		"",
 		"A Client is safe for concurrent use; make one per base URL and keep it.",
 	}

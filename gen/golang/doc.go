@@ -51,13 +51,30 @@
 //
 // The result follows these rules:
 //
-//   - the first 2xx response with a body gives the result type: its JSON
-//     type, decoded with encoding/json, or []byte for any other media
-//     type, read whole inside the attempt so that the attempt timeout
-//     bounds it;
-//   - other 2xx responses are decoded as that type (a 204 answer as the
-//     zero value); a 2xx response with another type is a warning;
-//   - when no 2xx response has a body, the method returns only an error;
+//   - a streamed answer, the first 2xx response with a body being
+//     text/event-stream (a *runtime.Stream[runtime.Event[T]]), JSON Lines
+//     or NDJSON, or a JSON text sequence (a *runtime.Stream[T]), or a
+//     binary media type (an io.ReadCloser), goes through
+//     runtime.DoHTTPStream: the method returns once the header is in, the
+//     body is read under the caller's context, the bulkhead permit is held
+//     until the result is closed, and nothing is retried after the first
+//     byte;
+//   - an operation whose documented answers (2xx, and 304 Not Modified)
+//     are several with a body among them, or have documented headers,
+//     returns a *OpResult: Status, Header, one field per answer with a
+//     body named after its status (OK, Created, Accepted; a pointer
+//     unless the type has its own nil) and one typed field per documented
+//     header (a string, or a pointer to a number, boolean, date, uuid or
+//     string enum, read with runtime.HeaderDecoder); a documented 304 is a
+//     result (runtime.AcceptStatus);
+//   - otherwise the first 2xx response with a body gives the result type:
+//     its JSON type, decoded with encoding/json, or []byte for any other
+//     media type, read whole inside the attempt so that the attempt
+//     timeout bounds it; other 2xx responses are decoded as that type (a
+//     204 answer as the zero value), and the answer's status and header
+//     can be read with the call option runtime.WithResponseInfo;
+//   - when no 2xx response has a body or headers, the method returns only
+//     an error;
 //   - documented non-2xx responses with a JSON body become a typed error
 //     with one field per status, wrapping the runtime's *RemoteError:
 //     OpError for the answers of one operation; operations that document

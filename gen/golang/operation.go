@@ -104,6 +104,9 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 		lines = append(lines, "", "A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be",
 			"sent again and so retried; any other io.Reader gets one attempt only.")
 	}
+	if note := v.result.doc(); len(note) > 0 {
+		lines = append(append(lines, ""), note...)
+	}
 	if v.errType != nil {
 		lines = append(lines, "", "Documented error answers come back as a *"+v.errType.name+"; any other",
 			"failure of the dependency as a *resilient.RemoteError.")
@@ -197,7 +200,7 @@ func emitMethod(f *jen.File, v *opView) {
 	body := []jen.Code{
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("c").Dot("request" + v.name).Call(v.callArgs()...),
 		jen.If(jen.Err().Op("!=").Nil()).Add(onErr),
-		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")),
+		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")).Add(v.accept()),
 	}
 	body = append(body, last...)
 	f.Add(comments(v.doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(v.name).Params(params...).Add(results).Block(body...))

@@ -74,6 +74,7 @@ const (
 	RuleBodyMultipart  Rule = "W-BODY-MULTIPART"
 	RuleResponseRaw    Rule = "W-RESPONSE-RAW"
 	RuleResponseTypes  Rule = "W-RESPONSE-TYPES"
+	RuleResponseHeader Rule = "W-RESPONSE-HEADER"
 )
 
 // .proto files and the protoc plugin.
@@ -177,6 +178,7 @@ func Rules() []RuleDoc {
 		{RuleParamJSON, "a parameter style the client cannot serialize, sent as JSON text", OpenAPI, false},
 		{RuleBodyMultipart, "a multipart request body, sent as raw bytes the caller encodes", OpenAPI, false},
 		{RuleResponseRaw, "a form or multipart response body, returned as raw bytes", OpenAPI, false},
+		{RuleResponseHeader, "a documented response header of a type the client does not parse, left as text in the result's Header", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
 
 		{RuleRequest, "a request from protoc that the plugin cannot read, such as one with invalid descriptors", Proto, true},

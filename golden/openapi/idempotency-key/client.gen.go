@@ -43,6 +43,11 @@ const _ = resilient.SupportPackageIsVersion1
 // operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
 // trailing call options override it for one call.
 //
+// A method that returns only the decoded body tells the answer's status and
+// header through the call option resilient.WithResponseInfo; one with
+// several documented answers or documented headers returns a result struct
+// holding them.
+//
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string

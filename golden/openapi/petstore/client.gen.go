@@ -44,6 +44,11 @@ const _ = resilient.SupportPackageIsVersion1
 // operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
 // trailing call options override it for one call.
 //
+// A method that returns only the decoded body tells the answer's status and
+// header through the call option resilient.WithResponseInfo; one with
+// several documented answers or documented headers returns a result struct
+// holding them.
+//
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
@@ -360,16 +365,20 @@ func DefaultPolicy() Policy {
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
 //
+// The answer comes back as a *ListPetsResult: its Status and Header, the body
+// of the status that came (OK for 200), the documented headers; an
+// undocumented 2xx status gives only Status and Header.
+//
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
-func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...resilient.CallOption) (Pets, error) {
+func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...resilient.CallOption) (*ListPetsResult, error) {
 	req, err := c.requestListPets(ctx, params)
 	if err != nil {
-		var zero Pets
+		var zero *ListPetsResult
 		return zero, resilient.InvalidRequest(c.ops.ListPets, err)
 	}
 	op := c.ops.ListPets.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pets], decodeAPIError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeListPetsResult, decodeAPIError)
 }
 
 // ListPetsParams holds the query, header and cookie parameters of [Client.ListPets].
@@ -400,6 +409,39 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 	}
 	req.Header.Set("Accept", "application/json")
 	return req, nil
+}
+
+// ListPetsResult is an answer of ListPets: its status, its header and the body
+// and documented headers of its status.
+type ListPetsResult struct {
+	// Status is the answer's status code.
+	Status int
+	// Header is the answer's header, every field of it.
+	Header http.Header
+	// OK is the body of a 200 answer (A paged array of pets); nil for another
+	// status.
+	OK Pets
+	// XNext is the x-next header; empty when absent.
+	//
+	// A link to the next page of responses
+	XNext string
+}
+
+// decodeListPetsResult decodes an answer of ListPets: the body of its status and
+// its documented headers.
+func decodeListPetsResult(resp *http.Response) (*ListPetsResult, error) {
+	r := &ListPetsResult{Status: resp.StatusCode, Header: resp.Header}
+	h := resilient.NewHeaderDecoder(resp)
+	var err error
+	switch resp.StatusCode {
+	case http.StatusOK:
+		err = decodeInto(resp, &r.OK)
+		r.XNext = h.Text("x-next", false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, h.Err()
 }
 
 // APIError is a documented error answer of [Client.ListPets],
@@ -520,6 +562,11 @@ func decodeJSON[T any](resp *http.Response) (T, error) {
 	}
 	err := json.NewDecoder(resp.Body).Decode(&v)
 	return v, err
+}
+
+// decodeInto decodes a JSON answer into v.
+func decodeInto(resp *http.Response, v any) error {
+	return json.NewDecoder(resp.Body).Decode(v)
 }
 
 // discardBody ignores an answer's body; the runtime drains it.

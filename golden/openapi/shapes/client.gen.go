@@ -72,6 +72,11 @@ const _ = resilient.SupportPackageIsVersion1
 // operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
 // trailing call options override it for one call.
 //
+// A method that returns only the decoded body tells the answer's status and
+// header through the call option resilient.WithResponseInfo; one with
+// several documented answers or documented headers returns a result struct
+// holding them.
+//
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
@@ -573,14 +578,29 @@ func DefaultPolicy() Policy {
 // GetBlob calls GET /blobs/{id}.
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
-func (c *Client) GetBlob(ctx context.Context, id int32, opts ...resilient.CallOption) ([]byte, error) {
+//
+// The answer is streamed: the method returns once the response header is in
+// and the returned body is read as it arrives, under ctx (its deadline and
+// cancellation), not the policy's timeouts, which bound only the wait for the
+// header.
+//
+// The call holds one of the dependency's bulkhead permits until the result is
+// closed, read to its end or failed, or ctx ends: always close it. An attempt
+// is retried only before its header arrives; once the first byte is handed
+// over, a failure is the read's error, never retried.
+//
+// The answer's status and header: resilient.WithResponseInfo.
+func (c *Client) GetBlob(ctx context.Context, id int32, opts ...resilient.CallOption) (io.ReadCloser, error) {
 	req, err := c.requestGetBlob(ctx, id)
 	if err != nil {
-		var zero []byte
-		return zero, resilient.InvalidRequest(c.ops.GetBlob, err)
+		return nil, resilient.InvalidRequest(c.ops.GetBlob, err)
 	}
 	op := c.ops.GetBlob.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, readBody, nil)
+	resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Body, nil
 }
 
 // requestGetBlob builds the request of GetBlob.
@@ -1062,12 +1082,6 @@ func decodeJSON[T any](resp *http.Response) (T, error) {
 	}
 	err := json.NewDecoder(resp.Body).Decode(&v)
 	return v, err
-}
-
-// readBody reads a whole answer, inside the attempt so that the attempt
-// timeout bounds it.
-func readBody(resp *http.Response) ([]byte, error) {
-	return io.ReadAll(resp.Body)
 }
 
 // staticFallback returns a static fallback value of the operation's result
