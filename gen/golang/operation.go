@@ -100,10 +100,7 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 		lines = append(lines, "", "Every call sends one idempotency key in the "+v.keyHeader+" header, the same on",
 			"every attempt: the caller's when params sets it, else a new random one.")
 	}
-	if v.body != nil && (v.body.kind == ir.ContentBinary || v.body.kind == ir.ContentMultipart) {
-		lines = append(lines, "", "A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be",
-			"sent again and so retried; any other io.Reader gets one attempt only.")
-	}
+	lines = append(lines, v.body.doc()...)
 	if note := v.result.doc(); len(note) > 0 {
 		lines = append(append(lines, ""), note...)
 	}
@@ -129,7 +126,7 @@ func (v *opView) signature() []jen.Code {
 	}
 	if v.body != nil {
 		out = append(out, jen.Id("body").Add(v.body.typ()))
-		if v.body.kind == ir.ContentMultipart {
+		if v.body.kind == ir.ContentMultipart && !v.body.typed {
 			out = append(out, jen.Id("contentType").String())
 		}
 	}
@@ -147,7 +144,7 @@ func (v *opView) callArgs() []jen.Code {
 	}
 	if v.body != nil {
 		out = append(out, jen.Id("body"))
-		if v.body.kind == ir.ContentMultipart {
+		if v.body.kind == ir.ContentMultipart && !v.body.typed {
 			out = append(out, jen.Id("contentType"))
 		}
 	}
@@ -255,17 +252,19 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 		))
 	}
 	reader := jen.Nil()
+	var post []jen.Code
 	if v.body != nil {
 		var pre []jen.Code
-		pre, reader = v.body.encode()
+		pre, reader, post = v.body.encode()
 		body = append(body, pre...)
 	}
 	body = append(body,
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Qual("net/http", "NewRequestWithContext").Call(jen.Id("ctx"), methodName(v.method), jen.Id("u"), reader),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	)
-	if v.body != nil {
-		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Content-Type"), v.body.contentType()))
+	body = append(body, post...)
+	if ct := v.body.contentType(); ct != nil {
+		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Content-Type"), ct))
 	}
 	if v.result != nil && v.result.mediaType != "" {
 		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Accept"), jen.Lit(v.result.mediaType)))

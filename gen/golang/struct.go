@@ -28,6 +28,9 @@ func (m *models) structView(t *ir.Type) structView {
 	v := structView{name: t.Name, doc: typeDoc(t, "models the object schema")}
 	for _, f := range t.Fields {
 		typ := m.goType(f.Type)
+		if m.files[t.Name] {
+			typ = m.partType(f.Type)
+		}
 		tag := jsonTag(f.JSONName, !f.Required)
 		switch {
 		case m.fieldNullable(f):

@@ -877,8 +877,9 @@ func (c *Client) requestGetPetByID(ctx context.Context, petID int64) (*http.Requ
 //
 // Policy: idempotent, 3 attempts, timeout 2s, attempt 560ms.
 //
-// A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be
-// sent again and so retried; any other io.Reader gets one attempt only.
+// A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
+// io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
+// one-shot: the call then gets one attempt only, whatever its policy.
 func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, opts ...resilient.CallOption) error {
 	req, err := c.requestReplacePet(ctx, petID, body)
 	if err != nil {
@@ -892,8 +893,11 @@ func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, op
 // requestReplacePet builds the request of ReplacePet.
 func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Reader) (*http.Request, error) {
 	u := c.baseURL + "/pets/" + url.PathEscape(strconv.FormatInt(petID, 10))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := resilient.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")

@@ -618,8 +618,9 @@ func (c *Client) requestGetBlob(ctx context.Context, id int32) (*http.Request, e
 //
 // Policy: idempotent, 3 attempts, timeout 6.3s, attempt 2s.
 //
-// A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be
-// sent again and so retried; any other io.Reader gets one attempt only.
+// A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
+// io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
+// one-shot: the call then gets one attempt only, whatever its policy.
 func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...resilient.CallOption) error {
 	req, err := c.requestPutBlob(ctx, id, body)
 	if err != nil {
@@ -633,8 +634,11 @@ func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...
 // requestPutBlob builds the request of PutBlob.
 func (c *Client) requestPutBlob(ctx context.Context, id int32, body io.Reader) (*http.Request, error) {
 	u := c.baseURL + "/blobs/" + url.PathEscape(strconv.FormatInt(int64(id), 10))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := resilient.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")
