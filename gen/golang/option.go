@@ -93,7 +93,7 @@ func clientOptions(fleet bool) OptionSet {
 //		}
 //		hc := o.httpClient
 //		if hc == nil {
-//			hc = resilient.NewHTTPClient(resilient.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent))
+//			hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent)))
 //		}
 //		header := "X-Request-Deadline"
 //		if o.deadlineHeaderSet {
@@ -151,9 +151,10 @@ func emitNewClient(f *jen.File, v *clientView) {
 		jen.Id("hc").Op(":=").Id("o").Dot("httpClient"),
 		jen.If(jen.Id("hc").Op("==").Nil()).Block(
 			jen.Id("connect").Op(":=").Id("max").Add(lines("(", ")", connect...)),
-			jen.Id("hc").Op("=").Add(rt("NewHTTPClient")).Call(
+			jen.Id("hc").Op("=").Add(rt("NewHTTPClient")).Call(rt("TraceTransport").Call(
+				jen.Id("o").Dot("tracer"),
 				rt("NewTransport").Call(jen.Id("connect"), jen.Id("p").Dot("Dependency").Dot("Bulkhead").Dot("MaxConcurrent")),
-			),
+			)),
 		),
 		jen.Id("header").Op(":=").Lit(v.deadlineHeader),
 		jen.If(jen.Id("o").Dot("deadlineHeaderSet")).Block(jen.Id("header").Op("=").Id("o").Dot("deadlineHeader")),

@@ -64,6 +64,7 @@ type clientOptions struct {
 	observer          resilient.Observer
 	store             resilient.FallbackStore
 	logger            *slog.Logger
+	tracer            resilient.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -129,6 +130,20 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
+	})
+}
+
+// WithTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithTracer(tracer resilient.Tracer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -210,6 +225,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -221,7 +237,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetBalance.ConnectTimeout,
 			p.Transfer.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent))
+		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
