@@ -199,7 +199,9 @@ type transportTracer struct{ Tracer }
 
 type markedTransport struct{ base http.RoundTripper }
 
-func (m markedTransport) RoundTrip(r *http.Request) (*http.Response, error) { return m.base.RoundTrip(r) }
+func (m markedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return m.base.RoundTrip(r)
+}
 
 func (transportTracer) Transport(base http.RoundTripper) http.RoundTripper {
 	return markedTransport{base}
