@@ -22,6 +22,9 @@
 //	-strict        an operation without operationId is an error, not a warning
 //	-ignore-go-names  disregard x-go-name values (written for another
 //	               generator's package layout, they may clash in one package)
+//	-document-url URL  the URL the spec is served from, against which
+//	               relative server URLs are resolved; default: none (a
+//	               relative server URL is then reported, W-SERVER)
 //	-by dependency|operation
 //	               rows of the review table; default: operation
 //
@@ -203,6 +206,7 @@
 //	W-BODY-MULTIPART     a multipart request body, sent as raw bytes the caller encodes
 //	W-RESPONSE-RAW       a form or multipart response body, returned as raw bytes
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
+//	W-SERVER             a relative server URL with no document URL to resolve it
 //
 // # go generate
 //

@@ -74,6 +74,7 @@ const (
 	RuleBodyMultipart  Rule = "W-BODY-MULTIPART"
 	RuleResponseRaw    Rule = "W-RESPONSE-RAW"
 	RuleResponseTypes  Rule = "W-RESPONSE-TYPES"
+	RuleServer         Rule = "W-SERVER"
 )
 
 // .proto files and the protoc plugin.
@@ -178,6 +179,7 @@ func Rules() []RuleDoc {
 		{RuleBodyMultipart, "a multipart request body, sent as raw bytes the caller encodes", OpenAPI, false},
 		{RuleResponseRaw, "a form or multipart response body, returned as raw bytes", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
+		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
 
 		{RuleRequest, "a request from protoc that the plugin cannot read, such as one with invalid descriptors", Proto, true},
 		{RuleParameter, "a plugin parameter that is unknown, or whose value is refused", Proto, false},
