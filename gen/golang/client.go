@@ -59,7 +59,7 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	f.ImportAlias(runtimePath, runtimeAlias)
 	emitVersionCheck(f)
 	emitClientType(f, v)
-	EmitOptions(f, clientOptions(v.fleet))
+	EmitOptions(f, clientOptions(v.fleet, v.schemes))
 	emitNewClient(f, v)
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
@@ -95,6 +95,8 @@ type clientView struct {
 	usesJSON, usesBytes, usesNothing bool
 	// usesStatic: an operation has a static fallback from the spec.
 	usesStatic bool
+	// schemes are the security schemes, with their options.
+	schemes []*schemeView
 }
 
 // newClientView computes the client of svc, reporting degraded constructs
@@ -137,7 +139,9 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		}
 	}
 	shareErrorTypes(v.ops, declaredNames(svc.IR, v.ops, v.fleet))
+	v.schemes = schemeViews(svc.IR, declaredNames(svc.IR, v.ops, v.fleet))
 	for _, ov := range v.ops {
+		ov.credentials = credentialsOf(ov.src, v.schemes)
 		ov.doc = c.methodDoc(ov.src, ov)
 	}
 	checkNames(svc.IR, v, list)

@@ -35,6 +35,9 @@ type opView struct {
 	errType *errorView
 	// keyHeader is the idempotency key header, empty when none is sent.
 	keyHeader string
+	// credentials are the alternatives of the security requirement, nil
+	// when the operation needs no credential.
+	credentials [][]*schemeView
 }
 
 // pathPart is a literal piece of a path template, or a parameter.
@@ -103,6 +106,9 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 	if v.body != nil && (v.body.kind == ir.ContentBinary || v.body.kind == ir.ContentMultipart) {
 		lines = append(lines, "", "A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be",
 			"sent again and so retried; any other io.Reader gets one attempt only.")
+	}
+	if c := credentialsDoc(v.credentials); len(c) > 0 {
+		lines = append(append(lines, ""), c...)
 	}
 	if v.errType != nil {
 		lines = append(lines, "", "Documented error answers come back as a *"+v.errType.name+"; any other",

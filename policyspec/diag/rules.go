@@ -150,7 +150,7 @@ func Rules() []RuleDoc {
 		{RuleFallbackUnsafe, "an operation that asks for a fallback but is not a read", Both, false},
 		{RuleFallbackValue, "a static fallback without a value, or whose value the response schema rejects", Both, false},
 		{RuleFallbackKind, "a fallback setting its kind does not use: a value when not static, shared when not cached", Both, false},
-		{RuleFallbackShared, "a cached fallback on a secured operation that is not declared shared", OpenAPI, false},
+		{RuleFallbackShared, "a cached fallback not declared shared on an operation whose credentials the request does not carry", OpenAPI, false},
 		{RuleFleetName, "a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential", Both, false},
 		{RuleTimeoutOrder, "an attempt timeout not below the total timeout", Both, false},
 		{RuleTimeoutBelowP99, "a timeout or attempt timeout below the measured p99 latency", Both, false},
