@@ -61,6 +61,7 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	emitClientType(f, v)
 	EmitOptions(f, clientOptions(v.fleet, v.schemes))
 	emitNewClient(f, v)
+	emitServers(f, v.servers, v.pkg)
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {
@@ -97,6 +98,8 @@ type clientView struct {
 	usesStatic bool
 	// schemes are the security schemes, with their options.
 	schemes []*schemeView
+	// servers are the document's servers.
+	servers []*serverView
 }
 
 // newClientView computes the client of svc, reporting degraded constructs
@@ -139,7 +142,9 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		}
 	}
 	shareErrorTypes(v.ops, declaredNames(svc.IR, v.ops, v.fleet))
-	v.schemes = schemeViews(svc.IR, declaredNames(svc.IR, v.ops, v.fleet))
+	taken := declaredNames(svc.IR, v.ops, v.fleet)
+	v.servers = serverViews(svc.IR, taken)
+	v.schemes = schemeViews(svc.IR, taken)
 	for _, ov := range v.ops {
 		ov.credentials = credentialsOf(ov.src, v.schemes)
 		ov.doc = c.methodDoc(ov.src, ov)

@@ -155,9 +155,13 @@ func emitNewClient(f *jen.File, v *clientView) {
 	if v.deadlineHeader != "" {
 		headerDefault = "sends each attempt's remaining budget in " + v.deadlineHeader
 	}
+	server := ""
+	if d := defaultServer(v.servers); d != nil {
+		server = "An empty baseURL means the spec's first server, " + d.def + "; a base URL given always wins. "
+	}
 	doc := wrap("NewClient returns a client of the API at baseURL, an absolute http or https URL "+
 		"to which the operations' paths are appended (\"https://api.example.com/v1\"); a base URL "+
-		"with a query, a fragment or userinfo is refused. Its dependency is named "+nameDefault+
+		"with a query, a fragment or userinfo is refused. "+server+"Its dependency is named "+nameDefault+
 		" unless WithDependencyName says otherwise. It "+headerDefault+" unless WithDeadlineHeader "+
 		"says otherwise. It fails when baseURL is not such a URL or the policy is invalid.", commentWidth)
 	prefix := v.pkg
@@ -181,6 +185,9 @@ func emitNewClient(f *jen.File, v *clientView) {
 		}
 	}
 	body := ApplyOptions(clientOptions(v.fleet, v.schemes), "DefaultPolicy")
+	if d := defaultServer(v.servers); d != nil {
+		body = append(body, jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id(d.def)))
+	}
 	body = append(body,
 		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(rt("ParseBaseURL")).Call(jen.Id("baseURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(

@@ -6,7 +6,8 @@ import "github.com/resilientgo/resilient/policyspec/diag"
 type Server struct {
 	// Name is the Go identifier of the server's constant or function,
 	// without the "Server" prefix: x-go-name, a short description
-	// ("Production"), or its position ("2").
+	// ("Production"), or its position ("2"), or "URL" for the document's
+	// only server.
 	Name string
 	// URL is the URL template as written ("https://{region}.example.com"),
 	// resolved against the document's own URL when it is relative and

@@ -113,7 +113,10 @@ func (b *builder) servers() []*ir.Server {
 		if name == "" && s.Description != "" && len(strings.Fields(s.Description)) <= 3 {
 			name, _ = naming.Exported(strings.TrimSuffix(strings.TrimSuffix(s.Description, "."), " server"), "S")
 		}
-		if name == "" {
+		switch {
+		case name == "" && len(b.doc.T.Servers) == 1:
+			name = "URL"
+		case name == "":
 			name = itoa(i + 1)
 		}
 		sv.Name = names.derive(name, ptr)

@@ -402,10 +402,11 @@ func WithDependencyName(name string) Option {
 // NewClient returns a client of the API at baseURL, an absolute http or https
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
-// userinfo is refused. Its dependency is named "pet_store" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// userinfo is refused. An empty baseURL means the spec's first server,
+// ServerURL; a base URL given always wins. Its dependency is named "pet_store"
+// unless WithDependencyName says otherwise. It sends each attempt's remaining
+// budget in X-Request-Deadline unless WithDeadlineHeader says otherwise. It
+// fails when baseURL is not such a URL or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -416,6 +417,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
 		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURL
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
@@ -484,6 +488,10 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	return c, nil
 }
+
+// ServerURL is the server "https://pets.example.com/v1" of the spec; NewClient
+// uses it when given an empty base URL.
+const ServerURL = "https://pets.example.com/v1"
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
