@@ -104,7 +104,7 @@ func emitServers(f *jen.File, servers []*serverView, pkg string) {
 			continue
 		}
 		def := expand(s, func(sv *ir.ServerVariable) string { return sv.Default })
-		f.Add(comments(DocWrap(v.def+" is the URL of "+v.name+" with the defaults of its variables.")).Const().Id(v.def).Op("=").Lit(def))
+		f.Add(comments(DocWrap(v.def + " is the URL of " + v.name + " with the defaults of its variables.")).Const().Id(v.def).Op("=").Lit(def))
 		doc := DocWrap(strings.Replace(lead, " is the server ", " returns the URL of the server ", 1) +
 			", with its variables replaced by the values given; an empty value takes the variable's default:")
 		doc = append(doc, "")
