@@ -91,7 +91,7 @@ func emitServers(f *jen.File, servers []*serverView, pkg string) {
 		s := v.src
 		lead := v.name + " is the server " + strconv.Quote(sanitizeLine(s.URL)) + " of the spec"
 		if s.Doc != "" {
-			lead += " (" + sanitizeLine(s.Doc) + ")"
+			lead += " (" + strings.TrimSuffix(sanitizeLine(s.Doc), ".") + ")"
 		}
 		if i == 0 && !s.Relative {
 			lead += "; NewClient uses it when given an empty base URL"
