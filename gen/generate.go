@@ -136,7 +136,7 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 		w, err := doc.Validate(examples)
 		s.validation <- validation{w, err}
 	}()
-	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames})
+	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames, DocumentURL: opts.DocumentURL})
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()

@@ -23,6 +23,8 @@ var generatedImports = []string{
 	"github.com/resilientgo/resilient/runtime/redisfleet", "github.com/redis/go-redis/v9",
 	// Format uuid.
 	"github.com/google/uuid",
+	// OAuth 2.0 and OpenID Connect security schemes.
+	"golang.org/x/oauth2",
 	"bytes", "context", "encoding/base64", "encoding/json", "errors", "fmt", "io", "log/slog",
 	"maps", "mime", "mime/multipart", "net/http", "net/url", "slices", "strconv", "strings", "time",
 }

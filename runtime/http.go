@@ -75,6 +75,11 @@ type HTTPClient struct {
 	// [DefaultMaxResponseBody]; a negative value means no limit. Error
 	// bodies are bounded by [MaxErrorBody] whatever this says.
 	MaxResponseBody int64
+	// RequestEditors run on every attempt, in order, after the
+	// operation's credentials and before the call's own editors (see
+	// [RequestEditor], [WithRequestEditor]). Nil runs none, and then an
+	// attempt costs nothing more.
+	RequestEditors []RequestEditor
 }
 
 // ErrorDecoder turns a documented error answer into the operation's typed
@@ -95,9 +100,11 @@ type ErrorDecoder func(*RemoteError) error
 // unless the answer is shared ([FallbackPolicy.Shared]), every header
 // field, Authorization and the cookies (sorted by name) included, but the
 // deadline header, op's idempotency key header and the trace headers
-// (traceparent, tracestate, baggage). A cached answer is thus served only
-// to a request identical in everything that can change it. Credentials a
-// Doer adds itself are not seen: partition such a client's answers with
+// (traceparent, tracestate, baggage), with the credentials of op
+// ([WithCredentials]) applied once more to a copy of req for the key. A
+// cached answer is thus served only to a request identical in everything
+// that can change it. Credentials a Doer or a [RequestEditor] adds are
+// not seen: partition such a client's answers with
 // [WithFallbackPartition]. Nothing of this is computed for an operation
 // that keeps no cache.
 //
@@ -107,7 +114,10 @@ type ErrorDecoder func(*RemoteError) error
 // characters (CR and LF above all), no RequestURI. A request net/http would
 // refuse returns at once a [*CallError] ending with [EndInvalidRequest]
 // (matching [ErrInvalidRequest]): no bulkhead permit, no attempt, no retry,
-// no breaker count, no fallback. When op has an idempotency key header
+// no breaker count, no fallback. So does a call of an operation whose
+// security requirement no configured credential satisfies
+// ([WithCredentials]), with a [*MissingCredentialError] as the reason.
+// When op has an idempotency key header
 // ([OperationPolicy.IdempotencyKey]) and req does not carry it, one new
 // key is set in req.Header, the same for all the call's attempts.
 //
@@ -124,6 +134,12 @@ type ErrorDecoder func(*RemoteError) error
 //     DoHTTP thus owns req until it returns, and req must not be sent
 //     again while an abandoned attempt may still be writing it (build a
 //     request per call, as generated clients do);
+//   - applies op's credentials, then c's request editors
+//     ([HTTPClient.RequestEditors]), then the call's ([WithRequestEditor]),
+//     to a header and URL of the attempt's own, after the deadline header
+//     is set; one that fails ends the call as an invalid request (see
+//     [RequestEditor]). Without credentials or editors, nothing is copied
+//     for them;
 //   - replays a request body only through req.GetBody (as set by
 //     [http.NewRequest] for in-memory bodies). A request with a body and no
 //     GetBody gets exactly one attempt, without retries or hedges. DoHTTP
@@ -184,7 +200,18 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 	trace := op.idempotency == NotIdempotent
 	var key string
 	if op.fallback.Kind == FallbackCached {
-		key = httpFallbackKey(req, c, op)
+		kr := req
+		if !op.fallback.Shared {
+			if kr, err = credentialKeyRequest(ctx, op, req); err != nil {
+				var zero T
+				return zero, InvalidRequest(op, err)
+			}
+		}
+		key = httpFallbackKey(kr, c, op)
+	}
+	if editing(op, c) {
+		// Every attempt edits a header and URL of its own.
+		inPlace = false
 	}
 	if info := op.respInfo; info != nil {
 		// Not hedged (WithResponseInfo): the last decoded answer is the
@@ -199,13 +226,12 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 			return v, err
 		}
 	}
-	accept := op.accepts
 	return Do(ctx, op, key, func(actx context.Context) (T, error) {
 		first := inPlace
 		if first { // never written when hedged attempts may read it
 			inPlace = false
 		}
-		return httpAttempt(actx, c, req, first, trace, accept, decode, decodeErr)
+		return httpAttempt(actx, op, c, req, first, trace, decode, decodeErr)
 	})
 }
 
@@ -217,6 +243,10 @@ func prepareHTTP(op *Operation, req *http.Request) (*Operation, error) {
 	if err := checkRequest(req, op.idempotencyKey); err != nil {
 		closeRequestBody(req)
 		return op, InvalidRequest(op, err)
+	}
+	if op.missing != nil {
+		closeRequestBody(req)
+		return op, InvalidRequest(op, op.missing)
 	}
 	if name := op.idempotencyKey; name != "" {
 		if req.Header == nil {
@@ -261,7 +291,7 @@ func (c *HTTPClient) settings() (d Doer, name string, margin time.Duration, send
 // previous attempt's transport may still be reading. With trace, a
 // transport error that left nothing at the dependency is marked so
 // ([MarkNotSent]).
-func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, accept func(int) bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+func httpAttempt[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
 	var zero T
 	// Nothing of req but its header is ever written to, and that by the
 	// first attempt only, before it is sent. That attempt sends req itself
@@ -281,6 +311,11 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 	} else if r.Header == nil {
 		r.Header = make(http.Header, 1)
 	}
+	ed := editing(op, c)
+	if ed {
+		// first is false: the header is a copy; so must the URL be.
+		r = editableCopy(r.Context(), r, r.Header)
+	}
 	if replay {
 		body, err := req.GetBody()
 		if err != nil {
@@ -295,6 +330,12 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 			return zero, err
 		}
 	}
+	if ed {
+		if err := edit(ctx, op, c, r); err != nil {
+			closeRequestBody(r)
+			return zero, err
+		}
+	}
 
 	resp, err := d.Do(r)
 	if err != nil {
@@ -303,7 +344,7 @@ func httpAttempt[T any](ctx context.Context, c *HTTPClient, req *http.Request, f
 		}
 		return zero, err
 	}
-	if accept(resp.StatusCode) {
+	if op.accepts(resp.StatusCode) {
 		if limit >= 0 && resp.ContentLength > limit {
 			closeResponseBody(resp.Body)
 			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}

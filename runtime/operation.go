@@ -28,6 +28,12 @@ type Operation struct {
 	// fallbackKey partitions cached answers for the calls of this
 	// operation value ([WithFallbackKey]).
 	fallbackKey string
+	// credentials are applied to every attempt of an HTTP call, missing
+	// refuses every call ([WithCredentials]); editors run after them
+	// ([WithRequestEditor]).
+	credentials []Credential
+	missing     *MissingCredentialError
+	editors     []RequestEditor
 	// latency follows the answered attempts' latency (adaptive.go); shared
 	// with the copies With makes.
 	latency *latencyTracker

@@ -77,7 +77,7 @@ func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Req
 	if err != nil {
 		return nil, err
 	}
-	inPlace := true
+	inPlace := !editing(op, c)
 	trace := op.idempotency == NotIdempotent
 	// last is the answer outside 2xx of the latest attempt, kept unread
 	// with answerAll until the pipeline says whether another attempt
@@ -94,7 +94,7 @@ func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Req
 		if streamDeadline {
 			dctx = ctx
 		}
-		a, err := streamAttempt(ctx, actx, dctx, c, req, first, trace, decodeErr, answerAll)
+		a, err := streamAttempt(ctx, actx, dctx, op, c, req, first, trace, decodeErr, answerAll)
 		if err != nil && a != nil {
 			last = a
 		}
@@ -163,7 +163,7 @@ func (a *heldAnswer) hand(ctx context.Context, release func(error)) *http.Respon
 // deadline header carries dctx's remaining time. The answer of a status
 // outside 2xx is an error, returned with the unread answer when answerAll
 // asks for it.
-func streamAttempt(ctx, actx, dctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decodeErr ErrorDecoder, answerAll bool) (*heldAnswer, error) {
+func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool, decodeErr ErrorDecoder, answerAll bool) (*heldAnswer, error) {
 	sctx, cancel := streamContext(ctx, actx)
 	stop := context.AfterFunc(actx, cancel)
 	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
@@ -178,6 +178,10 @@ func streamAttempt(ctx, actx, dctx context.Context, c *HTTPClient, req *http.Req
 	} else if r.Header == nil {
 		r.Header = make(http.Header, 1)
 	}
+	ed := editing(op, c)
+	if ed {
+		r = editableCopy(r.Context(), r, r.Header)
+	}
 	if replay {
 		body, err := req.GetBody()
 		if err != nil {
@@ -190,6 +194,14 @@ func streamAttempt(ctx, actx, dctx context.Context, c *HTTPClient, req *http.Req
 	d, name, margin, send, limit := c.settings()
 	if send {
 		if err := setDeadlineHeader(dctx, r.Header, name, margin); err != nil {
+			stop()
+			cancel()
+			closeRequestBody(r)
+			return nil, err
+		}
+	}
+	if ed {
+		if err := edit(actx, op, c, r); err != nil {
 			stop()
 			cancel()
 			closeRequestBody(r)

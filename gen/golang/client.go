@@ -59,8 +59,9 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	f.ImportAlias(runtimePath, runtimeAlias)
 	emitVersionCheck(f)
 	emitClientType(f, v)
-	EmitOptions(f, clientOptions(v.fleet))
+	EmitOptions(f, clientOptions(v.fleet, v.schemes))
 	emitNewClient(f, v)
+	emitServers(f, v.servers, v.pkg)
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {
@@ -104,6 +105,10 @@ type clientView struct {
 	m *models
 	// usesStatic: an operation has a static fallback from the spec.
 	usesStatic bool
+	// schemes are the security schemes, with their options.
+	schemes []*schemeView
+	// servers are the document's servers.
+	servers []*serverView
 }
 
 // newClientView computes the client of svc, reporting degraded constructs
@@ -151,7 +156,10 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 	taken := declaredNames(svc.IR, v.ops, v.fleet)
 	nameResults(v.ops, taken)
 	shareErrorTypes(v.ops, taken)
+	v.servers = serverViews(svc.IR, taken)
+	v.schemes = schemeViews(svc.IR, taken)
 	for _, ov := range v.ops {
+		ov.credentials = credentialsOf(ov.src, v.schemes)
 		ov.doc = c.methodDoc(ov.src, ov)
 	}
 	checkNames(svc.IR, v, list)

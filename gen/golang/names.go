@@ -10,7 +10,7 @@ import (
 // options, WithFleet among them when the policy declares a fleet.
 func reservedNames(fleet bool) map[string]bool {
 	names := map[string]bool{"Client": true, "NewClient": true, "Policy": true, "DefaultPolicy": true}
-	for _, n := range clientOptions(fleet).Names() {
+	for _, n := range clientOptions(fleet, nil).Names() {
 		names[n] = true
 	}
 	return names

@@ -35,6 +35,9 @@ type opView struct {
 	errType *errorView
 	// keyHeader is the idempotency key header, empty when none is sent.
 	keyHeader string
+	// credentials are the alternatives of the security requirement, nil
+	// when the operation needs no credential.
+	credentials [][]*schemeView
 }
 
 // pathPart is a literal piece of a path template, or a parameter.
@@ -103,6 +106,9 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 	lines = append(lines, v.body.doc()...)
 	if note := v.result.doc(); len(note) > 0 {
 		lines = append(append(lines, ""), note...)
+	}
+	if c := credentialsDoc(v.credentials); len(c) > 0 {
+		lines = append(append(lines, ""), c...)
 	}
 	if v.errType != nil {
 		lines = append(lines, "", "Documented error answers come back as a *"+v.errType.name+"; any other",

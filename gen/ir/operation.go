@@ -25,6 +25,10 @@ type Operation struct {
 	// sets security: []): its requests carry credentials, which a
 	// transport may add where the client cannot see them.
 	Secured bool
+	// Security is the operation's effective security requirement: its
+	// own, else the document's; empty when it needs no credential
+	// (security: [] or none written). Each element is one alternative.
+	Security []SecurityRequirement
 	// Idempotency is the default derived from Method (RFC 9110); an
 	// x-resilience "idempotent" key may override it later.
 	Idempotency Idempotency

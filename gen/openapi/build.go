@@ -22,6 +22,10 @@ type BuildOptions struct {
 	// IgnoreGoNames disregards x-go-name, for documents whose x-go-name
 	// values were written for another generator's package layout.
 	IgnoreGoNames bool
+	// DocumentURL is the URL the document is served from, against which
+	// relative server URLs are resolved (OpenAPI 3, Server Object). Empty
+	// leaves them relative, with a W-SERVER warning.
+	DocumentURL string
 }
 
 // Build turns a loaded document into the IR. It reports every naming
@@ -86,9 +90,8 @@ func (b *builder) service() *ir.Service {
 	if svc.Name == "" {
 		svc.Name = "API"
 	}
-	for _, s := range t.Servers {
-		svc.Servers = append(svc.Servers, s.URL)
-	}
+	svc.Servers = b.servers()
+	svc.SecuritySchemes = b.securitySchemes()
 	svc.Resilience = b.resilience(ir.LevelDocument, t.Extensions, t.Origin, "#")
 
 	b.findAllOfCycles()

@@ -75,6 +75,7 @@ const (
 	RuleResponseRaw    Rule = "W-RESPONSE-RAW"
 	RuleResponseTypes  Rule = "W-RESPONSE-TYPES"
 	RuleResponseHeader Rule = "W-RESPONSE-HEADER"
+	RuleServer         Rule = "W-SERVER"
 )
 
 // .proto files and the protoc plugin.
@@ -150,7 +151,7 @@ func Rules() []RuleDoc {
 		{RuleFallbackUnsafe, "an operation that asks for a fallback but is not a read", Both, false},
 		{RuleFallbackValue, "a static fallback without a value, or whose value the response schema rejects", Both, false},
 		{RuleFallbackKind, "a fallback setting its kind does not use: a value when not static, shared when not cached", Both, false},
-		{RuleFallbackShared, "a cached fallback on a secured operation that is not declared shared", OpenAPI, false},
+		{RuleFallbackShared, "a cached fallback not declared shared on an operation whose credentials the request does not carry", OpenAPI, false},
 		{RuleFleetName, "a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential", Both, false},
 		{RuleTimeoutOrder, "an attempt timeout not below the total timeout", Both, false},
 		{RuleTimeoutBelowP99, "a timeout or attempt timeout below the measured p99 latency", Both, false},
@@ -180,6 +181,7 @@ func Rules() []RuleDoc {
 		{RuleResponseRaw, "a form or multipart response body, returned as raw bytes", OpenAPI, false},
 		{RuleResponseHeader, "a documented response header of a type the client does not parse, left as text in the result's Header", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
+		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
 
 		{RuleRequest, "a request from protoc that the plugin cannot read, such as one with invalid descriptors", Proto, true},
 		{RuleParameter, "a plugin parameter that is unknown, or whose value is refused", Proto, false},

@@ -73,7 +73,9 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        *http.Client
+	httpClient        resilient.Doer
+	editors           []resilient.RequestEditor
+	credBearerToken   resilient.RequestEditor
 	edits             []func(*Policy)
 	observer          resilient.Observer
 	store             resilient.FallbackStore
@@ -101,10 +103,59 @@ func (f optionFunc) applyOption(o *clientOptions) {
 // as a *resilient.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
 // redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
-// the default's. hc should not retry on its own.
+// the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.httpClient = hc
+		o.httpClient = nil
+		if hc != nil {
+			o.httpClient = hc
+		}
+	})
+}
+
+// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// test double, a middleware chain), instead of the default described at
+// WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
+// its own nor follow a redirect to another origin. A nil d keeps the default.
+func WithDoer(d resilient.Doer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = d
+	})
+}
+
+// WithRequestEditor adds edit to the functions that edit every request of the
+// client, on every attempt, retries and hedges included, after the operation's
+// credentials and the deadline header are set, in the order given: for a
+// header or a signature the spec does not describe. An error from edit ends
+// the call at once as the caller's error (a *resilient.InvalidRequestError
+// wrapping it): nothing of that attempt is sent, and it is neither retried nor
+// counted against the dependency. For one call, pass
+// resilient.WithRequestEditor among the call options. What an editor adds is
+// not part of the key of cached fallback answers: use WithFallbackPartition
+// when it says who the caller is.
+func WithRequestEditor(edit resilient.RequestEditor) Option {
+	return optionFunc(func(o *clientOptions) {
+		if edit != nil {
+			o.editors = append(o.editors, edit)
+		}
+	})
+}
+
+// WithBearerToken gives the client the credential of the security scheme
+// "token" (HTTP bearer), sent with the operations whose security requirement
+// names it: token is called on every attempt, retries included, for the token
+// sent as "Authorization: Bearer <token>", never logged, never in an error,
+// and never sent to another origin by the default client, which follows no
+// redirect there. Cached fallback answers are kept apart per credential. A nil
+// token removes the credential; an operation that then has no credential for
+// its requirement fails with a *resilient.MissingCredentialError, nothing
+// sent.
+func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.credBearerToken = nil
+		if token != nil {
+			o.credBearerToken = resilient.BearerToken(token)
+		}
 	})
 }
 
@@ -266,11 +317,15 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
 			MaxResponseBody:       o.maxResponseBody,
+			RequestEditors:        o.editors,
 		},
 	}
 	if c.ops.GetCatalogItem, err = dep.Operation(p.GetCatalogItem); err != nil {
 		return nil, err
 	}
+	c.ops.GetCatalogItem = c.ops.GetCatalogItem.With(resilient.WithCredentials(
+		[]resilient.Credential{{Scheme: "token", Apply: o.credBearerToken}},
+	))
 	if c.ops.GetProfile, err = dep.Operation(p.GetProfile); err != nil {
 		return nil, err
 	}
@@ -379,6 +434,10 @@ func DefaultPolicy() Policy {
 // The catalog is the same for every signed-in caller.
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s, cached fallback 1m, shared by all callers.
+//
+// Credentials: "token" (WithBearerToken); the first alternative the client has
+// every credential of is sent, afresh on every attempt. Without any, the call
+// fails with a *resilient.MissingCredentialError before anything is sent.
 func (c *Client) GetCatalogItem(ctx context.Context, sku string, opts ...resilient.CallOption) (GetCatalogItemResponse, error) {
 	req, err := c.requestGetCatalogItem(ctx, sku)
 	if err != nil {

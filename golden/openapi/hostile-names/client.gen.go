@@ -167,7 +167,8 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        *http.Client
+	httpClient        resilient.Doer
+	editors           []resilient.RequestEditor
 	edits             []func(*Policy)
 	observer          resilient.Observer
 	store             resilient.FallbackStore
@@ -195,10 +196,41 @@ func (f optionFunc) applyOption(o *clientOptions) {
 // as a *resilient.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
 // redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
-// the default's. hc should not retry on its own.
+// the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.httpClient = hc
+		o.httpClient = nil
+		if hc != nil {
+			o.httpClient = hc
+		}
+	})
+}
+
+// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// test double, a middleware chain), instead of the default described at
+// WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
+// its own nor follow a redirect to another origin. A nil d keeps the default.
+func WithDoer(d resilient.Doer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = d
+	})
+}
+
+// WithRequestEditor adds edit to the functions that edit every request of the
+// client, on every attempt, retries and hedges included, after the operation's
+// credentials and the deadline header are set, in the order given: for a
+// header or a signature the spec does not describe. An error from edit ends
+// the call at once as the caller's error (a *resilient.InvalidRequestError
+// wrapping it): nothing of that attempt is sent, and it is neither retried nor
+// counted against the dependency. For one call, pass
+// resilient.WithRequestEditor among the call options. What an editor adds is
+// not part of the key of cached fallback answers: use WithFallbackPartition
+// when it says who the caller is.
+func WithRequestEditor(edit resilient.RequestEditor) Option {
+	return optionFunc(func(o *clientOptions) {
+		if edit != nil {
+			o.editors = append(o.editors, edit)
+		}
 	})
 }
 
@@ -358,6 +390,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
 			MaxResponseBody:       o.maxResponseBody,
+			RequestEditors:        o.editors,
 		},
 	}
 	if p.GetNote.Fallback.Static, err = staticFallback[Note](p.GetNote.Fallback.Static); err != nil {
