@@ -121,7 +121,11 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 		default:
 			c.list.Warnf(f.Location, diag.RuleParamJSON, "form property "+quote(f.JSONName)+" has no form serialization the client supports; it is sent as JSON text", "")
 			code = append(jsonText("data", fv.value), jen.Id("form").Dot("Set").Call(key, jen.String().Call(jen.Id("data"))))
-			code = []jen.Code{jen.Block(code...)}
+			if fv.present == nil && !f.Required && c.m.nilable(f.Type) {
+				fv.present = jen.Id("body").Dot(f.Name).Op("!=").Nil()
+			} else {
+				code = []jen.Code{jen.Block(code...)}
+			}
 		}
 		if fv.present != nil {
 			code = []jen.Code{jen.If(fv.present).Block(code...)}
@@ -134,7 +138,8 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 // multipartCode writes the statements that encode a multipart body into
 // m, a runtime Multipart, one part per present property in order: files
 // (runtime File) as file parts, primitives as text parts, anything else as
-// a JSON part, each with the content type of its encoding.
+// a JSON part, arrays of primitives one text part per element, each part
+// with the content type of its encoding.
 //
 //	m := resilient.NewMultipart()
 //	m.Field("name", body.Name, "", nil)
@@ -173,8 +178,15 @@ func (c *clientGen) multipartCode(ct *ir.Content) []jen.Code {
 				value = jen.Op("*").Add(value)
 			}
 			code = []jen.Code{part("Field", c.scalarFormat(f.Type)(value))}
+		case f.Type.Kind == ir.KindArray && !f.Type.Elem.Nullable && c.scalarFormat(f.Type.Elem) != nil && !c.m.fieldNullable(f):
+			// One text part per element, all of the property's name.
+			code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(fv.value)).Block(
+				part("Field", c.scalarFormat(f.Type.Elem)(jen.Id("v"))))}
 		default:
 			code = []jen.Code{part("JSON", fv.value)}
+			if fv.present == nil && !f.Required && c.m.nilable(f.Type) {
+				fv.present = jen.Id("body").Dot(f.Name).Op("!=").Nil()
+			}
 		}
 		if fv.present != nil {
 			code = []jen.Code{jen.If(fv.present).Block(code...)}
