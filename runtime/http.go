@@ -299,8 +299,9 @@ func httpAttempt[T any](ctx context.Context, op *Operation, c *HTTPClient, req *
 	}
 	ed := editing(op, c)
 	if ed {
-		// first is false: the header is a copy; so must the URL be.
-		r = editableCopy(r.Context(), r, r.Header)
+		// first is false, so r is a copy with a header of its own; the
+		// URL must be its own too.
+		ownURL(r)
 	}
 	if replay {
 		body, err := req.GetBody()

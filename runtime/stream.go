@@ -173,7 +173,7 @@ func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient
 	}
 	ed := editing(op, c)
 	if ed {
-		r = editableCopy(r.Context(), r, r.Header)
+		ownURL(r)
 	}
 	if replay {
 		body, err := req.GetBody()
