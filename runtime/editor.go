@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -296,6 +297,17 @@ type editorError struct{ err error }
 
 func (e editorError) Error() string { return "request editor: " + e.err.Error() }
 func (e editorError) Unwrap() error { return e.err }
+
+// hideEditedURL puts the caller's URL, redacted, in place of the URL of a
+// transport error (a [*url.Error], which net/http's client returns),
+// which is the URL the editors made: it may carry a credential in its
+// query (an API key).
+func hideEditedURL(err error, orig *url.URL) {
+	var ue *url.Error
+	if errors.As(err, &ue) && orig != nil {
+		ue.URL = orig.Redacted()
+	}
+}
 
 // ownURL gives r, a copy of a request, a copy of its URL, which editors
 // may change.

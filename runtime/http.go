@@ -326,6 +326,9 @@ func httpAttempt[T any](ctx context.Context, op *Operation, c *HTTPClient, req *
 
 	resp, err := d.Do(r)
 	if err != nil {
+		if ed {
+			hideEditedURL(err, req.URL)
+		}
 		if sent != nil && sent.notSent() {
 			return zero, MarkNotSent(err)
 		}

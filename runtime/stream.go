@@ -202,6 +202,9 @@ func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient
 		}
 	}
 	resp, err := d.Do(r)
+	if err != nil && ed {
+		hideEditedURL(err, req.URL)
+	}
 	if !stop() {
 		// The attempt ended (its timeout, the caller) as the header came:
 		// the answer is cancelled with it.
