@@ -283,7 +283,9 @@
 //
 // [RouteTransport] gives the pipeline to an HTTP client this package did
 // not generate: it matches each request to a [Route] by method and path
-// template and runs it through that route's [Operation].
+// template and runs it through that route's [Operation]. oapi-resilient
+// generates the route table (Routes) and the transport's constructor
+// (NewRouteTransport) beside each client, from the same spec and policy.
 //
 // # Models and bodies
 //

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -297,16 +298,24 @@ type editorError struct{ err error }
 func (e editorError) Error() string { return "request editor: " + e.err.Error() }
 func (e editorError) Unwrap() error { return e.err }
 
-// editableCopy returns a shallow copy of req bound to ctx with a header
-// and URL of its own, for the editors.
-func editableCopy(ctx context.Context, req *http.Request, header http.Header) *http.Request {
-	r := req.WithContext(ctx)
-	r.Header = header
-	if req.URL != nil {
-		u := *req.URL
+// hideEditedURL puts the caller's URL, redacted, in place of the URL of a
+// transport error (a [*url.Error], which net/http's client returns),
+// which is the URL the editors made: it may carry a credential in its
+// query (an API key).
+func hideEditedURL(err error, orig *url.URL) {
+	var ue *url.Error
+	if errors.As(err, &ue) && orig != nil {
+		ue.URL = orig.Redacted()
+	}
+}
+
+// ownURL gives r, a copy of a request, a copy of its URL, which editors
+// may change.
+func ownURL(r *http.Request) {
+	if r.URL != nil {
+		u := *r.URL
 		r.URL = &u
 	}
-	return r
 }
 
 // credentialKeyRequest returns req with the credentials of op applied
@@ -316,7 +325,9 @@ func credentialKeyRequest(ctx context.Context, op *Operation, req *http.Request)
 	if len(op.credentials) == 0 {
 		return req, nil
 	}
-	r := editableCopy(ctx, req, cloneHeader(req.Header))
+	r := req.WithContext(ctx)
+	r.Header = cloneHeader(req.Header)
+	ownURL(r)
 	for _, cr := range op.credentials {
 		if err := cr.Apply(ctx, r); err != nil {
 			return nil, &CredentialError{Scheme: cr.Scheme, Err: err}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -304,6 +305,24 @@ func TestDoHTTPCredentialNotSentAcrossOrigins(t *testing.T) {
 		}
 		if n := other.Load(); n != 0 {
 			t.Errorf("the other origin got %d requests, want 0", n)
+		}
+	})
+}
+
+// TestDoHTTPQueryCredentialNotInErrors: a transport error names the URL
+// of the request; it is the caller's, not the one with an API key in its
+// query.
+func TestDoHTTPQueryCredentialNotInErrors(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rig := newHTTPRig(t, &scripted{statuses: []int{200}})
+		rig.bodies.next = doerFunc(func(r *http.Request) (*http.Response, error) {
+			return nil, &url.Error{Op: "Get", URL: r.URL.String(), Err: errors.New("connection refused")}
+		})
+		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly}).With(WithCredentials(
+			[]Credential{{Scheme: "key", Apply: APIKeyQuery("api_key", func(context.Context) (string, error) { return "secret-key", nil })}}))
+		_, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets?kind=cat"), decodePet, nil)
+		if err == nil || strings.Contains(err.Error(), "secret-key") || !strings.Contains(err.Error(), "/pets?kind=cat") {
+			t.Errorf("err = %v, want the caller's URL without the key", err)
 		}
 	})
 }

@@ -313,8 +313,9 @@ func httpAttempt[T any](ctx context.Context, op *Operation, c *HTTPClient, req *
 	}
 	ed := editing(op, c)
 	if ed {
-		// first is false: the header is a copy; so must the URL be.
-		r = editableCopy(r.Context(), r, r.Header)
+		// first is false, so r is a copy with a header of its own; the
+		// URL must be its own too.
+		ownURL(r)
 	}
 	if replay {
 		body, err := req.GetBody()
@@ -339,6 +340,9 @@ func httpAttempt[T any](ctx context.Context, op *Operation, c *HTTPClient, req *
 
 	resp, err := d.Do(r)
 	if err != nil {
+		if ed {
+			hideEditedURL(err, req.URL)
+		}
 		if sent != nil && sent.notSent() {
 			return zero, MarkNotSent(err)
 		}

@@ -180,7 +180,7 @@ func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient
 	}
 	ed := editing(op, c)
 	if ed {
-		r = editableCopy(r.Context(), r, r.Header)
+		ownURL(r)
 	}
 	if replay {
 		body, err := req.GetBody()
@@ -209,6 +209,9 @@ func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient
 		}
 	}
 	resp, err := d.Do(r)
+	if err != nil && ed {
+		hideEditedURL(err, req.URL)
+	}
 	if !stop() {
 		// The attempt ended (its timeout, the caller) as the header came:
 		// the answer is cancelled with it.

@@ -62,6 +62,7 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	EmitOptions(f, clientOptions(v.fleet, v.schemes))
 	emitNewClient(f, v)
 	emitServers(f, v.servers, v.pkg)
+	emitRoutes(f, v)
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {

@@ -12,7 +12,8 @@
 // # The generated client
 //
 // One Client per service, made by NewClient(baseURL, opts...) with the
-// options WithHTTPClient, WithPolicy, WithObserver, WithFallbackStore,
+// options WithHTTPClient, WithDoer, WithRequestEditor, one credential
+// option per security scheme, WithPolicy, WithObserver, WithFallbackStore,
 // WithLogger, WithFallbackPartition, WithMaxResponseBody,
 // WithDeadlineHeader and WithDependencyName; one runtime.Dependency per
 // client. When the policy declares a fleet, the client also has
@@ -92,6 +93,26 @@
 // (exploded or comma-joined), spaceDelimited, pipeDelimited and deepObject
 // styles, headers and cookies; primitives with strconv, times in RFC 3339,
 // enums by their value. Other shapes are sent as JSON text, with a warning.
+//
+// # Credentials, servers and the route table
+//
+// Each security scheme of the document gets an option (security.go):
+// WithBearerToken, WithBasicAuth, WithAuthorization for other HTTP
+// schemes, WithOAuth2 and WithOpenIDConnect taking an oauth2.TokenSource,
+// when the document has one scheme of the kind, the scheme's name
+// appended otherwise; WithAPIKey and the scheme's name for API keys. A
+// secured operation's runtime.Operation gets, in NewClient, its security
+// requirement as runtime.WithCredentials alternatives, so that the
+// runtime applies the first fully configured one to every attempt and
+// refuses a call without any (runtime.MissingCredentialError). A client
+// certificate (mutualTLS) has no option: it is the transport's.
+//
+// Each server becomes a constant, or for a URL template a function with
+// its variables (defaults, enum checked) and a constant of its default
+// URL (servers.go); NewClient("") takes the first server unless it is
+// relative. Beside the client, Routes and NewRouteTransport (routes.go)
+// give clients of other generators the same pipeline through a
+// runtime.RouteTransport.
 //
 // An operation whose policy names an idempotency key header gets one key
 // per call from runtime.NewIdempotencyKey, the same on every attempt,

@@ -13,6 +13,9 @@ func reservedNames(fleet bool) map[string]bool {
 	for _, n := range clientOptions(fleet, nil).Names() {
 		names[n] = true
 	}
+	for _, n := range routeNames {
+		names[n] = true
+	}
 	return names
 }
 

@@ -57,8 +57,9 @@ type FleetRun struct {
 	// OpenSpread is the time between the first and the last replica
 	// seeing its breaker open.
 	OpenSpread time.Duration
-	// Probes is the number of requests sent by replicas whose breaker was
-	// half-open, after the store recovered, until every one had closed.
+	// Probes is the number of requests that replicas whose breaker was
+	// half-open sent and the store answered, after it recovered, until
+	// every replica had closed.
 	Probes int64
 	// Failed is the number of calls that failed after every replica closed
 	// again (there should be none).
@@ -121,7 +122,7 @@ type replicaObserver struct {
 func (o replicaObserver) BreakerChange(ev runtime.BreakerEvent) { o.r.BreakerChange(ev) }
 
 // probeCounter counts the requests a replica sends while its breaker is
-// half-open: its probes.
+// half-open and the store answers: its successful probes.
 type probeCounter struct {
 	next   http.RoundTripper
 	r      *fleetReplica
@@ -129,10 +130,17 @@ type probeCounter struct {
 }
 
 func (p probeCounter) RoundTrip(req *http.Request) (*http.Response, error) {
-	if c := p.r.client; c != nil && c.Dependency().BreakerState() == runtime.BreakerHalfOpen {
+	c := p.r.client
+	halfOpen := c != nil && c.Dependency().BreakerState() == runtime.BreakerHalfOpen
+	resp, err := p.next.RoundTrip(req)
+	// Only probes the store answered count: a probe sent just before the
+	// store recovered fails, reopens the breaker and is followed by a
+	// round of its own, which says nothing about how many rounds a
+	// recovered store needs.
+	if halfOpen && err == nil && resp.StatusCode < http.StatusInternalServerError {
 		p.probes.Add(1)
 	}
-	return p.next.RoundTrip(req)
+	return resp, err
 }
 
 func runFleetOnce(ctx context.Context, addr string, fleet bool, opts FleetOptions) (FleetRun, error) {
@@ -299,7 +307,7 @@ func WriteFleetText(w io.Writer, runs []FleetRun) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "- Reached the store: requests sent to the failing store until every replica's breaker opened.")
 	fmt.Fprintln(w, "- All open within: from the first to the last replica seeing its breaker open.")
-	fmt.Fprintln(w, "- Probes: requests of half-open replicas after the store recovered, until all had closed.")
+	fmt.Fprintln(w, "- Probes: answered requests of half-open replicas after the store recovered, until all had closed.")
 	fmt.Fprintln(w, "- Failed after: calls that failed once every replica had closed again (there should be none).")
 }
 
