@@ -14,7 +14,7 @@
 // One Client per service, made by NewClient(baseURL, opts...) with the
 // options WithHTTPClient, WithDoer, WithRequestEditor, one credential
 // option per security scheme, WithPolicy, WithObserver, WithFallbackStore,
-// WithLogger, WithFallbackPartition, WithMaxResponseBody,
+// WithLogger, WithTracer, WithFallbackPartition, WithMaxResponseBody,
 // WithDeadlineHeader and WithDependencyName; one runtime.Dependency per
 // client. When the policy declares a fleet, the client also has
 // WithFleet, which takes a go-redis UniversalClient and gives the
@@ -44,11 +44,20 @@
 // with the required path parameters in template order, an OpParams struct
 // for query, header and cookie parameters (required ones as values,
 // optional ones as pointers, slices and maps as they are; nil is not sent)
-// and the request body: the model type for JSON, url.Values for forms,
-// string for text, io.Reader for binary payloads (replayable, and so
-// retried, only when it is a *bytes.Reader, *bytes.Buffer or
-// *strings.Reader) and, degraded with a warning, for multipart payloads,
-// together with their content type.
+// and the request body: the model type for JSON; the struct of the schema
+// for forms (encoded without reflection, as the encoding object's style
+// and explode say) and multipart bodies (a runtime.Multipart, part by
+// part, each part with its encoding's content type; binary properties are
+// runtime.File file parts); url.Values for a form, and io.Reader plus its
+// content type, with a warning, for a multipart body, whose schema is not
+// an object; string for text; io.Reader for binary payloads, set with
+// runtime.SetBody (replayable, and so retried, when it is held in memory
+// or an io.ReadSeeker; a one-shot reader makes the call one attempt).
+//
+// Model types use real types for formats: uuid.UUID
+// (github.com/google/uuid), runtime.Date, time.Time, the sized and
+// unsigned integers, []byte for byte and binary; an optional nullable
+// property is a runtime.Nullable[T], absent, null and set kept apart.
 //
 // The result follows these rules:
 //
