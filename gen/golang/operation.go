@@ -55,6 +55,8 @@ var fixedLocals = map[string]bool{
 	"url": true, "http": true, "strconv": true, "json": true, "bytes": true, "time": true,
 	"strings": true, "io": true, "context": true, "resilient": true, "slices": true, "maps": true,
 	"base64": true, "errors": true, "fmt": true, "slog": true,
+	// Form and multipart bodies, streams.
+	"form": true, "m": true, "resp": true, "uuid": true,
 }
 
 func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView {
