@@ -83,7 +83,10 @@ func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagno
 
 // state is what the stages of one run produced.
 type state struct {
-	diags      diag.List
+	diags diag.List
+	// strict makes the warnings of sloppy input errors (see
+	// [diag.Rule.Strict]).
+	strict     bool
 	svc        *ir.Service
 	resolved   *resolve.Service
 	dependency string
@@ -121,7 +124,7 @@ func (s *state) validated() error {
 // document's examples are also checked against their schemas. The returned
 // state is never nil; the error joins all error diagnostics.
 func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
-	s := &state{}
+	s := &state{strict: opts.Strict}
 	file := s.policyFile(opts)
 	doc, warnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir, DeferValidation: true})
 	s.add(warnings, err)
@@ -136,7 +139,8 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 		w, err := doc.Validate(examples)
 		s.validation <- validation{w, err}
 	}()
-	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames, DocumentURL: opts.DocumentURL})
+	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames,
+		DocumentURL: opts.DocumentURL, Reserved: golang.ReservedNames(), ReservedMethods: golang.ReservedMethods()})
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()
@@ -178,9 +182,13 @@ func (s *state) policyFile(opts OpenAPIOptions) *policyspec.File {
 	return f
 }
 
-// add records one stage's warnings and errors.
+// add records one stage's warnings and errors; with strict, the warnings
+// of sloppy input as errors.
 func (s *state) add(warnings []diag.Diagnostic, err error) {
 	for _, d := range warnings {
+		if s.strict {
+			d = d.Strictly()
+		}
 		s.diags.Add(d)
 	}
 	for _, d := range diag.From(err) {

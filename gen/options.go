@@ -36,8 +36,11 @@ type OpenAPIOptions struct {
 	// derives it with [DependencyName] from the document's info.title, or
 	// from the spec's file name when there is no title.
 	Dependency string
-	// Strict makes an operation without operationId an error instead of
-	// a warning.
+	// Strict refuses sloppy input: the warnings [diag.Rule.Strict] names
+	// (validation findings that leave the client correct, operations
+	// without operationId, fixed queries and fragments in path
+	// templates) become errors, for spec authors who want a clean
+	// document.
 	Strict bool
 	// IgnoreGoNames disregards the document's x-go-name values, for a
 	// document whose names were written for another generator's package

@@ -84,7 +84,7 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 	fs.StringVar(&c.policy, "policy", "", "policy `file` (YAML) layered below the spec's x-resilience")
 	fs.StringVar(&c.dependency, "dependency", "", "`name` the policy file knows the service by (default: from info.title)")
 	fs.StringVar(&c.root, "root", "", "`folder` the spec's $refs may reach (default: the spec's folder)")
-	fs.BoolVar(&c.strict, "strict", false, "make an operation without operationId an error")
+	fs.BoolVar(&c.strict, "strict", false, "make the warnings of a sloppy document (W-OPENAPI, W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT) errors")
 	fs.BoolVar(&c.noGoNames, "ignore-go-names", false, "disregard x-go-name values written for another generator's package layout")
 	fs.StringVar(&c.docURL, "document-url", "", "`URL` the spec is served from, to resolve relative server URLs against")
 	by := fs.String("by", "operation", "rows of the review table: operation or dependency")
@@ -291,13 +291,27 @@ func existingPackage(dir, skip string) string {
 }
 
 // write writes data to the file name, or to stdout when name is empty.
-// Missing folders are made. An existing file with the same content is
+// A name that is a device or a pipe is written to as it is. Missing
+// folders are made. An existing file with the same content is
 // left untouched; otherwise the
 // data goes to a temporary file in the same folder that is then renamed,
 // so a failed write never leaves half a file.
 func (c *command) write(stdout io.Writer, name string, data []byte) error {
 	if name == "" {
 		_, err := stdout.Write(data)
+		return err
+	}
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		// A device or pipe (-o /dev/null, -o /dev/stdout) is written to,
+		// never replaced by a renamed file.
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 		return err
 	}
 	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {

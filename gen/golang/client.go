@@ -154,11 +154,12 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 			v.usesBytes = true
 		}
 	}
-	taken := declaredNames(svc.IR, v.ops, v.fleet)
-	nameResults(v.ops, taken)
-	shareErrorTypes(v.ops, taken)
-	v.servers = serverViews(svc.IR, taken)
-	v.schemes = schemeViews(svc.IR, taken)
+	used := modelNames(svc.IR, v.fleet)
+	nameParams(v.ops, used, list)
+	nameResults(v.ops, used, list)
+	shareErrorTypes(v.ops, used, list)
+	v.servers = serverViews(svc.IR, used)
+	v.schemes = schemeViews(svc.IR, used)
 	for _, ov := range v.ops {
 		ov.credentials = credentialsOf(ov.src, v.schemes)
 		ov.doc = c.methodDoc(ov.src, ov)

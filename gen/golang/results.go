@@ -2,7 +2,6 @@ package golang
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -25,9 +24,10 @@ import (
 //		XRateLimitRemaining *int
 //	}
 type resultSet struct {
-	// name is the struct's name, set by nameResults.
-	name string
-	op   string
+	// name is the struct's name, set by nameResults; renamed says why it
+	// is not the usual one ("" when it is).
+	name, renamed string
+	op            string
 	// answers are the documented answers, in status order.
 	answers []*answerView
 	headers []*headerField
@@ -238,20 +238,14 @@ func (c *clientGen) headerParser(t *ir.TypeRef) func() *jen.Statement {
 	return nil
 }
 
-// nameResults names the result structs <Op>Result, numbered when a name
-// in taken (models, Params, errors) or an earlier result holds it, and adds
-// the names to taken.
-func nameResults(ops []*opView, taken map[string]bool) {
+// nameResults names the result structs with [generatedName]:
+// <Op>Result, or <Op>CallResult with a warning when a model, the client
+// or an earlier type has that name.
+func nameResults(ops []*opView, used map[string]bool, list *diag.List) {
 	for _, op := range ops {
-		if op.result == nil || op.result.set == nil {
-			continue
+		if op.result != nil && op.result.set != nil {
+			op.result.set.name, op.result.set.renamed = generatedName(op, "Result", used, list)
 		}
-		name := op.name + "Result"
-		for n := 2; taken[name]; n++ {
-			name = op.name + "Result" + strconv.Itoa(n)
-		}
-		taken[name] = true
-		op.result.set.name = name
 	}
 }
 
@@ -340,7 +334,11 @@ func emitResultSet(f *jen.File, s *resultSet) {
 		}
 		fields = append(fields, comments(doc).Id(h.name).Add(h.typ()))
 	}
-	f.Add(comments(wrap(s.name+" is an answer of "+s.op+": its status, its header and the body and documented headers of its status.", commentWidth)).
+	doc := wrap(s.name+" is an answer of "+s.op+": its status, its header and the body and documented headers of its status.", commentWidth)
+	if s.renamed != "" {
+		doc = append(append(doc, ""), wrap(s.renamed, commentWidth)...)
+	}
+	f.Add(comments(doc).
 		Type().Id(s.name).Struct(fields...))
 
 	hasHeaders, hasBody, hasRange := len(s.headers) > 0, false, false

@@ -43,7 +43,7 @@ components:
 `
 
 // TestResultNamesAndHeaderTypes: a result struct whose name a schema
-// already has is numbered, and a header of a type the client does not
+// already has is renamed (W-NAME-RENAMED), and a header of a type the client does not
 // parse is left in Header with a W-RESPONSE-HEADER warning naming it.
 func TestResultNamesAndHeaderTypes(t *testing.T) {
 	fsys := fstest.MapFS{"api.yaml": {Data: []byte(answersSpec)}}
@@ -53,14 +53,14 @@ func TestResultNamesAndHeaderTypes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ParseFile: %v", err)
 	}
-	fields := map[string]string{} // ListJobsResult2's fields and their types
+	fields := map[string]string{} // ListJobsCallResult's fields and their types
 	var result string             // ListJobs's first result type
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
 			for _, spec := range d.Specs {
 				ts, ok := spec.(*ast.TypeSpec)
-				if !ok || ts.Name.Name != "ListJobsResult2" {
+				if !ok || ts.Name.Name != "ListJobsCallResult" {
 					continue
 				}
 				for _, fl := range ts.Type.(*ast.StructType).Fields.List {
@@ -73,12 +73,12 @@ func TestResultNamesAndHeaderTypes(t *testing.T) {
 			}
 		}
 	}
-	if result != "*ListJobsResult2" {
-		t.Errorf("ListJobs returns %s, want *ListJobsResult2 (ListJobsResult is the schema's)", result)
+	if result != "*ListJobsCallResult" {
+		t.Errorf("ListJobs returns %s, want *ListJobsCallResult (ListJobsResult is the schema's)", result)
 	}
 	want := map[string]string{"Status": "int", "Header": "http.Header", "OK": "[]ListJobsResult", "XCursor": "string"}
 	if diff := cmp.Diff(want, fields); diff != "" {
-		t.Errorf("ListJobsResult2's fields (-want +got):\n%s", diff)
+		t.Errorf("ListJobsCallResult's fields (-want +got):\n%s", diff)
 	}
 	var got []string
 	for _, w := range warnings {
