@@ -33,7 +33,14 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, emitErr := emit(s, opts)
+	var code []byte
+	var files []File
+	var emitErr error
+	if opts.Split {
+		files, emitErr = emitSplit(s, opts)
+	} else {
+		code, emitErr = emit(s, opts)
+	}
 	if err := s.validated(); err != nil {
 		return nil, err
 	}
@@ -42,6 +49,7 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 	}
 	return &Result{
 		Code:       code,
+		Files:      files,
 		Review:     s.review(opts.ReviewMode),
 		Warnings:   s.diags.Warnings(),
 		Dependency: s.dependency,
@@ -161,6 +169,11 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 	if s.diags.HasErrors() {
 		return s, s.validated()
 	}
+	selectOperations(res, opts.Include, opts.Exclude, &s.diags)
+	if s.diags.HasErrors() {
+		return s, s.validated()
+	}
+	s.svc = res.IR
 	s.resolved = res
 	return s, nil
 }
@@ -211,19 +224,31 @@ func (s *state) review(mode policyspec.ReviewMode) string {
 
 // emit writes the Go file of a resolved service.
 func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
-	pkg := opts.Package
-	if pkg == "" {
-		base := path.Base(s.svc.Source)
-		pkg = PackageName(strings.TrimSuffix(base, path.Ext(base)), "client")
-	}
-	source := opts.Source
-	if source == "" {
-		source = s.svc.Source
-	}
+	pkg, source := s.fileNames(opts)
 	f, err := s.emitFile(pkg, source)
 	if err != nil {
 		return nil, err
 	}
+	return render(f)
+}
+
+// fileNames returns the package name and the source line of the
+// generated files.
+func (s *state) fileNames(opts OpenAPIOptions) (pkg, source string) {
+	pkg = opts.Package
+	if pkg == "" {
+		base := path.Base(s.svc.Source)
+		pkg = PackageName(strings.TrimSuffix(base, path.Ext(base)), "client")
+	}
+	source = opts.Source
+	if source == "" {
+		source = s.svc.Source
+	}
+	return pkg, source
+}
+
+// render formats a file.
+func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, diag.Diagnostic{Rule: diag.RuleEmit, Message: "generated code does not format: " + oneLine(err.Error()),

@@ -31,6 +31,19 @@
 //	               relative server URL is then reported, W-SERVER)
 //	-by dependency|operation
 //	               rows of the review table; default: operation
+//	-include FILTERS
+//	               only the operations these filters select, and the model
+//	               types they reach; comma-separated, repeatable. A filter
+//	               is tag:NAME (the operations with that tag), path:/PREFIX
+//	               (whose path template starts with PREFIX; a bare /PREFIX
+//	               too) or op:OPERATION_ID. Default: every operation
+//	-exclude FILTERS
+//	               leave out the operations these filters select, after
+//	               -include. The whole document is still loaded and checked,
+//	               and names are those of the whole document, so they do
+//	               not change with the selection. A filter that selects
+//	               nothing is a warning (W-SELECT-UNUSED), a selection left
+//	               empty an error (E-SELECT-EMPTY)
 //
 // Flags of generate:
 //
@@ -45,6 +58,17 @@
 //	               "main" without Go files there, or when writing to
 //	               standard output, the spec's file name
 //	-review FILE   also write the Markdown resilience review to FILE
+//	-split         write the client as several files of the package, for
+//	               specs large enough to slow editors down: -o (required)
+//	               gets the Client type, its options and policy table, the
+//	               shared helpers and the operations without a tag; each
+//	               first tag of the other operations, in lower snake case,
+//	               gets a file named after -o's (client.gen.go →
+//	               client_issues.gen.go); the model types, sorted by name,
+//	               go to client_models.gen.go, client_models_2.gen.go... 500
+//	               to a file. Names are the same as without -split. Files of
+//	               an earlier run whose tag is gone are left in place:
+//	               delete them with the rest when regenerating
 //
 // Warnings go to standard error, each line prefixed "warning: ". Errors go
 // to standard error one per line, as
@@ -294,6 +318,8 @@
 //	W-RESPONSE-HEADER    a documented response header of a type the client does not parse, left as text in the result's Header
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
 //	W-SERVER             a relative server URL with no document URL to resolve it
+//	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
+//	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
 //
 // # go generate
 //

@@ -489,3 +489,16 @@ components:
 		}
 	}
 }
+
+func TestPartName(t *testing.T) {
+	for _, c := range [][3]string{
+		{"client.gen.go", "", "client.gen.go"},
+		{"client.gen.go", "issues", "client_issues.gen.go"},
+		{"out/api.go", "models_2", "out/api_models_2.go"},
+		{"api", "pets", "api_pets"},
+	} {
+		if got := partName(c[0], c[1]); got != c[2] {
+			t.Errorf("partName(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}

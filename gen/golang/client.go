@@ -37,6 +37,12 @@ type ClientOptions struct {
 	// the errors the generated code makes start with it ("petstore: ...").
 	// Empty means the service's name in lower case.
 	Package string
+	// OperationFile, when set, returns the file of the package an
+	// operation's method, Params struct, request builder and error type
+	// (when the operation is the first to use it) are written to; the
+	// rest of the client goes to the file given to EmitClient. Nil writes
+	// everything to that file.
+	OperationFile func(*ir.Operation) *jen.File
 }
 
 // EmitClient writes the resilient HTTP client of svc, a service with its
@@ -66,20 +72,24 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {
+		of := f
+		if opts.OperationFile != nil {
+			of = opts.OperationFile(op.src)
+		}
 		if op.result != nil && op.result.stream != nil {
-			emitStreamMethod(f, op, v.m)
+			emitStreamMethod(of, op, v.m)
 		} else {
-			emitMethod(f, op)
+			emitMethod(of, op)
 		}
 		if op.params != nil {
-			emitParams(f, op)
+			emitParams(of, op)
 		}
-		emitRequest(f, op, v.pkg)
+		emitRequest(of, op, v.pkg)
 		if op.result != nil && op.result.set != nil {
-			emitResultSet(f, op.result.set)
+			emitResultSet(of, op.result.set)
 		}
 		if e := op.errType; e != nil && !emitted[e] {
-			emitErrorType(f, e, v.pkg)
+			emitErrorType(of, e, v.pkg)
 			emitted[e] = true
 		}
 	}

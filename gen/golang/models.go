@@ -14,8 +14,15 @@ import (
 // with constants per enum, a JSON-preserving union per oneOf/anyOf, and a
 // named type for every other named schema.
 func EmitModels(f *jen.File, svc *ir.Service) {
+	EmitModelsTo(func(*ir.Type) *jen.File { return f }, svc)
+}
+
+// EmitModelsTo writes the model types of svc as [EmitModels] does, each
+// into the file fileOf returns for it: files of one package.
+func EmitModelsTo(fileOf func(*ir.Type) *jen.File, svc *ir.Service) {
 	m := newModels(svc)
 	for _, t := range svc.Types {
+		f := fileOf(t)
 		switch t.Kind {
 		case ir.TypeStruct:
 			emitStruct(f, m.structView(t))

@@ -51,3 +51,4 @@ func FuzzEscapePathLiteral(f *testing.F) {
 		}
 	})
 }
+

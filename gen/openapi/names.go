@@ -52,10 +52,8 @@ func (n *namespace) rename(base, suffix, prev, owner string) (string, string) {
 	return n.derive(base, owner), base + " is the Go name of " + strings.TrimSpace(prev)
 }
 
-// derive takes base, or base2, base3... when base is taken. A base
-// longer than maxDerivedName is first cut to it (see boundName).
+// derive takes base, or base2, base3... when base is taken.
 func (n *namespace) derive(base, owner string) string {
-	base = boundName(base)
 	i, tried := n.next[base]
 	if !tried {
 		if _, ok := n.claim(base, owner); ok {
@@ -75,7 +73,9 @@ func (n *namespace) derive(base, owner string) string {
 // boundName cuts a name longer than maxDerivedName, at the start of a
 // word (an upper-case letter) in its second half when there is one, so
 // that "…ChildChild" does not become "…ChildCh". Names cut to the same
-// text are told apart by derive's numeric suffix.
+// text are told apart by derive's numeric suffix. It applies to the
+// names of types met inline, which grow with the nesting; a name the
+// spec writes is never cut.
 func boundName(name string) string {
 	if len(name) <= maxDerivedName {
 		return name

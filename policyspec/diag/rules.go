@@ -82,6 +82,12 @@ const (
 	RuleServer             Rule = "W-SERVER"
 )
 
+// The operations chosen for generation (-include, -exclude).
+const (
+	RuleSelectEmpty  Rule = "E-SELECT-EMPTY"
+	RuleSelectUnused Rule = "W-SELECT-UNUSED"
+)
+
 // .proto files and the protoc plugin.
 const (
 	RuleRequest        Rule = "E-REQUEST"
@@ -190,6 +196,9 @@ func Rules() []RuleDoc {
 		{RuleResponseHeader, "a documented response header of a type the client does not parse, left as text in the result's Header", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
 		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
+
+		{RuleSelectEmpty, "-include and -exclude filters that leave no operation to generate", OpenAPI, false},
+		{RuleSelectUnused, "an -include or -exclude filter that selects no operation", OpenAPI, false},
 
 		{RuleRequest, "a request from protoc that the plugin cannot read, such as one with invalid descriptors", Proto, true},
 		{RuleParameter, "a plugin parameter that is unknown, or whose value is refused", Proto, false},
