@@ -51,4 +51,3 @@ func FuzzEscapePathLiteral(f *testing.F) {
 		}
 	})
 }
-
