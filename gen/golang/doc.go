@@ -45,11 +45,12 @@
 // for query, header and cookie parameters (required ones as values,
 // optional ones as pointers, slices and maps as they are; nil is not sent)
 // and the request body: the model type for JSON; the struct of the schema
-// for forms (encoded without reflection, as the encoding object's style
-// and explode say) and multipart bodies (a runtime.Multipart, part by
-// part, each part with its encoding's content type; binary properties are
-// runtime.File file parts); url.Values for a form, and io.Reader plus its
-// content type, with a warning, for a multipart body, whose schema is not
+// for forms of primitives and arrays of them (encoded without reflection,
+// as the encoding object's style and explode say) and for multipart bodies
+// (a runtime.Multipart, part by part, each part with its encoding's
+// content type; binary properties are runtime.File file parts);
+// url.Values for any other form (nested objects), and io.Reader plus its
+// content type, with a warning, for a multipart body whose schema is not
 // an object; string for text; io.Reader for binary payloads, set with
 // runtime.SetBody (replayable, and so retried, when it is held in memory
 // or an io.ReadSeeker; a one-shot reader makes the call one attempt).

@@ -3,7 +3,6 @@ package golang
 import (
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/ir"
-	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // multipartStructs returns the names of the structs that operations send
@@ -72,11 +71,32 @@ func (c *clientGen) fieldValue(f *ir.Field) bodyFieldValue {
 	return bodyFieldValue{value: x}
 }
 
+// formEncodable reports whether the client encodes a form body of ct's
+// schema itself: an object whose properties are all primitives or arrays
+// of primitives. A form with nested objects (deepObject brackets, as
+// Stripe's) keeps url.Values, which the caller encodes.
+func (c *clientGen) formEncodable(ct *ir.Content) bool {
+	st := c.m.structOf(ct.Type)
+	if st == nil {
+		return false
+	}
+	for _, f := range st.Fields {
+		t := f.Type
+		switch {
+		case c.scalarFormat(t) != nil:
+		case t.Kind == ir.KindArray && !t.Elem.Nullable && c.scalarFormat(t.Elem) != nil && !c.m.fieldNullable(f):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // formCode writes the statements that encode a form body into form, a
 // url.Values, as its encoding object says: primitives as their text,
 // arrays of primitives one pair per element (style form, explode) or
-// joined (comma, space or pipe), anything else as JSON text with a
-// warning; absent optional properties are left out.
+// joined (comma, space or pipe); absent optional properties are left out.
+// The body is one [formEncodable] accepts.
 //
 //	form := url.Values{}
 //	form.Set("grant_type", string(body.GrantType))
@@ -94,14 +114,13 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 		enc := ct.EncodingOf(f.JSONName)
 		key := jen.Lit(f.JSONName)
 		var code []jen.Code
-		switch {
-		case c.scalarFormat(f.Type) != nil:
-			if fv.present != nil && c.m.fieldNullable(f) {
-				code = []jen.Code{jen.Id("form").Dot("Set").Call(key, c.scalarFormat(f.Type)(jen.Op("*").Add(fv.value)))}
-			} else {
-				code = []jen.Code{jen.Id("form").Dot("Set").Call(key, c.scalarFormat(f.Type)(fv.value))}
+		if format := c.scalarFormat(f.Type); format != nil {
+			value := fv.value
+			if c.m.fieldNullable(f) {
+				value = jen.Op("*").Add(value)
 			}
-		case f.Type.Kind == ir.KindArray && !f.Type.Elem.Nullable && c.scalarFormat(f.Type.Elem) != nil && !c.m.fieldNullable(f):
+			code = []jen.Code{jen.Id("form").Dot("Set").Call(key, format(value))}
+		} else {
 			format := c.scalarFormat(f.Type.Elem)
 			style, explode := ir.StyleForm, true
 			if enc != nil {
@@ -110,21 +129,13 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 			if style == ir.StyleForm && explode {
 				code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(fv.value)).Block(
 					jen.Id("form").Dot("Add").Call(key, format(jen.Id("v"))))}
-				break
-			}
-			sep := map[ir.Style]string{ir.StyleSpaceDelimited: " ", ir.StylePipeDelimited: "|"}[style]
-			if sep == "" {
-				sep = ","
-			}
-			code = append(joined(fv.value, format, ""), jen.Id("form").Dot("Set").Call(key, jen.Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(sep))))
-			code = []jen.Code{jen.If(jen.Len(fv.value).Op(">").Lit(0)).Block(code...)}
-		default:
-			c.list.Warnf(f.Location, diag.RuleParamJSON, "form property "+quote(f.JSONName)+" has no form serialization the client supports; it is sent as JSON text", "")
-			code = append(jsonText("data", fv.value), jen.Id("form").Dot("Set").Call(key, jen.String().Call(jen.Id("data"))))
-			if fv.present == nil && !f.Required && c.m.nilable(f.Type) {
-				fv.present = jen.Id("body").Dot(f.Name).Op("!=").Nil()
 			} else {
-				code = []jen.Code{jen.Block(code...)}
+				sep := map[ir.Style]string{ir.StyleSpaceDelimited: " ", ir.StylePipeDelimited: "|"}[style]
+				if sep == "" {
+					sep = ","
+				}
+				code = append(joined(fv.value, format, ""), jen.Id("form").Dot("Set").Call(key, jen.Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(sep))))
+				code = []jen.Code{jen.If(jen.Len(fv.value).Op(">").Lit(0)).Block(code...)}
 			}
 		}
 		if fv.present != nil {
