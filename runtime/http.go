@@ -194,9 +194,6 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 	// copies it after that write. Hedged attempts run concurrently, so
 	// every one of them sends a copy.
 	inPlace := op.hedgeDelay <= 0
-	// Only a non-idempotent call's caller needs to know whether a failed
-	// attempt was sent; the others' attempts are not traced.
-	trace := op.idempotency == NotIdempotent
 	var key string
 	if op.fallback.Kind == FallbackCached {
 		kr := req
@@ -217,7 +214,9 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 		if first { // never written when hedged attempts may read it
 			inPlace = false
 		}
-		return httpAttempt(actx, op, c, req, first, trace, decode, decodeErr)
+		// Only a non-idempotent call's caller needs to know whether a
+		// failed attempt was sent; the others' attempts are not traced.
+		return httpAttempt(actx, op, c, req, first, op.idempotency == NotIdempotent, decode, decodeErr)
 	})
 }
 
