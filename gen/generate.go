@@ -33,7 +33,14 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, emitErr := emit(s, opts)
+	var code []byte
+	var files []File
+	var emitErr error
+	if opts.Split {
+		files, emitErr = emitSplit(s, opts)
+	} else {
+		code, emitErr = emit(s, opts)
+	}
 	if err := s.validated(); err != nil {
 		return nil, err
 	}
@@ -42,6 +49,7 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 	}
 	return &Result{
 		Code:       code,
+		Files:      files,
 		Review:     s.review(opts.ReviewMode),
 		Warnings:   s.diags.Warnings(),
 		Dependency: s.dependency,
@@ -83,7 +91,10 @@ func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagno
 
 // state is what the stages of one run produced.
 type state struct {
-	diags      diag.List
+	diags diag.List
+	// strict makes the warnings of sloppy input errors (see
+	// [diag.Rule.Strict]).
+	strict     bool
 	svc        *ir.Service
 	resolved   *resolve.Service
 	dependency string
@@ -121,7 +132,7 @@ func (s *state) validated() error {
 // document's examples are also checked against their schemas. The returned
 // state is never nil; the error joins all error diagnostics.
 func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
-	s := &state{}
+	s := &state{strict: opts.Strict}
 	file := s.policyFile(opts)
 	doc, warnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir, DeferValidation: true})
 	s.add(warnings, err)
@@ -136,7 +147,8 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 		w, err := doc.Validate(examples)
 		s.validation <- validation{w, err}
 	}()
-	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames, DocumentURL: opts.DocumentURL})
+	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames,
+		Reserved: golang.ReservedNames(), ReservedMethods: golang.ReservedMethods(), DocumentURL: opts.DocumentURL})
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()
@@ -157,6 +169,11 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 	if s.diags.HasErrors() {
 		return s, s.validated()
 	}
+	selectOperations(res, opts.Include, opts.Exclude, &s.diags)
+	if s.diags.HasErrors() {
+		return s, s.validated()
+	}
+	s.svc = res.IR
 	s.resolved = res
 	return s, nil
 }
@@ -178,9 +195,13 @@ func (s *state) policyFile(opts OpenAPIOptions) *policyspec.File {
 	return f
 }
 
-// add records one stage's warnings and errors.
+// add records one stage's warnings and errors; with strict, the warnings
+// of sloppy input as errors.
 func (s *state) add(warnings []diag.Diagnostic, err error) {
 	for _, d := range warnings {
+		if s.strict {
+			d = d.Strictly()
+		}
 		s.diags.Add(d)
 	}
 	for _, d := range diag.From(err) {
@@ -203,19 +224,31 @@ func (s *state) review(mode policyspec.ReviewMode) string {
 
 // emit writes the Go file of a resolved service.
 func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
-	pkg := opts.Package
-	if pkg == "" {
-		base := path.Base(s.svc.Source)
-		pkg = PackageName(strings.TrimSuffix(base, path.Ext(base)), "client")
-	}
-	source := opts.Source
-	if source == "" {
-		source = s.svc.Source
-	}
+	pkg, source := s.fileNames(opts)
 	f, err := s.emitFile(pkg, source)
 	if err != nil {
 		return nil, err
 	}
+	return render(f)
+}
+
+// fileNames returns the package name and the source line of the
+// generated files.
+func (s *state) fileNames(opts OpenAPIOptions) (pkg, source string) {
+	pkg = opts.Package
+	if pkg == "" {
+		base := path.Base(s.svc.Source)
+		pkg = PackageName(strings.TrimSuffix(base, path.Ext(base)), "client")
+	}
+	source = opts.Source
+	if source == "" {
+		source = s.svc.Source
+	}
+	return pkg, source
+}
+
+// render formats a file.
+func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, diag.Diagnostic{Rule: diag.RuleEmit, Message: "generated code does not format: " + oneLine(err.Error()),

@@ -15,6 +15,7 @@ var hostileNames = []string{
 	"url", "http", "ctx", "err", "req", "u", "q", "c", "opts", "params", "body", "contentType", "resilient",
 	"json", "strings", "context", "fmt", "v", "vs", "i", "k", "data", "zero", "key", "op", "time", "bytes",
 	"io", "errors", "slices", "maps", "strconv", "base64", "slog", "multipart", "mime", "cookie", "_", "__",
+	"seg", "seg0", "segment_id", "segParam",
 }
 
 // TestHostileIdentifiers: parameters, properties, schemas and operations

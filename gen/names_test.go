@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"go/token"
+	"strings"
 	"testing"
 )
 
@@ -36,4 +38,21 @@ func TestDependencyName(t *testing.T) {
 			t.Errorf("DependencyName(%q, %q) = %q, want %q", tc.title, tc.spec, got, tc.want)
 		}
 	}
+}
+
+// FuzzPackageAndDependencyNames: any title and file name give a Go
+// package name (or the fallback) and a snake-case dependency name.
+func FuzzPackageAndDependencyNames(f *testing.F) {
+	for _, s := range []string{"", "Swagger Petstore", "type", "2fa", "名前", "seg_ment", "\xff", "  --  "} {
+		f.Add(s, "api/"+s+".yaml")
+	}
+	f.Fuzz(func(t *testing.T, title, spec string) {
+		if p := PackageName(title, "fallback"); p != "fallback" && (!token.IsIdentifier(p) || token.IsKeyword(p)) {
+			t.Errorf("PackageName(%q) = %q: not a package name", title, p)
+		}
+		d := DependencyName(title, spec)
+		if d == "" || strings.Trim(d, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" || strings.HasPrefix(d, "_") || strings.HasSuffix(d, "_") {
+			t.Errorf("DependencyName(%q, %q) = %q: not snake case", title, spec, d)
+		}
+	})
 }

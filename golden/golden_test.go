@@ -54,7 +54,11 @@ func TestOpenAPI(t *testing.T) {
 				}
 				t.Logf("warning: %v", w)
 			}
-			compare(t, filepath.Join(dir, "client.gen.go"), res.Code)
+			if res.Files == nil {
+				compare(t, filepath.Join(dir, "client.gen.go"), res.Code)
+			} else {
+				compareSplit(t, dir, res.Files)
+			}
 			compare(t, filepath.Join(dir, "review.md"), []byte(res.Review))
 		})
 	}
@@ -90,11 +94,66 @@ func generate(t *testing.T, dir, name string) *gen.Result {
 	} else if !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
+	caseFlags(t, dir, &opts)
 	res, err := gen.OpenAPI(os.DirFS(dir), "openapi.yaml", opts)
 	if err != nil {
 		t.Fatalf("gen.OpenAPI(%s): %v", dir, err)
 	}
 	return res
+}
+
+// caseFlags applies the case's flags.txt, when there is one: the
+// oapi-resilient flags -include, -exclude and -split.
+func caseFlags(t *testing.T, dir string, opts *gen.OpenAPIOptions) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "flags.txt"))
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := flag.NewFlagSet(dir, flag.ContinueOnError)
+	filters := func(into *[]gen.Filter) func(string) error {
+		return func(s string) error {
+			f, err := gen.ParseFilters(s)
+			*into = append(*into, f...)
+			return err
+		}
+	}
+	fs.Func("include", "", filters(&opts.Include))
+	fs.Func("exclude", "", filters(&opts.Exclude))
+	fs.BoolVar(&opts.Split, "split", false, "")
+	if err := fs.Parse(strings.Fields(string(data))); err != nil || fs.NArg() > 0 {
+		t.Fatalf("%s/flags.txt: %v %v", dir, err, fs.Args())
+	}
+}
+
+// compareSplit checks the files of a split client against client.gen.go
+// and client_PART.gen.go, and that no other client_*.gen.go is expected.
+func compareSplit(t *testing.T, dir string, files []gen.File) {
+	t.Helper()
+	want := map[string]bool{}
+	for _, f := range files {
+		name := "client.gen.go"
+		if f.Part != "" {
+			name = "client_" + f.Part + ".gen.go"
+		}
+		want[name] = true
+		compare(t, filepath.Join(dir, name), f.Code)
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "client_*.gen.go"))
+	for _, o := range old {
+		if !want[filepath.Base(o)] {
+			if *update {
+				if err := os.Remove(o); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			t.Errorf("%s is no longer generated; run go test ./golden -update", o)
+		}
+	}
 }
 
 // compare checks got against the file want, or rewrites it with -update.

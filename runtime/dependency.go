@@ -84,6 +84,16 @@ func (d *Dependency) BreakerState() BreakerState {
 // BreakerCounts returns the breaker's counts in its current window.
 func (d *Dependency) BreakerCounts() BreakerCounts { return d.breaker.counts() }
 
+// RetryBudget returns the retries the dependency's local retry budget
+// holds now (its balance, fractions included), not counting the floor of
+// [BudgetPolicy.MinPerSecond] nor, with [WithFleet], the fleet's tokens.
+// Every call the pipeline admits adds [BudgetPolicy.Ratio], every retry
+// or hedge takes one; a call refused before the pipeline, such as an
+// invalid request, changes nothing.
+func (d *Dependency) RetryBudget() float64 {
+	return float64(d.budget.balance.Load()) / milli
+}
+
 // InFlight returns the number of calls and hedges holding a bulkhead permit.
 func (d *Dependency) InFlight() int { return d.bulkhead.inFlight() }
 

@@ -77,9 +77,13 @@
 // the caller's error, refused with nothing sent. Errors name the scheme,
 // never the credential.
 //
-// [DoHTTP] refuses, before the pipeline, a request that net/http would
-// refuse (see [ErrInvalidRequest]); [AddCookie] refuses a cookie value
-// that net/http would silently cut. The default client of a generated
+// A generated client's base URL goes through [ParseBaseURL], which
+// refuses one with a query, a fragment or userinfo: appending the
+// operations' paths would mangle the first two, and the last would send
+// credentials nobody sees in the code. [DoHTTP] refuses, before the
+// pipeline, a request that net/http would refuse (see
+// [ErrInvalidRequest]); [AddCookie] refuses a cookie value that net/http
+// would silently cut. The default client of a generated
 // client, [NewHTTPClient], follows a redirect only on the first request's
 // origin and only for GET and HEAD ([CheckRedirect]): a body, header
 // parameters such as an API key, the idempotency key and the deadline
@@ -233,6 +237,20 @@
 // tested with [IsDegraded]) whose Cause is the CallError it replaced. The
 // gRPC glue wraps the CallError in a resilientgrpc.Error whose GRPCStatus
 // follows End.
+//
+// # Panics
+//
+// A panic in an attempt is the caller's bug and is not turned into an
+// error: it goes on in the caller's goroutine, as if the attempt had been
+// called directly, also when the attempt ran on a goroutine of its own (a
+// hedged round raises it in the caller's goroutine). The one exception is
+// a hedged attempt that its round had already abandoned (another attempt
+// answered, or the call was over) and that panics afterwards: the caller
+// it could reach is gone,
+// and re-raising the panic on the attempt's own goroutine would end the
+// whole process for an answer nobody awaits. It is recovered, logged at
+// error level with its stack, and reported to an observer that implements
+// [PanicObserver]; it is not re-raised.
 //
 // # Fleet state
 //

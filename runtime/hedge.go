@@ -2,6 +2,9 @@ package runtime
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -28,8 +31,9 @@ import (
 // An attempt that panics before the round ends makes the round panic with
 // the same value on the caller's goroutine, as an unhedged attempt would.
 // An attempt that the round abandoned and that panics afterwards has no
-// caller left to tell: its panic goes on, on its own goroutine, as any
-// goroutine's does.
+// caller left to tell, and re-raising its panic on its own goroutine would
+// end the whole process for an answer nobody waits for: it is recovered and
+// reported instead (reportAbandonedPanic), with its stack.
 func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], attempts *int, handedOver *bool) (r attemptResult[T], refused bool) {
 	d := op.dep
 	done, ok := d.breaker.allow()
@@ -62,9 +66,13 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 			var res attemptResult[T]
 			completed := false
 			defer func() {
-				var p any
+				var (
+					p     any
+					stack []byte
+				)
 				if !completed {
 					p = recover()
+					stack = debug.Stack()
 					res = attemptResult[T]{err: errAttemptPanicked, panicked: p}
 				}
 				mu.Lock()
@@ -82,7 +90,7 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 					d.bulkhead.release()
 				}
 				if !completed && !delivered {
-					panic(p)
+					d.reportAbandonedPanic(op, n, hedge, p, stack)
 				}
 			}()
 			res = runAttempt(ctx, actx, op, attempt, done, n, hedge, false)
@@ -141,6 +149,18 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 				timer.Reset(delay)
 			}
 		}
+	}
+}
+
+// reportAbandonedPanic tells the log (at error level) and a
+// [PanicObserver] that attempt n of op, which its round had abandoned,
+// panicked with value p; stack is where.
+func (d *Dependency) reportAbandonedPanic(op *Operation, n int, hedge bool, p any, stack []byte) {
+	d.logger.Error("abandoned hedged attempt panicked",
+		slog.String("dependency", d.name), slog.String("operation", op.name),
+		slog.Int("attempt", n), slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(stack)))
+	if po, ok := d.observer.(PanicObserver); ok {
+		po.AbandonedPanic(PanicEvent{Dependency: d.name, Operation: op.name, Attempt: n, Hedge: hedge, Value: p, Stack: stack})
 	}
 }
 

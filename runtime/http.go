@@ -179,45 +179,115 @@ type ErrorDecoder func(*RemoteError) error
 // transport tells nothing, and its errors count as possibly applied.
 //
 // The value returned is decode's; the error is the pipeline's (see [Do]).
+//
+// The pipeline runs on the value as an any, and DoHTTP only converts it:
+// a client with many operations of different result types compiles one
+// pipeline, not one per type.
 func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
+	var zero T
 	op, err := prepareHTTP(op, req)
 	if err != nil {
-		var zero T
 		return zero, err
 	}
 	if req.Body != nil && req.Body != http.NoBody {
 		// Closed also when no attempt is made (bulkhead full, breaker open).
 		defer req.Body.Close()
 	}
-	// Without hedging, attempts run one after the other on this goroutine:
-	// the first may write req.Header before sending it, and every later one
-	// copies it after that write. Hedged attempts run concurrently, so
-	// every one of them sends a copy.
-	inPlace := op.hedgeDelay <= 0
+	h := &httpCall[T]{
+		httpAttempts: httpAttempts{
+			op: op, c: c, req: req, decodeErr: decodeErr,
+			// Without hedging, attempts run one after the other on this
+			// goroutine: the first may write req.Header before sending it,
+			// and every later one copies it after that write. Hedged
+			// attempts run concurrently, so every one of them sends a copy.
+			inPlace: op.hedgeDelay <= 0,
+			// Only a non-idempotent call's caller needs to know whether a
+			// failed attempt was sent; the others' attempts are not traced.
+			trace: op.idempotency == NotIdempotent,
+		},
+		decode: decode,
+	}
 	var key string
 	if op.fallback.Kind == FallbackCached {
 		kr := req
 		if !op.fallback.Shared {
 			if kr, err = credentialKeyRequest(ctx, op, req); err != nil {
-				var zero T
 				return zero, InvalidRequest(op, err)
 			}
 		}
 		key = httpFallbackKey(kr, c, op)
 	}
+	// Attempts one after the other leave their value in h, unboxed; the
+	// pipeline sees a marker. Concurrent attempts, and values a cached
+	// fallback keeps, travel boxed.
+	h.keep = h.inPlace && key == ""
 	if editing(op, c) {
 		// Every attempt edits a header and URL of its own.
-		inPlace = false
+		h.inPlace = false
 	}
-	return Do(ctx, op, key, func(actx context.Context) (T, error) {
-		first := inPlace
-		if first { // never written when hedged attempts may read it
-			inPlace = false
-		}
-		// Only a non-idempotent call's caller needs to know whether a
-		// failed attempt was sent; the others' attempts are not traced.
-		return httpAttempt(actx, op, c, req, first, op.idempotency == NotIdempotent, decode, decodeErr)
-	})
+	v, err := Do(ctx, op, key, h.attempt)
+	if _, ok := v.(keptValue); ok {
+		return h.v, err
+	}
+	t, _ := v.(T)
+	return t, err
+}
+
+// httpAttempts is what every attempt of one [DoHTTP] call shares.
+type httpAttempts struct {
+	op        *Operation
+	c         *HTTPClient
+	req       *http.Request
+	decodeErr ErrorDecoder
+	// inPlace: the next attempt is the first and may write req.Header;
+	// never set when hedged attempts may read it.
+	inPlace, trace bool
+}
+
+// httpCall is one [DoHTTP] call of result type T: its attempts, the
+// success decoder, and the value decoded, kept out of the pipeline when
+// keep is set.
+type httpCall[T any] struct {
+	httpAttempts
+	decode func(*http.Response) (T, error)
+	keep   bool
+	v      T
+}
+
+// keptValue is what an attempt returns to the pipeline when its value is
+// kept in the httpCall.
+type keptValue struct{}
+
+// attempt is the call's [Attempt].
+func (h *httpCall[T]) attempt(actx context.Context) (any, error) {
+	return h.httpAttempts.run(actx, h)
+}
+
+// decodeSuccess decodes a success answer for [httpAttempt].
+func (h *httpCall[T]) decodeSuccess(resp *http.Response) (any, error) {
+	v, err := h.decode(resp)
+	switch {
+	case err != nil:
+		return nil, err
+	case h.keep:
+		h.v = v
+		return keptValue{}, nil
+	}
+	return v, nil
+}
+
+// successDecoder decodes a success answer into the value a call returns.
+type successDecoder interface {
+	decodeSuccess(*http.Response) (any, error)
+}
+
+// run sends one attempt.
+func (a *httpAttempts) run(actx context.Context, decode successDecoder) (any, error) {
+	first := a.inPlace
+	if first {
+		a.inPlace = false
+	}
+	return httpAttempt(actx, a.op, a.c, a.req, first, a.trace, decode, a.decodeErr)
 }
 
 // prepareHTTP checks req as net/http would before the pipeline (closing
@@ -276,8 +346,8 @@ func (c *HTTPClient) settings() (d Doer, name string, margin time.Duration, send
 // previous attempt's transport may still be reading. With trace, a
 // transport error that left nothing at the dependency is marked so
 // ([MarkNotSent]).
-func httpAttempt[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool, decode func(*http.Response) (T, error), decodeErr ErrorDecoder) (T, error) {
-	var zero T
+func httpAttempt(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool, decode successDecoder, decodeErr ErrorDecoder) (any, error) {
+	var zero any
 	// Nothing of req but its header is ever written to, and that by the
 	// first attempt only, before it is sent. That attempt sends req itself
 	// when req is already bound to ctx and has no body to replay; every
@@ -341,7 +411,7 @@ func httpAttempt[T any](ctx context.Context, op *Operation, c *HTTPClient, req *
 		body := &readTracker{r: resp.Body, limit: limit}
 		resp.Body = body
 		defer body.finish()
-		v, err := decode(resp)
+		v, err := decode.decodeSuccess(resp)
 		if body.tooLarge {
 			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
 		}

@@ -148,3 +148,33 @@ type DegradedEvent struct {
 	// not keep it.
 	Context context.Context
 }
+
+// PanicObserver is an [Observer] that also wants to know when a hedged
+// attempt panicked after its round had ended without it (another attempt
+// answered first, or the call was over): such a panic has no caller left
+// to reach, so it is recovered, logged at error level and reported here
+// instead of ending the process. A panic that happens while the round
+// still waits is raised on the caller's goroutine and is not reported.
+// [NewDependency] looks for it on the observer given with [WithObserver].
+type PanicObserver interface {
+	// AbandonedPanic is called once per such panic, from the attempt's
+	// goroutine.
+	AbandonedPanic(PanicEvent)
+}
+
+// AbandonedPanic does nothing.
+func (NopObserver) AbandonedPanic(PanicEvent) {}
+
+// PanicEvent describes the panic of an abandoned hedged attempt.
+type PanicEvent struct {
+	Dependency, Operation string
+	// Attempt is the number of the attempt within its call, from 1.
+	Attempt int
+	// Hedge is true for a hedge, false for the round's first attempt.
+	Hedge bool
+	// Value is what the attempt panicked with.
+	Value any
+	// Stack is the attempt goroutine's stack at the panic, as
+	// [runtime/debug.Stack] formats it.
+	Stack []byte
+}

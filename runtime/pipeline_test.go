@@ -910,6 +910,80 @@ func TestCallWithLessThanMinAttemptLeftFailsAtOnce(t *testing.T) {
 	})
 }
 
+// panicRecorder records the panics of abandoned hedged attempts.
+type panicRecorder struct {
+	runtime.NopObserver
+	mu     sync.Mutex
+	events []runtime.PanicEvent
+}
+
+func (r *panicRecorder) AbandonedPanic(e runtime.PanicEvent) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+// TestAbandonedHedgePanicIsReported: an attempt that its round abandoned
+// (the hedge answered first) and that panics afterwards does not end the
+// process: the panic is recovered, logged at error level and reported to
+// a PanicObserver with its value and stack, and its permit comes back.
+func TestAbandonedHedgePanicIsReported(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var rec panicRecorder
+		var logged strings.Builder
+		var logMu sync.Mutex
+		logger := slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logged}, nil))
+		d := newDep(t, runtime.Policy{}, runtime.WithObserver(&rec), runtime.WithLogger(logger))
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Hedge: runtime.HedgePolicy{Delay: 100 * time.Millisecond}})
+		var n atomic.Int64
+		attempt := func(ctx context.Context) (string, error) {
+			if n.Add(1) == 1 {
+				time.Sleep(300 * time.Millisecond) // deaf to its cancellation
+				panic("late boom")
+			}
+			return "hedge", nil
+		}
+		got, err := runtime.Do(t.Context(), op, "", attempt)
+		if err != nil || got != "hedge" {
+			t.Fatalf("Do = %q, %v, want the hedge's answer", got, err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		if len(rec.events) != 1 {
+			t.Fatalf("%d panic events, want 1: %+v", len(rec.events), rec.events)
+		}
+		e := rec.events[0]
+		if e.Dependency != "dep" || e.Attempt != 1 || e.Hedge || e.Value != "late boom" {
+			t.Errorf("PanicEvent = %+v, want dep, attempt 1, not a hedge, value \"late boom\"", e)
+		}
+		if !strings.Contains(string(e.Stack), "TestAbandonedHedgePanicIsReported") {
+			t.Errorf("PanicEvent.Stack does not show the panicking function:\n%s", e.Stack)
+		}
+		logMu.Lock()
+		defer logMu.Unlock()
+		if out := logged.String(); !strings.Contains(out, "level=ERROR") || !strings.Contains(out, "late boom") {
+			t.Errorf("log = %q, want an error with the panic value", out)
+		}
+		if got := d.InFlight(); got != 0 {
+			t.Errorf("InFlight() = %d after the call, want 0", got)
+		}
+	})
+}
+
+// lockedWriter serialises writes to a strings.Builder.
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
 // TestMaxRetriesOneRule: a retry count means the same in the policy and in
 // a per-call override: zero is the default, NoRetries none.
 func TestMaxRetriesOneRule(t *testing.T) {

@@ -19,7 +19,11 @@
 //	               spec's own folder. Widen it for specs that refer to
 //	               "../common/..."; files outside it and URLs are never read,
 //	               not even through a symbolic link (see Input files)
-//	-strict        an operation without operationId is an error, not a warning
+//	-strict        refuse a sloppy document: the warnings W-OPENAPI,
+//	               W-NO-OPID, W-PATH-QUERY and W-PATH-FRAGMENT become the
+//	               errors E-OPENAPI, E-NO-OPID, E-PATH-QUERY and
+//	               E-PATH-FRAGMENT, with the exit status of those errors
+//	               (see Errors and warnings); for spec authors
 //	-ignore-go-names  disregard x-go-name values (written for another
 //	               generator's package layout, they may clash in one package)
 //	-document-url URL  the URL the spec is served from, against which
@@ -27,12 +31,26 @@
 //	               relative server URL is then reported, W-SERVER)
 //	-by dependency|operation
 //	               rows of the review table; default: operation
+//	-include FILTERS
+//	               only the operations these filters select, and the model
+//	               types they reach; comma-separated, repeatable. A filter
+//	               is tag:NAME (the operations with that tag), path:/PREFIX
+//	               (whose path template starts with PREFIX; a bare /PREFIX
+//	               too) or op:OPERATION_ID. Default: every operation
+//	-exclude FILTERS
+//	               leave out the operations these filters select, after
+//	               -include. The whole document is still loaded and checked,
+//	               and names are those of the whole document, so they do
+//	               not change with the selection. A filter that selects
+//	               nothing is a warning (W-SELECT-UNUSED), a selection left
+//	               empty an error (E-SELECT-EMPTY)
 //
 // Flags of generate:
 //
 //	-o FILE        output file; default: standard output. The file is
 //	               written only when generation succeeds, and left
-//	               untouched when its content is unchanged
+//	               untouched when its content is unchanged; a device or
+//	               pipe (/dev/stdout) is written to, never replaced
 //	-package NAME  Go package name; default: the package of the Go files
 //	               already in the output folder, else the output folder's
 //	               name made a Go identifier ("pet-store" → petstore; a
@@ -40,6 +58,17 @@
 //	               "main" without Go files there, or when writing to
 //	               standard output, the spec's file name
 //	-review FILE   also write the Markdown resilience review to FILE
+//	-split         write the client as several files of the package, for
+//	               specs large enough to slow editors down: -o (required)
+//	               gets the Client type, its options and policy table, the
+//	               shared helpers and the operations without a tag; each
+//	               first tag of the other operations, in lower snake case,
+//	               gets a file named after -o's (client.gen.go →
+//	               client_issues.gen.go); the model types, sorted by name,
+//	               go to client_models.gen.go, client_models_2.gen.go... 500
+//	               to a file. Names are the same as without -split. Files of
+//	               an earlier run whose tag is gone are left in place:
+//	               delete them with the rest when regenerating
 //
 // Warnings go to standard error, each line prefixed "warning: ". Errors go
 // to standard error one per line, as
@@ -58,16 +87,89 @@
 //	   on an operation whose credentials the request does not carry
 //	   (E-FALLBACK-SHARED, see below), an attempt timeout not below the total
 //	   (E-TIMEOUT-ORDER), a negative duration (E-DURATION), an unknown
-//	   x-resilience key (E-EXT-UNKNOWN), Go names that collide
-//	   (E-NAME-COLLISION), and the rules of names sent as written and of
-//	   path templates below
+//	   x-resilience key (E-EXT-UNKNOWN), and the rules of names sent as
+//	   written and of path templates below
 //	2  unusable input: a file that cannot be read (E-READ), invalid YAML
 //	   (E-YAML), not an OpenAPI 3 or Swagger 2 document (E-VERSION), a
 //	   $ref that does not resolve or leaves -root (E-REF-*), a document
-//	   that fails OpenAPI validation (E-OPENAPI, E-DUP-OPID, E-LOAD); also
+//	   after whose validation findings no correct client can exist
+//	   (E-OPENAPI, E-DUP-OPID, E-LOAD; with -strict, any finding); also
 //	   bad flags and output that cannot be written
 //
 // When both kinds are reported, the status is 2.
+//
+// # Errors and warnings
+//
+// The input is usually someone else's spec, which the user cannot fix. An
+// error therefore means that no correct client can exist, and says why;
+// whatever leaves a client that sends what the server expects is a
+// warning at the same file:line:col, with its fix, and -strict turns the
+// warnings of a sloppy document into errors for the spec's authors.
+//
+// Validation findings of kin-openapi (the code in brackets ends the
+// message):
+//
+//	error    unresolved-ref (E-REF-UNRESOLVED): the client cannot know
+//	         the type or parameter it names
+//	error    parameter-name-required: a parameter without a name
+//	         cannot be sent
+//	error    parameter-in-invalid: a parameter whose "in" is missing or
+//	         unknown cannot be placed in the request
+//	error    path-must-start-with-slash: the path cannot be joined to
+//	         the server URL
+//	error    duplicate-operation-id (E-DUP-OPID)
+//	warning  every other finding (W-OPENAPI), among them: paths that
+//	         differ only in parameter names (conflicting-paths: routing
+//	         is the server's concern), examples (example-violates-schema,
+//	         value-or-external-value-required and the rest), defaults,
+//	         an empty or missing info.title or version, unknown formats,
+//	         unknown keys inside schemas (extra-sibling-fields, such as a
+//	         discriminator's stray type, the same warning whether or not
+//	         an operation refers to the schema), keywords of another
+//	         OpenAPI version (*-for-3-1-plus, *-for-3-2-plus,
+//	         exclusive-bound-*), invalid patterns, duplicate parameters
+//	         (the last one is sent), security schemes and servers
+//
+// Rules of the generator:
+//
+//	error    E-READ, E-YAML, E-VERSION, E-LOAD: there is no document
+//	error    E-REF-UNRESOLVED, E-REF-EXTERNAL, E-REF-CYCLE: a part of
+//	         the document cannot be read
+//	error    E-HEADER-NAME, E-MEDIA-TYPE: a name the client would send
+//	         cannot be sent as written
+//	error    E-PATH-CHAR, E-PATH-DOT, E-PATH-TEMPLATE: no escaping makes
+//	         the path template mean what it says
+//	error    E-ALLOF-CYCLE: the schema cannot be a Go type
+//	error    E-NAME-INVALID: no Go name can be formed
+//	warning  W-NAME-RENAMED: names that collide are renamed (see Names)
+//	error    the policy rules (E-RETRY-UNSAFE, E-TIMEOUT-ORDER and the
+//	         other rules of x-resilience and the policy file): the
+//	         policy contradicts itself or the operation
+//	warning  W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT: sloppy, errors
+//	         with -strict
+//	warning  W-OPID-CONFUSABLE, W-ENUM-RANGE, W-UNSUPPORTED,
+//	         W-PARAM-JSON, W-BODY-MULTIPART, W-RESPONSE-RAW,
+//	         W-RESPONSE-TYPES: what the client does instead of what the
+//	         spec asks; never errors
+//
+// # Names
+//
+// Go names that collide are renamed, never refused, with a W-NAME-RENAMED
+// warning saying what was renamed to what, and a line on the renamed
+// declaration's doc comment; the same input always gives the same names.
+// The client's entry points keep their names in every generated package
+// (Client, NewClient, Option, the With options, Policy, DefaultPolicy,
+// and the Client's Dependency method), so a schema or operation that
+// would take one yields: schema Client becomes ClientModel, an operation
+// dependency becomes the method DependencyOp. The types the client
+// declares per operation yield to the schemas, which keep their names: a
+// schema DeleteWorkflowError leaves the error type of DeleteWorkflow
+// named DeleteWorkflowCallError, a schema GetPetParams the parameters
+// type GetPetCallParams. Of two schemas, or two operations, whose names
+// map to one Go name, the first in document order keeps it and the next
+// is numbered (Pet, Pet2). x-go-name on the schema or operation chooses
+// another name; -ignore-go-names disregards x-go-name values written for
+// another generator.
 //
 // # Names the client sends as written
 //
@@ -137,8 +239,8 @@
 // anything is sent (resilient.CheckPath). What no escaping can make mean
 // what it says is a lint error (status 1):
 //
-//	E-PATH-CHAR      a "#" in a template, a "?" not followed by a fixed
-//	                 query, or a "%" that starts no %XX escape
+//	E-PATH-CHAR      a "?" not followed by a fixed query, or a "%" that
+//	                 starts no %XX escape
 //	E-PATH-DOT       a literal "." or ".." segment ("%2E" included), which
 //	                 servers resolve before routing
 //	E-PATH-TEMPLATE  a template variable that names no path parameter of
@@ -147,7 +249,10 @@
 // A "?" followed by a fixed query ("/responses?beta=true", as some
 // generated specs write operation variants) is a warning, W-PATH-QUERY:
 // the client sends that query with every request of the operation, before
-// its query parameters.
+// its query parameters. A "#" and what follows ("/tags/{arn}#tagKeys", as
+// specs converted from AWS's models tell operations apart) is a warning,
+// W-PATH-FRAGMENT: no request carries a fragment, so the client sends the
+// path before it.
 //
 // # Rules
 //
@@ -162,7 +267,7 @@
 //	E-YAML               a file that is not valid YAML, or a mapping with a key written twice
 //	E-VERSION            a document that is neither OpenAPI 3.0/3.1 nor Swagger 2.0
 //	E-LOAD               a document that kin-openapi cannot load
-//	E-OPENAPI            a document that fails OpenAPI validation
+//	E-OPENAPI            a validation finding after which no correct client can exist (or any, with -strict)
 //	E-DUP-OPID           an operationId that two operations share
 //	E-INTERNAL           a failure of the generator itself; please report it with the input
 //	E-EMIT               generated code that does not format; please report it with the input
@@ -188,20 +293,23 @@
 //	E-POLICY-UNUSED      a policy file entry that names no dependency or operation of the input
 //	W-SHADOWED           a policy file value that the spec or .proto file overrides, so that it does nothing
 //	W-FALLBACK-STATIC    a static fallback on an operation whose result is not JSON, left out of the client
-//	E-NAME-COLLISION     two things of the input that map to one Go name
 //	E-NAME-RESERVED      a name of the input that the generated client uses for itself
 //	E-NAME-INVALID       an x-go-name that is not an exported Go identifier, or no name to derive
-//	W-OPENAPI            a validation finding that leaves the client correct
+//	W-NAME-RENAMED       a name of the input, or of the client's own, renamed because another declaration has it
+//	W-OPENAPI            a validation finding that leaves the client correct: the document is sloppy but usable
 //	E-ALLOF-CYCLE        an allOf cycle that cannot be flattened into Go structs
 //	E-NO-OPID            an operation without operationId, with -strict
 //	W-NO-OPID            an operation without operationId, named after its method and path
 //	W-OPID-CONFUSABLE    two operationIds that differ only in look-alike letters of other scripts
 //	E-HEADER-NAME        a header or cookie parameter whose name is not an HTTP token
 //	E-MEDIA-TYPE         a sent media type that is not printable ASCII or does not parse
-//	E-PATH-CHAR          a "#" in a path template, a "?" not followed by a fixed query, a "%" that starts no escape
+//	E-PATH-CHAR          a "?" in a path template not followed by a fixed query, a "%" that starts no escape
 //	E-PATH-DOT           a literal "." or ".." segment in a path template, which servers resolve before routing
 //	E-PATH-TEMPLATE      a path template variable that names no path parameter of the operation
 //	W-PATH-QUERY         a fixed query after "?" in a path template, sent with every request
+//	W-PATH-FRAGMENT      a fragment after "#" in a path template, which no request carries, left out
+//	E-PATH-QUERY         a fixed query after "?" in a path template, with -strict
+//	E-PATH-FRAGMENT      a fragment after "#" in a path template, with -strict
 //	W-ENUM-RANGE         an integer enum with a value beyond 32 bits, typed int64
 //	W-UNSUPPORTED        a construct the client cannot type, kept as raw JSON or left out
 //	W-PARAM-JSON         a parameter style the client cannot serialize, sent as JSON text
@@ -209,6 +317,8 @@
 //	W-RESPONSE-RAW       a form or multipart response body, returned as raw bytes
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
 //	W-SERVER             a relative server URL with no document URL to resolve it
+//	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
+//	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
 //
 // # go generate
 //
@@ -241,7 +351,10 @@
 // default). A failed call returns a *resilient.CallError saying what ended
 // it; a request that cannot be built or sent as given (a cookie or header
 // value net/http would refuse or cut, a body that does not marshal) is
-// resilient.ErrInvalidRequest, never sent. A documented error answer comes
+// resilient.ErrInvalidRequest, never sent. A path, query or header
+// parameter whose schema is a oneOf or anyOf of primitives (an integer or
+// a string, say) is sent in the plain form of the variant it holds: the
+// string main.yml as main.yml, not as the JSON text "main.yml". A documented error answer comes
 // back as the typed error its method's documentation names, wrapping the
 // *resilient.RemoteError: operations that document the same answers share
 // one type (APIError for the most shared), an operation with answers of its

@@ -73,6 +73,18 @@ paths:
 			want: `spec/api.yaml: E-READ: the file is larger than the limit of 128 MiB; split the document into files joined by $ref, each below the limit`,
 		},
 		{
+			name: "$ref to a file above the size limit",
+			setup: func(t *testing.T, dir string) {
+				write(t, dir, "spec/api.yaml", api)
+				write(t, dir, "spec/common.yaml", secret)
+				if err := os.Truncate(filepath.Join(dir, "spec", "common.yaml"), 128<<20+1); err != nil {
+					t.Fatal(err)
+				}
+			},
+			args: []string{"check", "spec/api.yaml"},
+			want: `spec/api.yaml:8:72: E-REF-UNRESOLVED: $ref "common.yaml#/Secret": cannot read spec/common.yaml: the file is larger than the limit of 128 MiB (#/paths/~1a/get/responses/200/content/application~1json/schema); split the document into files joined by $ref, each below the limit`,
+		},
+		{
 			name: "policy file linked out of its folder",
 			setup: func(t *testing.T, dir string) {
 				write(t, dir, "spec/api.yaml", strings.Replace(api, `{$ref: "common.yaml#/Secret"}`, "{type: object}", 1))

@@ -75,6 +75,9 @@ type command struct {
 	out        string
 	pkg        string
 	review     string
+	// include and exclude are the -include and -exclude filters.
+	include, exclude []gen.Filter
+	split            bool
 }
 
 func parse(name string, args []string, stderr io.Writer) (*command, error) {
@@ -84,14 +87,24 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 	fs.StringVar(&c.policy, "policy", "", "policy `file` (YAML) layered below the spec's x-resilience")
 	fs.StringVar(&c.dependency, "dependency", "", "`name` the policy file knows the service by (default: from info.title)")
 	fs.StringVar(&c.root, "root", "", "`folder` the spec's $refs may reach (default: the spec's folder)")
-	fs.BoolVar(&c.strict, "strict", false, "make an operation without operationId an error")
+	fs.BoolVar(&c.strict, "strict", false, "make the warnings of a sloppy document (W-OPENAPI, W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT) errors")
 	fs.BoolVar(&c.noGoNames, "ignore-go-names", false, "disregard x-go-name values written for another generator's package layout")
 	fs.StringVar(&c.docURL, "document-url", "", "`URL` the spec is served from, to resolve relative server URLs against")
 	by := fs.String("by", "operation", "rows of the review table: operation or dependency")
+	filters := func(into *[]gen.Filter) func(string) error {
+		return func(s string) error {
+			f, err := gen.ParseFilters(s)
+			*into = append(*into, f...)
+			return err
+		}
+	}
+	fs.Func("include", "only the operations of these `filters` (tag:NAME, path:/PREFIX, op:OPERATION_ID; comma-separated, repeatable)", filters(&c.include))
+	fs.Func("exclude", "leave out the operations of these `filters` (as -include)", filters(&c.exclude))
 	if name == "generate" {
 		fs.StringVar(&c.out, "o", "", "output `file` (default: standard output)")
 		fs.StringVar(&c.pkg, "package", "", "Go package `name` (default: from the output folder)")
 		fs.StringVar(&c.review, "review", "", "also write the Markdown resilience review to `file`")
+		fs.BoolVar(&c.split, "split", false, "write the client as several files of the package, named after -o's (needs -o)")
 	}
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: oapi-resilient %s [flags] SPEC\n", name)
@@ -112,6 +125,9 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 		c.by = policyspec.ReviewPerDependency
 	default:
 		return nil, fmt.Errorf("-by %q: want operation or dependency", *by)
+	}
+	if c.split && c.out == "" {
+		return nil, errors.New("-split needs -o: the files are named after it")
 	}
 	if c.pkg != "" && (!token.IsIdentifier(c.pkg) || token.IsKeyword(c.pkg)) {
 		return nil, fmt.Errorf("-package %q is not a Go package name", c.pkg)
@@ -154,7 +170,7 @@ func (c *command) run(stdout, stderr io.Writer) int {
 	if status := report(stderr, warnings, err); status != exitOK {
 		return status
 	}
-	if err := c.write(stdout, c.out, res.Code); err != nil {
+	if err := c.writeCode(stdout, res); err != nil {
 		fmt.Fprintf(stderr, "oapi-resilient: %v\n", err)
 		return exitUnusable
 	}
@@ -172,7 +188,8 @@ func (c *command) run(stdout, stderr io.Writer) int {
 // from its own folder, confined the same way. Both are read only when they
 // are regular files within the size limits of package input.
 func (c *command) options(stderr io.Writer) (*os.Root, string, gen.OpenAPIOptions, int) {
-	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, IgnoreGoNames: c.noGoNames, DocumentURL: c.docURL, ReviewMode: c.by}
+	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, IgnoreGoNames: c.noGoNames, DocumentURL: c.docURL, ReviewMode: c.by,
+		Include: c.include, Exclude: c.exclude, Split: c.split}
 	root := c.root
 	if root == "" {
 		root = filepath.Dir(c.spec)
@@ -291,13 +308,56 @@ func existingPackage(dir, skip string) string {
 }
 
 // write writes data to the file name, or to stdout when name is empty.
-// Missing folders are made. An existing file with the same content is
+// A name that is a device or a pipe is written to as it is. Missing
+// folders are made. An existing file with the same content is
 // left untouched; otherwise the
 // data goes to a temporary file in the same folder that is then renamed,
 // so a failed write never leaves half a file.
+// writeCode writes the generated client: its file, or with -split its
+// files, named after -o (see partName).
+func (c *command) writeCode(stdout io.Writer, res *gen.Result) error {
+	if !c.split {
+		return c.write(stdout, c.out, res.Code)
+	}
+	for _, f := range res.Files {
+		if err := c.write(stdout, partName(c.out, f.Part), f.Code); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// partName names the file of a part of a split client after the core's,
+// out: the part goes before ".gen.go", else before the extension
+// (client.gen.go → client_issues.gen.go, api.go → api_issues.go).
+func partName(out, part string) string {
+	if part == "" {
+		return out
+	}
+	base, ext := strings.TrimSuffix(out, ".gen.go"), ".gen.go"
+	if base == out {
+		ext = filepath.Ext(out)
+		base = strings.TrimSuffix(out, ext)
+	}
+	return base + "_" + part + ext
+}
+
 func (c *command) write(stdout io.Writer, name string, data []byte) error {
 	if name == "" {
 		_, err := stdout.Write(data)
+		return err
+	}
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		// A device or pipe (-o /dev/null, -o /dev/stdout) is written to,
+		// never replaced by a renamed file.
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 		return err
 	}
 	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {

@@ -55,7 +55,35 @@ paths:
                 $ref: "#/components/schemas/Missing"
 `},
 		args:   []string{"generate", "api.yaml"},
-		want:   `api.yaml:13:17: E-REF-UNRESOLVED: $ref "#/components/schemas/Missing" does not resolve (#/paths/~1a/get/responses/200/content/application~1json/schema); define the target or fix the reference`,
+		want:   `api.yaml:13:17: E-REF-UNRESOLVED: $ref "#/components/schemas/Missing" does not resolve, so the client cannot know what it names (#/paths/~1a/get/responses/200/content/application~1json/schema); define the target or fix the reference`,
+		status: 2,
+	},
+	{
+		name: "sloppy document, check -strict",
+		files: map[string]string{"api.yaml": `openapi: 3.0.3
+info: {title: Routes, version: "1"}
+paths:
+  /c/{id}:
+    get: {operationId: a, parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {"204": {description: ok}}}
+  /c/{number}:
+    get: {operationId: b, parameters: [{name: number, in: path, required: true, schema: {type: string}}], responses: {"204": {description: ok}}}
+`},
+		args:   []string{"check", "-strict", "api.yaml"},
+		want:   `api.yaml:3:1: E-OPENAPI: conflicting paths "/c/{number}" and "/c/{id}" [conflicting-paths]; the client calls each template as written; which operation answers is the server's routing, so give the templates' parameters one name if they are one route`,
+		status: 2,
+	},
+	{
+		name: "sloppy document, generate -strict",
+		files: map[string]string{"api.yaml": `openapi: 3.0.3
+info: {title: Routes, version: "1"}
+paths:
+  /c/{id}:
+    get: {operationId: a, parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {"204": {description: ok}}}
+  /c/{number}:
+    get: {operationId: b, parameters: [{name: number, in: path, required: true, schema: {type: string}}], responses: {"204": {description: ok}}}
+`},
+		args:   []string{"generate", "-strict", "api.yaml"},
+		want:   `api.yaml:3:1: E-OPENAPI: conflicting paths "/c/{number}" and "/c/{id}" [conflicting-paths]; the client calls each template as written; which operation answers is the server's routing, so give the templates' parameters one name if they are one route`,
 		status: 2,
 	},
 	{
@@ -248,7 +276,7 @@ paths:
 			"common/A.yaml": "type: string\n",
 		},
 		args:   []string{"check", "spec/api.yaml"},
-		want:   `spec/api.yaml:13:17: E-REF-EXTERNAL: $ref "../common/A.yaml" leaves the spec's folder (#/paths/~1a/get/responses/200/content/application~1json/schema); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+		want:   `spec/api.yaml:13:17: E-REF-EXTERNAL: $ref "../common/A.yaml" leaves the spec's folder, which is never read, so the client cannot know what it names (#/paths/~1a/get/responses/200/content/application~1json/schema); keep every referenced file under the folder of the entry file (or load from a wider root)`,
 		status: 2,
 	},
 }
@@ -444,8 +472,8 @@ components:
       x-go-name: Summary
 `}))
 	var stdout, stderr bytes.Buffer
-	if status := run([]string{"check", "api.yaml"}, nil, &stdout, &stderr); status != 1 || !strings.Contains(stderr.String(), "-ignore-go-names") {
-		t.Errorf("check with clashing x-go-name = %d, %q; want 1 and a hint at -ignore-go-names", status, stderr.String())
+	if status := run([]string{"check", "api.yaml"}, nil, &stdout, &stderr); status != 0 || !strings.Contains(stderr.String(), "W-NAME-RENAMED") || !strings.Contains(stderr.String(), "-ignore-go-names") {
+		t.Errorf("check with clashing x-go-name = %d, %q; want 0, a rename and a hint at -ignore-go-names", status, stderr.String())
 	}
 	stderr.Reset()
 	if status := run([]string{"generate", "-ignore-go-names", "-o", "client.go", "api.yaml"}, nil, &stdout, &stderr); status != 0 {
@@ -484,5 +512,18 @@ paths: {}
 	}
 	if want := `const ServerURL = "https://api.example.com/v2"`; !strings.Contains(string(code), want) {
 		t.Errorf("generated code lacks %q", want)
+	}
+}
+
+func TestPartName(t *testing.T) {
+	for _, c := range [][3]string{
+		{"client.gen.go", "", "client.gen.go"},
+		{"client.gen.go", "issues", "client_issues.gen.go"},
+		{"out/api.go", "models_2", "out/api_models_2.go"},
+		{"api", "pets", "api_pets"},
+	} {
+		if got := partName(c[0], c[1]); got != c[2] {
+			t.Errorf("partName(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
 	}
 }

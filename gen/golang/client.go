@@ -37,6 +37,12 @@ type ClientOptions struct {
 	// the errors the generated code makes start with it ("petstore: ...").
 	// Empty means the service's name in lower case.
 	Package string
+	// OperationFile, when set, returns the file of the package an
+	// operation's method, Params struct, request builder and error type
+	// (when the operation is the first to use it) are written to; the
+	// rest of the client goes to the file given to EmitClient. Nil writes
+	// everything to that file.
+	OperationFile func(*ir.Operation) *jen.File
 }
 
 // EmitClient writes the resilient HTTP client of svc, a service with its
@@ -66,13 +72,17 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {
-		emitMethod(f, op)
-		if op.params != nil {
-			emitParams(f, op)
+		of := f
+		if opts.OperationFile != nil {
+			of = opts.OperationFile(op.src)
 		}
-		emitRequest(f, op, v.pkg)
+		emitMethod(of, op)
+		if op.params != nil {
+			emitParams(of, op)
+		}
+		emitRequest(of, op, v.pkg)
 		if e := op.errType; e != nil && !emitted[e] {
-			emitErrorType(f, e, v.pkg)
+			emitErrorType(of, e, v.pkg)
 			emitted[e] = true
 		}
 	}
@@ -142,10 +152,11 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 			v.usesBytes = true
 		}
 	}
-	shareErrorTypes(v.ops, declaredNames(svc.IR, v.ops, v.fleet))
-	taken := declaredNames(svc.IR, v.ops, v.fleet)
-	v.servers = serverViews(svc.IR, taken)
-	v.schemes = schemeViews(svc.IR, taken)
+	used := modelNames(svc.IR, v.fleet)
+	nameParams(v.ops, used, list)
+	shareErrorTypes(v.ops, used, list)
+	v.servers = serverViews(svc.IR, used)
+	v.schemes = schemeViews(svc.IR, used)
 	for _, ov := range v.ops {
 		ov.credentials = credentialsOf(ov.src, v.schemes)
 		ov.doc = c.methodDoc(ov.src, ov)

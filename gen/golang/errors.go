@@ -10,6 +10,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/golang/naming"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // errorView is a typed error of the client: one field per documented
@@ -22,6 +23,9 @@ type errorView struct {
 	fields []errorFieldView
 	// key identifies the fields: names, statuses, types and docs.
 	key string
+	// renamed says why the type does not have its usual name, for its
+	// doc comment; empty when it has.
+	renamed string
 }
 
 // errorFieldView is one documented error response.
@@ -81,14 +85,18 @@ const sharedErrorName = "APIError"
 
 // shareErrorTypes makes operations whose documented error answers are the
 // same share one error type, and names every type: one of a single
-// operation after it (GetPetError), the one the most operations share
-// APIError, and the other shared ones APIError2, APIError3... by how many
-// operations share them, then by their first operation. A shared name
-// that taken already holds gets the next number.
-func shareErrorTypes(ops []*opView, taken map[string]bool) {
+// operation after it (GetPetError, or GetPetCallError when a model or
+// the client has that name, with a warning), the one the most operations
+// share APIError, and the other shared ones APIError2, APIError3... by
+// how many operations share them, then by their first operation. A
+// shared name that used already holds, or that an operation's own error
+// type would have, gets the next number. used gets the names.
+func shareErrorTypes(ops []*opView, used map[string]bool, list *diag.List) {
 	byKey := map[string]*errorView{}
 	var shared []*errorView
+	avoid := map[string]bool{}
 	for _, op := range ops {
+		avoid[op.name+"Error"] = true
 		e := op.errType
 		if e == nil {
 			continue
@@ -96,7 +104,6 @@ func shareErrorTypes(ops []*opView, taken map[string]bool) {
 		first, ok := byKey[e.key]
 		if !ok {
 			byKey[e.key] = e
-			e.name = op.name + "Error"
 			continue
 		}
 		if len(first.ops) == 1 {
@@ -104,6 +111,11 @@ func shareErrorTypes(ops []*opView, taken map[string]bool) {
 		}
 		first.ops = append(first.ops, op.name)
 		op.errType = first
+	}
+	for _, op := range ops {
+		if e := op.errType; e != nil && len(e.ops) == 1 {
+			e.name, e.renamed = generatedName(op, "Error", used, list)
+		}
 	}
 	slices.SortStableFunc(shared, func(a, b *errorView) int { return len(b.ops) - len(a.ops) })
 	n := 1
@@ -114,10 +126,11 @@ func shareErrorTypes(ops []*opView, taken map[string]bool) {
 				e.name += strconv.Itoa(n)
 			}
 			n++
-			if !taken[e.name] {
+			if !used[e.name] && !avoid[e.name] {
 				break
 			}
 		}
+		used[e.name] = true
 	}
 }
 
@@ -167,6 +180,9 @@ func emitErrorType(f *jen.File, v *errorView, pkg string) {
 		"decoded into the field of its status; the other fields are nil. It wraps "+
 		"the runtime's *resilient.RemoteError (status, attempts, Retry-After), so "+
 		"errors.As finds either.", commentWidth)
+	if v.renamed != "" {
+		doc = append(append(doc, ""), wrap(v.renamed, commentWidth)...)
+	}
 	fields := []jen.Code{
 		jen.Comment("StatusCode is the answer's HTTP status.").Line().Id("StatusCode").Int(),
 	}

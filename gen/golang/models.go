@@ -14,8 +14,15 @@ import (
 // with constants per enum, a JSON-preserving union per oneOf/anyOf, and a
 // named type for every other named schema.
 func EmitModels(f *jen.File, svc *ir.Service) {
+	EmitModelsTo(func(*ir.Type) *jen.File { return f }, svc)
+}
+
+// EmitModelsTo writes the model types of svc as [EmitModels] does, each
+// into the file fileOf returns for it: files of one package.
+func EmitModelsTo(fileOf func(*ir.Type) *jen.File, svc *ir.Service) {
 	m := newModels(svc)
 	for _, t := range svc.Types {
+		f := fileOf(t)
 		switch t.Kind {
 		case ir.TypeStruct:
 			emitStruct(f, m.structView(t))
@@ -51,16 +58,47 @@ func newModels(svc *ir.Service) *models {
 func typeDoc(t *ir.Type, what string) []string {
 	lines := []string{t.Name + " " + what}
 	if t.Location.Path != "" {
-		lines[0] += " (" + t.Location.Path + ")"
+		lines[0] += " (" + shortPointer(t.Location.Path) + ")"
 	}
 	lines[0] += "."
 	if body := docLines(joinDoc(t.Title, t.Doc)); len(body) > 0 {
 		lines = append(append(lines, ""), body...)
 	}
+	if t.Renamed != "" {
+		lines = append(append(lines, ""), wrap("It is not called by the schema's name: "+t.Renamed+".", commentWidth)...)
+	}
 	if t.Deprecated {
 		lines = append(lines, "", "Deprecated: the schema is marked deprecated.")
 	}
 	return lines
+}
+
+// maxDocPointer bounds the schema pointer a type's doc comment shows. The
+// pointer of an inline schema repeats the whole nesting path above it, so
+// showing it in full would make the generated file grow with the square
+// of the depth. The corpus's longest (Stripe's, 297 bytes) stay below it.
+const maxDocPointer = 320
+
+// shortPointer returns p, or when it is longer than maxDocPointer its
+// first and last segments around "/…", cut at segment boundaries.
+func shortPointer(p string) string {
+	if len(p) <= maxDocPointer {
+		return p
+	}
+	head := strings.LastIndexByte(p[:maxDocPointer/3], '/')
+	tail := strings.IndexByte(p[len(p)-maxDocPointer*2/3:], '/')
+	if head <= 0 || tail < 0 {
+		return p[:runeStart(p, maxDocPointer/3)] + "…" + p[runeStart(p, len(p)-maxDocPointer*2/3):]
+	}
+	return p[:head] + "/…" + p[len(p)-maxDocPointer*2/3+tail:]
+}
+
+// runeStart backs i up to the start of the rune it falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }
 
 // joinDoc puts a title and a description together, skipping empty parts

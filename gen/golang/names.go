@@ -1,9 +1,27 @@
 package golang
 
 import (
+	"maps"
+	"slices"
+	"strconv"
+
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
+
+// ReservedNames returns, sorted, the package-level names a generated
+// HTTP client may declare for itself whatever the spec: its type,
+// constructor, policy table and options (WithFleet included). A front end
+// renames the spec's declarations that would take one.
+func ReservedNames() []string {
+	return slices.Sorted(maps.Keys(reservedNames(true)))
+}
+
+// ReservedMethods returns, sorted, the methods of a generated Client that
+// are not operations; no operation may be named like one.
+func ReservedMethods() []string {
+	return slices.Sorted(maps.Keys(reservedMethods))
+}
 
 // reservedNames returns the package-level names the client declares
 // whatever the spec's types: its type, constructor, policy table and
@@ -23,10 +41,9 @@ func reservedNames(fleet bool) map[string]bool {
 // fields, which no operation may be named.
 var reservedMethods = map[string]bool{"Dependency": true}
 
-// declaredNames returns the package-level names of the models (types and
-// enum constants), of the client's own declarations and of the
-// operations' Params types and unshared Error types.
-func declaredNames(svc *ir.Service, ops []*opView, fleet bool) map[string]bool {
+// modelNames returns the package-level names of the models (types and
+// enum constants) and of the client's own declarations.
+func modelNames(svc *ir.Service, fleet bool) map[string]bool {
 	taken := reservedNames(fleet)
 	for _, t := range svc.Types {
 		taken[t.Name] = true
@@ -36,19 +53,46 @@ func declaredNames(svc *ir.Service, ops []*opView, fleet bool) map[string]bool {
 			}
 		}
 	}
-	for _, op := range ops {
-		if op.params != nil {
-			taken[op.params.name] = true
-		}
-		taken[op.name+"Error"] = true
-	}
 	return taken
 }
 
-// checkNames reports model types named like the client's own
-// declarations (E-NAME-RESERVED), operations named like a Client method
-// of its own, and Params and Error types that a model type already uses
-// (E-NAME-COLLISION).
+// nameParams names every operation's Params type with [generatedName].
+func nameParams(ops []*opView, used map[string]bool, list *diag.List) {
+	for _, op := range ops {
+		if op.params != nil {
+			op.params.name, op.params.renamed = generatedName(op, "Params", used, list)
+		}
+	}
+}
+
+// generatedName names a type the client declares for operation op:
+// op's name and kind (GetPetParams), or, when a model, the client or an
+// earlier type has that name, op's name, "Call" and kind (GetPetCallParams),
+// numbered if need be, with a warning (W-NAME-RENAMED). It returns the
+// name, which used gets, and why it is not the usual one ("" when it is).
+func generatedName(op *opView, kind string, used map[string]bool, list *diag.List) (string, string) {
+	name := op.name + kind
+	if !used[name] {
+		used[name] = true
+		return name, ""
+	}
+	base := op.name + "Call" + kind
+	renamed := base
+	for i := 2; used[renamed]; i++ {
+		renamed = base + strconv.Itoa(i)
+	}
+	used[renamed] = true
+	why := "It is not called " + name + ", which a schema or the client's own declarations have."
+	list.Warnf(op.src.Location, diag.RuleNameRenamed,
+		"the "+kind+" type of operation "+op.name+" is named "+renamed+": a schema or the client's own declarations have "+name,
+		"choose another method name for the operation with x-go-name, or another name for the schema")
+	return renamed, why
+}
+
+// checkNames reports what no rename has resolved: model types named like
+// the client's own declarations (E-NAME-RESERVED) and operations named
+// like a Client method of its own, left when the front end was not told
+// the client's names (see [ReservedNames]).
 func checkNames(svc *ir.Service, v *clientView, list *diag.List) {
 	reservedNames := reservedNames(v.fleet)
 	types := map[string]bool{}
@@ -64,19 +108,6 @@ func checkNames(svc *ir.Service, v *clientView, list *diag.List) {
 		if reservedMethods[op.name] {
 			list.Errorf(loc, diag.RuleNameReserved, "operation name "+op.name+" is a method of the generated Client",
 				"give the operation another Go name with x-go-name or another operationId")
-		}
-		var generated []string
-		if op.params != nil {
-			generated = append(generated, op.params.name)
-		}
-		if op.errType != nil {
-			generated = append(generated, op.errType.name)
-		}
-		for _, name := range generated {
-			if types[name] || reservedNames[name] {
-				list.Errorf(loc, diag.RuleNameCollision, "the client's type "+name+" of operation "+op.name+" has the name of a schema",
-					"rename the schema or the operation with x-go-name")
-			}
 		}
 	}
 }

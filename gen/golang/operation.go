@@ -71,6 +71,7 @@ func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView 
 			v.params.fields = append(v.params.fields, c.paramField(p))
 		}
 	}
+	segLocals(v.args, taken)
 	v.path = c.pathParts(op, v.args)
 	if _, query, ok := ir.CutQuery(op.Path); ok {
 		v.fixedQuery = escapeQueryLiteral(query)
@@ -97,6 +98,9 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 	lines := []string{op.Name + " calls " + op.Method + " " + sanitizeLine(op.Path) + "."}
 	if body := docLines(joinDoc(op.Summary, op.Description)); len(body) > 0 {
 		lines = append(append(lines, ""), body...)
+	}
+	if op.Renamed != "" {
+		lines = append(append(lines, ""), wrap("It is not called by its operationId: "+op.Renamed+".", commentWidth)...)
 	}
 	lines = append(lines, "", "Policy: "+v.policy.Summary().String()+".")
 	if v.keyHeader != "" {

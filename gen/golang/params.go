@@ -2,6 +2,7 @@ package golang
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -27,6 +28,10 @@ const (
 	// shapeJSON is anything else, and parameters declared with a JSON
 	// content: the value's JSON text.
 	shapeJSON
+	// shapePlain is a union of primitives (integer or string, say): the
+	// plain form of the variant it holds, "main.yml" sent as main.yml
+	// (resilient.ParamText).
+	shapePlain
 )
 
 // paramView is one parameter: a path argument or a field of the Params
@@ -69,24 +74,63 @@ type paramsView struct {
 	// no key.
 	keyField  string
 	keyHeader string
+	// renamed says why the type does not have its usual name, for its
+	// doc comment; empty when it has.
+	renamed string
 }
 
+// pathArg makes a path parameter the method's argument named with
+// [argName].
 func (c *clientGen) pathArg(p *ir.Param, taken map[string]bool) *paramView {
-	name, ok := naming.Unexported(p.Ident)
+	v := c.paramValue(p, argName(p.Ident, taken))
+	v.ptr = false
+	v.dotFree = v.shape == shapeScalar && c.dotFree(p.Type)
+	return v
+}
+
+// argName names the argument of a path parameter whose Go name is ident:
+// ident made unexported ("arg" when that gives nothing), with "Param"
+// appended while it is a fixed local or the name of an argument before
+// it. taken holds the names of those arguments and gets the new one.
+func argName(ident string, taken map[string]bool) string {
+	name, ok := naming.Unexported(ident)
 	if !ok {
 		name = "arg"
 	}
-	for fixedLocals[name] || taken[name] || strings.HasPrefix(name, "seg") {
-		name += "Param"
-	}
+	name = freeName(name, "Param", func(s string) bool { return fixedLocals[s] || taken[s] })
 	taken[name] = true
-	v := c.paramValue(p, name)
-	v.ptr = false
-	v.dotFree = v.shape == shapeScalar && c.dotFree(p.Type)
-	if v.shape != shapeScalar {
-		v.local = "seg" + itoa(len(taken)-1)
+	return name
+}
+
+// segLocals names the locals holding the path values that need
+// statements (arrays, JSON), once every argument is named: seg<i> after
+// the argument's position i, or, when an argument is already called that,
+// the next seg<n> past the arguments that is free. taken holds the
+// arguments' names and gets the locals'.
+func segLocals(args []*paramView, taken map[string]bool) {
+	next := len(args)
+	for i, a := range args {
+		if a.shape == shapeScalar {
+			continue
+		}
+		name := "seg" + itoa(i)
+		for taken[name] || fixedLocals[name] {
+			name = "seg" + itoa(next)
+			next++
+		}
+		taken[name] = true
+		a.local = name
 	}
-	return v
+}
+
+// freeName returns name, or name followed by suffix as many times as it
+// takes for used to report it free. used must hold for finitely many
+// names, which makes the loop end.
+func freeName(name, suffix string, used func(string) bool) string {
+	for used(name) {
+		name += suffix
+	}
+	return name
 }
 
 func (c *clientGen) paramField(p *ir.Param) *paramView {
@@ -106,6 +150,9 @@ func (c *clientGen) paramValue(p *ir.Param, name string) *paramView {
 	case c.scalarFormat(p.Type) != nil:
 		v.shape, v.format = shapeScalar, c.scalarFormat(p.Type)
 		return v
+	case c.primitiveUnion(p.Type):
+		v.shape = shapePlain
+		return v
 	case p.Type.Kind == ir.KindArray && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil && (p.Style != ir.StyleDeepObject || p.In == ir.InQuery):
 		v.shape, v.format = shapeArray, c.scalarFormat(p.Type.Elem)
 		return v
@@ -122,6 +169,33 @@ func (c *clientGen) paramValue(p *ir.Param, name string) *paramView {
 	c.list.Warnf(p.Location, diag.RuleParamJSON,
 		p.In.String()+" parameter "+quote(p.Name)+" (style "+p.Style.String()+") has no serialization the client supports; it is sent as JSON text", "")
 	return v
+}
+
+// primitiveUnion reports whether t is a union whose variants are all
+// primitives, which a parameter carries in plain form.
+func (c *clientGen) primitiveUnion(t *ir.TypeRef) bool {
+	if t.Kind != ir.KindNamed || t.Nullable {
+		return false
+	}
+	nt := c.m.types[t.Name]
+	if nt == nil || nt.Kind != ir.TypeUnion || nt.Union == nil || len(nt.Union.Variants) == 0 {
+		return false
+	}
+	for _, variant := range nt.Union.Variants {
+		if variant.Type == nil || variant.Type.Nullable || c.scalarFormat(variant.Type) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// plainText sets local to the plain form of the union x, returning from
+// the request builder on failure.
+func plainText(local string, x *jen.Statement) []jen.Code {
+	return []jen.Code{
+		jen.List(jen.Id(local), jen.Err()).Op(":=").Add(rt("ParamText")).Call(x),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	}
 }
 
 // structFields returns the properties of a named struct when all are
@@ -319,6 +393,9 @@ func (pv *paramsView) queryCode() []jen.Code {
 		case shapeJSON:
 			code = append(jsonText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(esc(jen.String().Call(jen.Id("data"))))))
 			locals = true
+		case shapePlain:
+			code = append(plainText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(esc(jen.Id("data")))))
+			locals = true
 		}
 		out = append(out, v.guard(code, locals)...)
 	}
@@ -356,6 +433,9 @@ func (pv *paramsView) headerCode() []jen.Code {
 		case shapeArray:
 			code = append(joined(v.value(), v.format, ""), set(jen.Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(","))))
 			code = []jen.Code{jen.If(jen.Len(v.value()).Op(">").Lit(0)).Block(code...)}
+		case shapePlain:
+			code = append(plainText("data", v.value()), set(jen.Id("data")))
+			locals = true
 		default:
 			code = append(jsonText("data", v.value()), set(jen.String().Call(jen.Id("data"))))
 			locals = true
@@ -391,6 +471,8 @@ func (v *paramView) pathValue() *jen.Statement {
 		s = jen.Qual("net/url", "PathEscape").Call(v.format(jen.Id(v.name)))
 	case shapeArray:
 		s = jen.Qual("strings", "Join").Call(jen.Id(v.local), jen.Lit(sep))
+	case shapePlain:
+		s = jen.Qual("net/url", "PathEscape").Call(jen.Id(v.local))
 	default:
 		s = jen.Qual("net/url", "PathEscape").Call(jen.String().Call(jen.Id(v.local)))
 	}
@@ -414,6 +496,8 @@ func (v *paramView) pathLocal() []jen.Code {
 				jen.Id(v.local).Index(jen.Id("i")).Op("=").Qual("net/url", "PathEscape").Call(v.format(jen.Id("v"))),
 			),
 		}
+	case shapePlain:
+		return plainText(v.local, jen.Id(v.name))
 	}
 	return jsonText(v.local, jen.Id(v.name))
 }
@@ -474,16 +558,9 @@ func (pv *paramsView) documents(header string) bool {
 
 // freeField returns name, or name with a suffix, unused by the fields.
 func (pv *paramsView) freeField(name string) string {
-	for {
-		used := false
-		for _, v := range pv.fields {
-			used = used || v.name == name
-		}
-		if !used {
-			return name
-		}
-		name += "Header"
-	}
+	return freeName(name, "Header", func(s string) bool {
+		return slices.ContainsFunc(pv.fields, func(v *paramView) bool { return v.name == s })
+	})
 }
 
 // emitParams writes
@@ -501,6 +578,9 @@ func emitParams(f *jen.File, op *opView) {
 		pv.name + " holds the query, header and cookie parameters of [Client." + pv.op + "].",
 		"Optional parameters are pointers (or nil slices and maps) and are not sent",
 		"when nil. A nil *" + pv.name + " sends none.",
+	}
+	if pv.renamed != "" {
+		doc = append(append(doc, ""), wrap(pv.renamed, commentWidth)...)
 	}
 	var fields []jen.Code
 	for _, v := range pv.fields {

@@ -9,6 +9,9 @@ type Operation struct {
 	Name string
 	// ID is the operationId as written; empty when the document has none.
 	ID string
+	// Renamed says why Name is not the name the operationId gives, for
+	// the method's doc comment; empty when it is.
+	Renamed string
 	// Method is the upper-case HTTP method ("GET").
 	Method string
 	// Path is the path template as written ("/users/{id}").

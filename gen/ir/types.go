@@ -83,6 +83,9 @@ type Type struct {
 	Union *Union
 	// Alias is the definition of a TypeAlias.
 	Alias *TypeRef
+	// Renamed says why Name is not the name the schema gives, for the
+	// type's doc comment; empty when it is.
+	Renamed string
 	diag.Location
 }
 

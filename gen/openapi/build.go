@@ -22,14 +22,22 @@ type BuildOptions struct {
 	// IgnoreGoNames disregards x-go-name, for documents whose x-go-name
 	// values were written for another generator's package layout.
 	IgnoreGoNames bool
+	// Reserved are the package-level names the generated client declares
+	// for itself (Client, NewClient, its options...), and ReservedMethods
+	// the methods of its Client. A schema or operation that would take
+	// one is renamed, with a warning (W-NAME-RENAMED).
+	Reserved, ReservedMethods []string
 	// DocumentURL is the URL the document is served from, against which
 	// relative server URLs are resolved (OpenAPI 3, Server Object). Empty
 	// leaves them relative, with a W-SERVER warning.
 	DocumentURL string
 }
 
-// Build turns a loaded document into the IR. It reports every naming
-// problem (E-NAME-COLLISION, E-NAME-INVALID, E-ALLOF-CYCLE...) at once;
+// Build turns a loaded document into the IR. Schemas and operations
+// whose Go names collide, with each other or with the names in the
+// options' Reserved and ReservedMethods, are renamed deterministically
+// (W-NAME-RENAMED). It reports every naming problem (E-NAME-INVALID,
+// E-ALLOF-CYCLE...) at once;
 // the service is nil when there is any error. Constructs the IR cannot
 // represent become "any JSON value" with a W-UNSUPPORTED warning.
 func Build(doc *Document, opts BuildOptions) (*ir.Service, []diag.Diagnostic, error) {
@@ -43,6 +51,13 @@ func Build(doc *Document, opts BuildOptions) (*ir.Service, []diag.Diagnostic, er
 		byRef:      map[string]*ir.TypeRef{},
 		components: map[string]string{},
 		cyclic:     map[*openapi3.Schema]bool{},
+		renamed:    map[string]string{},
+	}
+	for _, name := range opts.Reserved {
+		b.pkg.claim(name, reservedOwner)
+	}
+	for _, name := range opts.ReservedMethods {
+		b.ops.claim(name, reservedOwner)
 	}
 	svc := b.service()
 	if b.diags.HasErrors() {
@@ -68,6 +83,9 @@ type builder struct {
 	components map[string]string
 	// cyclic marks schemas on an allOf cycle.
 	cyclic map[*openapi3.Schema]bool
+	// renamed says, by component schema name, why a schema's Go name is
+	// not the one it asks for.
+	renamed map[string]string
 	// policyNodes indexes the x-resilience values of each file by
 	// position, on first use (see policyNode).
 	policyNodes map[string]map[[2]int]*yaml.Node
@@ -161,13 +179,14 @@ func (b *builder) componentSchemas() {
 		}
 		owner := fmt.Sprintf("schema %q (%s)", name, ptr)
 		if prev, ok := b.pkg.claim(goName, owner); !ok {
-			fix := "rename one or set x-go-name"
+			fix := "choose another Go name for it with x-go-name"
 			if _, set := b.xGoName(ext); set {
-				fix = "give them distinct x-go-name values, or disregard x-go-name (oapi-resilient -ignore-go-names) if the values were written for another generator"
+				fix = "give the schemas distinct x-go-name values, or disregard x-go-name (oapi-resilient -ignore-go-names) if the values were written for another generator"
 			}
-			b.diags.Errorf(loc, diag.RuleNameCollision,
-				fmt.Sprintf("%s and %s both map to Go identifier %s", prev, owner, goName), fix)
-			continue
+			renamed, why := b.pkg.rename(goName, "Model", prev, owner)
+			b.diags.Warnf(loc, diag.RuleNameRenamed, fmt.Sprintf("schema %q is named %s: %s", name, renamed, why), fix)
+			b.renamed[name] = why
+			goName = renamed
 		}
 		b.components[name] = goName
 		if sr != nil && sr.Ref == "" && sr.Value != nil {
@@ -181,7 +200,7 @@ func (b *builder) componentSchemas() {
 		}
 		sr := comps.Schemas[name]
 		ptr := pointer("#/components/schemas", name)
-		t := &ir.Type{Name: goName, Location: b.schemaLocation(sr, ptr)}
+		t := &ir.Type{Name: goName, Location: b.schemaLocation(sr, ptr), Renamed: b.renamed[name]}
 		b.types[goName] = t
 		b.defineNamed(t, sr, ptr)
 	}

@@ -82,7 +82,7 @@ func TestDiagnostics(t *testing.T) {
             application/json:
               schema: {$ref: "#/components/schemas/Missing"}
 `},
-			want: []string{`specs/api.yaml:14:24: E-REF-UNRESOLVED: $ref "#/components/schemas/Missing" does not resolve (#/paths/~1a/get/responses/200/content/application~1json/schema); define the target or fix the reference`},
+			want: []string{`specs/api.yaml:14:24: E-REF-UNRESOLVED: $ref "#/components/schemas/Missing" does not resolve, so the client cannot know what it names (#/paths/~1a/get/responses/200/content/application~1json/schema); define the target or fix the reference`},
 		},
 		{
 			name: "refs to a URL, outside the folder, to a missing file",
@@ -94,9 +94,9 @@ components:
     C: {$ref: "c.yaml#/C"}
 `},
 			want: []string{
-				`specs/api.yaml:8:9: E-REF-EXTERNAL: $ref "https://example.com/a.yaml#/A" points to a URL (#/components/schemas/A); copy the referenced file under the spec's folder and refer to it by a relative path`,
-				`specs/api.yaml:9:9: E-REF-EXTERNAL: $ref "../b.yaml#/B" leaves the spec's folder (#/components/schemas/B); keep every referenced file under the folder of the entry file (or load from a wider root)`,
-				`specs/api.yaml:10:9: E-REF-UNRESOLVED: $ref "c.yaml#/C": cannot read specs/c.yaml (#/components/schemas/C)`,
+				`specs/api.yaml:8:9: E-REF-EXTERNAL: $ref "https://example.com/a.yaml#/A" points to a URL, which is never fetched, so the client cannot know what it names (#/components/schemas/A); copy the referenced file under the spec's folder and refer to it by a relative path`,
+				`specs/api.yaml:9:9: E-REF-EXTERNAL: $ref "../b.yaml#/B" leaves the spec's folder, which is never read, so the client cannot know what it names (#/components/schemas/B); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:10:9: E-REF-UNRESOLVED: $ref "c.yaml#/C": specs/c.yaml does not exist, so the client cannot know what it names (#/components/schemas/C); add the file beside the spec, as its authors have it, or fix the reference`,
 			},
 		},
 		{
@@ -112,12 +112,12 @@ components:
     F: {$ref: "..%2Fb.yaml#/F"}
 `, "b.yaml": "A: {type: string}\n"},
 			want: []string{
-				`specs/api.yaml:8:9: E-REF-EXTERNAL: $ref "/etc/passwd#/A" leaves the spec's folder (#/components/schemas/A); keep every referenced file under the folder of the entry file (or load from a wider root)`,
-				`specs/api.yaml:9:9: E-REF-EXTERNAL: $ref "file:///etc/passwd#/B" points to a URL (#/components/schemas/B); copy the referenced file under the spec's folder and refer to it by a relative path`,
-				`specs/api.yaml:10:9: E-REF-EXTERNAL: $ref "%2e%2e/b.yaml#/C" leaves the spec's folder (#/components/schemas/C); keep every referenced file under the folder of the entry file (or load from a wider root)`,
-				`specs/api.yaml:11:9: E-REF-EXTERNAL: $ref "sub/%2E%2E/%2e%2e/b.yaml#/D" leaves the spec's folder (#/components/schemas/D); keep every referenced file under the folder of the entry file (or load from a wider root)`,
-				`specs/api.yaml:12:9: E-REF-EXTERNAL: $ref "//evil.example/b.yaml#/E" points to a URL (#/components/schemas/E); copy the referenced file under the spec's folder and refer to it by a relative path`,
-				`specs/api.yaml:13:9: E-REF-EXTERNAL: $ref "..%2Fb.yaml#/F" leaves the spec's folder (#/components/schemas/F); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:8:9: E-REF-EXTERNAL: $ref "/etc/passwd#/A" leaves the spec's folder, which is never read, so the client cannot know what it names (#/components/schemas/A); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:9:9: E-REF-EXTERNAL: $ref "file:///etc/passwd#/B" points to a URL, which is never fetched, so the client cannot know what it names (#/components/schemas/B); copy the referenced file under the spec's folder and refer to it by a relative path`,
+				`specs/api.yaml:10:9: E-REF-EXTERNAL: $ref "%2e%2e/b.yaml#/C" leaves the spec's folder, which is never read, so the client cannot know what it names (#/components/schemas/C); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:11:9: E-REF-EXTERNAL: $ref "sub/%2E%2E/%2e%2e/b.yaml#/D" leaves the spec's folder, which is never read, so the client cannot know what it names (#/components/schemas/D); keep every referenced file under the folder of the entry file (or load from a wider root)`,
+				`specs/api.yaml:12:9: E-REF-EXTERNAL: $ref "//evil.example/b.yaml#/E" points to a URL, which is never fetched, so the client cannot know what it names (#/components/schemas/E); copy the referenced file under the spec's folder and refer to it by a relative path`,
+				`specs/api.yaml:13:9: E-REF-EXTERNAL: $ref "..%2Fb.yaml#/F" leaves the spec's folder, which is never read, so the client cannot know what it names (#/components/schemas/F); keep every referenced file under the folder of the entry file (or load from a wider root)`,
 			},
 		},
 		{
@@ -167,7 +167,7 @@ components:
       operationId: get_user
       responses: {"204": {description: ok}}
 `},
-			want: []string{`specs/api.yaml:11:5: E-NAME-COLLISION: operationId "getUser" (GET /a) and operationId "get_user" (GET /b) both map to Go identifier GetUser (#/paths/~1b/get); rename one or set x-go-name`},
+			want: []string{`specs/api.yaml:11:5: W-NAME-RENAMED: the method of operationId "get_user" (GET /b) is named GetUser2: GetUser is the Go name of operationId "getUser" (GET /a) (#/paths/~1b/get); choose another method name with x-go-name on the operation`},
 		},
 		{
 			name: "schema name collision and invalid names",
@@ -180,7 +180,7 @@ components:
     Good: {type: string, x-go-name: "not exported"}
 `},
 			want: []string{
-				`specs/api.yaml:8:5: E-NAME-COLLISION: schema "Pet" (#/components/schemas/Pet) and schema "pet" (#/components/schemas/pet) both map to Go identifier Pet (#/components/schemas/pet); rename one or set x-go-name`,
+				`specs/api.yaml:8:5: W-NAME-RENAMED: schema "pet" is named Pet2: Pet is the Go name of schema "Pet" (#/components/schemas/Pet) (#/components/schemas/pet); choose another Go name for it with x-go-name`,
 				`specs/api.yaml:10:5: E-NAME-INVALID: cannot form a Go identifier from schema name "--" (#/components/schemas/--); set x-go-name`,
 				`specs/api.yaml:11:5: E-NAME-INVALID: x-go-name "not exported" is not an exported Go identifier (#/components/schemas/Good); use a name that starts with an upper-case letter and holds only letters, digits and underscores`,
 			},
@@ -226,8 +226,8 @@ components:
     B: {type: object, properties: {x: {type: string}}, extra: 1}
 `},
 			want: []string{
-				`specs/api.yaml:8:5: W-OPENAPI: invalid example: value must be a string [example-violates-schema] (#/components/schemas/A)`,
-				`specs/api.yaml:9:5: W-OPENAPI: extra sibling fields: [extra] [extra-sibling-fields] (#/components/schemas/B)`,
+				`specs/api.yaml:8:5: W-OPENAPI: invalid example: value must be a string [example-violates-schema] (#/components/schemas/A); examples change no generated code; make the example match its schema, with value or externalValue, not both`,
+				`specs/api.yaml:9:5: W-OPENAPI: extra sibling fields: [extra] [extra-sibling-fields] (#/components/schemas/B); remove the key or move it under an x- extension; the client disregards it`,
 			},
 		},
 		{

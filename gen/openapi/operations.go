@@ -103,10 +103,14 @@ func (b *builder) operationName(o *ir.Operation, ext map[string]any) string {
 		return ""
 	}
 	if prev, ok := b.ops.claim(name, owner); !ok {
-		b.diags.Errorf(o.Location, diag.RuleNameCollision,
-			fmt.Sprintf("%s and %s both map to Go identifier %s", prev, owner, name),
-			"rename one or set x-go-name")
-		return ""
+		renamed, why := b.ops.rename(name, "Op", prev, owner)
+		if prev == reservedOwner {
+			why = "the generated Client has a method " + name
+		}
+		b.diags.Warnf(o.Location, diag.RuleNameRenamed, fmt.Sprintf("the method of %s is named %s: %s", owner, renamed, why),
+			"choose another method name with x-go-name on the operation")
+		o.Renamed = why
+		return renamed
 	}
 	return name
 }

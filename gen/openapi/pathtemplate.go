@@ -16,10 +16,12 @@ import (
 // percent-encoded as written (see package golang), so these are the
 // templates no escaping can make mean what they say.
 const (
-	// rulePathChar: a "#" in a template (it would start the fragment), a
-	// "?" not followed by a fixed query, or a "%" that does not start a
-	// %XX escape.
+	// rulePathChar: a "?" not followed by a fixed query, or a "%" that
+	// does not start a %XX escape.
 	rulePathChar = diag.RulePathChar
+	// rulePathFragment: a "#" in a template; the fragment after it is not
+	// sent.
+	rulePathFragment = diag.RulePathFragment
 	// rulePathQuery: a "?" followed by a fixed query ("?beta=true"), which
 	// the client sends with every request of the operation.
 	rulePathQuery = diag.RulePathQuery
@@ -39,7 +41,13 @@ const (
 func (b *builder) checkPathTemplate(path string) {
 	ptr := pointer("#/paths", path)
 	loc := b.doc.keyLocation(ptr)
-	literal := templateLiteral(path)
+	sent, fragment, hasFragment := ir.CutFragment(path)
+	if hasFragment {
+		b.diags.Warnf(loc, rulePathFragment,
+			fmt.Sprintf("path template %q carries the fragment %q, which no request carries; the client sends %q", path, fragment, sent),
+			"declare what the fragment distinguishes as parameters (in: query or in: header), and remove it from the path")
+	}
+	literal := templateLiteral(sent)
 	for i := 0; i < len(literal); i++ {
 		if literal[i] == '%' && (i+2 >= len(literal) || !isHex(literal[i+1]) || !isHex(literal[i+2])) {
 			b.diags.Errorf(loc, rulePathChar,
@@ -48,12 +56,7 @@ func (b *builder) checkPathTemplate(path string) {
 			break
 		}
 	}
-	if strings.Contains(literal, "#") {
-		b.diags.Errorf(loc, rulePathChar,
-			fmt.Sprintf("path template %q holds %q, which would start the URL's fragment", path, "#"),
-			"remove the fragment: a client never sends it")
-	}
-	rawPath, rawQuery, hasQuery := ir.CutQuery(path)
+	rawPath, rawQuery, hasQuery := ir.CutQuery(sent)
 	switch {
 	case !hasQuery:
 	case rawQuery != "" && !strings.ContainsAny(rawQuery, "{}#") && validFixedQuery(rawQuery):

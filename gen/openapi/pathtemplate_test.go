@@ -55,7 +55,7 @@ func TestPathTemplateRules(t *testing.T) {
 `,
 			want: []string{
 				`specs/api.yaml:6:3: W-PATH-QUERY: path template "/a?b=1&c" carries the fixed query "b=1&c"; the client sends it with every request of the operation, before the query parameters (#/paths/~1a?b=1&c); declare it as query parameters (in: query) if the server accepts other values`,
-				`specs/api.yaml:10:3: E-PATH-CHAR: path template "/c#d" holds "#", which would start the URL's fragment (#/paths/~1c#d); remove the fragment: a client never sends it`,
+				`specs/api.yaml:10:3: W-PATH-FRAGMENT: path template "/c#d" carries the fragment "d", which no request carries; the client sends "/c" (#/paths/~1c#d); declare what the fragment distinguishes as parameters (in: query or in: header), and remove it from the path`,
 				`specs/api.yaml:14:3: E-PATH-CHAR: path template "/e?" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1e?); declare query values as parameters with in: query, and remove the character from the path`,
 				`specs/api.yaml:18:3: E-PATH-CHAR: path template "/f?x={y}" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1f?x={y}); declare query values as parameters with in: query, and remove the character from the path`,
 				`specs/api.yaml:24:3: E-PATH-CHAR: path template "/g?a b" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1g?a b); declare query values as parameters with in: query, and remove the character from the path`,

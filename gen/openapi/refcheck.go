@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -17,7 +18,7 @@ import (
 // refSite is one "$ref" written in a file.
 type refSite struct {
 	from  *file
-	ptr   string // JSON pointer of the object holding the $ref
+	at    *nodePath // where the object holding the $ref is
 	value string
 	line  int
 	col   int
@@ -45,7 +46,7 @@ func (s *source) checkRefs(entry *file, diags *diag.List) {
 			continue
 		}
 		walked[f.rel] = true
-		collectRefs(f, f.root, "#", &sites)
+		collectRefs(f, f.root, nil, &sites)
 		for _, site := range sites {
 			if t, ok := s.resolveSite(site, nil); ok && !walked[t.rel] {
 				queue = append(queue, s.open(t.rel))
@@ -71,24 +72,57 @@ func (s *source) checkRefs(entry *file, diags *diag.List) {
 }
 
 func (r refSite) location() diag.Location {
-	return diag.Location{File: r.from.display, Line: r.line, Col: r.col, Path: r.ptr}
+	return diag.Location{File: r.from.display, Line: r.line, Col: r.col, Path: r.at.String()}
 }
 
-// collectRefs appends every $ref under node.
-func collectRefs(f *file, node *yaml.Node, ptr string, out *[]refSite) {
+// nodePath is the place of a node in its file, as a link to its parent's
+// place: walking a file costs one small value per node, and the JSON
+// pointer, as long as the node is deep, is written out only for a
+// diagnostic. The nil *nodePath is the document's root.
+type nodePath struct {
+	parent *nodePath
+	key    string // the member name, when index < 0
+	index  int    // the item's index in a sequence, or -1
+}
+
+// String returns the JSON pointer of p ("#/paths/~1pets/get").
+func (p *nodePath) String() string {
+	var steps []*nodePath
+	for q := p; q != nil; q = q.parent {
+		steps = append(steps, q)
+	}
+	var b strings.Builder
+	b.WriteByte('#')
+	for _, q := range slices.Backward(steps) {
+		b.WriteByte('/')
+		if q.index >= 0 {
+			b.WriteString(strconv.Itoa(q.index))
+		} else {
+			b.WriteString(escapeToken(q.key))
+		}
+	}
+	return b.String()
+}
+
+// collectRefs appends every $ref under node, which is at the place at.
+func collectRefs(f *file, node *yaml.Node, at *nodePath, out *[]refSite) {
 	switch node.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(node.Content); i += 2 {
 			k, v := node.Content[i], node.Content[i+1]
 			if k.Value == "$ref" && v.Kind == yaml.ScalarNode {
-				*out = append(*out, refSite{from: f, ptr: ptr, value: v.Value, line: k.Line, col: k.Column})
+				*out = append(*out, refSite{from: f, at: at, value: v.Value, line: k.Line, col: k.Column})
 				continue
 			}
-			collectRefs(f, v, pointer(ptr, k.Value), out)
+			if v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
+				collectRefs(f, v, &nodePath{parent: at, key: k.Value, index: -1}, out)
+			}
 		}
 	case yaml.SequenceNode:
 		for i, item := range node.Content {
-			collectRefs(f, item, fmt.Sprintf("%s/%d", ptr, i), out)
+			if item.Kind == yaml.MappingNode || item.Kind == yaml.SequenceNode {
+				collectRefs(f, item, &nodePath{parent: at, index: i}, out)
+			}
 		}
 	}
 }
@@ -104,10 +138,10 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 	}
 	u, err := url.Parse(site.value)
 	if err != nil {
-		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q is not a valid URI reference: %v", site.value, err), "")
+		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q is not a valid URI reference (%v), so the client cannot know what it names", site.value, err), "")
 	}
 	if u.Scheme != "" || u.Host != "" {
-		return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q points to a URL", site.value),
+		return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q points to a URL, which is never fetched, so the client cannot know what it names", site.value),
 			"copy the referenced file under the spec's folder and refer to it by a relative path")
 	}
 	rel := site.from.rel
@@ -118,7 +152,7 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 		}
 		var ok bool
 		if rel, ok = s.rel(joined); !ok {
-			return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q leaves the spec's folder", site.value),
+			return fail(diag.RuleRefExternal, fmt.Sprintf("$ref %q leaves the spec's folder, which is never read, so the client cannot know what it names", site.value),
 				"keep every referenced file under the folder of the entry file (or load from a wider root)")
 		}
 	}
@@ -130,13 +164,14 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 			return target{}, false
 		}
 		if f.err == nil || errors.Is(f.err, fs.ErrNotExist) {
-			return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q: cannot read %s", site.value, f.display), "")
+			return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q: %s does not exist, so the client cannot know what it names", site.value, f.display),
+				"add the file beside the spec, as its authors have it, or fix the reference")
 		}
 		rule, why, fix := readFailure(f.err)
 		return fail(rule, fmt.Sprintf("$ref %q: cannot read %s: %s", site.value, f.display, why), fix)
 	}
 	if _, ok := lookup(f.root, u.Fragment); !ok {
-		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q does not resolve", site.value),
+		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q does not resolve, so the client cannot know what it names", site.value),
 			"define the target or fix the reference")
 	}
 	return target{rel: rel, ptr: "#" + u.Fragment}, true

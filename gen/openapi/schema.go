@@ -29,6 +29,7 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, hint, ptr string) *ir.TypeRef {
 	if b.cyclic[s] {
 		return &ir.TypeRef{Kind: ir.KindAny}
 	}
+	hint = boundName(hint) // a name of the spec's own, below, is kept whole
 	key := ""
 	if sr.Ref != "" {
 		key = refKey(sr)

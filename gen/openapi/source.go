@@ -118,6 +118,10 @@ func (s *source) open(rel string) *file {
 		return f
 	}
 	f.parse.Do(func() {
+		if root, ok := parseJSONNode(data); ok {
+			f.root = root
+			return
+		}
 		var doc yaml.Node
 		switch err := yaml.Unmarshal(data, &doc); {
 		case err != nil:

@@ -26,8 +26,22 @@ func (d *Document) validate(ctx context.Context, diags *diag.List, examples bool
 	}
 	var findings []error
 	flatten(err, &findings)
+	// A finding inside a component is reported again from every place
+	// that refers to it; once at its own line is enough.
+	seen := map[diag.Location]map[string]bool{}
 	for _, f := range findings {
-		diags.Add(d.finding(f))
+		dg := d.finding(f)
+		at := dg.Location
+		at.Path = ""
+		key := string(dg.Rule) + " " + dg.Message
+		if at.Line > 0 && seen[at][key] {
+			continue
+		}
+		if seen[at] == nil {
+			seen[at] = map[string]bool{}
+		}
+		seen[at][key] = true
+		diags.Add(dg)
 	}
 }
 
@@ -49,7 +63,10 @@ func flatten(err error, out *[]error) {
 	*out = append(*out, err)
 }
 
-// finding turns one validation failure into a diagnostic.
+// finding turns one validation failure into a diagnostic: an error
+// (E-OPENAPI) saying why no correct client can exist for the findings
+// [fatalFindings] lists, else a warning (W-OPENAPI) with the fix, at
+// the same place.
 func (d *Document) finding(err error) diag.Diagnostic {
 	code := "invalid"
 	msg := oneLine(err.Error())
@@ -71,55 +88,49 @@ func (d *Document) finding(err error) diag.Diagnostic {
 		return diag.Diagnostic{Location: loc, Rule: diag.RuleDupOpID, Message: msg,
 			Fix: "give every operation a unique operationId", Severity: diag.Error}
 	case code == "unresolved-ref":
-		return diag.Diagnostic{Location: loc, Rule: diag.RuleRefUnresolved, Message: msg, Severity: diag.Error}
-	case isWarning(code, err):
-		return diag.Diagnostic{Location: loc, Rule: diag.RuleOpenAPIWarning, Message: msg + " [" + code + "]", Severity: diag.Warning}
+		return diag.Diagnostic{Location: loc, Rule: diag.RuleRefUnresolved, Message: msg + ": the client cannot know the type or parameter it names", Severity: diag.Error}
 	}
-	return diag.Diagnostic{Location: loc, Rule: diag.RuleOpenAPI, Message: msg + " [" + code + "]", Severity: diag.Error}
+	if why, fatal := fatalFindings[code]; fatal {
+		return diag.Diagnostic{Location: loc, Rule: diag.RuleOpenAPI, Message: msg + " [" + code + "]: " + why, Severity: diag.Error}
+	}
+	return diag.Diagnostic{Location: loc, Rule: diag.RuleOpenAPIWarning, Message: msg + " [" + code + "]",
+		Fix: findingFix(code, err), Severity: diag.Warning}
 }
 
-// isWarning reports findings that do not stop generation: examples and
-// defaults that do not match their schema, keywords of another OpenAPI
-// version, duplicate required entries, invalid patterns (generated code
-// does not use them), and unknown keywords inside schemas, which JSON
-// Schema ignores.
-func isWarning(code string, err error) bool {
+// fatalFindings are the validation findings after which no correct
+// client can exist, each with the reason. Every other finding of
+// kin-openapi (see [openapi3.ValidationErrorCodes]), and any finding
+// without a code, leaves a client that sends what the server expects:
+// it is a warning.
+var fatalFindings = map[string]string{
+	"parameter-name-required":    "a parameter without a name cannot be sent",
+	"parameter-in-invalid":       "a parameter whose \"in\" is missing or unknown cannot be placed in the request",
+	"path-must-start-with-slash": "a path that does not start with \"/\" cannot be joined to the server URL",
+}
+
+// findingFix is the fix a warning's finding calls for.
+func findingFix(code string, err error) string {
 	switch {
-	case strings.Contains(code, "example"),
-		code == "default-violates-schema",
-		strings.Contains(code, "-for-3-1-plus"),
-		strings.Contains(code, "-for-3-2-plus"),
-		strings.HasPrefix(code, "exclusive-bound-"),
-		code == "duplicate-required-field",
-		code == "schema-pattern-regex-invalid":
-		return true
+	case code == "conflicting-paths":
+		return "the client calls each template as written; which operation answers is the server's routing, so give the templates' parameters one name if they are one route"
+	case strings.Contains(code, "example"), code == "value-or-external-value-required", code == "value-external-value-mutually-exclusive":
+		return "examples change no generated code; make the example match its schema, with value or externalValue, not both"
+	case code == "default-violates-schema", code == "default-required":
+		return "the client never sends a default; make it match the schema"
+	case code == "info-title-required", code == "info-required", code == "info-version-required":
+		return "give info a title and a version; the client's names come from the file name meanwhile"
+	case strings.Contains(code, "-for-3-1-plus"), strings.Contains(code, "-for-3-2-plus"), code == "exclusive-bound-boolean-before-3-1", code == "boolean-schema-for-3-1-plus":
+		return "the keyword belongs to another OpenAPI version; declare that version in the openapi field, or remove the keyword"
 	case code == "extra-sibling-fields":
-		return inSchema(err)
+		return "remove the key or move it under an x- extension; the client disregards it"
+	case code == "invalid" && strings.Contains(err.Error(), "unsupported 'format'"):
+		return "the client treats the value as its type without the format; use a format of the OpenAPI registry, or an x- extension"
+	case code == "path-parameters-mismatch":
+		return "declare every template variable as a path parameter and use every path parameter in the template"
+	case code == "duplicate-parameter":
+		return "remove the repeated parameter; the client sends the last one"
 	}
-	return false
-}
-
-// inSchema reports whether a finding lies inside a schema.
-func inSchema(err error) bool {
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		switch w := e.(type) {
-		case *openapi3.ComponentValidationError:
-			if w.Section == "schema" {
-				return true
-			}
-		case *openapi3.SchemaCombinatorElementValidationError:
-			return true
-		case *openapi3.ParameterFieldValidationError:
-			if w.Field == "schema" {
-				return true
-			}
-		case *openapi3.HeaderFieldValidationError:
-			if w.Field == "schema" {
-				return true
-			}
-		}
-	}
-	return false
+	return "correct the document; the client does not depend on it"
 }
 
 // contextPointer builds the JSON pointer of a finding from the context

@@ -214,3 +214,25 @@ func TestLocation(t *testing.T) {
 		t.Error("Before does not order by line")
 	}
 }
+
+// TestStrict: the warnings of sloppy input become errors of catalogued
+// error rules; every other diagnostic stays as it is.
+func TestStrict(t *testing.T) {
+	for _, r := range diag.Rules() {
+		d := diag.Diagnostic{Rule: r.Rule, Message: "m", Severity: diag.Warning}
+		if !r.Rule.IsWarning() {
+			d.Severity = diag.Error
+		}
+		got := d.Strictly()
+		s := r.Rule.Strict()
+		switch {
+		case s == "" && got != d:
+			t.Errorf("%s: Strictly() = %+v, want it unchanged", r.Rule, got)
+		case s != "" && (!r.Rule.IsWarning() || s.IsWarning() || s.Doc().Rule != s || got.Rule != s || got.Severity != diag.Error):
+			t.Errorf("%s: Strict() = %s, Strictly() = %+v; want a catalogued error rule for a warning", r.Rule, s, got)
+		}
+	}
+	if diag.RuleOpenAPIWarning.Strict() != diag.RuleOpenAPI {
+		t.Errorf("W-OPENAPI.Strict() = %s, want E-OPENAPI", diag.RuleOpenAPIWarning.Strict())
+	}
+}

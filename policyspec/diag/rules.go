@@ -53,28 +53,38 @@ const (
 	RuleNameCollision Rule = "E-NAME-COLLISION"
 	RuleNameReserved  Rule = "E-NAME-RESERVED"
 	RuleNameInvalid   Rule = "E-NAME-INVALID"
+	RuleNameRenamed   Rule = "W-NAME-RENAMED"
 )
 
 // OpenAPI documents.
 const (
-	RuleOpenAPIWarning Rule = "W-OPENAPI"
-	RuleAllOfCycle     Rule = "E-ALLOF-CYCLE"
-	RuleNoOpID         Rule = "E-NO-OPID"
-	RuleNoOpIDWarning  Rule = "W-NO-OPID"
-	RuleOpIDConfusable Rule = "W-OPID-CONFUSABLE"
-	RuleHeaderName     Rule = "E-HEADER-NAME"
-	RuleMediaType      Rule = "E-MEDIA-TYPE"
-	RulePathChar       Rule = "E-PATH-CHAR"
-	RulePathDot        Rule = "E-PATH-DOT"
-	RulePathTemplate   Rule = "E-PATH-TEMPLATE"
-	RulePathQuery      Rule = "W-PATH-QUERY"
-	RuleEnumRange      Rule = "W-ENUM-RANGE"
-	RuleUnsupported    Rule = "W-UNSUPPORTED"
-	RuleParamJSON      Rule = "W-PARAM-JSON"
-	RuleBodyMultipart  Rule = "W-BODY-MULTIPART"
-	RuleResponseRaw    Rule = "W-RESPONSE-RAW"
-	RuleResponseTypes  Rule = "W-RESPONSE-TYPES"
-	RuleServer         Rule = "W-SERVER"
+	RuleOpenAPIWarning     Rule = "W-OPENAPI"
+	RuleAllOfCycle         Rule = "E-ALLOF-CYCLE"
+	RuleNoOpID             Rule = "E-NO-OPID"
+	RuleNoOpIDWarning      Rule = "W-NO-OPID"
+	RuleOpIDConfusable     Rule = "W-OPID-CONFUSABLE"
+	RuleHeaderName         Rule = "E-HEADER-NAME"
+	RuleMediaType          Rule = "E-MEDIA-TYPE"
+	RulePathChar           Rule = "E-PATH-CHAR"
+	RulePathDot            Rule = "E-PATH-DOT"
+	RulePathTemplate       Rule = "E-PATH-TEMPLATE"
+	RulePathQuery          Rule = "W-PATH-QUERY"
+	RulePathFragment       Rule = "W-PATH-FRAGMENT"
+	RulePathQueryStrict    Rule = "E-PATH-QUERY"
+	RulePathFragmentStrict Rule = "E-PATH-FRAGMENT"
+	RuleEnumRange          Rule = "W-ENUM-RANGE"
+	RuleUnsupported        Rule = "W-UNSUPPORTED"
+	RuleParamJSON          Rule = "W-PARAM-JSON"
+	RuleBodyMultipart      Rule = "W-BODY-MULTIPART"
+	RuleResponseRaw        Rule = "W-RESPONSE-RAW"
+	RuleResponseTypes      Rule = "W-RESPONSE-TYPES"
+	RuleServer             Rule = "W-SERVER"
+)
+
+// The operations chosen for generation (-include, -exclude).
+const (
+	RuleSelectEmpty  Rule = "E-SELECT-EMPTY"
+	RuleSelectUnused Rule = "W-SELECT-UNUSED"
 )
 
 // .proto files and the protoc plugin.
@@ -129,7 +139,7 @@ func Rules() []RuleDoc {
 		{RuleYAML, "a file that is not valid YAML, or a mapping with a key written twice", Both, true},
 		{RuleVersion, "a document that is neither OpenAPI 3.0/3.1 nor Swagger 2.0", OpenAPI, true},
 		{RuleLoad, "a document that kin-openapi cannot load", OpenAPI, true},
-		{RuleOpenAPI, "a document that fails OpenAPI validation", OpenAPI, true},
+		{RuleOpenAPI, "a validation finding after which no correct client can exist (or any, with -strict)", OpenAPI, true},
 		{RuleDupOpID, "an operationId that two operations share", OpenAPI, true},
 		{RuleInternal, "a failure of the generator itself; please report it with the input", Both, true},
 		{RuleEmit, "generated code that does not format; please report it with the input", Both, true},
@@ -158,21 +168,25 @@ func Rules() []RuleDoc {
 		{RuleShadowed, "a policy file value that the spec or .proto file overrides, so that it does nothing", Both, false},
 		{RuleFallbackJSON, "a static fallback on an operation whose result is not JSON, left out of the client", OpenAPI, false},
 
-		{RuleNameCollision, "two things of the input that map to one Go name", Both, false},
+		{RuleNameCollision, "two things of the input that map to one Go name", Proto, false},
 		{RuleNameReserved, "a name of the input that the generated client uses for itself", Both, false},
 		{RuleNameInvalid, "an x-go-name that is not an exported Go identifier, or no name to derive", OpenAPI, false},
+		{RuleNameRenamed, "a name of the input, or of the client's own, renamed because another declaration has it", OpenAPI, false},
 
-		{RuleOpenAPIWarning, "a validation finding that leaves the client correct", OpenAPI, false},
+		{RuleOpenAPIWarning, "a validation finding that leaves the client correct: the document is sloppy but usable", OpenAPI, false},
 		{RuleAllOfCycle, "an allOf cycle that cannot be flattened into Go structs", OpenAPI, false},
 		{RuleNoOpID, "an operation without operationId, with -strict", OpenAPI, false},
 		{RuleNoOpIDWarning, "an operation without operationId, named after its method and path", OpenAPI, false},
 		{RuleOpIDConfusable, "two operationIds that differ only in look-alike letters of other scripts", OpenAPI, false},
 		{RuleHeaderName, "a header or cookie parameter whose name is not an HTTP token", OpenAPI, false},
 		{RuleMediaType, "a sent media type that is not printable ASCII or does not parse", OpenAPI, false},
-		{RulePathChar, `a "#" in a path template, a "?" not followed by a fixed query, a "%" that starts no escape`, OpenAPI, false},
+		{RulePathChar, `a "?" in a path template not followed by a fixed query, a "%" that starts no escape`, OpenAPI, false},
 		{RulePathDot, `a literal "." or ".." segment in a path template, which servers resolve before routing`, OpenAPI, false},
 		{RulePathTemplate, "a path template variable that names no path parameter of the operation", OpenAPI, false},
 		{RulePathQuery, `a fixed query after "?" in a path template, sent with every request`, OpenAPI, false},
+		{RulePathFragment, `a fragment after "#" in a path template, which no request carries, left out`, OpenAPI, false},
+		{RulePathQueryStrict, `a fixed query after "?" in a path template, with -strict`, OpenAPI, false},
+		{RulePathFragmentStrict, `a fragment after "#" in a path template, with -strict`, OpenAPI, false},
 		{RuleEnumRange, "an integer enum with a value beyond 32 bits, typed int64", OpenAPI, false},
 		{RuleUnsupported, "a construct the client cannot type, kept as raw JSON or left out", OpenAPI, false},
 		{RuleParamJSON, "a parameter style the client cannot serialize, sent as JSON text", OpenAPI, false},
@@ -180,6 +194,9 @@ func Rules() []RuleDoc {
 		{RuleResponseRaw, "a form or multipart response body, returned as raw bytes", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
 		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
+
+		{RuleSelectEmpty, "-include and -exclude filters that leave no operation to generate", OpenAPI, false},
+		{RuleSelectUnused, "an -include or -exclude filter that selects no operation", OpenAPI, false},
 
 		{RuleRequest, "a request from protoc that the plugin cannot read, such as one with invalid descriptors", Proto, true},
 		{RuleParameter, "a plugin parameter that is unknown, or whose value is refused", Proto, false},
@@ -208,3 +225,33 @@ func (r Rule) Doc() RuleDoc {
 
 // IsWarning reports whether r is a warning rule ("W-...").
 func (r Rule) IsWarning() bool { return len(r) > 2 && r[:2] == "W-" }
+
+// Strict returns the error rule that the warning r becomes when sloppy
+// input is refused (oapi-resilient -strict): the warnings of a document
+// that breaks the OpenAPI specification or names operations carelessly,
+// in ways the client works around. It is empty for every other rule,
+// warnings about what the client cannot express included.
+func (r Rule) Strict() Rule {
+	switch r {
+	case RuleOpenAPIWarning:
+		return RuleOpenAPI
+	case RuleNoOpIDWarning:
+		return RuleNoOpID
+	case RulePathQuery:
+		return RulePathQueryStrict
+	case RulePathFragment:
+		return RulePathFragmentStrict
+	}
+	return ""
+}
+
+// Strictly returns d as an error of its rule's [Rule.Strict] rule when it
+// is a warning of sloppy input, else d unchanged.
+func (d Diagnostic) Strictly() Diagnostic {
+	if d.Severity == Warning {
+		if s := d.Rule.Strict(); s != "" {
+			d.Rule, d.Severity = s, Error
+		}
+	}
+	return d
+}

@@ -52,7 +52,12 @@
 // matches [runtime.ErrNotSent]; once it was open, a status the server
 // application answered with is its answer, and DEADLINE_EXCEEDED,
 // CANCELLED, UNKNOWN, INTERNAL, UNAVAILABLE or DATA_LOSS leave the outcome
-// unknown ([runtime.ErrOutcomeUnknown]).
+// unknown ([runtime.ErrOutcomeUnknown]), whichever timer fired (grpc-go's
+// own, or the client's cancellation that grpc-go reports as
+// DEADLINE_EXCEEDED). This holds for client and bidi streams too, whose
+// failures after the pipeline handed them over come from their receive:
+// such a failure with one of those codes is a [*runtime.OutcomeUnknownError]
+// that keeps grpc-go's status.
 //
 // # Message size
 //

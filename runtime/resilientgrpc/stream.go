@@ -118,6 +118,14 @@ func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op 
 // and is never retried: the messages are the caller's to send once. The
 // permit is held until CloseAndRecv (or RecvMsg) returns, or ctx is done.
 // The stream lives under ctx, whose deadline goes out as grpc-timeout.
+//
+// A stream that could not be opened (no connection) matches
+// [runtime.ErrNotSent]. For a [runtime.NotIdempotent] operation, a failure
+// of the open stream that may have come after the server applied what was
+// sent (DEADLINE_EXCEEDED, CANCELLED, UNKNOWN, INTERNAL, UNAVAILABLE,
+// DATA_LOSS: a connection cut, a deadline) is returned by CloseAndRecv or
+// RecvMsg as a [*runtime.OutcomeUnknownError] matching
+// [runtime.ErrOutcomeUnknown], whose GRPCStatus is grpc-go's.
 func ClientStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.ClientStreamingClient[Req, Res], error) {
 	h, err := openStream(ctx, cc, op, desc, method, opts, true)
 	if err != nil {
@@ -128,8 +136,10 @@ func ClientStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface
 
 // BidiStream opens a bidirectional-streaming call of method on cc through
 // op's pipeline, as [ClientStream] does: establishment bounded, bulkheaded
-// and seen by the breaker, never retried. The permit is held until Recv
-// returns an error (io.EOF included) or ctx is done.
+// and seen by the breaker, never retried, and its failures told apart as
+// ClientStream's are (not sent, or outcome unknown for a non-idempotent
+// operation). The permit is held until Recv returns an error (io.EOF
+// included) or ctx is done.
 func BidiStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Req, Res], error) {
 	h, err := openStream(ctx, cc, op, desc, method, opts, false)
 	if err != nil {
@@ -168,7 +178,11 @@ func openStream(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Op
 			return nil, attemptError(err, nil, false, streamNone)
 		}
 		commitStream(cs)
-		return &heldStream{ClientStream: cs, held: held{ctx: sctx, cancel: cancel}, single: single}, nil
+		h := &heldStream{ClientStream: cs, held: held{ctx: sctx, cancel: cancel}, single: single}
+		if op.Idempotency() == runtime.NotIdempotent {
+			h.dep, h.op = op.Dependency().Name(), op.Name()
+		}
+		return h, nil
 	})
 	if err != nil {
 		return nil, wrap(err)
@@ -200,16 +214,35 @@ type heldStream struct {
 	grpc.ClientStream
 	held
 	single bool
+	// dep and op name a non-idempotent operation, whose failures on the
+	// way are marked outcome unknown; empty for any other.
+	dep, op string
 }
 
 // RecvMsg receives a message; the stream ends on an error, or after the
-// single response of a client-streaming call.
+// single response of a client-streaming call. For a non-idempotent
+// operation, a failure that may have come after the server applied what
+// the caller sent (see delivery) is an outcome-unknown error.
 func (s *heldStream) RecvMsg(m any) error {
 	err := s.ClientStream.RecvMsg(m)
 	if err != nil || s.single {
 		s.end()
 	}
+	if err != nil && err != io.EOF && s.op != "" {
+		return outcomeUnknown(s.dep, s.op, err)
+	}
 	return err
+}
+
+// outcomeUnknown marks err, the failure of an open stream of a
+// non-idempotent operation, as a [*runtime.OutcomeUnknownError] when its
+// code also stands for a failure on the way; it keeps err's gRPC status.
+func outcomeUnknown(dep, op string, err error) error {
+	st := status.Convert(err)
+	if delivery(st.Code(), streamOpen) != runtime.MaybeDelivered {
+		return err
+	}
+	return &Error{Err: &runtime.OutcomeUnknownError{Dependency: dep, Operation: op, Err: err}, st: st}
 }
 
 // serverStream is an established server stream: the first message,

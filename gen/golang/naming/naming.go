@@ -91,6 +91,10 @@ func lowerFirstWord(w string) string {
 	if initialisms[upper(w)] || isAllUpper(w) {
 		return lower(w)
 	}
+	if base, ok := strings.CutSuffix(w, "s"); ok && initialisms[upper(base)] {
+		// A plural initialism: "IDs" → "ids", not "iDs".
+		return lower(w)
+	}
 	r, size := utf8.DecodeRuneInString(w)
 	return string(unicode.ToLower(r)) + w[size:]
 }

@@ -52,6 +52,8 @@ func TestUnexported(t *testing.T) {
 		{"snake", "page_size", "pageSize"},
 		{"leading digit", "3d_secure", "v3dSecure"},
 		{"header", "X-Request-ID", "xRequestID"},
+		{"plural initialism", "IDs", "ids"},
+		{"plural initialism first", "URLsByID", "urlsByID"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -914,8 +914,8 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 // GetList calls GET /lists/{ids}.
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
-func (c *Client) GetList(ctx context.Context, iDs []string, opts ...resilient.CallOption) error {
-	req, err := c.requestGetList(ctx, iDs)
+func (c *Client) GetList(ctx context.Context, ids []string, opts ...resilient.CallOption) error {
+	req, err := c.requestGetList(ctx, ids)
 	if err != nil {
 		return resilient.InvalidRequest(c.ops.GetList, err)
 	}
@@ -925,9 +925,9 @@ func (c *Client) GetList(ctx context.Context, iDs []string, opts ...resilient.Ca
 }
 
 // requestGetList builds the request of GetList.
-func (c *Client) requestGetList(ctx context.Context, iDs []string) (*http.Request, error) {
-	seg0 := make([]string, len(iDs))
-	for i, v := range iDs {
+func (c *Client) requestGetList(ctx context.Context, ids []string) (*http.Request, error) {
+	seg0 := make([]string, len(ids))
+	for i, v := range ids {
 		seg0[i] = url.PathEscape(v)
 	}
 	u := "/lists/" + strings.Join(seg0, ",")

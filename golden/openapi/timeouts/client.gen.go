@@ -206,9 +206,9 @@ func WithDependencyName(name string) Option {
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. Its dependency is named "search" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -249,7 +249,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -362,7 +362,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}

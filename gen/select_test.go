@@ -1,0 +1,103 @@
+package gen
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec/diag"
+)
+
+func TestParseFilters(t *testing.T) {
+	got, err := ParseFilters("tag:pets, path:/stores/,op:getPet,/users")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Filter{{"tag", "pets"}, {"path", "/stores/"}, {"op", "getPet"}, {"path", "/users"}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("filter %d: got %v, want %v", i, got[i], want[i])
+		}
+	}
+	for _, bad := range []string{"pets", "kind:x", "tag:"} {
+		if _, err := ParseFilters(bad); err == nil {
+			t.Errorf("ParseFilters(%q): no error", bad)
+		}
+	}
+}
+
+const selectSpec = `openapi: 3.0.3
+info: {title: Shop, version: "1"}
+paths:
+  /pets/{id}:
+    get:
+      operationId: getPet
+      tags: [pets]
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}
+  /stores:
+    get:
+      operationId: listStores
+      tags: [stores]
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/Store"}}}}}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        owner: {$ref: "#/components/schemas/Owner"}
+        kind: {$ref: "#/components/schemas/Kind"}
+    Owner: {type: object, properties: {name: {type: string}, pets: {type: array, items: {$ref: "#/components/schemas/Pet"}}}}
+    Kind: {type: string, enum: [cat, dog]}
+    Store: {type: object, properties: {name: {type: string}}}
+    Unused: {type: object, properties: {x: {type: string}}}
+`
+
+// TestSelectOperations: only the selected operations and the types they
+// reach, through cycles, are generated; filters that select nothing warn,
+// and a selection left empty is an error.
+func TestSelectOperations(t *testing.T) {
+	fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(selectSpec)}}
+	res, err := OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "shop",
+		Include: []Filter{{"tag", "pets"}, {"tag", "nothing"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := string(res.Code)
+	for _, want := range []string{"func (c *Client) GetPet(", "type Pet struct", "type Owner struct", "type Kind string"} {
+		if !strings.Contains(code, want) {
+			t.Errorf("the client lacks %q", want)
+		}
+	}
+	for _, absent := range []string{"ListStores", "type Store struct", "type Unused struct"} {
+		if strings.Contains(code, absent) {
+			t.Errorf("the client has %q", absent)
+		}
+	}
+	if len(res.Warnings) != 1 || res.Warnings[0].Rule != diag.RuleSelectUnused {
+		t.Errorf("warnings = %v, want one %s", res.Warnings, diag.RuleSelectUnused)
+	}
+
+	_, err = OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "shop", Exclude: []Filter{{"path", "/"}}})
+	if ds := diag.From(err); len(ds) != 1 || ds[0].Rule != diag.RuleSelectEmpty {
+		t.Errorf("excluding everything: %v, want %s", err, diag.RuleSelectEmpty)
+	}
+}
+
+func TestOperationPart(t *testing.T) {
+	for tag, want := range map[string]string{"pets": "pets", "Pet Stores": "pet_stores", "users.user": "users_user", "--x--y--": "x_y", "日本": "", "driveItem": "driveitem"} {
+		if got := operationPart(&ir.Operation{Tags: []string{tag}}); got != want {
+			t.Errorf("operationPart(%q) = %q, want %q", tag, got, want)
+		}
+	}
+	if got := operationPart(&ir.Operation{}); got != "" {
+		t.Errorf("no tag: %q", got)
+	}
+}
