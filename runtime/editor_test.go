@@ -372,3 +372,32 @@ func TestCredentialHelpers(t *testing.T) {
 		})
 	}
 }
+
+// TestDoHTTPStreamCredentials: a streamed call carries the credentials and
+// the editors on every attempt too, and refuses a missing credential.
+func TestDoHTTPStreamCredentials(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var got seen
+		s := &scripted{statuses: []int{503, 200}}
+		rig := newHTTPRig(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got.add(r.Header.Get("Authorization") + " " + r.Header.Get("X-Call"))
+			s.ServeHTTP(w, r)
+		}))
+		var n atomic.Int64
+		base := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly})
+		op := base.With(WithCredentials([]Credential{{Scheme: "bearer", Apply: BearerToken(counted(&n))}}),
+			WithRequestEditor(func(ctx context.Context, r *http.Request) error { r.Header.Set("X-Call", "1"); return nil }))
+		resp, err := DoHTTPStream(t.Context(), op, rig.client, rig.get(t, "/ticks"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if g, want := strings.Join(got.all(), "|"), "Bearer tok-1 1|Bearer tok-2 1"; g != want {
+			t.Errorf("server saw %q, want %q", g, want)
+		}
+		_, err = DoHTTPStream(t.Context(), base.With(WithCredentials([]Credential{{Scheme: "bearer"}})), rig.client, rig.get(t, "/ticks"), nil)
+		if !errors.Is(err, ErrMissingCredential) || len(got.all()) != 2 {
+			t.Errorf("err = %v, want a missing credential with nothing sent", err)
+		}
+	})
+}

@@ -214,9 +214,7 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 			// goroutine: the first may write req.Header before sending it,
 			// and every later one copies it after that write. Hedged
 			// attempts run concurrently, so every one of them sends a copy.
-			// With credentials or editors, every attempt edits a header
-			// and URL of its own.
-			inPlace: op.hedgeDelay <= 0 && !editing(op, c),
+			inPlace: op.hedgeDelay <= 0,
 			// Only a non-idempotent call's caller needs to know whether a
 			// failed attempt was sent; the others' attempts are not traced.
 			trace: op.idempotency == NotIdempotent,
@@ -237,6 +235,10 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 	// pipeline sees a marker. Concurrent attempts, and values a cached
 	// fallback keeps, travel boxed.
 	h.keep = h.inPlace && key == ""
+	if editing(op, c) {
+		// Every attempt edits a header and URL of its own.
+		h.inPlace = false
+	}
 	v, err := Do(ctx, op, key, h.attempt)
 	if _, ok := v.(keptValue); ok {
 		return h.v, err

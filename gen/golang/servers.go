@@ -129,7 +129,7 @@ func emitServers(f *jen.File, servers []*serverView, pkg string) {
 				body = append(body, jen.Switch(jen.Id(sv.Ident)).Block(
 					jen.Case(cases...),
 					jen.Default().Block(jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(
-						jen.Lit(pkg+": "+v.name+": "+sv.Ident+" %q is not one of "+strings.Join(sv.Enum, ", ")), jen.Id(sv.Ident)))),
+						jen.Lit(pkg+": "+v.name+": "+sv.Ident+" %q is not one of "+strings.ReplaceAll(quotedList(sv.Enum), "%", "%%")), jen.Id(sv.Ident)))),
 				))
 			}
 		}

@@ -22,15 +22,15 @@ type BuildOptions struct {
 	// IgnoreGoNames disregards x-go-name, for documents whose x-go-name
 	// values were written for another generator's package layout.
 	IgnoreGoNames bool
-	// DocumentURL is the URL the document is served from, against which
-	// relative server URLs are resolved (OpenAPI 3, Server Object). Empty
-	// leaves them relative, with a W-SERVER warning.
-	DocumentURL string
 	// Reserved are the package-level names the generated client declares
 	// for itself (Client, NewClient, its options...), and ReservedMethods
 	// the methods of its Client. A schema or operation that would take
 	// one is renamed, with a warning (W-NAME-RENAMED).
 	Reserved, ReservedMethods []string
+	// DocumentURL is the URL the document is served from, against which
+	// relative server URLs are resolved (OpenAPI 3, Server Object). Empty
+	// leaves them relative, with a W-SERVER warning.
+	DocumentURL string
 }
 
 // Build turns a loaded document into the IR. Schemas and operations

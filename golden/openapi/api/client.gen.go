@@ -618,7 +618,7 @@ func ServerRegional(region string, version string) (string, error) {
 	switch region {
 	case "eu", "us":
 	default:
-		return "", fmt.Errorf("api: ServerRegional: region %q is not one of eu, us", region)
+		return "", fmt.Errorf("api: ServerRegional: region %q is not one of \"eu\", \"us\"", region)
 	}
 	if version == "" {
 		version = "v1"

@@ -322,7 +322,7 @@ func TestServers(t *testing.T) {
 	if u, err := ServerRegional("", ""); err != nil || u != ServerRegionalDefault {
 		t.Errorf(`ServerRegional("", "") = %q, %v; want %q`, u, err, ServerRegionalDefault)
 	}
-	if _, err := ServerRegional("mars", ""); err == nil || err.Error() != `auth: ServerRegional: region "mars" is not one of eu, us, ap` {
+	if _, err := ServerRegional("mars", ""); err == nil || err.Error() != `auth: ServerRegional: region "mars" is not one of "eu", "us", "ap"` {
 		t.Errorf(`ServerRegional("mars", "") err = %v`, err)
 	}
 	if _, err := ServerRegional("eu", "v1?x=1"); err == nil {

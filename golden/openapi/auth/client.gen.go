@@ -501,7 +501,7 @@ func ServerRegional(region string, version string) (string, error) {
 	switch region {
 	case "eu", "us", "ap":
 	default:
-		return "", fmt.Errorf("auth: ServerRegional: region %q is not one of eu, us, ap", region)
+		return "", fmt.Errorf("auth: ServerRegional: region %q is not one of \"eu\", \"us\", \"ap\"", region)
 	}
 	if version == "" {
 		version = "v1"

@@ -335,10 +335,12 @@ func WithDependencyName(name string) Option {
 // NewClient returns a client of the API at baseURL, an absolute http or https
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
-// userinfo is refused. Its dependency is named "notes_func_init_panic_1"
-// unless WithDependencyName says otherwise. It sends each attempt's remaining
-// budget in X-Request-Deadline unless WithDeadlineHeader says otherwise. It
-// fails when baseURL is not such a URL or the policy is invalid.
+// userinfo is refused. An empty baseURL means the spec's first server,
+// ServerURLDefault; a base URL given always wins. Its dependency is named
+// "notes_func_init_panic_1" unless WithDependencyName says otherwise. It sends
+// each attempt's remaining budget in X-Request-Deadline unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -349,6 +351,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
 		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURLDefault
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
@@ -402,6 +407,36 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
+// ServerURLDefault is the URL of ServerURL with the defaults of its variables.
+const ServerURLDefault = "https://a%d.example.com/\"+os.Args[0]+\""
+
+// ServerURL returns the URL of the server
+// "https://{tenant}.example.com/\"+os.Args[0]+\"" of the spec
+// (Evil//go:generate rm -rf /); NewClient uses it when given an empty base
+// URL, with its variables replaced by the values given; an empty value takes
+// the variable's default:
+//
+//   - tenant: default "a%d", one of "a%d", "*/ b", "c\"d"; */ func init() {}
+//     /*
+//
+// It fails when a value is not one of its variable's values, or when the URL
+// is not an absolute http or https base URL (see NewClient).
+func ServerURL(tenant string) (string, error) {
+	if tenant == "" {
+		tenant = "a%d"
+	}
+	switch tenant {
+	case "a%d", "*/ b", "c\"d":
+	default:
+		return "", fmt.Errorf("hostilenames: ServerURL: tenant %q is not one of \"a%%d\", \"*/ b\", \"c\\\"d\"", tenant)
+	}
+	u := "https://" + tenant + ".example.com/\"+os.Args[0]+\""
+	if _, err := resilient.ParseBaseURL(u); err != nil {
+		return "", fmt.Errorf("hostilenames: ServerURL: %w", err)
+	}
+	return u, nil
+}
+
 // Routes returns the route table of the API for a resilient.RouteTransport:
 // the method and path template of each operation, as the spec writes them,
 // with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
@@ -436,8 +471,9 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). base sends the requests; nil means a
-// transport from resilient.NewTransport sized for the policy.
+// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerURLDefault. base
+// sends the requests; nil means a transport from resilient.NewTransport sized
+// for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
@@ -454,6 +490,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
 		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURLDefault
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
