@@ -316,6 +316,7 @@
 //	W-BODY-MULTIPART     a multipart request body, sent as raw bytes the caller encodes
 //	W-RESPONSE-RAW       a form or multipart response body, returned as raw bytes
 //	W-RESPONSE-HEADER    a documented response header of a type the client does not parse, left as text in the result's Header
+//	W-STREAM-POLICY      a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
 //	W-SERVER             a relative server URL with no document URL to resolve it
 //	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate

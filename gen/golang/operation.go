@@ -89,6 +89,9 @@ func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView 
 	}
 	v.body = c.bodyView(op)
 	v.result = c.resultView(op)
+	if v.result != nil && v.result.stream != nil {
+		c.checkStreamPolicy(op, res)
+	}
 	v.errType = c.errorView(op)
 	return v
 }

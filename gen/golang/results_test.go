@@ -90,3 +90,42 @@ func TestResultNamesAndHeaderTypes(t *testing.T) {
 		t.Errorf("W-RESPONSE-HEADER warnings = %q, want one naming X-Shards", got)
 	}
 }
+
+// TestStreamPolicyWarning: a streamed operation whose policy hedges gets
+// W-STREAM-POLICY, since a stream is never hedged; one without gets none.
+func TestStreamPolicyWarning(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: Feed, version: "1"}
+paths:
+  /events:
+    get:
+      operationId: watch
+      x-resilience: {hedge: {delay: 50ms}}
+      responses:
+        "200":
+          description: Events.
+          content:
+            text/event-stream:
+              schema: {type: string}
+  /log:
+    get:
+      operationId: tail
+      responses:
+        "200":
+          description: Lines.
+          content:
+            application/x-ndjson:
+              schema: {type: object, properties: {n: {type: integer}}}
+`
+	svc := loadSpec(t, fstest.MapFS{"api.yaml": {Data: []byte(spec)}}, "api.yaml", openapi.BuildOptions{})
+	_, warnings := emitAll(t, svc, "feed", "api.yaml")
+	var got []string
+	for _, w := range warnings {
+		if w.Rule == diag.RuleStreamPolicy {
+			got = append(got, w.Message)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "operation Watch ") {
+		t.Errorf("W-STREAM-POLICY warnings = %q, want one for Watch", got)
+	}
+}

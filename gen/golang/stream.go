@@ -3,7 +3,9 @@ package golang
 import (
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 // streamView is the result of an operation whose answer is read after the
@@ -41,6 +43,18 @@ func (c *clientGen) streamView(op *ir.Operation) *streamView {
 		}
 	}
 	return v
+}
+
+// checkStreamPolicy warns when a streamed operation's policy hedges or
+// has a fallback: resilient.DoHTTPStream does neither, so the policy
+// would promise what the call does not do.
+func (c *clientGen) checkStreamPolicy(op *ir.Operation, res *policyspec.Operation) {
+	p := res.Policy
+	if p.Hedge.Delay <= 0 && p.Fallback.Kind == runtime.FallbackNone {
+		return
+	}
+	c.list.Warnf(op.Location, diag.RuleStreamPolicy, "operation "+op.Name+" streams its answer, which is never hedged and has no fallback; its policy's hedge and fallback do not apply",
+		"remove hedge and fallback from the operation's x-resilience or policy")
 }
 
 // text reports whether event data stays text (a string schema, or none).

@@ -79,6 +79,7 @@ const (
 	RuleResponseRaw        Rule = "W-RESPONSE-RAW"
 	RuleResponseTypes      Rule = "W-RESPONSE-TYPES"
 	RuleResponseHeader     Rule = "W-RESPONSE-HEADER"
+	RuleStreamPolicy       Rule = "W-STREAM-POLICY"
 	RuleServer             Rule = "W-SERVER"
 )
 
@@ -194,6 +195,7 @@ func Rules() []RuleDoc {
 		{RuleBodyMultipart, "a multipart request body, sent as raw bytes the caller encodes", OpenAPI, false},
 		{RuleResponseRaw, "a form or multipart response body, returned as raw bytes", OpenAPI, false},
 		{RuleResponseHeader, "a documented response header of a type the client does not parse, left as text in the result's Header", OpenAPI, false},
+		{RuleStreamPolicy, "a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
 		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
 
