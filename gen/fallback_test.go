@@ -26,13 +26,16 @@ func checkSpec(t *testing.T, spec string, opts OpenAPIOptions) []string {
 }
 
 // TestCachedFallbackOnSecuredOperation: a cached fallback on an operation
-// whose requests carry credentials must be declared shared; a static
-// fallback, an operation without credentials and security: [] are fine.
+// whose credentials the request does not carry (a client certificate) must
+// be declared shared; one whose credentials the client sends itself is
+// keyed by them; a static fallback, an operation without credentials and
+// security: [] are fine.
 func TestCachedFallbackOnSecuredOperation(t *testing.T) {
-	const head = `openapi: 3.0.3
+	const head = `openapi: 3.1.0
 info: {title: Accounts, version: "1"}
 components:
   securitySchemes:
+    cert: {type: mutualTLS}
     key: {type: apiKey, in: header, name: X-API-Key}
 `
 	op := func(name, extra string) string {
@@ -43,7 +46,7 @@ components:
 	const fix = "; declare fallback.shared: true if every caller gets the same answer, or use a static fallback (kind: static with a value)"
 	msg := func(line, name string) string {
 		return "api.yaml:" + line + ": E-FALLBACK-SHARED: operation " + strings.ToUpper(name[:1]) + name[1:] + " (GET /" + name +
-			") has a security requirement and a cached fallback that is not shared: credentials a transport adds are invisible to the client, so one caller could receive another caller's cached answer (#/paths/~1" + name + "/get/x-resilience/fallback/kind)" + fix
+			") has a cached fallback that is not shared and a security requirement with the mutualTLS scheme \"cert\", which the request does not carry: the cache cannot tell callers apart, so one caller could receive another caller's cached answer (#/paths/~1" + name + "/get/x-resilience/fallback/kind)" + fix
 	}
 	tests := []struct {
 		name string
@@ -52,18 +55,31 @@ components:
 	}{
 		{
 			name: "document security",
-			spec: head + "security: [{key: []}]\npaths:\n" + op("me", cached),
-			want: []string{msg("12:20", "me")},
+			spec: head + "security: [{cert: []}]\npaths:\n" + op("me", cached),
+			want: []string{msg("13:20", "me")},
 		},
 		{
 			name: "operation security",
-			spec: head + "paths:\n" + op("me", "      security: [{key: []}]\n"+cached),
-			want: []string{msg("12:20", "me")},
+			spec: head + "paths:\n" + op("me", "      security: [{cert: []}]\n"+cached),
+			want: []string{msg("13:20", "me")},
 		},
 		{
 			name: "optional credentials beside a scheme",
+			spec: head + "paths:\n" + op("me", "      security: [{}, {cert: []}]\n"+cached),
+			want: []string{msg("13:20", "me")},
+		},
+		{
+			name: "a client certificate beside an API key",
+			spec: head + "paths:\n" + op("me", "      security: [{key: []}, {key: [], cert: []}]\n"+cached),
+			want: []string{msg("13:20", "me")},
+		},
+		{
+			name: "an API key the client sends",
+			spec: head + "security: [{key: []}]\npaths:\n" + op("me", cached),
+		},
+		{
+			name: "alternatives the client sends",
 			spec: head + "paths:\n" + op("me", "      security: [{}, {key: []}]\n"+cached),
-			want: []string{msg("12:20", "me")},
 		},
 		{
 			name: "declared shared",
@@ -98,12 +114,12 @@ components:
 // TestCachedFallbackOnSecuredOperationFromPolicyFile: the diagnostic
 // points at the policy file's fallback when that is where it was set.
 func TestCachedFallbackOnSecuredOperationFromPolicyFile(t *testing.T) {
-	const spec = `openapi: 3.0.3
+	const spec = `openapi: 3.1.0
 info: {title: Accounts, version: "1"}
 components:
   securitySchemes:
-    key: {type: apiKey, in: header, name: X-API-Key}
-security: [{key: []}]
+    cert: {type: mutualTLS}
+security: [{cert: []}]
 paths:
   /me:
     get:
@@ -113,7 +129,7 @@ paths:
 `
 	const policy = "dependencies:\n  accounts:\n    operations:\n      getMe:\n        fallback: {kind: cached}\n"
 	got := checkSpec(t, spec, OpenAPIOptions{PolicyName: "policy.yaml", PolicyData: []byte(policy)})
-	if len(got) != 1 || !strings.HasPrefix(got[0], "policy.yaml:5:20: E-FALLBACK-SHARED: operation GetMe (GET /me) has a security requirement") {
+	if len(got) != 1 || !strings.HasPrefix(got[0], "policy.yaml:5:20: E-FALLBACK-SHARED: operation GetMe (GET /me) has a cached fallback that is not shared") {
 		t.Errorf("diagnostics = %q, want one E-FALLBACK-SHARED at policy.yaml:5:20", got)
 	}
 }

@@ -148,7 +148,7 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 		s.validation <- validation{w, err}
 	}()
 	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames,
-		Reserved: golang.ReservedNames(), ReservedMethods: golang.ReservedMethods()})
+		Reserved: golang.ReservedNames(), ReservedMethods: golang.ReservedMethods(), DocumentURL: opts.DocumentURL})
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()

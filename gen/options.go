@@ -46,6 +46,10 @@ type OpenAPIOptions struct {
 	// document whose names were written for another generator's package
 	// layout and clash in one Go package.
 	IgnoreGoNames bool
+	// DocumentURL is the URL the document is served from, against which
+	// relative server URLs are resolved; empty leaves them relative (a
+	// W-SERVER warning, and no default server).
+	DocumentURL string
 	// ReviewMode selects the rows of the review table; the zero value is
 	// one row per operation.
 	ReviewMode policyspec.ReviewMode

@@ -21,6 +21,10 @@ var generatedImports = []string{
 	"github.com/resilientgo/resilient/runtime",
 	// Only for a dependency whose policy declares a fleet.
 	"github.com/resilientgo/resilient/runtime/redisfleet", "github.com/redis/go-redis/v9",
+	// Format uuid.
+	"github.com/google/uuid",
+	// Only for a document with an OAuth 2.0 or OpenID Connect scheme.
+	"golang.org/x/oauth2",
 	"bytes", "context", "encoding/base64", "encoding/json", "errors", "fmt", "io", "log/slog",
 	"maps", "mime", "mime/multipart", "net/http", "net/url", "slices", "strconv", "strings", "time",
 }

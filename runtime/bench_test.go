@@ -382,7 +382,10 @@ func (r *httpRig) resilient(ctx context.Context) error {
 //   - resilient-timeout: runtime.DoHTTP under the same context as
 //     nethttp-timeout, as a service calls a dependency while serving a
 //     request that has a deadline; the pipeline keeps that deadline, the
-//     earlier one, instead of making its own.
+//     earlier one, instead of making its own;
+//   - resilient-bearer-timeout: resilient-timeout for an operation with a
+//     bearer token (runtime.WithCredentials), applied to a copy of the
+//     request's header and URL.
 func (r *httpRig) arms() map[string]httpArm {
 	withTimeout := func(call func(context.Context) error) httpArm {
 		return func() error {
@@ -391,11 +394,15 @@ func (r *httpRig) arms() map[string]httpArm {
 			return call(ctx)
 		}
 	}
+	bearer := &httpRig{client: r.client, url: r.url, hc: r.hc,
+		op: r.op.With(runtime.WithCredentials([]runtime.Credential{{Scheme: "bearerAuth",
+			Apply: runtime.BearerToken(func(context.Context) (string, error) { return "token", nil })}}))}
 	return map[string]httpArm{
-		"nethttp":           func() error { return r.plain(context.Background()) },
-		"nethttp-timeout":   withTimeout(r.plain),
-		"resilient":         func() error { return r.resilient(context.Background()) },
-		"resilient-timeout": withTimeout(r.resilient),
+		"nethttp":                  func() error { return r.plain(context.Background()) },
+		"nethttp-timeout":          withTimeout(r.plain),
+		"resilient":                func() error { return r.resilient(context.Background()) },
+		"resilient-timeout":        withTimeout(r.resilient),
+		"resilient-bearer-timeout": withTimeout(bearer.resilient),
 	}
 }
 
@@ -480,12 +487,15 @@ const httpBlock = 500
 //     adds.
 //   - deadline-only: nethttp-timeout against nethttp, what a deadline alone
 //     costs plain net/http.
+//   - bearer-token: resilient-bearer-timeout against resilient-timeout,
+//     what a credential applied on every attempt costs.
 func BenchmarkHTTPPaired(b *testing.B) {
 	arms := newHTTPRig(b).arms()
 	for _, pair := range []struct{ name, base, arm string }{
 		{"caller-deadline", "nethttp-timeout", "resilient-timeout"},
 		{"no-deadline", "nethttp", "resilient"},
 		{"deadline-only", "nethttp", "nethttp-timeout"},
+		{"bearer-token", "resilient-timeout", "resilient-bearer-timeout"},
 	} {
 		b.Run(pair.name, func(b *testing.B) { pairedBlocks(b, arms[pair.base], arms[pair.arm]) })
 	}

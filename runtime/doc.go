@@ -58,11 +58,24 @@
 // method, the request message and, unless shared, the outgoing metadata.
 // [WithFallbackKey] (per call) and [WithFallbackPartition] (per dependency,
 // from the call's context) partition the cache further, for credentials a
-// request key cannot see. Keys are SHA-256 digests: no credential is kept
+// request key cannot see. The credentials of [WithCredentials], applied
+// per attempt, are part of an HTTP request's key: a secured operation's
+// cached answer goes only to a call with the same credential. Keys are
+// SHA-256 digests: no credential is kept
 // in clear in a [FallbackStore], which may be external. An operation
 // without a cached fallback computes no key at all.
 //
 // # What an HTTP request carries, and to whom
+//
+// Credentials ([WithCredentials]: the first alternative of an operation's
+// security requirement whose credentials are all configured, helpers
+// [BearerToken], [BasicAuth], [APIKeyHeader], [APIKeyQuery],
+// [APIKeyCookie], [AuthorizationHeader]) and request editors
+// ([HTTPClient.RequestEditors], [WithRequestEditor]) edit every attempt's
+// own copy of the request, so a token is read afresh for each retry; a
+// missing credential ([MissingCredentialError]) or a failing editor is
+// the caller's error, refused with nothing sent. Errors name the scheme,
+// never the credential.
 //
 // A generated client's base URL goes through [ParseBaseURL], which
 // refuses one with a query, a fragment or userinfo: appending the
@@ -288,7 +301,9 @@
 //
 // [RouteTransport] gives the pipeline to an HTTP client this package did
 // not generate: it matches each request to a [Route] by method and path
-// template and runs it through that route's [Operation].
+// template and runs it through that route's [Operation]. oapi-resilient
+// generates the route table (Routes) and the transport's constructor
+// (NewRouteTransport) beside each client, from the same spec and policy.
 //
 // # Models and bodies
 //

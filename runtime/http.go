@@ -75,6 +75,11 @@ type HTTPClient struct {
 	// [DefaultMaxResponseBody]; a negative value means no limit. Error
 	// bodies are bounded by [MaxErrorBody] whatever this says.
 	MaxResponseBody int64
+	// RequestEditors run on every attempt, in order, after the
+	// operation's credentials and before the call's own editors (see
+	// [RequestEditor], [WithRequestEditor]). Nil runs none, and then an
+	// attempt costs nothing more.
+	RequestEditors []RequestEditor
 }
 
 // ErrorDecoder turns a documented error answer into the operation's typed
@@ -95,9 +100,11 @@ type ErrorDecoder func(*RemoteError) error
 // unless the answer is shared ([FallbackPolicy.Shared]), every header
 // field, Authorization and the cookies (sorted by name) included, but the
 // deadline header, op's idempotency key header and the trace headers
-// (traceparent, tracestate, baggage). A cached answer is thus served only
-// to a request identical in everything that can change it. Credentials a
-// Doer adds itself are not seen: partition such a client's answers with
+// (traceparent, tracestate, baggage), with the credentials of op
+// ([WithCredentials]) applied once more to a copy of req for the key. A
+// cached answer is thus served only to a request identical in everything
+// that can change it. Credentials a Doer or a [RequestEditor] adds are
+// not seen: partition such a client's answers with
 // [WithFallbackPartition]. Nothing of this is computed for an operation
 // that keeps no cache.
 //
@@ -107,7 +114,10 @@ type ErrorDecoder func(*RemoteError) error
 // characters (CR and LF above all), no RequestURI. A request net/http would
 // refuse returns at once a [*CallError] ending with [EndInvalidRequest]
 // (matching [ErrInvalidRequest]): no bulkhead permit, no attempt, no retry,
-// no breaker count, no fallback. When op has an idempotency key header
+// no breaker count, no fallback. So does a call of an operation whose
+// security requirement no configured credential satisfies
+// ([WithCredentials]), with a [*MissingCredentialError] as the reason.
+// When op has an idempotency key header
 // ([OperationPolicy.IdempotencyKey]) and req does not carry it, one new
 // key is set in req.Header, the same for all the call's attempts.
 //
@@ -124,6 +134,12 @@ type ErrorDecoder func(*RemoteError) error
 //     DoHTTP thus owns req until it returns, and req must not be sent
 //     again while an abandoned attempt may still be writing it (build a
 //     request per call, as generated clients do);
+//   - applies op's credentials, then c's request editors
+//     ([HTTPClient.RequestEditors]), then the call's ([WithRequestEditor]),
+//     to a header and URL of the attempt's own, after the deadline header
+//     is set; one that fails ends the call as an invalid request (see
+//     [RequestEditor]). Without credentials or editors, nothing is copied
+//     for them;
 //   - replays a request body only through req.GetBody (as set by
 //     [http.NewRequest] for in-memory bodies). A request with a body and no
 //     GetBody gets exactly one attempt, without retries or hedges. DoHTTP
@@ -143,6 +159,7 @@ type ErrorDecoder func(*RemoteError) error
 //     [*ResponseTruncatedError], [Transient]; any other decode error
 //     (malformed JSON) is [Permanent]. decode must not keep resp.Body: it
 //     is closed when decode returns;
+//   - the same for a status outside 2xx that op accepts ([AcceptStatus]);
 //   - for any other status, returns a [*RemoteError] with the status, the
 //     status text as Code, the header, the first [MaxErrorBody] bytes of
 //     the body, the delay of a Retry-After field and the class of
@@ -177,9 +194,22 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 		// Closed also when no attempt is made (bulkhead full, breaker open).
 		defer req.Body.Close()
 	}
+	if info := op.respInfo; info != nil {
+		// Not hedged (WithResponseInfo): the last decoded answer is the
+		// result.
+		*info = ResponseInfo{}
+		inner := decode
+		decode = func(resp *http.Response) (T, error) {
+			v, err := inner(resp)
+			if err == nil {
+				info.Status, info.Header = resp.StatusCode, resp.Header
+			}
+			return v, err
+		}
+	}
 	h := &httpCall[T]{
 		httpAttempts: httpAttempts{
-			c: c, req: req, decodeErr: decodeErr,
+			op: op, c: c, req: req, decodeErr: decodeErr,
 			// Without hedging, attempts run one after the other on this
 			// goroutine: the first may write req.Header before sending it,
 			// and every later one copies it after that write. Hedged
@@ -193,12 +223,22 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 	}
 	var key string
 	if op.fallback.Kind == FallbackCached {
-		key = httpFallbackKey(req, c, op)
+		kr := req
+		if !op.fallback.Shared {
+			if kr, err = credentialKeyRequest(ctx, op, req); err != nil {
+				return zero, InvalidRequest(op, err)
+			}
+		}
+		key = httpFallbackKey(kr, c, op)
 	}
 	// Attempts one after the other leave their value in h, unboxed; the
 	// pipeline sees a marker. Concurrent attempts, and values a cached
 	// fallback keeps, travel boxed.
 	h.keep = h.inPlace && key == ""
+	if editing(op, c) {
+		// Every attempt edits a header and URL of its own.
+		h.inPlace = false
+	}
 	v, err := Do(ctx, op, key, h.attempt)
 	if _, ok := v.(keptValue); ok {
 		return h.v, err
@@ -209,6 +249,7 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 
 // httpAttempts is what every attempt of one [DoHTTP] call shares.
 type httpAttempts struct {
+	op        *Operation
 	c         *HTTPClient
 	req       *http.Request
 	decodeErr ErrorDecoder
@@ -260,7 +301,7 @@ func (a *httpAttempts) run(actx context.Context, decode successDecoder) (any, er
 	if first {
 		a.inPlace = false
 	}
-	return httpAttempt(actx, a.c, a.req, first, a.trace, decode, a.decodeErr)
+	return httpAttempt(actx, a.op, a.c, a.req, first, a.trace, decode, a.decodeErr)
 }
 
 // prepareHTTP checks req as net/http would before the pipeline (closing
@@ -271,6 +312,10 @@ func prepareHTTP(op *Operation, req *http.Request) (*Operation, error) {
 	if err := checkRequest(req, op.idempotencyKey); err != nil {
 		closeRequestBody(req)
 		return op, InvalidRequest(op, err)
+	}
+	if op.missing != nil {
+		closeRequestBody(req)
+		return op, InvalidRequest(op, op.missing)
 	}
 	if name := op.idempotencyKey; name != "" {
 		if req.Header == nil {
@@ -315,7 +360,7 @@ func (c *HTTPClient) settings() (d Doer, name string, margin time.Duration, send
 // previous attempt's transport may still be reading. With trace, a
 // transport error that left nothing at the dependency is marked so
 // ([MarkNotSent]).
-func httpAttempt(ctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decode successDecoder, decodeErr ErrorDecoder) (any, error) {
+func httpAttempt(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool, decode successDecoder, decodeErr ErrorDecoder) (any, error) {
 	var zero any
 	// Nothing of req but its header is ever written to, and that by the
 	// first attempt only, before it is sent. That attempt sends req itself
@@ -335,6 +380,12 @@ func httpAttempt(ctx context.Context, c *HTTPClient, req *http.Request, first, t
 	} else if r.Header == nil {
 		r.Header = make(http.Header, 1)
 	}
+	ed := editing(op, c)
+	if ed {
+		// first is false, so r is a copy with a header of its own; the
+		// URL must be its own too.
+		ownURL(r)
+	}
 	if replay {
 		body, err := req.GetBody()
 		if err != nil {
@@ -349,15 +400,24 @@ func httpAttempt(ctx context.Context, c *HTTPClient, req *http.Request, first, t
 			return zero, err
 		}
 	}
+	if ed {
+		if err := edit(ctx, op, c, r); err != nil {
+			closeRequestBody(r)
+			return zero, err
+		}
+	}
 
 	resp, err := d.Do(r)
 	if err != nil {
+		if ed {
+			hideEditedURL(err, req.URL)
+		}
 		if sent != nil && sent.notSent() {
 			return zero, MarkNotSent(err)
 		}
 		return zero, err
 	}
-	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+	if op.accepts(resp.StatusCode) {
 		if limit >= 0 && resp.ContentLength > limit {
 			closeResponseBody(resp.Body)
 			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}

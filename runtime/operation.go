@@ -28,9 +28,20 @@ type Operation struct {
 	// fallbackKey partitions cached answers for the calls of this
 	// operation value ([WithFallbackKey]).
 	fallbackKey string
+	// credentials are applied to every attempt of an HTTP call, missing
+	// refuses every call ([WithCredentials]); editors run after them
+	// ([WithRequestEditor]).
+	credentials []Credential
+	missing     *MissingCredentialError
+	editors     []RequestEditor
 	// latency follows the answered attempts' latency (adaptive.go); shared
 	// with the copies With makes.
 	latency *latencyTracker
+	// accept are statuses outside 2xx that are results ([AcceptStatus]).
+	accept []int
+	// respInfo receives the answer's status and header
+	// ([WithResponseInfo]).
+	respInfo *ResponseInfo
 }
 
 // Operation returns the operation of d described by p, whose zero fields

@@ -71,6 +71,9 @@ type RouteOptions struct {
 	DeadlineHeader        string
 	DeadlineMargin        time.Duration
 	DisableDeadlineHeader bool
+	// RequestEditors run on every attempt of a matched request, as
+	// [HTTPClient.RequestEditors] do.
+	RequestEditors []RequestEditor
 }
 
 // RouteTransport is an [http.RoundTripper] that gives an existing HTTP
@@ -133,6 +136,7 @@ func NewRouteTransport(routes []Route, opts RouteOptions) (*RouteTransport, erro
 		DeadlineHeader:        opts.DeadlineHeader,
 		DeadlineMargin:        opts.DeadlineMargin,
 		DisableDeadlineHeader: opts.DisableDeadlineHeader,
+		RequestEditors:        opts.RequestEditors,
 	}
 	var errs []error
 	for i, r := range routes {

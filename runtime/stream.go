@@ -48,14 +48,21 @@ import (
 //     does not bound the body: the stream readers of this package apply
 //     it to each item (an event, a line, a record) instead.
 //
+// [WithResponseInfo] records the answer's status and header.
 // Request checks, the idempotency key, one attempt only for a body without
 // GetBody, the classification of errors and the [*CallError] of a failed
 // call are DoHTTP's. decodeErr (may be nil) turns a documented error answer
 // into the operation's typed error, as for DoHTTP.
 func DoHTTPStream(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, decodeErr ErrorDecoder) (*http.Response, error) {
+	if op.respInfo != nil {
+		*op.respInfo = ResponseInfo{}
+	}
 	resp, err := doHTTPHeld(ctx, op, c, req, decodeErr, false, true)
 	if err != nil {
 		return nil, err
+	}
+	if op.respInfo != nil {
+		op.respInfo.Status, op.respInfo.Header = resp.StatusCode, resp.Header
 	}
 	return resp, nil
 }
@@ -70,7 +77,7 @@ func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Req
 	if err != nil {
 		return nil, err
 	}
-	inPlace := true
+	inPlace := !editing(op, c)
 	trace := op.idempotency == NotIdempotent
 	// last is the answer outside 2xx of the latest attempt, kept unread
 	// with answerAll until the pipeline says whether another attempt
@@ -87,7 +94,7 @@ func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Req
 		if streamDeadline {
 			dctx = ctx
 		}
-		a, err := streamAttempt(ctx, actx, dctx, c, req, first, trace, decodeErr, answerAll)
+		a, err := streamAttempt(ctx, actx, dctx, op, c, req, first, trace, decodeErr, answerAll)
 		if err != nil && a != nil {
 			last = a
 		}
@@ -156,7 +163,7 @@ func (a *heldAnswer) hand(ctx context.Context, release func(error)) *http.Respon
 // deadline header carries dctx's remaining time. The answer of a status
 // outside 2xx is an error, returned with the unread answer when answerAll
 // asks for it.
-func streamAttempt(ctx, actx, dctx context.Context, c *HTTPClient, req *http.Request, first, trace bool, decodeErr ErrorDecoder, answerAll bool) (*heldAnswer, error) {
+func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool, decodeErr ErrorDecoder, answerAll bool) (*heldAnswer, error) {
 	sctx, cancel := streamContext(ctx, actx)
 	stop := context.AfterFunc(actx, cancel)
 	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
@@ -170,6 +177,10 @@ func streamAttempt(ctx, actx, dctx context.Context, c *HTTPClient, req *http.Req
 		r.Header = cloneHeader(req.Header)
 	} else if r.Header == nil {
 		r.Header = make(http.Header, 1)
+	}
+	ed := editing(op, c)
+	if ed {
+		ownURL(r)
 	}
 	if replay {
 		body, err := req.GetBody()
@@ -189,7 +200,18 @@ func streamAttempt(ctx, actx, dctx context.Context, c *HTTPClient, req *http.Req
 			return nil, err
 		}
 	}
+	if ed {
+		if err := edit(actx, op, c, r); err != nil {
+			stop()
+			cancel()
+			closeRequestBody(r)
+			return nil, err
+		}
+	}
 	resp, err := d.Do(r)
+	if err != nil && ed {
+		hideEditedURL(err, req.URL)
+	}
 	if !stop() {
 		// The attempt ended (its timeout, the caller) as the header came:
 		// the answer is cancelled with it.

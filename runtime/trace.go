@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"net/http"
 	"sync/atomic"
 	"time"
 )
@@ -93,6 +94,26 @@ func WithTracer(t Tracer) Option {
 			d.tracer, d.traced = t, true
 		}
 	})
+}
+
+// TransportTracer is a [Tracer] that also instruments an HTTP transport,
+// putting the trace context on outgoing requests and starting their client
+// spans (oteltrace's Tracer does so with otelhttp).
+type TransportTracer interface {
+	Tracer
+	// Transport returns base wrapped; nil base means
+	// [http.DefaultTransport].
+	Transport(base http.RoundTripper) http.RoundTripper
+}
+
+// TraceTransport returns base wrapped by t's Transport when t is a
+// [TransportTracer], and base as it is otherwise (nil t included).
+// Generated clients wrap their default transport with it.
+func TraceTransport(t Tracer, base http.RoundTripper) http.RoundTripper {
+	if tt, ok := t.(TransportTracer); ok {
+		return tt.Transport(base)
+	}
+	return base
 }
 
 // callTrace is the tracing state of one call, carried in its context.

@@ -192,3 +192,27 @@ func TestTracerStreamEndsAtRelease(t *testing.T) {
 		}
 	})
 }
+
+// transportTracer is a Tracer whose Transport marks the transports it
+// wraps.
+type transportTracer struct{ Tracer }
+
+type markedTransport struct{ base http.RoundTripper }
+
+func (m markedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return m.base.RoundTrip(r)
+}
+
+func (transportTracer) Transport(base http.RoundTripper) http.RoundTripper {
+	return markedTransport{base}
+}
+
+func TestTraceTransport(t *testing.T) {
+	base := http.DefaultTransport
+	if got := TraceTransport(nil, base); got != base {
+		t.Errorf("TraceTransport(nil) = %T, want the base", got)
+	}
+	if got, ok := TraceTransport(transportTracer{}, base).(markedTransport); !ok || got.base != base {
+		t.Errorf("TraceTransport(a TransportTracer) = %T, want its Transport around the base", got)
+	}
+}

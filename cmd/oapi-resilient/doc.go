@@ -27,6 +27,9 @@
 //	               (see Errors and warnings); for spec authors
 //	-ignore-go-names  disregard x-go-name values (written for another
 //	               generator's package layout, they may clash in one package)
+//	-document-url URL  the URL the spec is served from, against which
+//	               relative server URLs are resolved; default: none (a
+//	               relative server URL is then reported, W-SERVER)
 //	-by dependency|operation
 //	               rows of the review table; default: operation
 //	-include FILTERS
@@ -81,8 +84,8 @@
 //	1  lint violations: a loadable spec or policy breaks a rule, such as
 //	   retries on a plain POST (E-RETRY-UNSAFE), a fallback on a write
 //	   (E-FALLBACK-UNSAFE), a static fallback value its response schema
-//	   rejects (E-FALLBACK-VALUE), a cached fallback on an operation with
-//	   a security requirement that is not declared shared
+//	   rejects (E-FALLBACK-VALUE), a cached fallback not declared shared
+//	   on an operation whose credentials the request does not carry
 //	   (E-FALLBACK-SHARED, see below), an attempt timeout not below the total
 //	   (E-TIMEOUT-ORDER), a negative duration (E-DURATION), an unknown
 //	   x-resilience key (E-EXT-UNKNOWN), and the rules of names sent as
@@ -219,13 +222,15 @@
 //
 // A cached fallback answers a failed read with the last good answer to a
 // request identical in every parameter and credential the client sends.
-// Credentials a transport or proxy adds are invisible to it, so on an
-// operation with a security requirement (its own security, or the
-// document's unless it sets security: []) a cached fallback must declare
-// fallback.shared: true, stating that every caller gets the same answer;
-// otherwise it is E-FALLBACK-SHARED, whose fix is to declare it shared or
-// to use a static fallback. shared on a fallback that is not cached is
-// E-FALLBACK-KIND.
+// The generated client sends the credentials of the document's security
+// schemes itself (API keys, HTTP bearer and basic, OAuth 2.0 and OpenID
+// Connect tokens), so their answers are kept apart per credential, by a
+// digest of it. A client certificate (mutualTLS) never shows in the
+// request, so on an operation whose security requirement names one a
+// cached fallback must declare fallback.shared: true, stating that every
+// caller gets the same answer; otherwise it is E-FALLBACK-SHARED, whose
+// fix is to declare it shared or to use a static fallback. shared on a
+// fallback that is not cached is E-FALLBACK-KIND.
 //
 // # Path templates
 //
@@ -282,7 +287,7 @@
 //	E-FALLBACK-UNSAFE    an operation that asks for a fallback but is not a read
 //	E-FALLBACK-VALUE     a static fallback without a value, or whose value the response schema rejects
 //	E-FALLBACK-KIND      a fallback setting its kind does not use: a value when not static, shared when not cached
-//	E-FALLBACK-SHARED    a cached fallback on a secured operation that is not declared shared
+//	E-FALLBACK-SHARED    a cached fallback not declared shared on an operation whose credentials the request does not carry
 //	E-FLEET-NAME         a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential
 //	E-TIMEOUT-ORDER      an attempt timeout not below the total timeout
 //	E-TIMEOUT-BELOW-P99  a timeout or attempt timeout below the measured p99 latency
@@ -312,7 +317,10 @@
 //	W-PARAM-JSON         a parameter style the client cannot serialize, sent as JSON text
 //	W-BODY-MULTIPART     a multipart request body, sent as raw bytes the caller encodes
 //	W-RESPONSE-RAW       a form or multipart response body, returned as raw bytes
+//	W-RESPONSE-HEADER    a documented response header of a type the client does not parse, left as text in the result's Header
+//	W-STREAM-POLICY      a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
+//	W-SERVER             a relative server URL with no document URL to resolve it
 //	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
 //	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
 //
@@ -362,4 +370,16 @@
 // service's other replicas through the go-redis client rdb; the policy
 // names the store and never holds an address or a credential
 // (E-FLEET-NAME).
+//
+// Each security scheme of the spec gives NewClient an option
+// (WithBearerToken, WithBasicAuth, WithAPIKey<Name>, WithOAuth2...); a
+// secured operation sends the first alternative of its security
+// requirement whose credentials were given, read afresh on every attempt,
+// and without any fails with a *resilient.MissingCredentialError, nothing
+// sent. WithRequestEditor edits every attempt's request; WithDoer takes
+// any resilient.Doer. Each server of the spec is a constant (a function
+// for a URL template with variables), and NewClient("") takes the first.
+// Beside the client, Routes and NewRouteTransport(baseURL, base, opts...)
+// give a client generated by another tool the same pipeline as its
+// http.Client's Transport.
 package main

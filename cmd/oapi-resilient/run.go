@@ -70,6 +70,7 @@ type command struct {
 	dependency string
 	strict     bool
 	noGoNames  bool
+	docURL     string
 	by         policyspec.ReviewMode
 	out        string
 	pkg        string
@@ -88,6 +89,7 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 	fs.StringVar(&c.root, "root", "", "`folder` the spec's $refs may reach (default: the spec's folder)")
 	fs.BoolVar(&c.strict, "strict", false, "make the warnings of a sloppy document (W-OPENAPI, W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT, W-MEDIA-TYPE) errors")
 	fs.BoolVar(&c.noGoNames, "ignore-go-names", false, "disregard x-go-name values written for another generator's package layout")
+	fs.StringVar(&c.docURL, "document-url", "", "`URL` the spec is served from, to resolve relative server URLs against")
 	by := fs.String("by", "operation", "rows of the review table: operation or dependency")
 	filters := func(into *[]gen.Filter) func(string) error {
 		return func(s string) error {
@@ -186,7 +188,7 @@ func (c *command) run(stdout, stderr io.Writer) int {
 // from its own folder, confined the same way. Both are read only when they
 // are regular files within the size limits of package input.
 func (c *command) options(stderr io.Writer) (*os.Root, string, gen.OpenAPIOptions, int) {
-	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, IgnoreGoNames: c.noGoNames, ReviewMode: c.by,
+	opts := gen.OpenAPIOptions{Dependency: c.dependency, Strict: c.strict, IgnoreGoNames: c.noGoNames, DocumentURL: c.docURL, ReviewMode: c.by,
 		Include: c.include, Exclude: c.exclude, Split: c.split}
 	root := c.root
 	if root == "" {

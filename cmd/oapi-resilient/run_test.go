@@ -490,6 +490,31 @@ components:
 	}
 }
 
+// TestDocumentURL: a relative server URL is resolved against
+// -document-url; without it, it is reported and NewClient has no default.
+func TestDocumentURL(t *testing.T) {
+	t.Chdir(writeFiles(t, map[string]string{"api.yaml": `openapi: 3.0.3
+info: {title: Relative, version: "1"}
+servers: [{url: /v2}]
+paths: {}
+`}))
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"generate", "-o", "client.go", "api.yaml"}, nil, &stdout, &stderr); status != 0 || !strings.Contains(stderr.String(), "W-SERVER") {
+		t.Errorf("generate = %d, %q; want 0 and a W-SERVER warning", status, stderr.String())
+	}
+	stderr.Reset()
+	if status := run([]string{"generate", "-document-url", "https://api.example.com/specs/api.yaml", "-o", "client.go", "api.yaml"}, nil, &stdout, &stderr); status != 0 || stderr.Len() != 0 {
+		t.Fatalf("generate -document-url = %d, want 0 and no warning; standard error:\n%s", status, stderr.String())
+	}
+	code, err := os.ReadFile("client.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `const ServerURL = "https://api.example.com/v2"`; !strings.Contains(string(code), want) {
+		t.Errorf("generated code lacks %q", want)
+	}
+}
+
 func TestPartName(t *testing.T) {
 	for _, c := range [][3]string{
 		{"client.gen.go", "", "client.gen.go"},

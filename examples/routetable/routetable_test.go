@@ -76,13 +76,13 @@ func newStore(fail, slow map[string]int) *flakyStore {
 	return &flakyStore{fail: fail, slow: slow, seen: map[string][]http.Header{}}
 }
 
-// client returns the unmodified oapi-codegen client over the route
-// transport, against srv.
-func client(t *testing.T, srv *httptest.Server) *oapigen.ClientWithResponses {
+// client returns the unmodified oapi-codegen client over the generated
+// route transport, against srv.
+func client(t *testing.T, srv *httptest.Server, opts ...routetable.Option) *oapigen.ClientWithResponses {
 	t.Helper()
 	tr := srv.Client().Transport.(*http.Transport)
 	t.Cleanup(tr.CloseIdleConnections)
-	rt, err := routetable.NewTransport(tr)
+	rt, err := routetable.NewRouteTransport(srv.URL, tr, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,6 +172,87 @@ func TestOapiCodegenClientGetsThePipeline(t *testing.T) {
 		resp, err := c.GetPetWithResponse(ctx, "7")
 		if err != nil || resp.StatusCode() != http.StatusServiceUnavailable {
 			t.Errorf("GetPet = %v, %v; want the first 503", resp, err)
+		}
+	})
+
+	t.Run("the breaker opens after its minimum of failed calls", func(t *testing.T) {
+		store := newStore(map[string]int{"adoptPet": 1000}, nil)
+		srv := httptest.NewServer(store.handler())
+		defer srv.Close()
+		c := client(t, srv)
+		for i := range 20 {
+			resp, err := c.AdoptPetWithResponse(ctx, "7")
+			if err != nil || resp.StatusCode() != http.StatusServiceUnavailable {
+				t.Fatalf("AdoptPet %d = %v, %v; want the 503", i, resp, err)
+			}
+		}
+		_, err := c.AdoptPetWithResponse(ctx, "7")
+		if !errors.Is(err, runtime.ErrCircuitOpen) {
+			t.Errorf("AdoptPet after 20 failures = %v, want ErrCircuitOpen", err)
+		}
+		if n := len(store.seen["adoptPet"]); n != 20 {
+			t.Errorf("the store saw %d requests, want 20: none once the breaker is open", n)
+		}
+	})
+
+	t.Run("the bulkhead refuses calls beyond its permits", func(t *testing.T) {
+		release := make(chan struct{})
+		var arrived sync.WaitGroup
+		arrived.Add(16)
+		mux := http.NewServeMux()
+		mux.HandleFunc("POST /pets/{id}/adopt", func(w http.ResponseWriter, r *http.Request) {
+			arrived.Done()
+			<-release
+			json.NewEncoder(w).Encode(oapigen.Pet{Id: r.PathValue("id"), Name: "Rex"})
+		})
+		srv := httptest.NewServer(mux)
+		defer srv.Close()
+		c := client(t, srv)
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() { c.AdoptPetWithResponse(ctx, "7") })
+		}
+		arrived.Wait()
+		_, err := c.AdoptPetWithResponse(ctx, "7")
+		close(release)
+		wg.Wait()
+		if !errors.Is(err, runtime.ErrBulkheadFull) {
+			t.Errorf("a 17th call in flight = %v, want ErrBulkheadFull", err)
+		}
+	})
+
+	t.Run("a spent retry budget stops retries", func(t *testing.T) {
+		store := newStore(map[string]int{"getPet": 2}, nil)
+		srv := httptest.NewServer(store.handler())
+		defer srv.Close()
+		// No floor, and nothing banked yet: the first retry is refused.
+		c := client(t, srv, routetable.WithPolicy(func(p *routetable.Policy) {
+			p.Dependency.Budget = runtime.BudgetPolicy{Ratio: 0.1, MinPerSecond: -1}
+		}))
+		resp, err := c.GetPetWithResponse(ctx, "7")
+		if err != nil || resp.StatusCode() != http.StatusServiceUnavailable {
+			t.Errorf("GetPet = %v, %v; want the first 503, not retried", resp, err)
+		}
+		if n := len(store.seen["getPet"]); n != 1 {
+			t.Errorf("the store saw %d requests, want 1", n)
+		}
+	})
+
+	t.Run("a request editor runs on every attempt", func(t *testing.T) {
+		store := newStore(map[string]int{"getPet": 1}, nil)
+		srv := httptest.NewServer(store.handler())
+		defer srv.Close()
+		c := client(t, srv, routetable.WithRequestEditor(func(ctx context.Context, r *http.Request) error {
+			r.Header.Set("X-Tenant", "acme")
+			return nil
+		}))
+		if _, err := c.GetPetWithResponse(ctx, "7"); err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range store.seen["getPet"] {
+			if h.Get("X-Tenant") != "acme" {
+				t.Errorf("attempt %d had no X-Tenant", i+1)
+			}
 		}
 	})
 

@@ -65,8 +65,10 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	f.ImportAlias(runtimePath, runtimeAlias)
 	emitVersionCheck(f)
 	emitClientType(f, v)
-	EmitOptions(f, clientOptions(v.fleet))
+	EmitOptions(f, clientOptions(v.fleet, v.schemes))
 	emitNewClient(f, v)
+	emitServers(f, v.servers, v.pkg)
+	emitRoutes(f, v)
 	emitPolicyTable(f, v)
 	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {
@@ -74,11 +76,18 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 		if opts.OperationFile != nil {
 			of = opts.OperationFile(op.src)
 		}
-		emitMethod(of, op)
+		if op.result != nil && op.result.stream != nil {
+			emitStreamMethod(of, op, v.m)
+		} else {
+			emitMethod(of, op)
+		}
 		if op.params != nil {
 			emitParams(of, op)
 		}
 		emitRequest(of, op, v.pkg)
+		if op.result != nil && op.result.set != nil {
+			emitResultSet(of, op.result.set)
+		}
 		if e := op.errType; e != nil && !emitted[e] {
 			emitErrorType(of, e, v.pkg)
 			emitted[e] = true
@@ -102,9 +111,15 @@ type clientView struct {
 	dep   *policyspec.Dependency
 	ops   []*opView
 	// helpers used by at least one operation.
-	usesJSON, usesBytes, usesNothing bool
+	usesJSON, usesBytes, usesNothing, usesInto bool
+	// m is the models' view, for the types of streams.
+	m *models
 	// usesStatic: an operation has a static fallback from the spec.
 	usesStatic bool
+	// schemes are the security schemes, with their options.
+	schemes []*schemeView
+	// servers are the document's servers.
+	servers []*serverView
 }
 
 // newClientView computes the client of svc, reporting degraded constructs
@@ -112,7 +127,7 @@ type clientView struct {
 func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *clientView {
 	c := &clientGen{m: newModels(svc.IR), list: list}
 	v := &clientView{svcName: svc.IR.Name, pkg: opts.Package, depName: opts.DependencyName, dep: svc.Dependency, deadlineHeader: svc.Dependency.DeadlineHeader,
-		fleet: svc.Dependency.HasFleet()}
+		fleet: svc.Dependency.HasFleet(), m: c.m}
 	if v.pkg == "" {
 		v.pkg = strings.ToLower(svc.IR.Name)
 	}
@@ -140,6 +155,9 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		switch {
 		case ov.result == nil:
 			v.usesNothing = true
+		case ov.result.set != nil:
+			v.usesInto = v.usesInto || ov.result.set.decodesJSON()
+		case ov.result.stream != nil:
 		case ov.result.json:
 			v.usesJSON = true
 		default:
@@ -148,8 +166,12 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 	}
 	used := modelNames(svc.IR, v.fleet)
 	nameParams(v.ops, used, list)
+	nameResults(v.ops, used, list)
 	shareErrorTypes(v.ops, used, list)
+	v.servers = serverViews(svc.IR, used)
+	v.schemes = schemeViews(svc.IR, used)
 	for _, ov := range v.ops {
+		ov.credentials = credentialsOf(ov.src, v.schemes)
 		ov.doc = c.methodDoc(ov.src, ov)
 	}
 	checkNames(svc.IR, v, list)
@@ -162,6 +184,9 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 func staticJSON(op *ir.Operation, value any) ([]byte, string) {
 	if _, ct := op.Result(); ct == nil || ct.Kind != ir.ContentJSON {
 		return nil, "a static fallback needs a JSON result"
+	}
+	if needsSet(op) {
+		return nil, "a static fallback needs an operation with a single answer, without documented headers"
 	}
 	// Compact, map keys sorted, no HTML escapes: stable and readable.
 	var buf bytes.Buffer
@@ -219,6 +244,11 @@ func emitClientType(f *jen.File, v *clientView) {
 		"for idempotent operations, circuit breaker, per-attempt timeout) with the",
 		"operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the",
 		"trailing call options override it for one call.",
+		"",
+		"A method that returns only the decoded body tells the answer's status and",
+		"header through the call option resilient.WithResponseInfo; one with",
+		"several documented answers or documented headers returns a result struct",
+		"holding them.",
 		"",
 		"A Client is safe for concurrent use; make one per base URL and keep it.",
 	}

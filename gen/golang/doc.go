@@ -12,8 +12,9 @@
 // # The generated client
 //
 // One Client per service, made by NewClient(baseURL, opts...) with the
-// options WithHTTPClient, WithPolicy, WithObserver, WithFallbackStore,
-// WithLogger, WithFallbackPartition, WithMaxResponseBody,
+// options WithHTTPClient, WithDoer, WithRequestEditor, one credential
+// option per security scheme, WithPolicy, WithObserver, WithFallbackStore,
+// WithLogger, WithTracer, WithFallbackPartition, WithMaxResponseBody,
 // WithDeadlineHeader and WithDependencyName; one runtime.Dependency per
 // client. When the policy declares a fleet, the client also has
 // WithFleet, which takes a go-redis UniversalClient and gives the
@@ -43,21 +44,48 @@
 // with the required path parameters in template order, an OpParams struct
 // for query, header and cookie parameters (required ones as values,
 // optional ones as pointers, slices and maps as they are; nil is not sent)
-// and the request body: the model type for JSON, url.Values for forms,
-// string for text, io.Reader for binary payloads (replayable, and so
-// retried, only when it is a *bytes.Reader, *bytes.Buffer or
-// *strings.Reader) and, degraded with a warning, for multipart payloads,
-// together with their content type.
+// and the request body: the model type for JSON; the struct of the schema
+// for forms of primitives and arrays of them (encoded without reflection,
+// as the encoding object's style and explode say) and for multipart bodies
+// (a runtime.Multipart, part by part, each part with its encoding's
+// content type; binary properties are runtime.File file parts);
+// url.Values for any other form (nested objects), and io.Reader plus its
+// content type, with a warning, for a multipart body whose schema is not
+// an object; string for text; io.Reader for binary payloads, set with
+// runtime.SetBody (replayable, and so retried, when it is held in memory
+// or an io.ReadSeeker; a one-shot reader makes the call one attempt).
+//
+// Model types use real types for formats: uuid.UUID
+// (github.com/google/uuid), runtime.Date, time.Time, the sized and
+// unsigned integers, []byte for byte and binary; an optional nullable
+// property is a runtime.Nullable[T], absent, null and set kept apart.
 //
 // The result follows these rules:
 //
-//   - the first 2xx response with a body gives the result type: its JSON
-//     type, decoded with encoding/json, or []byte for any other media
-//     type, read whole inside the attempt so that the attempt timeout
-//     bounds it;
-//   - other 2xx responses are decoded as that type (a 204 answer as the
-//     zero value); a 2xx response with another type is a warning;
-//   - when no 2xx response has a body, the method returns only an error;
+//   - a streamed answer, the first 2xx response with a body being
+//     text/event-stream (a *runtime.Stream[runtime.Event[T]]), JSON Lines
+//     or NDJSON, or a JSON text sequence (a *runtime.Stream[T]), or a
+//     binary media type (an io.ReadCloser), goes through
+//     runtime.DoHTTPStream: the method returns once the header is in, the
+//     body is read under the caller's context, the bulkhead permit is held
+//     until the result is closed, and nothing is retried after the first
+//     byte;
+//   - an operation whose documented answers (2xx, and 304 Not Modified)
+//     are several with a body among them, or have documented headers,
+//     returns a *OpResult: Status, Header, one field per answer with a
+//     body named after its status (OK, Created, Accepted; a pointer
+//     unless the type has its own nil) and one typed field per documented
+//     header (a string, or a pointer to a number, boolean, date, uuid or
+//     string enum, read with runtime.HeaderDecoder); a documented 304 is a
+//     result (runtime.AcceptStatus);
+//   - otherwise the first 2xx response with a body gives the result type:
+//     its JSON type, decoded with encoding/json, or []byte for any other
+//     media type, read whole inside the attempt so that the attempt
+//     timeout bounds it; other 2xx responses are decoded as that type (a
+//     204 answer as the zero value), and the answer's status and header
+//     can be read with the call option runtime.WithResponseInfo;
+//   - when no 2xx response has a body or headers, the method returns only
+//     an error;
 //   - documented non-2xx responses with a JSON body become a typed error
 //     with one field per status, wrapping the runtime's *RemoteError:
 //     OpError for the answers of one operation; operations that document
@@ -75,6 +103,26 @@
 // (exploded or comma-joined), spaceDelimited, pipeDelimited and deepObject
 // styles, headers and cookies; primitives with strconv, times in RFC 3339,
 // enums by their value. Other shapes are sent as JSON text, with a warning.
+//
+// # Credentials, servers and the route table
+//
+// Each security scheme of the document gets an option (security.go):
+// WithBearerToken, WithBasicAuth, WithAuthorization for other HTTP
+// schemes, WithOAuth2 and WithOpenIDConnect taking an oauth2.TokenSource,
+// when the document has one scheme of the kind, the scheme's name
+// appended otherwise; WithAPIKey and the scheme's name for API keys. A
+// secured operation's runtime.Operation gets, in NewClient, its security
+// requirement as runtime.WithCredentials alternatives, so that the
+// runtime applies the first fully configured one to every attempt and
+// refuses a call without any (runtime.MissingCredentialError). A client
+// certificate (mutualTLS) has no option: it is the transport's.
+//
+// Each server becomes a constant, or for a URL template a function with
+// its variables (defaults, enum checked) and a constant of its default
+// URL (servers.go); NewClient("") takes the first server unless it is
+// relative. Beside the client, Routes and NewRouteTransport (routes.go)
+// give clients of other generators the same pipeline through a
+// runtime.RouteTransport.
 //
 // An operation whose policy names an idempotency key header gets one key
 // per call from runtime.NewIdempotencyKey, the same on every attempt,

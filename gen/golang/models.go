@@ -42,10 +42,13 @@ func EmitModelsTo(fileOf func(*ir.Type) *jen.File, svc *ir.Service) {
 type models struct {
 	types     map[string]*ir.Type
 	cyclePtrs map[*ir.Field]bool
+	// files are the structs sent as multipart bodies, whose binary
+	// properties are runtime Files.
+	files map[string]bool
 }
 
 func newModels(svc *ir.Service) *models {
-	m := &models{types: map[string]*ir.Type{}, cyclePtrs: map[*ir.Field]bool{}}
+	m := &models{types: map[string]*ir.Type{}, cyclePtrs: map[*ir.Field]bool{}, files: multipartStructs(svc)}
 	for _, t := range svc.Types {
 		m.types[t.Name] = t
 	}

@@ -28,7 +28,10 @@ func ReservedMethods() []string {
 // options, WithFleet among them when the policy declares a fleet.
 func reservedNames(fleet bool) map[string]bool {
 	names := map[string]bool{"Client": true, "NewClient": true, "Policy": true, "DefaultPolicy": true}
-	for _, n := range clientOptions(fleet).Names() {
+	for _, n := range clientOptions(fleet, nil).Names() {
+		names[n] = true
+	}
+	for _, n := range routeNames {
 		names[n] = true
 	}
 	return names

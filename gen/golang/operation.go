@@ -35,6 +35,9 @@ type opView struct {
 	errType *errorView
 	// keyHeader is the idempotency key header, empty when none is sent.
 	keyHeader string
+	// credentials are the alternatives of the security requirement, nil
+	// when the operation needs no credential.
+	credentials [][]*schemeView
 }
 
 // pathPart is a literal piece of a path template, or a parameter.
@@ -52,6 +55,8 @@ var fixedLocals = map[string]bool{
 	"url": true, "http": true, "strconv": true, "json": true, "bytes": true, "time": true,
 	"strings": true, "io": true, "context": true, "resilient": true, "slices": true, "maps": true,
 	"base64": true, "errors": true, "fmt": true, "slog": true,
+	// Form and multipart bodies, streams.
+	"form": true, "m": true, "resp": true, "uuid": true,
 }
 
 func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView {
@@ -84,6 +89,9 @@ func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView 
 	}
 	v.body = c.bodyView(op)
 	v.result = c.resultView(op)
+	if v.result != nil && v.result.stream != nil {
+		c.checkStreamPolicy(op, res)
+	}
 	v.errType = c.errorView(op)
 	return v
 }
@@ -104,9 +112,12 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 		lines = append(lines, "", "Every call sends one idempotency key in the "+v.keyHeader+" header, the same on",
 			"every attempt: the caller's when params sets it, else a new random one.")
 	}
-	if v.body != nil && (v.body.kind == ir.ContentBinary || v.body.kind == ir.ContentMultipart) {
-		lines = append(lines, "", "A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be",
-			"sent again and so retried; any other io.Reader gets one attempt only.")
+	lines = append(lines, v.body.doc()...)
+	if note := v.result.doc(); len(note) > 0 {
+		lines = append(append(lines, ""), note...)
+	}
+	if c := credentialsDoc(v.credentials); len(c) > 0 {
+		lines = append(append(lines, ""), c...)
 	}
 	if v.errType != nil {
 		lines = append(lines, "", "Documented error answers come back as a *"+v.errType.name+"; any other",
@@ -130,7 +141,7 @@ func (v *opView) signature() []jen.Code {
 	}
 	if v.body != nil {
 		out = append(out, jen.Id("body").Add(v.body.typ()))
-		if v.body.kind == ir.ContentMultipart {
+		if v.body.kind == ir.ContentMultipart && !v.body.typed {
 			out = append(out, jen.Id("contentType").String())
 		}
 	}
@@ -148,7 +159,7 @@ func (v *opView) callArgs() []jen.Code {
 	}
 	if v.body != nil {
 		out = append(out, jen.Id("body"))
-		if v.body.kind == ir.ContentMultipart {
+		if v.body.kind == ir.ContentMultipart && !v.body.typed {
 			out = append(out, jen.Id("contentType"))
 		}
 	}
@@ -201,7 +212,7 @@ func emitMethod(f *jen.File, v *opView) {
 	body := []jen.Code{
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("c").Dot("request" + v.name).Call(v.callArgs()...),
 		jen.If(jen.Err().Op("!=").Nil()).Add(onErr),
-		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")),
+		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")).Add(v.accept()),
 	}
 	body = append(body, last...)
 	f.Add(comments(v.doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(v.name).Params(params...).Add(results).Block(body...))
@@ -256,17 +267,19 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 		))
 	}
 	reader := jen.Nil()
+	var post []jen.Code
 	if v.body != nil {
 		var pre []jen.Code
-		pre, reader = v.body.encode()
+		pre, reader, post = v.body.encode()
 		body = append(body, pre...)
 	}
 	body = append(body,
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Qual("net/http", "NewRequestWithContext").Call(jen.Id("ctx"), methodName(v.method), jen.Id("u"), reader),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	)
-	if v.body != nil {
-		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Content-Type"), v.body.contentType()))
+	body = append(body, post...)
+	if ct := v.body.contentType(); ct != nil {
+		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Content-Type"), ct))
 	}
 	if v.result != nil && v.result.mediaType != "" {
 		body = append(body, jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit("Accept"), jen.Lit(v.result.mediaType)))

@@ -4,25 +4,64 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// clientOptions are the options of NewClient: WithHTTPClient, the
-// standard ones, WithMaxResponseBody, WithDeadlineHeader,
-// WithDependencyName and, when the policy declares a fleet, WithFleet.
-func clientOptions(fleet bool) OptionSet {
+// clientOptions are the options of NewClient: WithHTTPClient, WithDoer,
+// WithRequestEditor, the credential options of schemes, the standard
+// ones, WithMaxResponseBody, WithDeadlineHeader, WithDependencyName and,
+// when the policy declares a fleet, WithFleet.
+func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 	o := func() *jen.Statement { return jen.Id("o") }
 	opts := []ClientOption{
-		field("WithHTTPClient", []string{
-			"WithHTTPClient sends the requests with hc instead of the default: an",
-			"http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's",
-			"deadlines bound every attempt), on a transport from resilient.NewTransport,",
-			"dialling with the largest connect timeout of the policy and holding at",
-			"most as many connections as the bulkhead lets calls be in flight, and",
-			"following a redirect only to the same origin (scheme, host, port) for",
-			"GET and HEAD (resilient.CheckRedirect): any other redirect is returned",
-			"as a *resilient.RemoteError with its Location, so that no body, API key",
-			"or other header parameter goes to another host. hc keeps its own",
-			"redirect policy; set resilient.CheckRedirect as its CheckRedirect to have",
-			"the default's. hc should not retry on its own.",
-		}, "hc", jen.Op("*").Qual("net/http", "Client"), "httpClient"),
+		{
+			Name: "WithHTTPClient",
+			Doc: []string{
+				"WithHTTPClient sends the requests with hc instead of the default: an",
+				"http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's",
+				"deadlines bound every attempt), on a transport from resilient.NewTransport,",
+				"dialling with the largest connect timeout of the policy and holding at",
+				"most as many connections as the bulkhead lets calls be in flight, and",
+				"following a redirect only to the same origin (scheme, host, port) for",
+				"GET and HEAD (resilient.CheckRedirect): any other redirect is returned",
+				"as a *resilient.RemoteError with its Location, so that no body, API key",
+				"or other header parameter goes to another host. hc keeps its own",
+				"redirect policy; set resilient.CheckRedirect as its CheckRedirect to have",
+				"the default's. hc should not retry on its own. A nil hc keeps the default.",
+			},
+			Arg:    "hc",
+			Type:   jen.Op("*").Qual("net/http", "Client"),
+			Fields: []jen.Code{jen.Id("httpClient").Add(rt("Doer"))},
+			// A nil *http.Client must not become a non-nil Doer.
+			Set: o().Dot("httpClient").Op("=").Nil().Line().If(jen.Id("hc").Op("!=").Nil()).Block(o().Dot("httpClient").Op("=").Id("hc")),
+		},
+		{
+			Name: "WithDoer",
+			Doc: DocWrap("WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a " +
+				"test double, a middleware chain), instead of the default described at WithHTTPClient; " +
+				"it replaces what WithHTTPClient gave. d should not retry on its own nor follow a " +
+				"redirect to another origin. A nil d keeps the default."),
+			Arg:  "d",
+			Type: rt("Doer"),
+			Set:  o().Dot("httpClient").Op("=").Id("d"),
+		},
+		{
+			Name: "WithRequestEditor",
+			Doc: DocWrap("WithRequestEditor adds edit to the functions that edit every request of the client, " +
+				"on every attempt, retries and hedges included, after the operation's credentials and the " +
+				"deadline header are set, in the order given: for a header or a signature the spec does not " +
+				"describe. An error from edit ends the call at once as the caller's error (a " +
+				"*resilient.InvalidRequestError wrapping it): nothing of that attempt is sent, and it is " +
+				"neither retried nor counted against the dependency. For one call, pass " +
+				"resilient.WithRequestEditor among the call options. What an editor adds is not part of the " +
+				"key of cached fallback answers: use WithFallbackPartition when it says who the caller is."),
+			Arg:    "edit",
+			Type:   rt("RequestEditor"),
+			Fields: []jen.Code{jen.Id("editors").Index().Add(rt("RequestEditor"))},
+			Set:    jen.If(jen.Id("edit").Op("!=").Nil()).Block(o().Dot("editors").Op("=").Append(o().Dot("editors"), jen.Id("edit"))),
+		},
+	}
+	for _, s := range schemes {
+		if s.option != "" {
+			opts = append(opts, schemeOption(s))
+		}
 	}
 	opts = append(opts, StandardOptions("", "Policy", "DefaultPolicy", "NewClient",
 		"Cached answers are already kept per request, header and cookie parameters and credentials "+
@@ -93,7 +132,7 @@ func clientOptions(fleet bool) OptionSet {
 //		}
 //		hc := o.httpClient
 //		if hc == nil {
-//			hc = resilient.NewHTTPClient(resilient.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent))
+//			hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent)))
 //		}
 //		header := "X-Request-Deadline"
 //		if o.deadlineHeaderSet {
@@ -116,9 +155,13 @@ func emitNewClient(f *jen.File, v *clientView) {
 	if v.deadlineHeader != "" {
 		headerDefault = "sends each attempt's remaining budget in " + v.deadlineHeader
 	}
+	server := ""
+	if d := defaultServer(v.servers); d != nil {
+		server = "An empty baseURL means the spec's first server, " + d.def + "; a base URL given always wins. "
+	}
 	doc := wrap("NewClient returns a client of the API at baseURL, an absolute http or https URL "+
 		"to which the operations' paths are appended (\"https://api.example.com/v1\"); a base URL "+
-		"with a query, a fragment or userinfo is refused. Its dependency is named "+nameDefault+
+		"with a query, a fragment or userinfo is refused. "+server+"Its dependency is named "+nameDefault+
 		" unless WithDependencyName says otherwise. It "+headerDefault+" unless WithDeadlineHeader "+
 		"says otherwise. It fails when baseURL is not such a URL or the policy is invalid.", commentWidth)
 	prefix := v.pkg
@@ -137,8 +180,14 @@ func emitNewClient(f *jen.File, v *clientView) {
 			jen.List(jen.Id("c").Dot("ops").Dot(op.name), jen.Err()).Op("=").Id("dep").Dot("Operation").Call(jen.Id("p").Dot(op.name)),
 			jen.Err().Op("!=").Nil(),
 		).Block(jen.Return(jen.Nil(), jen.Err())))
+		if op.credentials != nil {
+			ops = append(ops, credentialsCode(op))
+		}
 	}
-	body := ApplyOptions(clientOptions(v.fleet), "DefaultPolicy")
+	body := ApplyOptions(clientOptions(v.fleet, v.schemes), "DefaultPolicy")
+	if d := defaultServer(v.servers); d != nil {
+		body = append(body, jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id(d.def)))
+	}
 	body = append(body,
 		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(rt("ParseBaseURL")).Call(jen.Id("baseURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
@@ -151,9 +200,10 @@ func emitNewClient(f *jen.File, v *clientView) {
 		jen.Id("hc").Op(":=").Id("o").Dot("httpClient"),
 		jen.If(jen.Id("hc").Op("==").Nil()).Block(
 			jen.Id("connect").Op(":=").Id("max").Add(lines("(", ")", connect...)),
-			jen.Id("hc").Op("=").Add(rt("NewHTTPClient")).Call(
+			jen.Id("hc").Op("=").Add(rt("NewHTTPClient")).Call(rt("TraceTransport").Call(
+				jen.Id("o").Dot("tracer"),
 				rt("NewTransport").Call(jen.Id("connect"), jen.Id("p").Dot("Dependency").Dot("Bulkhead").Dot("MaxConcurrent")),
-			),
+			)),
 		),
 		jen.Id("header").Op(":=").Lit(v.deadlineHeader),
 		jen.If(jen.Id("o").Dot("deadlineHeaderSet")).Block(jen.Id("header").Op("=").Id("o").Dot("deadlineHeader")),
@@ -164,6 +214,7 @@ func emitNewClient(f *jen.File, v *clientView) {
 				jen.Id("DeadlineHeader"):        jen.Id("header"),
 				jen.Id("DisableDeadlineHeader"): jen.Id("header").Op("==").Lit(""),
 				jen.Id("MaxResponseBody"):       jen.Id("o").Dot("maxResponseBody"),
+				jen.Id("RequestEditors"):        jen.Id("o").Dot("editors"),
 			}),
 			jen.Id("dep"): jen.Id("dep"),
 		}),

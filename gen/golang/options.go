@@ -62,11 +62,11 @@ func (s OptionSet) Names() []string {
 
 // StandardOptions returns the options every generated client has, in
 // order, named With<prefix>Policy, With<prefix>Observer,
-// With<prefix>FallbackStore, With<prefix>Logger and
+// With<prefix>FallbackStore, With<prefix>Logger, With<prefix>Tracer and
 // With<prefix>FallbackPartition: the edits of the policy table
 // policyType, which starts from defaultPolicy, and the observer, fallback
-// store, logger and fallback partition that [NewDependency] hands the
-// runtime. partitionDoc is the part of the partition option's doc comment
+// store, logger, tracer and fallback partition that [NewDependency] hands
+// the runtime. partitionDoc is the part of the partition option's doc comment
 // that says what already keeps cached answers apart. The back ends add
 // their own options around these, then [DependencyNameOption] and, with
 // a fleet, [FleetOption].
@@ -95,6 +95,13 @@ func StandardOptions(prefix, policyType, defaultPolicy, constructor, partitionDo
 		field(with("Logger"), doc(with("Logger")+" sets the logger that circuit breaker transitions are written "+
 			"to. The default is slog.Default at the time of "+constructor+"."),
 			"logger", jen.Op("*").Qual("log/slog", "Logger"), "logger"),
+		field(with("Tracer"), doc(with("Tracer")+" sets the tracer that starts a span for every call and every "+
+			"attempt of the client (runtime/oteltrace's Tracer records them as OpenTelemetry spans). The trace "+
+			"context goes out on requests through the standard integrations only: an HTTP client's default "+
+			"transport is wrapped with the tracer's Transport (oteltrace: otelhttp), which a transport given with "+
+			"WithHTTPClient needs to be wrapped with too; a gRPC connection is dialled with the tracer's "+
+			"DialOption (oteltrace: otelgrpc's stats handler). The default traces nothing."),
+			"tracer", rt("Tracer"), "tracer"),
 		field(with("FallbackPartition"), doc(with("FallbackPartition")+" keeps the cached fallback answers of different "+
 			"callers apart by what partition returns for the call's context (the signed-in user or tenant a "+
 			"middleware put there): a cached answer is served only to a call of the same partition. "+partitionDoc+
@@ -226,6 +233,7 @@ func NewDependency(defaultName *jen.Statement, fleet bool) []jen.Code {
 		rt("WithLogger").Call(o("logger")),
 		rt("WithFallbackStore").Call(o("store")),
 		rt("WithFallbackPartition").Call(o("partition")),
+		rt("WithTracer").Call(o("tracer")),
 	}
 	code := []jen.Code{
 		jen.Id("name").Op(":=").Add(o("dependencyName")),

@@ -208,7 +208,7 @@ func (c *clientGen) structFields(t *ir.TypeRef) ([]structParamField, bool) {
 	var out []structParamField
 	for _, f := range nt.Fields {
 		format := c.scalarFormat(f.Type)
-		if format == nil {
+		if format == nil || c.m.fieldNullable(f) {
 			return nil, false
 		}
 		out = append(out, structParamField{name: f.Name, wire: f.JSONName, ptr: c.m.fieldPointer(f, true), format: format})
@@ -226,8 +226,21 @@ func (c *clientGen) scalarFormat(t *ir.TypeRef) func(x *jen.Statement) *jen.Stat
 		}
 	}
 	switch t.Kind {
-	case ir.KindString, ir.KindDate:
+	case ir.KindString:
 		return func(x *jen.Statement) *jen.Statement { return x }
+	case ir.KindDate, ir.KindUUID:
+		return func(x *jen.Statement) *jen.Statement {
+			if strings.HasPrefix(x.GoString(), "*") {
+				x = jen.Parens(x)
+			}
+			return x.Dot("String").Call()
+		}
+	case ir.KindUint, ir.KindUint32:
+		return func(x *jen.Statement) *jen.Statement {
+			return jen.Qual("strconv", "FormatUint").Call(jen.Uint64().Call(x), jen.Lit(10))
+		}
+	case ir.KindUint64:
+		return sc("FormatUint", jen.Lit(10))
 	case ir.KindBool:
 		return sc("FormatBool")
 	case ir.KindInt:

@@ -135,7 +135,8 @@ func escapeQueryLiteral(s string) string {
 // never "." or "..": numbers, booleans, times, and enums of integers.
 func (c *clientGen) dotFree(t *ir.TypeRef) bool {
 	switch t.Kind {
-	case ir.KindBool, ir.KindInt, ir.KindInt32, ir.KindInt64, ir.KindFloat32, ir.KindFloat64, ir.KindDateTime:
+	case ir.KindBool, ir.KindInt, ir.KindInt32, ir.KindInt64, ir.KindFloat32, ir.KindFloat64, ir.KindDateTime,
+		ir.KindUint, ir.KindUint32, ir.KindUint64, ir.KindUUID, ir.KindDate:
 		return true
 	case ir.KindNamed:
 		nt := c.m.types[t.Name]

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -14,22 +15,54 @@ type resultView struct {
 	// json: decoded with decodeJSON; otherwise read whole with readBody.
 	json      bool
 	mediaType string
+	// set is the result struct of an operation with several answers or
+	// documented headers (results.go); stream the streamed answer
+	// (stream.go). At most one is set.
+	set    *resultSet
+	stream *streamView
 }
 
-// decodeFunc is the decode argument of DoHTTP: decodeJSON[T] or readBody.
+// decodeFunc is the decode argument of DoHTTP: decodeJSON[T], readBody or
+// the result set's decoder.
 func (r *resultView) decodeFunc() *jen.Statement {
-	if r.json {
+	switch {
+	case r.set != nil:
+		return jen.Id("decode" + r.set.name)
+	case r.json:
 		return jen.Id("decodeJSON").Types(r.typ())
 	}
 	return jen.Id("readBody")
 }
 
+// doc is the method doc's note on the result, if any.
+func (r *resultView) doc() []string {
+	switch {
+	case r == nil:
+	case r.set != nil:
+		return r.set.setDoc()
+	case r.stream != nil:
+		return r.stream.doc()
+	}
+	return nil
+}
+
 // resultView applies the result rules (see the package documentation):
-// the first 2xx response with a body gives the result, JSON decoded into
-// its type, any other media type read whole as []byte; an operation whose
-// 2xx responses have no body returns only an error. Other 2xx responses
-// with a different type are read as the first one, with a warning.
+// a streamed answer (events, JSON Lines, JSON text sequences, binary) is
+// read after the call returns; several answers, or documented headers,
+// give a result struct; otherwise the first 2xx response with a body gives
+// the result, JSON decoded into its type, any other media type read whole
+// as []byte, and an operation whose 2xx responses have no body returns
+// only an error. Other 2xx responses with a different type are read as the
+// first one, with a warning.
 func (c *clientGen) resultView(op *ir.Operation) *resultView {
+	if s := c.streamView(op); s != nil {
+		return &resultView{stream: s, mediaType: acceptable(s.mediaType), typ: func() *jen.Statement { return s.typ(c.m) }}
+	}
+	if set := c.resultSet(op); set != nil {
+		v := &resultView{set: set, mediaType: acceptOf(answers(op))}
+		v.typ = func() *jen.Statement { return jen.Op("*").Id(set.name) }
+		return v
+	}
 	res, first := op.Result()
 	if first == nil {
 		return nil
@@ -60,6 +93,30 @@ func (c *clientGen) resultView(op *ir.Operation) *resultView {
 	}
 	v.typ = func() *jen.Statement { return jen.Index().Byte() }
 	return v
+}
+
+// acceptable returns a media type for the Accept header: empty for a
+// range, which says nothing.
+func acceptable(mt string) string {
+	if strings.Contains(mt, "*") {
+		return ""
+	}
+	return mt
+}
+
+// acceptOf is the Accept header of answers: the distinct media types of
+// their first contents, in order.
+func acceptOf(rs []*ir.Response) string {
+	var out []string
+	for _, r := range rs {
+		if len(r.Contents) == 0 {
+			continue
+		}
+		if mt := acceptable(r.Contents[0].MediaType); mt != "" && !slices.Contains(out, mt) {
+			out = append(out, mt)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // sameType reports whether two type uses are the same Go type.
@@ -115,6 +172,12 @@ func emitHelpers(f *jen.File, v *clientView) {
 				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("static fallback %s: %w"), jen.Id("raw"), jen.Err())),
 			),
 			jen.Return(jen.Id("t"), jen.Nil()),
+		)
+	}
+	if v.usesInto {
+		f.Comment("decodeInto decodes a JSON answer into v.")
+		f.Func().Id("decodeInto").Params(resp.Clone(), jen.Id("v").Any()).Error().Block(
+			jen.Return(jen.Qual("encoding/json", "NewDecoder").Call(jen.Id("resp").Dot("Body")).Dot("Decode").Call(jen.Id("v"))),
 		)
 	}
 	if v.usesNothing {

@@ -28,10 +28,17 @@ func (m *models) structView(t *ir.Type) structView {
 	v := structView{name: t.Name, doc: typeDoc(t, "models the object schema")}
 	for _, f := range t.Fields {
 		typ := m.goType(f.Type)
-		if m.fieldPointer(f, true) {
-			typ = jen.Op("*").Add(typ)
+		if m.files[t.Name] {
+			typ = m.partType(f.Type)
 		}
 		tag := jsonTag(f.JSONName, !f.Required)
+		switch {
+		case m.fieldNullable(f):
+			typ = rt("Nullable").Types(typ)
+			tag = f.JSONName + ",omitzero"
+		case m.fieldPointer(f, true):
+			typ = jen.Op("*").Add(typ)
+		}
 		doc := docLines(f.Doc)
 		if f.Deprecated {
 			if len(doc) > 0 {
@@ -46,15 +53,33 @@ func (m *models) structView(t *ir.Type) structView {
 
 // fieldPointer reports whether a field is a pointer: optional or nullable
 // values whose Go type has no nil of its own, and, with cycles true, the
-// fields that close a by-value cycle.
+// fields that close a by-value cycle. An optional and nullable field is
+// held by value in a runtime Nullable ([models.fieldNullable]) unless it
+// closes such a cycle.
 func (m *models) fieldPointer(f *ir.Field, cycles bool) bool {
 	if cycles && m.cyclePtrs[f] {
 		return true
 	}
-	if m.nilable(f.Type) {
+	if m.nilable(f.Type) || m.nullableKind(f) {
 		return false
 	}
 	return !f.Required || f.Type.Nullable
+}
+
+// fieldNullable reports whether a field is a runtime Nullable, which tells
+// an absent property from a null one: the property is optional and
+// nullable (3.0 nullable: true, 3.1 type: [T, "null"]), its value is not
+// any JSON (a json.RawMessage keeps null itself), and it does not close a
+// cycle of structs (such a field stays a pointer, nil for both). A
+// required nullable field is a pointer, nil for null; an optional one that
+// is not nullable is a pointer (or its own nil), nil for absent.
+func (m *models) fieldNullable(f *ir.Field) bool {
+	return m.nullableKind(f) && !m.cyclePtrs[f]
+}
+
+// nullableKind is fieldNullable before cycles are broken.
+func (m *models) nullableKind(f *ir.Field) bool {
+	return !f.Required && f.Type.Nullable && f.Type.Kind != ir.KindAny
 }
 
 // emitStruct writes

@@ -8,7 +8,9 @@ import (
 
 // goType returns the Go type of a type use inside a model: binary data is
 // []byte here (bodies stream it instead), any JSON value is
-// json.RawMessage, and nullable elements of arrays and maps are pointers.
+// json.RawMessage, a uuid is a uuid.UUID (github.com/google/uuid), a date
+// a runtime Date, a date-time a time.Time, and nullable elements of
+// arrays and maps are pointers.
 func (m *models) goType(t *ir.TypeRef) *jen.Statement {
 	switch t.Kind {
 	case ir.KindBool:
@@ -23,8 +25,18 @@ func (m *models) goType(t *ir.TypeRef) *jen.Statement {
 		return jen.Float32()
 	case ir.KindFloat64:
 		return jen.Float64()
-	case ir.KindString, ir.KindDate:
+	case ir.KindUint:
+		return jen.Uint()
+	case ir.KindUint32:
+		return jen.Uint32()
+	case ir.KindUint64:
+		return jen.Uint64()
+	case ir.KindString:
 		return jen.String()
+	case ir.KindUUID:
+		return jen.Qual(uuidPath, "UUID")
+	case ir.KindDate:
+		return rt("Date")
 	case ir.KindDateTime:
 		return jen.Qual("time", "Time")
 	case ir.KindBytes, ir.KindBinary:
@@ -38,6 +50,9 @@ func (m *models) goType(t *ir.TypeRef) *jen.Statement {
 	}
 	return jen.Qual("encoding/json", "RawMessage")
 }
+
+// uuidPath is the package of the UUID type of format uuid.
+const uuidPath = "github.com/google/uuid"
 
 // elemType is the type of an array or map element.
 func (m *models) elemType(t *ir.TypeRef) *jen.Statement {

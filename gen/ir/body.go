@@ -23,6 +23,15 @@ const (
 	// ContentBinary: application/octet-stream and any other media type,
 	// sent and received as a byte stream.
 	ContentBinary
+	// ContentEventStream: text/event-stream, server-sent events whose
+	// data is of the content's Type.
+	ContentEventStream
+	// ContentJSONLines: application/x-ndjson, application/jsonl and
+	// application/x-jsonlines, one JSON value of Type per line.
+	ContentJSONLines
+	// ContentJSONSeq: application/json-seq (RFC 7464), a JSON text
+	// sequence of values of Type.
+	ContentJSONSeq
 )
 
 // String returns a short name for the kind ("json", "form", ...).
@@ -38,8 +47,20 @@ func (k ContentKind) String() string {
 		return "text"
 	case ContentBinary:
 		return "binary"
+	case ContentEventStream:
+		return "event-stream"
+	case ContentJSONLines:
+		return "json-lines"
+	case ContentJSONSeq:
+		return "json-seq"
 	}
 	return "unknown"
+}
+
+// IsStream reports whether the kind is a sequence of items read as they
+// arrive: server-sent events, JSON Lines or a JSON text sequence.
+func (k ContentKind) IsStream() bool {
+	return k == ContentEventStream || k == ContentJSONLines || k == ContentJSONSeq
 }
 
 // Content is one media type of a body.
@@ -48,9 +69,41 @@ type Content struct {
 	MediaType string
 	Kind      ContentKind
 	// Type is the payload's type: a schema type for JSON, form and
-	// multipart; KindString for text; KindBinary for binary payloads.
+	// multipart; KindString for text; KindBinary for binary payloads; the
+	// type of one item for streams (the itemSchema, else the items of an
+	// array schema, else the schema; KindString for events without a
+	// schema, KindAny for JSON items without one).
 	Type *TypeRef
+	// Encoding is the encoding object of a form or multipart body, sorted
+	// by property name.
+	Encoding []*Encoding
 	diag.Location
+}
+
+// Encoding says how one property of a form or multipart body is sent.
+type Encoding struct {
+	// Property is the property's name as written.
+	Property string
+	// ContentType is the part's media type as written (multipart); empty
+	// for the default.
+	ContentType string
+	// Style and Explode serialize an array or object property of a form
+	// body as a query parameter would be.
+	Style   Style
+	Explode bool
+	// Headers are the part's extra headers (multipart), sorted by name.
+	Headers []*Header
+	diag.Location
+}
+
+// EncodingOf returns the encoding of the property, nil when it has none.
+func (c *Content) EncodingOf(property string) *Encoding {
+	for _, e := range c.Encoding {
+		if e.Property == property {
+			return e
+		}
+	}
+	return nil
 }
 
 // RequestBody is an operation's request body.

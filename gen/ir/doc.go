@@ -2,7 +2,9 @@
 // [Service] per input document, holding its [Operation] values (method,
 // path template, typed [Param] values, [RequestBody], [Response] values,
 // [Idempotency] and the decoded resilience policy of each level, as
-// [PolicyLayer] values) and the named [Type] values its payloads use.
+// [PolicyLayer] values, its [SecurityRequirement] alternatives) and the
+// named [Type] values its payloads use, with the document's [Server] and
+// [SecurityScheme] values.
 //
 // Front ends (OpenAPI, proto) build a Service; back ends emit code from it
 // and never see the source document. Every node carries a [diag.Location],

@@ -25,9 +25,13 @@ type Operation struct {
 	Deprecated bool
 	// Secured reports that the operation has a security requirement with
 	// at least one scheme (its own security, or the document's unless it
-	// sets security: []): its requests carry credentials, which a
-	// transport may add where the client cannot see them.
+	// sets security: []): its requests carry the credentials of one
+	// alternative of Security.
 	Secured bool
+	// Security is the operation's effective security requirement: its
+	// own, else the document's; empty when it needs no credential
+	// (security: [] or none written). Each element is one alternative.
+	Security []SecurityRequirement
 	// Idempotency is the default derived from Method (RFC 9110); an
 	// x-resilience "idempotent" key may override it later.
 	Idempotency Idempotency

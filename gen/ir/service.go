@@ -15,8 +15,11 @@ type Service struct {
 	Doc string
 	// Source is the entry file the service was read from, as given.
 	Source string
-	// Servers lists the base URLs declared by the document, in order.
-	Servers []string
+	// Servers lists the servers declared by the document, in order.
+	Servers []*Server
+	// SecuritySchemes are the document's security schemes, sorted by
+	// Name.
+	SecuritySchemes []*SecurityScheme
 	// Operations are sorted by path, then by HTTP method.
 	Operations []*Operation
 	// Types are the named types, sorted by Name.

@@ -20,7 +20,7 @@ const (
 	KindString
 	// KindDateTime is an RFC 3339 date-time.
 	KindDateTime
-	// KindDate is an RFC 3339 full-date ("2006-01-02"), kept as a string.
+	// KindDate is an RFC 3339 full-date ("2006-01-02").
 	KindDate
 	// KindBytes is base64-encoded binary data inside JSON (format byte).
 	KindBytes
@@ -33,6 +33,15 @@ const (
 	KindMap
 	// KindNamed refers to the [Type] called Name in the same service.
 	KindNamed
+	// KindUUID is a string of format uuid (RFC 9562).
+	KindUUID
+	// KindUint is an integer of format uint (or a non-negative integer
+	// kind written as such).
+	KindUint
+	// KindUint32 is an integer of format uint32 (uint8 and uint16 too).
+	KindUint32
+	// KindUint64 is an integer of format uint64.
+	KindUint64
 )
 
 // TypeRef is a use of a type.

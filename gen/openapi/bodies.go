@@ -109,14 +109,57 @@ func (b *builder) contents(c openapi3.Content, hint, ptr string) []*ir.Content {
 			ct.Type = &ir.TypeRef{Kind: ir.KindBinary}
 		case ir.ContentText:
 			ct.Type = &ir.TypeRef{Kind: ir.KindString}
+		case ir.ContentEventStream, ir.ContentJSONLines, ir.ContentJSONSeq:
+			ct.Type = b.itemType(ct.Kind, media, hint, cptr)
 		default:
 			var schema *openapi3.SchemaRef
 			if media != nil {
 				schema = media.Schema
 			}
 			ct.Type = b.typeOf(schema, hint, cptr+"/schema")
+			if media != nil && (ct.Kind == ir.ContentForm || ct.Kind == ir.ContentMultipart) {
+				ct.Encoding = b.encodings(media.Encoding, hint, cptr)
+			}
 		}
 		out = append(out, ct)
+	}
+	return out
+}
+
+// itemType returns the type of one item of a stream: the itemSchema
+// (OpenAPI 3.2), else the items of an array schema, else the schema. An
+// event without a schema is text; a JSON item without one is any JSON.
+func (b *builder) itemType(kind ir.ContentKind, media *openapi3.MediaType, hint, ptr string) *ir.TypeRef {
+	switch {
+	case media != nil && media.ItemSchema != nil:
+		return b.typeOf(media.ItemSchema, hint, ptr+"/itemSchema")
+	case media == nil || media.Schema == nil || media.Schema.Value == nil:
+		if kind == ir.ContentEventStream {
+			return &ir.TypeRef{Kind: ir.KindString}
+		}
+		return &ir.TypeRef{Kind: ir.KindAny}
+	case media.Schema.Ref == "" && media.Schema.Value.Type.Is(openapi3.TypeArray) && media.Schema.Value.Items != nil:
+		return b.typeOf(media.Schema.Value.Items, hint+"Item", ptr+"/schema/items")
+	}
+	return b.typeOf(media.Schema, hint, ptr+"/schema")
+}
+
+// encodings builds the encoding object of a form or multipart body.
+func (b *builder) encodings(m map[string]*openapi3.Encoding, hint, ptr string) []*ir.Encoding {
+	var out []*ir.Encoding
+	for _, name := range sortedKeys(m) {
+		e := m[name]
+		if e == nil {
+			continue
+		}
+		eptr := pointer(ptr, "encoding", name)
+		enc := &ir.Encoding{Property: name, ContentType: e.ContentType, Style: ir.StyleForm, Explode: true,
+			Location: b.doc.locate(e.Origin, eptr)}
+		if sm := e.SerializationMethod(); sm != nil {
+			enc.Style, enc.Explode = paramStyle(sm.Style), sm.Explode
+		}
+		enc.Headers = b.headers(e.Headers, hint+exportedOr(name, "Part"), eptr)
+		out = append(out, enc)
 	}
 	return out
 }
@@ -155,6 +198,13 @@ func contentKind(mediaType string) ir.ContentKind {
 		return ir.ContentJSON
 	case base == "application/x-www-form-urlencoded":
 		return ir.ContentForm
+	case base == "text/event-stream":
+		return ir.ContentEventStream
+	case base == "application/x-ndjson" || base == "application/jsonl" || base == "application/x-jsonlines" ||
+		base == "application/jsonlines" || base == "application/x-json-stream":
+		return ir.ContentJSONLines
+	case base == "application/json-seq":
+		return ir.ContentJSONSeq
 	case strings.HasPrefix(base, "multipart/"):
 		return ir.ContentMultipart
 	case strings.HasPrefix(base, "text/"):

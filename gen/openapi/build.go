@@ -27,6 +27,10 @@ type BuildOptions struct {
 	// the methods of its Client. A schema or operation that would take
 	// one is renamed, with a warning (W-NAME-RENAMED).
 	Reserved, ReservedMethods []string
+	// DocumentURL is the URL the document is served from, against which
+	// relative server URLs are resolved (OpenAPI 3, Server Object). Empty
+	// leaves them relative, with a W-SERVER warning.
+	DocumentURL string
 }
 
 // Build turns a loaded document into the IR. Schemas and operations
@@ -104,9 +108,8 @@ func (b *builder) service() *ir.Service {
 	if svc.Name == "" {
 		svc.Name = "API"
 	}
-	for _, s := range t.Servers {
-		svc.Servers = append(svc.Servers, s.URL)
-	}
+	svc.Servers = b.servers()
+	svc.SecuritySchemes = b.securitySchemes()
 	svc.Resilience = b.resilience(ir.LevelDocument, t.Extensions, t.Origin, "#")
 
 	b.findAllOfCycles()

@@ -60,6 +60,7 @@ func (b *builder) operation(path, method string, item *openapi3.PathItem, op *op
 	if o.Name == "" {
 		return nil
 	}
+	o.Security = b.security(op.Security)
 	o.Resilience = append(slices.Clone(layer), b.resilience(ir.LevelOperation, op.Extensions, op.Origin, ptr)...)
 	o.Params = b.params(o, item.Parameters, op.Parameters, ptr)
 	b.checkPathVariables(o)

@@ -175,6 +175,10 @@ func enumBase(s *openapi3.Schema) (ir.Kind, bool) {
 		kind = ir.KindString
 	case len(types) == 1 && types[0] == openapi3.TypeInteger:
 		kind = scalarKind(openapi3.TypeInteger, s.Format)
+		if kind == ir.KindUint || kind == ir.KindUint32 || kind == ir.KindUint64 {
+			// Enum constants are checked by value, not by the format.
+			kind = ir.KindInt64
+		}
 	case len(types) == 0:
 		if _, isString := values[0].(string); isString {
 			kind = ir.KindString
@@ -241,6 +245,12 @@ func scalarKind(typ, format string) ir.Kind {
 			return ir.KindInt32
 		case "int64":
 			return ir.KindInt64
+		case "uint":
+			return ir.KindUint
+		case "uint8", "uint16", "uint32":
+			return ir.KindUint32
+		case "uint64":
+			return ir.KindUint64
 		}
 		return ir.KindInt
 	case openapi3.TypeNumber:
@@ -263,6 +273,8 @@ func scalarKind(typ, format string) ir.Kind {
 			return ir.KindBytes
 		case "binary":
 			return ir.KindBinary
+		case "uuid":
+			return ir.KindUUID
 		}
 		return ir.KindString
 	}

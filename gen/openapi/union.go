@@ -119,6 +119,14 @@ func kindWord(k ir.Kind) string {
 		return "Date"
 	case ir.KindBytes, ir.KindBinary:
 		return "Bytes"
+	case ir.KindUUID:
+		return "UUID"
+	case ir.KindUint:
+		return "Uint"
+	case ir.KindUint32:
+		return "Uint32"
+	case ir.KindUint64:
+		return "Uint64"
 	}
 	return "Any"
 }

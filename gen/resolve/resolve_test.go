@@ -300,23 +300,30 @@ func TestKeysNotForGRPC(t *testing.T) {
 }
 
 // TestSharedFallbackOnSecuredOperation: a cached fallback on an operation
-// with a security requirement must be declared shared.
+// whose credentials the request does not carry must be declared shared.
 func TestSharedFallbackOnSecuredOperation(t *testing.T) {
+	cached := map[string]any{"fallback": map[string]any{"kind": "cached"}}
 	tests := []struct {
-		name    string
-		secured bool
-		ext     map[string]any
-		errs    []string
+		name   string
+		scheme ir.SchemeKind // 0: not secured
+		ext    map[string]any
+		errs   []string
 	}{
-		{"secured, not shared", true, map[string]any{"fallback": map[string]any{"kind": "cached"}}, []string{"api.yaml:10:7 E-FALLBACK-SHARED"}},
-		{"secured, shared", true, map[string]any{"fallback": map[string]any{"kind": "cached", "shared": true}}, nil},
-		{"not secured", false, map[string]any{"fallback": map[string]any{"kind": "cached"}}, nil},
+		{"client certificate, not shared", ir.SchemeMutualTLS, cached, []string{"api.yaml:10:7 E-FALLBACK-SHARED"}},
+		{"client certificate, shared", ir.SchemeMutualTLS, map[string]any{"fallback": map[string]any{"kind": "cached", "shared": true}}, nil},
+		{"bearer token the client sends", ir.SchemeBearer, cached, nil},
+		{"not secured", 0, cached, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			op := httpOp("GetPet", "getPet", "GET", tt.ext)
-			op.Secured = tt.secured
-			_, _, err := resolve.HTTP(&ir.Service{Name: "API", Operations: []*ir.Operation{op}}, "api", nil)
+			svc := &ir.Service{Name: "API", Operations: []*ir.Operation{op}}
+			if tt.scheme != 0 {
+				op.Secured = true
+				op.Security = []ir.SecurityRequirement{{Schemes: []ir.SchemeUse{{Scheme: "s"}}}}
+				svc.SecuritySchemes = []*ir.SecurityScheme{{Name: "s", Kind: tt.scheme}}
+			}
+			_, _, err := resolve.HTTP(svc, "api", nil)
 			if diff := cmp.Diff(tt.errs, errorRules(err)); diff != "" {
 				t.Errorf("diagnostics mismatch (-want +got):\n%s\nerror: %v", diff, err)
 			}

@@ -79,6 +79,9 @@ const (
 	RuleBodyMultipart      Rule = "W-BODY-MULTIPART"
 	RuleResponseRaw        Rule = "W-RESPONSE-RAW"
 	RuleResponseTypes      Rule = "W-RESPONSE-TYPES"
+	RuleResponseHeader     Rule = "W-RESPONSE-HEADER"
+	RuleStreamPolicy       Rule = "W-STREAM-POLICY"
+	RuleServer             Rule = "W-SERVER"
 )
 
 // The operations chosen for generation (-include, -exclude).
@@ -160,7 +163,7 @@ func Rules() []RuleDoc {
 		{RuleFallbackUnsafe, "an operation that asks for a fallback but is not a read", Both, false},
 		{RuleFallbackValue, "a static fallback without a value, or whose value the response schema rejects", Both, false},
 		{RuleFallbackKind, "a fallback setting its kind does not use: a value when not static, shared when not cached", Both, false},
-		{RuleFallbackShared, "a cached fallback on a secured operation that is not declared shared", OpenAPI, false},
+		{RuleFallbackShared, "a cached fallback not declared shared on an operation whose credentials the request does not carry", OpenAPI, false},
 		{RuleFleetName, "a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential", Both, false},
 		{RuleTimeoutOrder, "an attempt timeout not below the total timeout", Both, false},
 		{RuleTimeoutBelowP99, "a timeout or attempt timeout below the measured p99 latency", Both, false},
@@ -193,7 +196,10 @@ func Rules() []RuleDoc {
 		{RuleParamJSON, "a parameter style the client cannot serialize, sent as JSON text", OpenAPI, false},
 		{RuleBodyMultipart, "a multipart request body, sent as raw bytes the caller encodes", OpenAPI, false},
 		{RuleResponseRaw, "a form or multipart response body, returned as raw bytes", OpenAPI, false},
+		{RuleResponseHeader, "a documented response header of a type the client does not parse, left as text in the result's Header", OpenAPI, false},
+		{RuleStreamPolicy, "a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
+		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
 
 		{RuleSelectEmpty, "-include and -exclude filters that leave no operation to generate", OpenAPI, false},
 		{RuleSelectUnused, "an -include or -exclude filter that selects no operation", OpenAPI, false},

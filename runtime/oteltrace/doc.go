@@ -11,8 +11,8 @@
 // its attempt span: the client span of an HTTP request sent through
 // [Tracer.Transport] (otelhttp), or of a gRPC call made on a connection
 // dialled with otelgrpc's client stats handler, which also put the trace
-// context on the wire with the configured propagator. The runtime does no
-// propagation of its own.
+// context on the wire with the configured propagator ([Tracer.DialOption]).
+// The runtime does no propagation of its own.
 //
 // The call span carries:
 //
@@ -53,6 +53,7 @@
 //	...
 //	hc := &runtime.HTTPClient{Doer: runtime.NewHTTPClient(tracer.Transport(runtime.NewTransport(0, 0)))}
 //
-// For gRPC, dial with grpc.WithStatsHandler(otelgrpc.NewClientHandler(
-// otelgrpc.WithTracerProvider(tp))).
+// For gRPC, dial with [Tracer.DialOption] (otelgrpc's client stats
+// handler). A generated client takes the tracer with its WithTracer option,
+// which also wraps its default HTTP transport with [Tracer.Transport].
 package oteltrace

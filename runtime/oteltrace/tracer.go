@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net/http"
 
+	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc"
 
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/otelobserver"
@@ -237,4 +239,17 @@ func source(k runtime.FallbackKind) string {
 	default:
 		return "none"
 	}
+}
+
+// DialOption returns the gRPC dial option that records the client span of
+// every RPC sent on the connection, child of the attempt span its context
+// carries, and puts the trace context in its metadata (see
+// [WithPropagator]): otelgrpc's client stats handler on the tracer's
+// provider. Dial the connection a generated gRPC client calls with it.
+func (t *Tracer) DialOption() grpc.DialOption {
+	opts := []otelgrpc.Option{otelgrpc.WithTracerProvider(t.tp)}
+	if t.propagator != nil {
+		opts = append(opts, otelgrpc.WithPropagators(t.propagator))
+	}
+	return grpc.WithStatsHandler(otelgrpc.NewClientHandler(opts...))
 }

@@ -265,7 +265,7 @@ func TestGRPCSpans(t *testing.T) {
 	cc, err := grpc.NewClient("passthrough:///bufnet", append(resilientgrpc.DialOptions(),
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithStatsHandler(otelgrpc.NewClientHandler(otelgrpc.WithTracerProvider(tp), otelgrpc.WithPropagators(propagation.TraceContext{}))))...)
+		tracer.DialOption())...)
 	if err != nil {
 		t.Fatal(err)
 	}

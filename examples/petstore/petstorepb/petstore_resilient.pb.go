@@ -200,6 +200,7 @@ type resilientPetStoreOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -247,6 +248,20 @@ func WithPetStoreFallbackStore(store resilient.FallbackStore) PetStoreOption {
 func WithPetStoreLogger(logger *slog.Logger) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
 		o.logger = logger
+	})
+}
+
+// WithPetStoreTracer sets the tracer that starts a span for every call and
+// every attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithPetStoreTracer(tracer resilient.Tracer) PetStoreOption {
+	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -332,6 +347,7 @@ func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOpt
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	c := &resilientPetStoreClient{cc: cc}
 	if err != nil {

@@ -43,6 +43,11 @@ const _ = resilient.SupportPackageIsVersion1
 // operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
 // trailing call options override it for one call.
 //
+// A method that returns only the decoded body tells the answer's status and
+// header through the call option resilient.WithResponseInfo; one with
+// several documented answers or documented headers returns a result struct
+// holding them.
+//
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
@@ -68,11 +73,14 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        *http.Client
+	httpClient        resilient.Doer
+	editors           []resilient.RequestEditor
+	credBearerToken   resilient.RequestEditor
 	edits             []func(*Policy)
 	observer          resilient.Observer
 	store             resilient.FallbackStore
 	logger            *slog.Logger
+	tracer            resilient.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -95,10 +103,59 @@ func (f optionFunc) applyOption(o *clientOptions) {
 // as a *resilient.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
 // redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
-// the default's. hc should not retry on its own.
+// the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.httpClient = hc
+		o.httpClient = nil
+		if hc != nil {
+			o.httpClient = hc
+		}
+	})
+}
+
+// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// test double, a middleware chain), instead of the default described at
+// WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
+// its own nor follow a redirect to another origin. A nil d keeps the default.
+func WithDoer(d resilient.Doer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = d
+	})
+}
+
+// WithRequestEditor adds edit to the functions that edit every request of the
+// client, on every attempt, retries and hedges included, after the operation's
+// credentials and the deadline header are set, in the order given: for a
+// header or a signature the spec does not describe. An error from edit ends
+// the call at once as the caller's error (a *resilient.InvalidRequestError
+// wrapping it): nothing of that attempt is sent, and it is neither retried nor
+// counted against the dependency. For one call, pass
+// resilient.WithRequestEditor among the call options. What an editor adds is
+// not part of the key of cached fallback answers: use WithFallbackPartition
+// when it says who the caller is.
+func WithRequestEditor(edit resilient.RequestEditor) Option {
+	return optionFunc(func(o *clientOptions) {
+		if edit != nil {
+			o.editors = append(o.editors, edit)
+		}
+	})
+}
+
+// WithBearerToken gives the client the credential of the security scheme
+// "token" (HTTP bearer), sent with the operations whose security requirement
+// names it: token is called on every attempt, retries included, for the token
+// sent as "Authorization: Bearer <token>", never logged, never in an error,
+// and never sent to another origin by the default client, which follows no
+// redirect there. Cached fallback answers are kept apart per credential. A nil
+// token removes the credential; an operation that then has no credential for
+// its requirement fails with a *resilient.MissingCredentialError, nothing
+// sent.
+func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.credBearerToken = nil
+		if token != nil {
+			o.credBearerToken = resilient.BearerToken(token)
+		}
 	})
 }
 
@@ -138,6 +195,20 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
+	})
+}
+
+// WithTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithTracer(tracer resilient.Tracer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -219,6 +290,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -231,7 +303,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetProfile.ConnectTimeout,
 			p.PutProfile.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent))
+		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -245,11 +317,15 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
 			MaxResponseBody:       o.maxResponseBody,
+			RequestEditors:        o.editors,
 		},
 	}
 	if c.ops.GetCatalogItem, err = dep.Operation(p.GetCatalogItem); err != nil {
 		return nil, err
 	}
+	c.ops.GetCatalogItem = c.ops.GetCatalogItem.With(resilient.WithCredentials(
+		[]resilient.Credential{{Scheme: "token", Apply: o.credBearerToken}},
+	))
 	if c.ops.GetProfile, err = dep.Operation(p.GetProfile); err != nil {
 		return nil, err
 	}
@@ -257,6 +333,106 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Routes returns the route table of the API for a resilient.RouteTransport:
+// the method and path template of each operation, as the spec writes them,
+// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
+// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
+// usual way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+	table := []struct {
+		method, path string
+		policy       resilient.OperationPolicy
+	}{
+		{"GET", "/catalog/{sku}", p.GetCatalogItem},
+		{"GET", "/profiles/{id}", p.GetProfile},
+		{"PUT", "/profiles/{id}", p.PutProfile},
+	}
+	routes := make([]resilient.Route, 0, len(table))
+	for _, r := range table {
+		op, err := dep.Operation(r.policy)
+		if err != nil {
+			return nil, err
+		}
+		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+	}
+	return routes, nil
+}
+
+// NewRouteTransport returns the transport that gives a client of this API
+// generated by another tool (oapi-codegen, ogen) or written by hand the
+// pipeline of this package's Client, without a change to its code: make it the
+// Transport of the http.Client that client sends with. It matches each request
+// to its operation by method and path template (the path of baseURL, the
+// server the client calls, removed first) and sends it through the operation's
+// pipeline, with the policy of DefaultPolicy as the options change it:
+// idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
+// budget, idempotency key and deadline header. Every answer of the dependency
+// reaches the client as it was sent; what the pipeline refuses comes back as a
+// *resilient.CallError, and a request no operation matches is refused
+// (resilient.ErrUnmatchedRoute). base sends the requests; nil means a
+// transport from resilient.NewTransport sized for the policy.
+//
+// The options are NewClient's: WithPolicy, WithObserver, WithLogger,
+// WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
+// client above the transport sends its own credentials, and the options of the
+// Doer, the credentials, the response size and the fallbacks, which a
+// transport does not use, are ignored.
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyOption(&o)
+		}
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	u, err := resilient.ParseBaseURL(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("fallbackcached: %w", err)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "profiles"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
+	)
+	if err != nil {
+		return nil, err
+	}
+	if base == nil {
+		base = resilient.NewTransport(max(
+			time.Duration(0),
+			p.GetCatalogItem.ConnectTimeout,
+			p.GetProfile.ConnectTimeout,
+			p.PutProfile.ConnectTimeout,
+		), p.Dependency.Bulkhead.MaxConcurrent)
+	}
+	routes, err := Routes(dep, p)
+	if err != nil {
+		return nil, err
+	}
+	header := "X-Request-Deadline"
+	if o.deadlineHeaderSet {
+		header = o.deadlineHeader
+	}
+	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+		Base:                  base,
+		DeadlineHeader:        header,
+		DisableDeadlineHeader: header == "",
+		PathPrefix:            u.Path,
+		RequestEditors:        o.editors,
+	})
 }
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
@@ -358,6 +534,10 @@ func DefaultPolicy() Policy {
 // The catalog is the same for every signed-in caller.
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s, cached fallback 1m, shared by all callers.
+//
+// Credentials: "token" (WithBearerToken); the first alternative the client has
+// every credential of is sent, afresh on every attempt. Without any, the call
+// fails with a *resilient.MissingCredentialError before anything is sent.
 func (c *Client) GetCatalogItem(ctx context.Context, sku string, opts ...resilient.CallOption) (GetCatalogItemResponse, error) {
 	req, err := c.requestGetCatalogItem(ctx, sku)
 	if err != nil {

@@ -51,3 +51,41 @@ func TestEnumsAndRecursion(t *testing.T) {
 		t.Errorf("Marshal(Node) = %s, %v", out, err)
 	}
 }
+
+// TestRealTypes checks the types of formats and nullability: a date
+// decodes into a resilient.Date, and an optional nullable property tells
+// absent, null and set apart in both directions.
+func TestRealTypes(t *testing.T) {
+	tests := []struct {
+		name, in       string
+		set, null, has bool
+	}{
+		{name: "absent", in: `{"id":1,"name":"Tom","kind":{"petType":"cat"},"born":"2020-02-29"}`},
+		{name: "null", in: `{"id":1,"name":"Tom","kind":{"petType":"cat"},"born":"2020-02-29","nickname":null}`, null: true, has: true},
+		{name: "set", in: `{"id":1,"name":"Tom","kind":{"petType":"cat"},"born":"2020-02-29","nickname":"Tommy"}`, set: true, has: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p Pet
+			if err := json.Unmarshal([]byte(tt.in), &p); err != nil {
+				t.Fatalf("Unmarshal: %v", err)
+			}
+			if p.Born == nil || p.Born.String() != "2020-02-29" {
+				t.Errorf("Born = %v, want 2020-02-29", p.Born)
+			}
+			if v, ok := p.Nickname.Get(); ok != tt.set || ok && v != "Tommy" {
+				t.Errorf("Nickname.Get() = %q, %t, want set %t", v, ok, tt.set)
+			}
+			if p.Nickname.IsNull() != tt.null || p.Nickname.IsSet() != tt.has {
+				t.Errorf("Nickname null %t set %t, want %t %t", p.Nickname.IsNull(), p.Nickname.IsSet(), tt.null, tt.has)
+			}
+			out, err := json.Marshal(p)
+			if err != nil {
+				t.Fatalf("Marshal: %v", err)
+			}
+			if string(out) != tt.in {
+				t.Errorf("Marshal = %s, want %s", out, tt.in)
+			}
+		})
+	}
+}

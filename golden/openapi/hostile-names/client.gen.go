@@ -139,6 +139,11 @@ const _ = resilient.SupportPackageIsVersion1
 // operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
 // trailing call options override it for one call.
 //
+// A method that returns only the decoded body tells the answer's status and
+// header through the call option resilient.WithResponseInfo; one with
+// several documented answers or documented headers returns a result struct
+// holding them.
+//
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
@@ -162,11 +167,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        *http.Client
+	httpClient        resilient.Doer
+	editors           []resilient.RequestEditor
 	edits             []func(*Policy)
 	observer          resilient.Observer
 	store             resilient.FallbackStore
 	logger            *slog.Logger
+	tracer            resilient.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -189,10 +196,41 @@ func (f optionFunc) applyOption(o *clientOptions) {
 // as a *resilient.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
 // redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
-// the default's. hc should not retry on its own.
+// the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.httpClient = hc
+		o.httpClient = nil
+		if hc != nil {
+			o.httpClient = hc
+		}
+	})
+}
+
+// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// test double, a middleware chain), instead of the default described at
+// WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
+// its own nor follow a redirect to another origin. A nil d keeps the default.
+func WithDoer(d resilient.Doer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = d
+	})
+}
+
+// WithRequestEditor adds edit to the functions that edit every request of the
+// client, on every attempt, retries and hedges included, after the operation's
+// credentials and the deadline header are set, in the order given: for a
+// header or a signature the spec does not describe. An error from edit ends
+// the call at once as the caller's error (a *resilient.InvalidRequestError
+// wrapping it): nothing of that attempt is sent, and it is neither retried nor
+// counted against the dependency. For one call, pass
+// resilient.WithRequestEditor among the call options. What an editor adds is
+// not part of the key of cached fallback answers: use WithFallbackPartition
+// when it says who the caller is.
+func WithRequestEditor(edit resilient.RequestEditor) Option {
+	return optionFunc(func(o *clientOptions) {
+		if edit != nil {
+			o.editors = append(o.editors, edit)
+		}
 	})
 }
 
@@ -232,6 +270,20 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
+	})
+}
+
+// WithTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithTracer(tracer resilient.Tracer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -283,10 +335,12 @@ func WithDependencyName(name string) Option {
 // NewClient returns a client of the API at baseURL, an absolute http or https
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
-// userinfo is refused. Its dependency is named "notes_func_init_panic_1"
-// unless WithDependencyName says otherwise. It sends each attempt's remaining
-// budget in X-Request-Deadline unless WithDeadlineHeader says otherwise. It
-// fails when baseURL is not such a URL or the policy is invalid.
+// userinfo is refused. An empty baseURL means the spec's first server,
+// ServerURLDefault; a base URL given always wins. Its dependency is named
+// "notes_func_init_panic_1" unless WithDependencyName says otherwise. It sends
+// each attempt's remaining budget in X-Request-Deadline unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -297,6 +351,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
 		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURLDefault
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
@@ -313,6 +370,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -323,7 +381,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.GetNote.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent))
+		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -337,6 +395,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
 			MaxResponseBody:       o.maxResponseBody,
+			RequestEditors:        o.editors,
 		},
 	}
 	if p.GetNote.Fallback.Static, err = staticFallback[Note](p.GetNote.Fallback.Static); err != nil {
@@ -346,6 +405,136 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// ServerURLDefault is the URL of ServerURL with the defaults of its variables.
+const ServerURLDefault = "https://a%d.example.com/\"+os.Args[0]+\""
+
+// ServerURL returns the URL of the server
+// "https://{tenant}.example.com/\"+os.Args[0]+\"" of the spec
+// (Evil//go:generate rm -rf /); NewClient uses it when given an empty base
+// URL, with its variables replaced by the values given; an empty value takes
+// the variable's default:
+//
+//   - tenant: default "a%d", one of "a%d", "*/ b", "c\"d"; */ func init() {}
+//     /*
+//
+// It fails when a value is not one of its variable's values, or when the URL
+// is not an absolute http or https base URL (see NewClient).
+func ServerURL(tenant string) (string, error) {
+	if tenant == "" {
+		tenant = "a%d"
+	}
+	switch tenant {
+	case "a%d", "*/ b", "c\"d":
+	default:
+		return "", fmt.Errorf("hostilenames: ServerURL: tenant %q is not one of \"a%%d\", \"*/ b\", \"c\\\"d\"", tenant)
+	}
+	u := "https://" + tenant + ".example.com/\"+os.Args[0]+\""
+	if _, err := resilient.ParseBaseURL(u); err != nil {
+		return "", fmt.Errorf("hostilenames: ServerURL: %w", err)
+	}
+	return u, nil
+}
+
+// Routes returns the route table of the API for a resilient.RouteTransport:
+// the method and path template of each operation, as the spec writes them,
+// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
+// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
+// usual way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+	table := []struct {
+		method, path string
+		policy       resilient.OperationPolicy
+	}{
+		{"GET", "/notes\x00/{name}", p.GetNote},
+	}
+	routes := make([]resilient.Route, 0, len(table))
+	for _, r := range table {
+		op, err := dep.Operation(r.policy)
+		if err != nil {
+			return nil, err
+		}
+		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+	}
+	return routes, nil
+}
+
+// NewRouteTransport returns the transport that gives a client of this API
+// generated by another tool (oapi-codegen, ogen) or written by hand the
+// pipeline of this package's Client, without a change to its code: make it the
+// Transport of the http.Client that client sends with. It matches each request
+// to its operation by method and path template (the path of baseURL, the
+// server the client calls, removed first) and sends it through the operation's
+// pipeline, with the policy of DefaultPolicy as the options change it:
+// idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
+// budget, idempotency key and deadline header. Every answer of the dependency
+// reaches the client as it was sent; what the pipeline refuses comes back as a
+// *resilient.CallError, and a request no operation matches is refused
+// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerURLDefault. base
+// sends the requests; nil means a transport from resilient.NewTransport sized
+// for the policy.
+//
+// The options are NewClient's: WithPolicy, WithObserver, WithLogger,
+// WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
+// client above the transport sends its own credentials, and the options of the
+// Doer, the credentials, the response size and the fallbacks, which a
+// transport does not use, are ignored.
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyOption(&o)
+		}
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURLDefault
+	}
+	u, err := resilient.ParseBaseURL(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("hostilenames: %w", err)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "notes_func_init_panic_1"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
+	)
+	if err != nil {
+		return nil, err
+	}
+	if base == nil {
+		base = resilient.NewTransport(max(
+			time.Duration(0),
+			p.GetNote.ConnectTimeout,
+		), p.Dependency.Bulkhead.MaxConcurrent)
+	}
+	routes, err := Routes(dep, p)
+	if err != nil {
+		return nil, err
+	}
+	header := "X-Request-Deadline"
+	if o.deadlineHeaderSet {
+		header = o.deadlineHeader
+	}
+	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+		Base:                  base,
+		DeadlineHeader:        header,
+		DisableDeadlineHeader: header == "",
+		PathPrefix:            u.Path,
+		RequestEditors:        o.editors,
+	})
 }
 
 // Policy is the resilience policy of a Client: the dependency-wide part and

@@ -44,6 +44,11 @@ const _ = resilient.SupportPackageIsVersion1
 // operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
 // trailing call options override it for one call.
 //
+// A method that returns only the decoded body tells the answer's status and
+// header through the call option resilient.WithResponseInfo; one with
+// several documented answers or documented headers returns a result struct
+// holding them.
+//
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
@@ -69,11 +74,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        *http.Client
+	httpClient        resilient.Doer
+	editors           []resilient.RequestEditor
 	edits             []func(*Policy)
 	observer          resilient.Observer
 	store             resilient.FallbackStore
 	logger            *slog.Logger
+	tracer            resilient.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -96,10 +103,41 @@ func (f optionFunc) applyOption(o *clientOptions) {
 // as a *resilient.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
 // redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
-// the default's. hc should not retry on its own.
+// the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.httpClient = hc
+		o.httpClient = nil
+		if hc != nil {
+			o.httpClient = hc
+		}
+	})
+}
+
+// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// test double, a middleware chain), instead of the default described at
+// WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
+// its own nor follow a redirect to another origin. A nil d keeps the default.
+func WithDoer(d resilient.Doer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = d
+	})
+}
+
+// WithRequestEditor adds edit to the functions that edit every request of the
+// client, on every attempt, retries and hedges included, after the operation's
+// credentials and the deadline header are set, in the order given: for a
+// header or a signature the spec does not describe. An error from edit ends
+// the call at once as the caller's error (a *resilient.InvalidRequestError
+// wrapping it): nothing of that attempt is sent, and it is neither retried nor
+// counted against the dependency. For one call, pass
+// resilient.WithRequestEditor among the call options. What an editor adds is
+// not part of the key of cached fallback answers: use WithFallbackPartition
+// when it says who the caller is.
+func WithRequestEditor(edit resilient.RequestEditor) Option {
+	return optionFunc(func(o *clientOptions) {
+		if edit != nil {
+			o.editors = append(o.editors, edit)
+		}
 	})
 }
 
@@ -139,6 +177,20 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
+	})
+}
+
+// WithTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithTracer(tracer resilient.Tracer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -190,10 +242,12 @@ func WithDependencyName(name string) Option {
 // NewClient returns a client of the API at baseURL, an absolute http or https
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
-// userinfo is refused. Its dependency is named "swagger_petstore" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// userinfo is refused. An empty baseURL means the spec's first server,
+// ServerURL; a base URL given always wins. Its dependency is named
+// "swagger_petstore" unless WithDependencyName says otherwise. It sends each
+// attempt's remaining budget in X-Request-Deadline unless WithDeadlineHeader
+// says otherwise. It fails when baseURL is not such a URL or the policy is
+// invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -204,6 +258,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
 		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURL
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
@@ -220,6 +277,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -232,7 +290,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreatePets.ConnectTimeout,
 			p.ShowPetByID.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent))
+		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -246,6 +304,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
 			MaxResponseBody:       o.maxResponseBody,
+			RequestEditors:        o.editors,
 		},
 	}
 	if c.ops.ListPets, err = dep.Operation(p.ListPets); err != nil {
@@ -258,6 +317,114 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// ServerURL is the server "http://petstore.swagger.io/v1" of the spec;
+// NewClient uses it when given an empty base URL.
+const ServerURL = "http://petstore.swagger.io/v1"
+
+// Routes returns the route table of the API for a resilient.RouteTransport:
+// the method and path template of each operation, as the spec writes them,
+// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
+// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
+// usual way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+	table := []struct {
+		method, path string
+		policy       resilient.OperationPolicy
+	}{
+		{"GET", "/pets", p.ListPets},
+		{"POST", "/pets", p.CreatePets},
+		{"GET", "/pets/{petId}", p.ShowPetByID},
+	}
+	routes := make([]resilient.Route, 0, len(table))
+	for _, r := range table {
+		op, err := dep.Operation(r.policy)
+		if err != nil {
+			return nil, err
+		}
+		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+	}
+	return routes, nil
+}
+
+// NewRouteTransport returns the transport that gives a client of this API
+// generated by another tool (oapi-codegen, ogen) or written by hand the
+// pipeline of this package's Client, without a change to its code: make it the
+// Transport of the http.Client that client sends with. It matches each request
+// to its operation by method and path template (the path of baseURL, the
+// server the client calls, removed first) and sends it through the operation's
+// pipeline, with the policy of DefaultPolicy as the options change it:
+// idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
+// budget, idempotency key and deadline header. Every answer of the dependency
+// reaches the client as it was sent; what the pipeline refuses comes back as a
+// *resilient.CallError, and a request no operation matches is refused
+// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
+// the requests; nil means a transport from resilient.NewTransport sized for
+// the policy.
+//
+// The options are NewClient's: WithPolicy, WithObserver, WithLogger,
+// WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
+// client above the transport sends its own credentials, and the options of the
+// Doer, the credentials, the response size and the fallbacks, which a
+// transport does not use, are ignored.
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyOption(&o)
+		}
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURL
+	}
+	u, err := resilient.ParseBaseURL(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("petstore: %w", err)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "swagger_petstore"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
+	)
+	if err != nil {
+		return nil, err
+	}
+	if base == nil {
+		base = resilient.NewTransport(max(
+			time.Duration(0),
+			p.ListPets.ConnectTimeout,
+			p.CreatePets.ConnectTimeout,
+			p.ShowPetByID.ConnectTimeout,
+		), p.Dependency.Bulkhead.MaxConcurrent)
+	}
+	routes, err := Routes(dep, p)
+	if err != nil {
+		return nil, err
+	}
+	header := "X-Request-Deadline"
+	if o.deadlineHeaderSet {
+		header = o.deadlineHeader
+	}
+	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+		Base:                  base,
+		DeadlineHeader:        header,
+		DisableDeadlineHeader: header == "",
+		PathPrefix:            u.Path,
+		RequestEditors:        o.editors,
+	})
 }
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
@@ -360,16 +527,20 @@ func DefaultPolicy() Policy {
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
 //
+// The answer comes back as a *ListPetsResult: its Status and Header, the body
+// of the status that came (OK for 200), the documented headers; an
+// undocumented 2xx status gives only Status and Header.
+//
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
-func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...resilient.CallOption) (Pets, error) {
+func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...resilient.CallOption) (*ListPetsResult, error) {
 	req, err := c.requestListPets(ctx, params)
 	if err != nil {
-		var zero Pets
+		var zero *ListPetsResult
 		return zero, resilient.InvalidRequest(c.ops.ListPets, err)
 	}
 	op := c.ops.ListPets.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pets], decodeAPIError)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeListPetsResult, decodeAPIError)
 }
 
 // ListPetsParams holds the query, header and cookie parameters of [Client.ListPets].
@@ -400,6 +571,39 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 	}
 	req.Header.Set("Accept", "application/json")
 	return req, nil
+}
+
+// ListPetsResult is an answer of ListPets: its status, its header and the body
+// and documented headers of its status.
+type ListPetsResult struct {
+	// Status is the answer's status code.
+	Status int
+	// Header is the answer's header, every field of it.
+	Header http.Header
+	// OK is the body of a 200 answer (A paged array of pets); nil for another
+	// status.
+	OK Pets
+	// XNext is the x-next header; empty when absent.
+	//
+	// A link to the next page of responses
+	XNext string
+}
+
+// decodeListPetsResult decodes an answer of ListPets: the body of its status and
+// its documented headers.
+func decodeListPetsResult(resp *http.Response) (*ListPetsResult, error) {
+	r := &ListPetsResult{Status: resp.StatusCode, Header: resp.Header}
+	h := resilient.NewHeaderDecoder(resp)
+	var err error
+	switch resp.StatusCode {
+	case http.StatusOK:
+		err = decodeInto(resp, &r.OK)
+		r.XNext = h.Text("x-next", false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, h.Err()
 }
 
 // APIError is a documented error answer of [Client.ListPets],
@@ -520,6 +724,11 @@ func decodeJSON[T any](resp *http.Response) (T, error) {
 	}
 	err := json.NewDecoder(resp.Body).Decode(&v)
 	return v, err
+}
+
+// decodeInto decodes a JSON answer into v.
+func decodeInto(resp *http.Response, v any) error {
+	return json.NewDecoder(resp.Body).Decode(v)
 }
 
 // discardBody ignores an answer's body; the runtime drains it.

@@ -72,6 +72,11 @@ const _ = resilient.SupportPackageIsVersion1
 // operation's policy from [DefaultPolicy], as changed by [WithPolicy]; the
 // trailing call options override it for one call.
 //
+// A method that returns only the decoded body tells the answer's status and
+// header through the call option resilient.WithResponseInfo; one with
+// several documented answers or documented headers returns a result struct
+// holding them.
+//
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
@@ -105,11 +110,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        *http.Client
+	httpClient        resilient.Doer
+	editors           []resilient.RequestEditor
 	edits             []func(*Policy)
 	observer          resilient.Observer
 	store             resilient.FallbackStore
 	logger            *slog.Logger
+	tracer            resilient.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -132,10 +139,41 @@ func (f optionFunc) applyOption(o *clientOptions) {
 // as a *resilient.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
 // redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
-// the default's. hc should not retry on its own.
+// the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
-		o.httpClient = hc
+		o.httpClient = nil
+		if hc != nil {
+			o.httpClient = hc
+		}
+	})
+}
+
+// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// test double, a middleware chain), instead of the default described at
+// WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
+// its own nor follow a redirect to another origin. A nil d keeps the default.
+func WithDoer(d resilient.Doer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.httpClient = d
+	})
+}
+
+// WithRequestEditor adds edit to the functions that edit every request of the
+// client, on every attempt, retries and hedges included, after the operation's
+// credentials and the deadline header are set, in the order given: for a
+// header or a signature the spec does not describe. An error from edit ends
+// the call at once as the caller's error (a *resilient.InvalidRequestError
+// wrapping it): nothing of that attempt is sent, and it is neither retried nor
+// counted against the dependency. For one call, pass
+// resilient.WithRequestEditor among the call options. What an editor adds is
+// not part of the key of cached fallback answers: use WithFallbackPartition
+// when it says who the caller is.
+func WithRequestEditor(edit resilient.RequestEditor) Option {
+	return optionFunc(func(o *clientOptions) {
+		if edit != nil {
+			o.editors = append(o.editors, edit)
+		}
 	})
 }
 
@@ -175,6 +213,20 @@ func WithFallbackStore(store resilient.FallbackStore) Option {
 func WithLogger(logger *slog.Logger) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.logger = logger
+	})
+}
+
+// WithTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithTracer(tracer resilient.Tracer) Option {
+	return optionFunc(func(o *clientOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -226,10 +278,11 @@ func WithDependencyName(name string) Option {
 // NewClient returns a client of the API at baseURL, an absolute http or https
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
-// userinfo is refused. Its dependency is named "shapes" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// userinfo is refused. An empty baseURL means the spec's first server,
+// ServerURL; a base URL given always wins. Its dependency is named "shapes"
+// unless WithDependencyName says otherwise. It sends each attempt's remaining
+// budget in X-Request-Deadline unless WithDeadlineHeader says otherwise. It
+// fails when baseURL is not such a URL or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -240,6 +293,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	p := DefaultPolicy()
 	for _, edit := range o.edits {
 		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURL
 	}
 	u, err := resilient.ParseBaseURL(baseURL)
 	if err != nil {
@@ -256,6 +312,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -276,7 +333,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetQuote.ConnectTimeout,
 			p.Search.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent))
+		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -290,6 +347,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
 			MaxResponseBody:       o.maxResponseBody,
+			RequestEditors:        o.editors,
 		},
 	}
 	if c.ops.GetBlob, err = dep.Operation(p.GetBlob); err != nil {
@@ -329,6 +387,130 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// ServerURL is the server "http://127.0.0.1:8080" of the spec; NewClient uses
+// it when given an empty base URL.
+const ServerURL = "http://127.0.0.1:8080"
+
+// Routes returns the route table of the API for a resilient.RouteTransport:
+// the method and path template of each operation, as the spec writes them,
+// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
+// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
+// usual way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+	table := []struct {
+		method, path string
+		policy       resilient.OperationPolicy
+	}{
+		{"GET", "/blobs/{id}", p.GetBlob},
+		{"PUT", "/blobs/{id}", p.PutBlob},
+		{"GET", "/items", p.ListItems},
+		{"POST", "/items", p.CreateItem},
+		{"DELETE", "/items/{id}", p.DeleteItem},
+		{"GET", "/items/{id}", p.GetItem},
+		{"PUT", "/items/{id}", p.PutItem},
+		{"POST", "/items/{id}/notes", p.AddNote},
+		{"GET", "/market/status", p.GetMarketStatus},
+		{"GET", "/quotes/{symbol}", p.GetQuote},
+		{"GET", "/search", p.Search},
+	}
+	routes := make([]resilient.Route, 0, len(table))
+	for _, r := range table {
+		op, err := dep.Operation(r.policy)
+		if err != nil {
+			return nil, err
+		}
+		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+	}
+	return routes, nil
+}
+
+// NewRouteTransport returns the transport that gives a client of this API
+// generated by another tool (oapi-codegen, ogen) or written by hand the
+// pipeline of this package's Client, without a change to its code: make it the
+// Transport of the http.Client that client sends with. It matches each request
+// to its operation by method and path template (the path of baseURL, the
+// server the client calls, removed first) and sends it through the operation's
+// pipeline, with the policy of DefaultPolicy as the options change it:
+// idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
+// budget, idempotency key and deadline header. Every answer of the dependency
+// reaches the client as it was sent; what the pipeline refuses comes back as a
+// *resilient.CallError, and a request no operation matches is refused
+// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
+// the requests; nil means a transport from resilient.NewTransport sized for
+// the policy.
+//
+// The options are NewClient's: WithPolicy, WithObserver, WithLogger,
+// WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
+// client above the transport sends its own credentials, and the options of the
+// Doer, the credentials, the response size and the fallbacks, which a
+// transport does not use, are ignored.
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+	var o clientOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyOption(&o)
+		}
+	}
+	p := DefaultPolicy()
+	for _, edit := range o.edits {
+		edit(&p)
+	}
+	if baseURL == "" {
+		baseURL = ServerURL
+	}
+	u, err := resilient.ParseBaseURL(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("shapes: %w", err)
+	}
+	name := o.dependencyName
+	if name == "" {
+		name = "shapes"
+	}
+	dep, err := resilient.NewDependency(
+		name,
+		p.Dependency,
+		resilient.WithObserver(o.observer),
+		resilient.WithLogger(o.logger),
+		resilient.WithFallbackStore(o.store),
+		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
+	)
+	if err != nil {
+		return nil, err
+	}
+	if base == nil {
+		base = resilient.NewTransport(max(
+			time.Duration(0),
+			p.GetBlob.ConnectTimeout,
+			p.PutBlob.ConnectTimeout,
+			p.ListItems.ConnectTimeout,
+			p.CreateItem.ConnectTimeout,
+			p.DeleteItem.ConnectTimeout,
+			p.GetItem.ConnectTimeout,
+			p.PutItem.ConnectTimeout,
+			p.AddNote.ConnectTimeout,
+			p.GetMarketStatus.ConnectTimeout,
+			p.GetQuote.ConnectTimeout,
+			p.Search.ConnectTimeout,
+		), p.Dependency.Bulkhead.MaxConcurrent)
+	}
+	routes, err := Routes(dep, p)
+	if err != nil {
+		return nil, err
+	}
+	header := "X-Request-Deadline"
+	if o.deadlineHeaderSet {
+		header = o.deadlineHeader
+	}
+	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+		Base:                  base,
+		DeadlineHeader:        header,
+		DisableDeadlineHeader: header == "",
+		PathPrefix:            u.Path,
+		RequestEditors:        o.editors,
+	})
 }
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
@@ -573,14 +755,29 @@ func DefaultPolicy() Policy {
 // GetBlob calls GET /blobs/{id}.
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
-func (c *Client) GetBlob(ctx context.Context, id int32, opts ...resilient.CallOption) ([]byte, error) {
+//
+// The answer is streamed: the method returns once the response header is in
+// and the returned body is read as it arrives, under ctx (its deadline and
+// cancellation), not the policy's timeouts, which bound only the wait for the
+// header.
+//
+// The call holds one of the dependency's bulkhead permits until the result is
+// closed, read to its end or failed, or ctx ends: always close it. An attempt
+// is retried only before its header arrives; once the first byte is handed
+// over, a failure is the read's error, never retried.
+//
+// The answer's status and header: resilient.WithResponseInfo.
+func (c *Client) GetBlob(ctx context.Context, id int32, opts ...resilient.CallOption) (io.ReadCloser, error) {
 	req, err := c.requestGetBlob(ctx, id)
 	if err != nil {
-		var zero []byte
-		return zero, resilient.InvalidRequest(c.ops.GetBlob, err)
+		return nil, resilient.InvalidRequest(c.ops.GetBlob, err)
 	}
 	op := c.ops.GetBlob.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, readBody, nil)
+	resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Body, nil
 }
 
 // requestGetBlob builds the request of GetBlob.
@@ -598,8 +795,9 @@ func (c *Client) requestGetBlob(ctx context.Context, id int32) (*http.Request, e
 //
 // Policy: idempotent, 3 attempts, timeout 6.3s, attempt 2s.
 //
-// A body that is a *bytes.Reader, *bytes.Buffer or *strings.Reader can be
-// sent again and so retried; any other io.Reader gets one attempt only.
+// A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
+// io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
+// one-shot: the call then gets one attempt only, whatever its policy.
 func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...resilient.CallOption) error {
 	req, err := c.requestPutBlob(ctx, id, body)
 	if err != nil {
@@ -613,8 +811,11 @@ func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...
 // requestPutBlob builds the request of PutBlob.
 func (c *Client) requestPutBlob(ctx context.Context, id int32, body io.Reader) (*http.Request, error) {
 	u := c.baseURL + "/blobs/" + url.PathEscape(strconv.FormatInt(int64(id), 10))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := resilient.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")
@@ -1062,12 +1263,6 @@ func decodeJSON[T any](resp *http.Response) (T, error) {
 	}
 	err := json.NewDecoder(resp.Body).Decode(&v)
 	return v, err
-}
-
-// readBody reads a whole answer, inside the attempt so that the attempt
-// timeout bounds it.
-func readBody(resp *http.Response) ([]byte, error) {
-	return io.ReadAll(resp.Body)
 }
 
 // staticFallback returns a static fallback value of the operation's result

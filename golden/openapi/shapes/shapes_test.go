@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -268,9 +269,14 @@ func TestBinaryBodiesReplayAndRead(t *testing.T) {
 	if n := count.Load(); n != 2 {
 		t.Errorf("server saw %d PUTs, want 2 (a bytes.Reader body is replayed)", n)
 	}
-	got, err := c.GetBlob(context.Background(), 3)
+	body, err := c.GetBlob(context.Background(), 3)
+	if err != nil {
+		t.Fatalf("GetBlob: %v", err)
+	}
+	got, err := io.ReadAll(body)
+	body.Close()
 	if err != nil || string(got) != "payload" {
-		t.Fatalf("GetBlob = %q, %v", got, err)
+		t.Fatalf("GetBlob's body = %q, %v", got, err)
 	}
 }
 
@@ -477,23 +483,36 @@ func TestRedirectsStayOnTheirOrigin(t *testing.T) {
 }
 
 // TestMaxResponseBody: a success body above the client's limit fails
-// with a ResponseTooLargeError, never retried.
+// with a ResponseTooLargeError, never retried. A download (GetBlob) is a
+// stream: the limit does not bound it.
 func TestMaxResponseBody(t *testing.T) {
 	var calls atomic.Int32
 	blob := bytes.Repeat([]byte("x"), 2048)
 	h := func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
-		w.Write(blob)
+		if strings.HasPrefix(r.URL.Path, "/blobs/") {
+			w.Write(blob)
+			return
+		}
+		fmt.Fprintf(w, `{"id":%q}`, blob)
 	}
 	small := newServer(t, h, WithMaxResponseBody(1024))
-	if _, err := small.GetBlob(context.Background(), 1); !errors.Is(err, resilient.ErrResponseTooLarge) {
-		t.Errorf("GetBlob error = %v, want ErrResponseTooLarge", err)
+	if _, err := small.GetItem(context.Background(), "big"); !errors.Is(err, resilient.ErrResponseTooLarge) {
+		t.Errorf("GetItem error = %v, want ErrResponseTooLarge", err)
 	}
 	if n := calls.Load(); n != 1 {
 		t.Errorf("server saw %d requests, want 1", n)
 	}
-	if got, err := newServer(t, h).GetBlob(context.Background(), 1); err != nil || len(got) != len(blob) {
-		t.Errorf("GetBlob with the default limit = %d bytes, %v", len(got), err)
+	if item, err := newServer(t, h).GetItem(context.Background(), "big"); err != nil || len(item.ID) != len(blob) {
+		t.Errorf("GetItem with the default limit = %d bytes, %v", len(item.ID), err)
+	}
+	body, err := small.GetBlob(context.Background(), 1)
+	if err != nil {
+		t.Fatalf("GetBlob: %v", err)
+	}
+	defer body.Close()
+	if got, err := io.ReadAll(body); err != nil || len(got) != len(blob) {
+		t.Errorf("GetBlob's body = %d bytes, %v, want all %d", len(got), err, len(blob))
 	}
 }
 

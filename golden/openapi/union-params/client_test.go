@@ -47,7 +47,7 @@ func TestPlainForm(t *testing.T) {
 	must(t, file.FromString("main yml/.github"))
 	must(t, number.FromInt(42))
 	var since ListWorkflowRunsSince
-	must(t, since.FromDate("2026-12-01"))
+	must(t, since.FromDate(resilient.Date{Year: 2026, Month: 12, Day: 1}))
 	var flag ListWorkflowRunsFlag
 	must(t, flag.FromFloat64(1.5))
 	var high, three Priority

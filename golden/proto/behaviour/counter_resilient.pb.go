@@ -127,6 +127,7 @@ type resilientCounterOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -174,6 +175,20 @@ func WithCounterFallbackStore(store resilient.FallbackStore) CounterOption {
 func WithCounterLogger(logger *slog.Logger) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
 		o.logger = logger
+	})
+}
+
+// WithCounterTracer sets the tracer that starts a span for every call and
+// every attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithCounterTracer(tracer resilient.Tracer) CounterOption {
+	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -255,6 +270,7 @@ func NewResilientCounterClient(cc grpc.ClientConnInterface, opts ...CounterOptio
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	c := &resilientCounterClient{cc: cc}
 	if err != nil {

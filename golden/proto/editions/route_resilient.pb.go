@@ -108,6 +108,7 @@ type resilientRouteOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -154,6 +155,20 @@ func WithRouteFallbackStore(store resilient.FallbackStore) RouteOption {
 func WithRouteLogger(logger *slog.Logger) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
 		o.logger = logger
+	})
+}
+
+// WithRouteTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithRouteTracer(tracer resilient.Tracer) RouteOption {
+	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -234,6 +249,7 @@ func NewResilientRouteClient(cc grpc.ClientConnInterface, opts ...RouteOption) R
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	c := &resilientRouteClient{cc: cc}
 	if err != nil {

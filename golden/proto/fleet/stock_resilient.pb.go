@@ -96,6 +96,7 @@ type resilientStockOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 	fleet          redis.UniversalClient
@@ -143,6 +144,20 @@ func WithStockFallbackStore(store resilient.FallbackStore) StockOption {
 func WithStockLogger(logger *slog.Logger) StockOption {
 	return resilientStockOptionFunc(func(o *resilientStockOptions) {
 		o.logger = logger
+	})
+}
+
+// WithStockTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithStockTracer(tracer resilient.Tracer) StockOption {
+	return resilientStockOptionFunc(func(o *resilientStockOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -233,6 +248,7 @@ func NewResilientStockClient(cc grpc.ClientConnInterface, opts ...StockOption) S
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	}
 	if o.fleet != nil {
 		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))

@@ -164,6 +164,7 @@ type resilientInventoryOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -211,6 +212,20 @@ func WithInventoryFallbackStore(store resilient.FallbackStore) InventoryOption {
 func WithInventoryLogger(logger *slog.Logger) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
 		o.logger = logger
+	})
+}
+
+// WithInventoryTracer sets the tracer that starts a span for every call and
+// every attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithInventoryTracer(tracer resilient.Tracer) InventoryOption {
+	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -294,6 +309,7 @@ func NewResilientInventoryClient(cc grpc.ClientConnInterface, opts ...InventoryO
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	c := &resilientInventoryClient{cc: cc}
 	if err != nil {

@@ -127,6 +127,7 @@ type resilientStreamsOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -174,6 +175,20 @@ func WithStreamsFallbackStore(store resilient.FallbackStore) StreamsOption {
 func WithStreamsLogger(logger *slog.Logger) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.logger = logger
+	})
+}
+
+// WithStreamsTracer sets the tracer that starts a span for every call and
+// every attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithStreamsTracer(tracer resilient.Tracer) StreamsOption {
+	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -255,6 +270,7 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	c := &resilientStreamsClient{cc: cc}
 	if err != nil {

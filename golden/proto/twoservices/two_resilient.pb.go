@@ -90,6 +90,7 @@ type resilientUsersOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -136,6 +137,20 @@ func WithUsersFallbackStore(store resilient.FallbackStore) UsersOption {
 func WithUsersLogger(logger *slog.Logger) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
 		o.logger = logger
+	})
+}
+
+// WithUsersTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithUsersTracer(tracer resilient.Tracer) UsersOption {
+	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -215,6 +230,7 @@ func NewResilientUsersClient(cc grpc.ClientConnInterface, opts ...UsersOption) U
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	c := &resilientUsersClient{cc: cc}
 	if err != nil {
@@ -334,6 +350,7 @@ type resilientGroupsOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -381,6 +398,20 @@ func WithGroupsFallbackStore(store resilient.FallbackStore) GroupsOption {
 func WithGroupsLogger(logger *slog.Logger) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
 		o.logger = logger
+	})
+}
+
+// WithGroupsTracer sets the tracer that starts a span for every call and every
+// attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithGroupsTracer(tracer resilient.Tracer) GroupsOption {
+	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -461,6 +492,7 @@ func NewResilientGroupsClient(cc grpc.ClientConnInterface, opts ...GroupsOption)
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	c := &resilientGroupsClient{cc: cc}
 	if err != nil {

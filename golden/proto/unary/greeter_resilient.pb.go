@@ -109,6 +109,7 @@ type resilientGreeterOptions struct {
 	observer       resilient.Observer
 	store          resilient.FallbackStore
 	logger         *slog.Logger
+	tracer         resilient.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -156,6 +157,20 @@ func WithGreeterFallbackStore(store resilient.FallbackStore) GreeterOption {
 func WithGreeterLogger(logger *slog.Logger) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
 		o.logger = logger
+	})
+}
+
+// WithGreeterTracer sets the tracer that starts a span for every call and
+// every attempt of the client (runtime/oteltrace's Tracer records them as
+// OpenTelemetry spans). The trace context goes out on requests through the
+// standard integrations only: an HTTP client's default transport is wrapped
+// with the tracer's Transport (oteltrace: otelhttp), which a transport given
+// with WithHTTPClient needs to be wrapped with too; a gRPC connection is
+// dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
+// The default traces nothing.
+func WithGreeterTracer(tracer resilient.Tracer) GreeterOption {
+	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
+		o.tracer = tracer
 	})
 }
 
@@ -236,6 +251,7 @@ func NewResilientGreeterClient(cc grpc.ClientConnInterface, opts ...GreeterOptio
 		resilient.WithLogger(o.logger),
 		resilient.WithFallbackStore(o.store),
 		resilient.WithFallbackPartition(o.partition),
+		resilient.WithTracer(o.tracer),
 	)
 	c := &resilientGreeterClient{cc: cc}
 	if err != nil {

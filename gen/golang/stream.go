@@ -1,0 +1,144 @@
+package golang
+
+import (
+	"github.com/dave/jennifer/jen"
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// streamView is the result of an operation whose answer is read after the
+// call returns: server-sent events, JSON Lines or a JSON text sequence (a
+// *resilient.Stream of typed items), or a binary download (an
+// io.ReadCloser). The call goes through resilient.DoHTTPStream.
+type streamView struct {
+	kind      ir.ContentKind
+	mediaType string
+	// item is the type of one item; nil for a download.
+	item *ir.TypeRef
+}
+
+// streamView returns the stream of op, nil when its first answer with a
+// body is neither a stream nor binary. Other answers with a body of
+// another kind are read as the first one's, with a warning.
+func (c *clientGen) streamView(op *ir.Operation) *streamView {
+	res, first := op.Result()
+	if first == nil || !first.Kind.IsStream() && first.Kind != ir.ContentBinary {
+		return nil
+	}
+	for _, r := range answers(op) {
+		if r == res || len(r.Contents) == 0 {
+			continue
+		}
+		if ct := r.Contents[0]; ct.Kind != first.Kind || !sameType(ct.Type, first.Type) {
+			c.list.Warnf(r.Location, diag.RuleResponseTypes, "operation "+op.Name+": the "+r.Status+" response's body differs from the first success's; it is read as that one", "")
+		}
+	}
+	v := &streamView{kind: first.Kind, mediaType: first.MediaType}
+	if first.Kind.IsStream() {
+		v.item = first.Type
+		if v.item == nil {
+			v.item = &ir.TypeRef{Kind: ir.KindAny}
+		}
+	}
+	return v
+}
+
+// checkStreamPolicy warns when a streamed operation's policy hedges or
+// has a fallback: resilient.DoHTTPStream does neither, so the policy
+// would promise what the call does not do.
+func (c *clientGen) checkStreamPolicy(op *ir.Operation, res *policyspec.Operation) {
+	p := res.Policy
+	if p.Hedge.Delay <= 0 && p.Fallback.Kind == runtime.FallbackNone {
+		return
+	}
+	c.list.Warnf(op.Location, diag.RuleStreamPolicy, "operation "+op.Name+" streams its answer, which is never hedged and has no fallback; its policy's hedge and fallback do not apply",
+		"remove hedge and fallback from the operation's x-resilience or policy")
+}
+
+// text reports whether event data stays text (a string schema, or none).
+func (s *streamView) text() bool {
+	return s.kind == ir.ContentEventStream && s.item.Kind == ir.KindString
+}
+
+// typ is the method's result type.
+func (s *streamView) typ(m *models) *jen.Statement {
+	switch s.kind {
+	case ir.ContentBinary:
+		return jen.Qual("io", "ReadCloser")
+	case ir.ContentEventStream:
+		return jen.Op("*").Add(rt("Stream")).Types(rt("Event").Types(m.goType(s.item)))
+	}
+	return jen.Op("*").Add(rt("Stream")).Types(m.goType(s.item))
+}
+
+// open is the expression that makes the result of resp.
+func (s *streamView) open(m *models) *jen.Statement {
+	resp := jen.Id("resp")
+	if s.kind == ir.ContentBinary {
+		return resp.Dot("Body")
+	}
+	decode := rt("DecodeJSON").Types(m.goType(s.item))
+	if s.text() {
+		decode = rt("DecodeText")
+	}
+	switch s.kind {
+	case ir.ContentEventStream:
+		return rt("NewEventStream").Call(resp, decode)
+	case ir.ContentJSONSeq:
+		return rt("NewJSONSeqStream").Call(resp, decode)
+	}
+	return rt("NewJSONLinesStream").Call(resp, decode)
+}
+
+// doc is the method doc's note on the stream.
+func (s *streamView) doc() []string {
+	what := "The answer is streamed: the method returns once the response header is in"
+	read := " and the returned stream reads the items as they arrive, under ctx (its deadline and cancellation), not the policy's timeouts, which bound only the wait for the header."
+	if s.kind == ir.ContentBinary {
+		read = " and the returned body is read as it arrives, under ctx (its deadline and cancellation), not the policy's timeouts, which bound only the wait for the header."
+	}
+	lines := wrap(what+read, commentWidth)
+	lines = append(lines, "")
+	lines = append(lines, wrap("The call holds one of the dependency's bulkhead permits until the result is closed, read to its end or failed, or ctx ends: always close it. An attempt is retried only before its header arrives; once the first byte is handed over, a failure is the read's error, never retried.", commentWidth)...)
+	if s.kind == ir.ContentBinary {
+		lines = append(lines, "", "The answer's status and header: resilient.WithResponseInfo.")
+	} else {
+		lines = append(lines, "", "The answer's status and header: the stream's Response method.")
+	}
+	return lines
+}
+
+// emitStreamMethod writes the method of a streamed operation:
+//
+//	func (c *Client) WatchPets(ctx context.Context, opts ...resilient.CallOption) (*resilient.Stream[resilient.Event[Pet]], error) {
+//		req, err := c.requestWatchPets(ctx)
+//		if err != nil {
+//			return nil, resilient.InvalidRequest(c.ops.WatchPets, err)
+//		}
+//		op := c.ops.WatchPets.With(opts...)
+//		resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return resilient.NewEventStream(resp, resilient.DecodeJSON[Pet]), nil
+//	}
+func emitStreamMethod(f *jen.File, v *opView, m *models) {
+	s := v.result.stream
+	params := append(v.signature(), jen.Id("opts").Op("...").Add(rt("CallOption")))
+	decodeErr := jen.Nil()
+	if v.errType != nil {
+		decodeErr = jen.Id("decode" + v.errType.name)
+	}
+	body := []jen.Code{
+		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("c").Dot("request" + v.name).Call(v.callArgs()...),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), rt("InvalidRequest").Call(jen.Id("c").Dot("ops").Dot(v.name), jen.Err()))),
+		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")),
+		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Add(rt("DoHTTPStream")).Call(jen.Id("ctx"), jen.Id("op"), jen.Id("c").Dot("httpc"), jen.Id("req"), decodeErr),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(s.open(m), jen.Nil()),
+	}
+	f.Add(comments(v.doc).Func().Params(jen.Id("c").Op("*").Id("Client")).Id(v.name).Params(params...).
+		Params(s.typ(m), jen.Error()).Block(body...))
+}
