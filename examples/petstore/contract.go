@@ -70,6 +70,8 @@ type Counters struct {
 	inFlight    atomic.Int64
 	maxInFlight atomic.Int64
 	shed        atomic.Int64
+	slowWaited  atomic.Int64
+	slowCut     atomic.Int64
 
 	mu           sync.Mutex
 	perOp        map[string]int64 // operation id → requests reaching the handler
@@ -100,4 +102,8 @@ type CountersSnapshot struct {
 	MaxInFlight int64
 	// Shed counts requests rejected by the shedder.
 	Shed int64
+	// SlowWaited counts the requests the tail fault made slow that ran
+	// their whole delay; SlowCut those whose context ended first because
+	// the caller stopped waiting (a hedge answered, the deadline passed).
+	SlowWaited, SlowCut int64
 }

@@ -15,6 +15,8 @@ func (c *Counters) Snapshot() CountersSnapshot {
 		InFlight:     c.inFlight.Load(),
 		MaxInFlight:  c.maxInFlight.Load(),
 		Shed:         c.shed.Load(),
+		SlowWaited:   c.slowWaited.Load(),
+		SlowCut:      c.slowCut.Load(),
 	}
 }
 
@@ -25,6 +27,8 @@ func (c *Counters) Reset() {
 	defer c.mu.Unlock()
 	c.requests.Store(0)
 	c.shed.Store(0)
+	c.slowWaited.Store(0)
+	c.slowCut.Store(0)
 	c.maxInFlight.Store(c.inFlight.Load())
 	c.perOp, c.applied, c.adopts, c.adoptsByCall = nil, nil, nil, nil
 }
@@ -83,7 +87,18 @@ func (c *Counters) enter(op string) func() {
 	return func() { c.inFlight.Add(-1) }
 }
 
-func (c *Counters) countShed()              { c.shed.Add(1) }
+func (c *Counters) countShed() { c.shed.Add(1) }
+
+// countSlow counts a request the tail made slow when it ends: waited when
+// it slept its whole delay, cut when its context ended first (the caller
+// stopped waiting for it, as when a hedge answered).
+func (c *Counters) countSlow(waited bool) {
+	if waited {
+		c.slowWaited.Add(1)
+	} else {
+		c.slowCut.Add(1)
+	}
+}
 func (c *Counters) countApplied(key string) { c.add(&c.applied, key) }
 func (c *Counters) countAdopt(id, callID string) {
 	c.add(&c.adopts, id)

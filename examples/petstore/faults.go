@@ -91,14 +91,15 @@ func (f *Faults) Reset() {
 }
 
 // delay returns how long a request with base service time base should take
-// under the current faults, advancing the tail counter.
-func (f *Faults) delay(base time.Duration) time.Duration {
-	d := base + f.Latency()
+// under the current faults, and whether the tail made it slow, advancing
+// the tail counter.
+func (f *Faults) delay(base time.Duration) (d time.Duration, slow bool) {
+	d = base + f.Latency()
 	frac, factor := f.Tail()
 	if frac > 0 && factor > 1 && pick(f.tailCounter.Add(1), frac) {
-		d = time.Duration(float64(d) * factor)
+		return time.Duration(float64(d) * factor), true
 	}
-	return d
+	return d, false
 }
 
 // sleep waits d or until ctx ends, reporting whether it waited it all.

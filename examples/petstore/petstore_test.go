@@ -362,7 +362,11 @@ func TestFaultsTail(t *testing.T) {
 	f.SetTail(0.05, 10)
 	slow := 0
 	for range 100 {
-		if f.delay(BaseLatency) == 10*BaseLatency {
+		d, picked := f.delay(BaseLatency)
+		if picked != (d == 10*BaseLatency) {
+			t.Fatalf("delay = %v, slow = %v: a slow request must take ten times the base", d, picked)
+		}
+		if picked {
 			slow++
 		}
 	}

@@ -110,7 +110,12 @@ func (s *Store) begin(ctx context.Context, op string) (done func(), err error) {
 		<-ctx.Done()
 		return done, ctx.Err()
 	}
-	if !sleep(ctx, s.faults.delay(BaseLatency)) {
+	d, slow := s.faults.delay(BaseLatency)
+	waited := sleep(ctx, d)
+	if slow {
+		s.counters.countSlow(waited)
+	}
+	if !waited {
 		return done, ctx.Err()
 	}
 	if st, ra := s.faults.Status(); st != 0 {

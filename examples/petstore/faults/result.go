@@ -67,6 +67,10 @@ type Result struct {
 	// its shedder refused included; Shed those; MaxInFlight the store's
 	// peak of requests handled at once.
 	Requests, Shed, MaxInFlight int64
+	// SlowWaited counts the requests the tail fault made slow that the
+	// store served to the end, SlowCut those the caller stopped waiting
+	// for first (petstore.CountersSnapshot).
+	SlowWaited, SlowCut int64
 	// Duplicates counts side effects applied more than once for one call
 	// (petstore.CountersSnapshot.DuplicateEffects); KeylessCreates the
 	// creates that reached the store without an idempotency key.

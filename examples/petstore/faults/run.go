@@ -278,6 +278,7 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 	r.Requests = snap.Requests + snap.Shed
 	r.Shed = snap.Shed
 	r.MaxInFlight = snap.MaxInFlight
+	r.SlowWaited, r.SlowCut = snap.SlowWaited, snap.SlowCut
 	r.Duplicates = snap.DuplicateEffects()
 	r.KeylessCreates = snap.Applied[""]
 	r.Transitions = bl.since(*started)
