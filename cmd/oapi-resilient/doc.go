@@ -240,8 +240,9 @@
 // anything is sent (resilient.CheckPath). What no escaping can make mean
 // what it says is a lint error (status 1):
 //
-//	E-PATH-CHAR      a "?" not followed by a fixed query, or a "%" that
-//	                 starts no %XX escape
+//	E-PATH-CHAR      a "?" followed by neither a fixed query nor
+//	                 name={variable} pairs ("?{key}=1", "?q=a{b}"), or a
+//	                 "%" that starts no %XX escape
 //	E-PATH-DOT       a literal "." or ".." segment ("%2E" included), which
 //	                 servers resolve before routing
 //	E-PATH-TEMPLATE  a template variable that names no path parameter of
@@ -250,7 +251,19 @@
 // A "?" followed by a fixed query ("/responses?beta=true", as some
 // generated specs write operation variants) is a warning, W-PATH-QUERY:
 // the client sends that query with every request of the operation, before
-// its query parameters. A "#" and what follows ("/tags/{arn}#tagKeys", as
+// its query parameters. Pairs whose value is a template variable
+// ("/alerts?lat={lat}&lon={lon}", as some specs write query parameters)
+// are a warning too, W-PATH-QUERY, which says what is sent: the path
+// before the "?", and each pair as a query parameter under its key,
+// carrying the value of the operation's parameter of the variable's name,
+// escaped as a query value. The parameter is sent there whatever in: the
+// spec declares it with; declared in: path (the usual case: the template
+// makes it one), it stays required and is sent as the template would
+// expand it (style form, not exploded: a list is "a,b"). A variable that
+// names no parameter of the operation gets an optional string query
+// parameter of its name, with another W-PATH-QUERY. The route table keeps
+// the template as written; a resilient.RouteTransport matches such a pair
+// with any value. A "#" and what follows ("/tags/{arn}#tagKeys", as
 // specs converted from AWS's models tell operations apart) is a warning,
 // W-PATH-FRAGMENT: no request carries a fragment, so the client sends the
 // path before it.
@@ -305,12 +318,12 @@
 //	E-HEADER-NAME        a header or cookie parameter whose name is not an HTTP token
 //	E-MEDIA-TYPE         a sent media type that is not printable ASCII or does not parse, with no valid one beside it (or any, with -strict)
 //	W-MEDIA-TYPE         a media type that does not parse beside valid ones, left out
-//	E-PATH-CHAR          a "?" in a path template not followed by a fixed query, a "%" that starts no escape
+//	E-PATH-CHAR          a "?" in a path template followed by neither a fixed query nor name={variable} pairs, a "%" that starts no escape
 //	E-PATH-DOT           a literal "." or ".." segment in a path template, which servers resolve before routing
 //	E-PATH-TEMPLATE      a path template variable that names no path parameter of the operation
-//	W-PATH-QUERY         a fixed query after "?" in a path template, sent with every request
+//	W-PATH-QUERY         a query after "?" in a path template: fixed pairs sent with every request, name={variable} pairs sent as query parameters
 //	W-PATH-FRAGMENT      a fragment after "#" in a path template, which no request carries, left out
-//	E-PATH-QUERY         a fixed query after "?" in a path template, with -strict
+//	E-PATH-QUERY         a query after "?" in a path template, with -strict
 //	E-PATH-FRAGMENT      a fragment after "#" in a path template, with -strict
 //	W-ENUM-RANGE         an integer enum with a value beyond 32 bits, typed int64
 //	W-UNSUPPORTED        a construct the client cannot type, kept as raw JSON or left out
