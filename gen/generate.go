@@ -36,7 +36,7 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 	var code []byte
 	var files []File
 	var emitErr error
-	if opts.Split {
+	if opts.Split.splits(len(s.svc.Operations), len(s.svc.Types)) {
 		files, emitErr = emitSplit(s, opts)
 	} else {
 		code, emitErr = emit(s, opts)

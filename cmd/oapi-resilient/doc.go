@@ -59,17 +59,34 @@
 //	               "main" without Go files there, or when writing to
 //	               standard output, the spec's file name
 //	-review FILE   also write the Markdown resilience review to FILE
-//	-split         write the client as several files of the package, for
-//	               specs large enough to slow editors down: -o (required)
-//	               gets the Client type, its options and policy table, the
-//	               shared helpers and the operations without a tag; each
-//	               first tag of the other operations, in lower snake case,
-//	               gets a file named after -o's (client.gen.go →
+//	-split MODE    write the client as several files of the package:
+//	               auto (the default) when it is large, on (also -split
+//	               alone), off never; write it -split=on, -split=off, as
+//	               for a boolean flag. A split client puts in -o (required
+//	               for on) the Client type, its options and policy table,
+//	               the shared helpers and the operations without a tag;
+//	               each first tag of the other operations, in lower snake
+//	               case, gets a file named after -o's (client.gen.go →
 //	               client_issues.gen.go); the model types, sorted by name,
 //	               go to client_models.gen.go, client_models_2.gen.go... 500
-//	               to a file. Names are the same as without -split. Files of
-//	               an earlier run whose tag is gone are left in place:
-//	               delete them with the rest when regenerating
+//	               to a file. Names are the same split or not. auto splits
+//	               when the one file would exceed 3 MB, estimated before
+//	               rendering as 7.4 KB per operation and 0.54 KB per model
+//	               type (about 425 operations, or 5,800 model types): the
+//	               size of the largest generated file of Go's own tree
+//	               (cmd/compile/internal/ssa/opGen.go), which editors and
+//	               gopls handle; the one 12.8 MB file of GitHub's REST
+//	               client takes go/parser a second to read, paid on every
+//	               opening and reparse, while go build compiles the package
+//	               whole either way. GitHub's, Microsoft Graph's, Stripe's
+//	               and OpenAI's clients are split; the selection of -include
+//	               and -exclude counts, not the whole document. Writing to
+//	               standard output, auto gives one file. Files of an earlier
+//	               run whose tag is gone are left in place: delete them with
+//	               the rest when regenerating; when a client is one file
+//	               again, a warning names each generated file of the
+//	               earlier split left beside -o, whose declarations repeat
+//	               the client's
 //
 // Warnings go to standard error, each line prefixed "warning: ". Errors go
 // to standard error one per line, as
