@@ -63,9 +63,13 @@ func (b *builder) checkPathTemplate(path string) {
 	fixed, vars, pairs := ir.TemplateQuery(rawQuery)
 	switch {
 	case !hasQuery:
-	case rawQuery == "" || strings.Contains(rawQuery, "#") || !pairs || !validFixedQuery(fixed) || !validQueryKeys(vars):
+	case !pairs:
 		b.diags.Errorf(loc, rulePathChar,
-			fmt.Sprintf("path template %q holds %q, which would start the URL's query, and what follows is neither a fixed query nor name={variable} pairs", path, "?"),
+			fmt.Sprintf("path template %q holds %q, which would start the URL's query, and what follows is neither a fixed query nor name={variable} pairs: no parameter style sends a variable as a key or as part of a value, so no client can build the request it describes", path, "?"),
+			"declare query values as parameters with in: query, and remove the character from the path")
+	case rawQuery == "" || !validFixedQuery(fixed) || !validQueryKeys(vars):
+		b.diags.Errorf(loc, rulePathChar,
+			fmt.Sprintf("path template %q holds %q, which would start the URL's query, and what follows is no query text a URL carries as written", path, "?"),
 			"declare query values as parameters with in: query, and remove the character from the path")
 	case len(vars) == 0:
 		b.diags.Warnf(loc, rulePathQuery,
