@@ -311,7 +311,7 @@
 //	E-DUP-OPID           an operationId that two operations share
 //	E-INTERNAL           a failure of the generator itself; please report it with the input
 //	E-EMIT               generated code that does not format; please report it with the input
-//	E-REF-UNRESOLVED     a $ref that does not resolve, or names a file that cannot be read
+//	E-REF-UNRESOLVED     a $ref that does not resolve, names a file that cannot be read, or stands for a schema and names no schema
 //	E-REF-EXTERNAL       a $ref to a URL, or to a file outside the folder the spec may reach (-root)
 //	E-REF-CYCLE          a chain of $refs that never reaches a definition
 //	E-EXT-UNKNOWN        a key that is not part of the policy vocabulary, with a did-you-mean

@@ -147,7 +147,7 @@ func Rules() []RuleDoc {
 		{RuleInternal, "a failure of the generator itself; please report it with the input", Both, true},
 		{RuleEmit, "generated code that does not format; please report it with the input", Both, true},
 
-		{RuleRefUnresolved, "a $ref that does not resolve, or names a file that cannot be read", OpenAPI, true},
+		{RuleRefUnresolved, "a $ref that does not resolve, names a file that cannot be read, or stands for a schema and names no schema", OpenAPI, true},
 		{RuleRefExternal, "a $ref to a URL, or to a file outside the folder the spec may reach (-root)", OpenAPI, true},
 		{RuleRefCycle, "a chain of $refs that never reaches a definition", OpenAPI, true},
 
