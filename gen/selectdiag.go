@@ -217,6 +217,11 @@ func (w *refWalk) schema(r *openapi3.SchemaRef) {
 		if s.AdditionalProperties.Schema != nil {
 			pending = append(pending, s.AdditionalProperties.Schema)
 		}
+		if s.Discriminator != nil {
+			for _, m := range s.Discriminator.Mapping {
+				pending = append(pending, (*openapi3.SchemaRef)(&m))
+			}
+		}
 	}
 }
 

@@ -12,8 +12,9 @@ import (
 // brokenSpec has one good operation and others whose errors are their
 // own: a template variable without a parameter and a header name that is
 // no HTTP token (broken, which alone reaches the allOf cycle of Cycle),
-// a variable in a query key (odd), and an invalid parameter component
-// that only odd uses.
+// a variable in a query key (odd), an invalid parameter component that
+// only odd uses, and an allOf cycle that only the discriminator mapping of
+// mapped names.
 const brokenSpec = `openapi: 3.0.3
 info: {title: Broken, version: "1"}
 paths:
@@ -27,6 +28,19 @@ paths:
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Fine"}
+  /mapped:
+    get:
+      operationId: mapped
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                oneOf: [{$ref: "#/components/schemas/Fine"}]
+                discriminator:
+                  propertyName: a
+                  mapping: {bad: "#/components/schemas/Mapped"}
   /broken/{id}/{missing}:
     get:
       operationId: broken
@@ -52,6 +66,10 @@ components:
     BadHeader: {name: "x y", in: header, schema: {type: string}}
   schemas:
     Fine: {type: object, properties: {a: {type: string}}}
+    Mapped:
+      allOf: [{$ref: "#/components/schemas/Mapped2"}]
+    Mapped2:
+      allOf: [{$ref: "#/components/schemas/Mapped"}]
     Cycle:
       allOf: [{$ref: "#/components/schemas/Cycle2"}]
     Cycle2:
@@ -73,7 +91,7 @@ func rulesOf(err error) []string {
 // broken operation is selected, they are reported, located.
 func TestSelectionHidesErrorsLeftOut(t *testing.T) {
 	fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(brokenSpec)}}
-	all := []string{"E-ALLOF-CYCLE", "E-HEADER-NAME", "E-HEADER-NAME", "E-PATH-CHAR", "E-PATH-TEMPLATE"}
+	all := []string{"E-ALLOF-CYCLE", "E-ALLOF-CYCLE", "E-HEADER-NAME", "E-HEADER-NAME", "E-PATH-CHAR", "E-PATH-TEMPLATE"}
 	_, err := OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "broken"})
 	if got := rulesOf(err); !slices.Equal(got, all) {
 		t.Errorf("no selection: errors %q, want %q", got, all)
@@ -82,7 +100,7 @@ func TestSelectionHidesErrorsLeftOut(t *testing.T) {
 		t.Errorf("check, no selection: errors %q, want %q", rulesOf(err), all)
 	}
 	for _, opts := range []OpenAPIOptions{
-		{Exclude: []Filter{{"op", "broken"}, {"op", "odd"}}},
+		{Exclude: []Filter{{"op", "broken"}, {"op", "odd"}, {"op", "mapped"}}},
 		{Include: []Filter{{"op", "good"}}},
 		{Include: []Filter{{"tag", "fine"}}},
 		{Include: []Filter{{"path", "/good"}}},
@@ -105,7 +123,7 @@ func TestSelectionHidesErrorsLeftOut(t *testing.T) {
 	}
 	// Only odd left out: broken's errors, its schema's included, remain,
 	// at their places.
-	_, err = OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "broken", Exclude: []Filter{{"op", "odd"}}})
+	_, err = OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "broken", Exclude: []Filter{{"op", "odd"}, {"op", "mapped"}}})
 	want := []string{"E-ALLOF-CYCLE", "E-HEADER-NAME", "E-PATH-TEMPLATE"}
 	if got := rulesOf(err); !slices.Equal(got, want) {
 		t.Errorf("-exclude op:odd: errors %q, want %q", got, want)
@@ -117,9 +135,14 @@ func TestSelectionHidesErrorsLeftOut(t *testing.T) {
 	}
 	// Only broken left out: odd's template and the parameter component
 	// it alone uses remain.
-	_, err = OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "broken", Exclude: []Filter{{"op", "broken"}}})
+	_, err = OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "broken", Exclude: []Filter{{"op", "broken"}, {"op", "mapped"}}})
 	if got, want := rulesOf(err), []string{"E-HEADER-NAME", "E-PATH-CHAR"}; !slices.Equal(got, want) {
-		t.Errorf("-exclude op:broken: errors %q, want %q", got, want)
+		t.Errorf("-exclude op:broken,op:mapped: errors %q, want %q", got, want)
+	}
+	// A schema that only a discriminator's mapping names is reached.
+	_, err = OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "broken", Include: []Filter{{"op", "mapped"}}})
+	if got, want := rulesOf(err), []string{"E-ALLOF-CYCLE"}; !slices.Equal(got, want) {
+		t.Errorf("-include op:mapped: errors %q, want %q", got, want)
 	}
 }
 
