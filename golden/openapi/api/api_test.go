@@ -610,3 +610,87 @@ func TestSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteTransportStreamNotCutByAttemptTimeout: through the generated
+// route table, a streamed route tells the server the caller's remaining
+// time rather than the attempt's, so a server behind
+// resilient.DeadlineMiddleware keeps the stream open past the attempt
+// timeout, while a plain route's request is bounded by it.
+func TestRouteTransportStreamNotCutByAttemptTimeout(t *testing.T) {
+	const attempt = 20 * time.Millisecond
+	var (
+		release = make(chan struct{})
+		seen    log
+	)
+	h := func(w http.ResponseWriter, r *http.Request) {
+		deadline, ok := r.Context().Deadline()
+		if !ok {
+			seen.add(r.URL.Path + ": no deadline")
+		} else if time.Until(deadline) > attempt {
+			seen.add(r.URL.Path + ": beyond the attempt timeout")
+		} else {
+			seen.add(r.URL.Path + ": within the attempt timeout")
+		}
+		if !strings.HasSuffix(r.URL.Path, "/events") {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, jobJSON)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"state\":\"running\"}\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			seen.add("events: cut by the server's deadline")
+			return
+		}
+		io.WriteString(w, "data: {\"state\":\"done\"}\n\n")
+	}
+	srv := httptest.NewServer(resilient.DeadlineMiddleware(http.HandlerFunc(h)))
+	t.Cleanup(srv.Close)
+	rt, err := NewRouteTransport(srv.URL+"/v1", nil, WithPolicy(func(p *Policy) {
+		p.WatchJob.AttemptTimeout, p.GetJob.AttemptTimeout = attempt, attempt
+	}))
+	if err != nil {
+		t.Fatalf("NewRouteTransport: %v", err)
+	}
+	client := &http.Client{Transport: rt}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	get := func(path string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/v1/jobs/"+jobID.String()+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		return resp
+	}
+	resp := get("")
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+
+	resp = get("/events")
+	defer resp.Body.Close()
+	buf := make([]byte, len("data: {\"state\":\"running\"}\n\n"))
+	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		t.Fatalf("first event: %v", err)
+	}
+	time.Sleep(5 * attempt) // the stream outlives the attempt timeout
+	close(release)
+	rest, err := io.ReadAll(resp.Body)
+	if err != nil || !strings.Contains(string(rest), `"done"`) {
+		t.Errorf("rest of the stream = %q, %v; want the last event", rest, err)
+	}
+	want := []string{
+		"/v1/jobs/" + jobID.String() + ": within the attempt timeout",
+		"/v1/jobs/" + jobID.String() + "/events: beyond the attempt timeout",
+	}
+	if got := seen.all(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("server saw %q, want %q", got, want)
+	}
+}

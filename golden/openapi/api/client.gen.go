@@ -635,20 +635,26 @@ func ServerRegional(region string, version string) (string, error) {
 // with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
 // or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
 // usual way to use it. It fails when an operation's policy is invalid.
+//
+// The routes of streamed answers (events, JSON Lines, downloads) are
+// resilient.Route.Stream: their deadline header carries the request context's
+// remaining time, not the attempt's, so that a server does not cut the stream
+// at the attempt timeout.
 func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 	table := []struct {
 		method, path string
 		policy       resilient.OperationPolicy
+		stream       bool
 	}{
-		{"POST", "/jobs", p.CreateJob},
-		{"DELETE", "/jobs/{id}", p.DeleteJob},
-		{"GET", "/jobs/{id}", p.GetJob},
-		{"GET", "/jobs/{id}/artifact", p.GetArtifact},
-		{"PUT", "/jobs/{id}/artifact", p.PutArtifact},
-		{"POST", "/jobs/{id}/attachments", p.AddAttachment},
-		{"GET", "/jobs/{id}/events", p.WatchJob},
-		{"GET", "/jobs/{id}/log", p.TailLog},
-		{"POST", "/tokens", p.CreateToken},
+		{"POST", "/jobs", p.CreateJob, false},
+		{"DELETE", "/jobs/{id}", p.DeleteJob, false},
+		{"GET", "/jobs/{id}", p.GetJob, false},
+		{"GET", "/jobs/{id}/artifact", p.GetArtifact, true},
+		{"PUT", "/jobs/{id}/artifact", p.PutArtifact, false},
+		{"POST", "/jobs/{id}/attachments", p.AddAttachment, false},
+		{"GET", "/jobs/{id}/events", p.WatchJob, true},
+		{"GET", "/jobs/{id}/log", p.TailLog, true},
+		{"POST", "/tokens", p.CreateToken, false},
 	}
 	routes := make([]resilient.Route, 0, len(table))
 	for _, r := range table {
@@ -656,7 +662,7 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
