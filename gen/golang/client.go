@@ -155,9 +155,9 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		switch {
 		case ov.result == nil:
 			v.usesNothing = true
+		case ov.result.stream != nil:
 		case ov.result.set != nil:
 			v.usesInto = v.usesInto || ov.result.set.decodesJSON()
-		case ov.result.stream != nil:
 		case ov.result.json:
 			v.usesJSON = true
 		default:

@@ -69,7 +69,9 @@
 //     runtime.DoHTTPStream: the method returns once the header is in, the
 //     body is read under the caller's context, the bulkhead permit is held
 //     until the result is closed, and nothing is retried after the first
-//     byte;
+//     byte; when its 2xx answers document headers, the method returns a
+//     *OpResult that embeds the stream (Stream) or the body (ReadCloser)
+//     beside Status, Header and one typed field per documented header;
 //   - an operation whose documented answers (2xx, and 304 Not Modified)
 //     are several with a body among them, or have documented headers,
 //     returns a *OpResult: Status, Header, one field per answer with a

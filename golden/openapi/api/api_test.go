@@ -188,6 +188,86 @@ func TestMalformedHeader(t *testing.T) {
 	}
 }
 
+// TestStreamHeaders: the documented headers of a streamed answer are
+// typed fields of its result, beside the stream; one that does not parse,
+// or a required one absent, fails the call with a *resilient.HeaderError,
+// not retried, and the stream's bulkhead permit goes back.
+func TestStreamHeaders(t *testing.T) {
+	var n atomic.Int32
+	var remaining, start atomic.Value
+	remaining.Store("41")
+	start.Store("7")
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if strings.HasSuffix(r.URL.Path, "/log") {
+			if v := start.Load().(string); v != "" {
+				w.Header().Set("X-Log-Start", v)
+			}
+			w.Header().Set("Content-Type", "application/x-ndjson")
+			io.WriteString(w, `{"n":7,"text":"seventh"}`+"\n")
+			return
+		}
+		w.Header().Set("X-Rate-Limit-Remaining", remaining.Load().(string))
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"state\":\"running\"}\n\n")
+	}, WithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 1 }))
+	ctx := context.Background()
+
+	events, err := c.WatchJob(ctx, jobID)
+	if err != nil {
+		t.Fatalf("WatchJob: %v", err)
+	}
+	if events.Status != http.StatusOK || events.XRateLimitRemaining == nil || *events.XRateLimitRemaining != 41 ||
+		events.Header.Get("Content-Type") != "text/event-stream" {
+		t.Errorf("WatchJob's result: status %d, X-Rate-Limit-Remaining %v, header %v", events.Status, events.XRateLimitRemaining, events.Header)
+	}
+	if !events.Next() || events.Current().Data.State != "running" {
+		t.Errorf("first event = %+v, %v", events.Current(), events.Err())
+	}
+	events.Close()
+
+	lines, err := c.TailLog(ctx, jobID)
+	if err != nil {
+		t.Fatalf("TailLog: %v", err)
+	}
+	if lines.XLogStart == nil || *lines.XLogStart != 7 {
+		t.Errorf("TailLog's X-Log-Start = %v, want 7", lines.XLogStart)
+	}
+	for line, err := range lines.All() {
+		if err != nil || line.Text != "seventh" {
+			t.Errorf("line = %+v, %v", line, err)
+		}
+	}
+
+	remaining.Store("many")
+	start.Store("")
+	n.Store(0)
+	for _, call := range []struct {
+		name, field string
+		do          func() error
+	}{
+		{"WatchJob", "X-Rate-Limit-Remaining", func() error { _, err := c.WatchJob(ctx, jobID); return err }},
+		{"TailLog", "X-Log-Start", func() error { _, err := c.TailLog(ctx, jobID); return err }},
+	} {
+		err := call.do()
+		var he *resilient.HeaderError
+		if !errors.As(err, &he) || he.Field != call.field {
+			t.Errorf("%s error = %v, want a *HeaderError for %s", call.name, err, call.field)
+		}
+	}
+	if got := n.Load(); got != 2 {
+		t.Errorf("server saw %d requests, want 2: a header error is not retried", got)
+	}
+	// The bulkhead has one permit: had a failed call kept its stream open,
+	// this one would be refused.
+	remaining.Store("3")
+	events, err = c.WatchJob(ctx, jobID)
+	if err != nil {
+		t.Fatalf("WatchJob after the header errors: %v", err)
+	}
+	events.Close()
+}
+
 // TestResponseInfo: a method that returns only its body tells the
 // answer's status and header through WithResponseInfo.
 func TestResponseInfo(t *testing.T) {
@@ -335,6 +415,8 @@ func TestBinaryBodyAndDownload(t *testing.T) {
 		seen.add(r.Method + " " + string(data) + " " + credentialsOf(r))
 		if r.Method == http.MethodGet {
 			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("ETag", `"a1"`)
+			w.Header().Set("X-Checksum-SHA256", "9f86d0")
 			io.WriteString(w, "artifact bytes")
 			return
 		}
@@ -366,6 +448,9 @@ func TestBinaryBodyAndDownload(t *testing.T) {
 	}
 	if info.Status != http.StatusOK || info.Header.Get("Content-Type") != "application/octet-stream" {
 		t.Errorf("ResponseInfo = %d %v", info.Status, info.Header)
+	}
+	if body.Status != http.StatusOK || body.ETag != `"a1"` || body.XChecksumSha256 != "9f86d0" {
+		t.Errorf("GetArtifact's documented headers: status %d, ETag %q, X-Checksum-SHA256 %q", body.Status, body.ETag, body.XChecksumSha256)
 	}
 	want := []string{
 		"PUT output Bearer bearer-1",
@@ -431,6 +516,7 @@ func TestStreamNotRetriedAfterFirstByte(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.Header().Set("X-Log-Start", "1")
 		io.WriteString(w, `{"n":1,"text":"started"}`+"\n")
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler) // cut the connection mid-stream

@@ -1292,12 +1292,15 @@ func decodeGetJobError(re *resilient.RemoteError) error {
 // is retried only before its header arrives; once the first byte is handed
 // over, a failure is the read's error, never retried.
 //
-// The answer's status and header: resilient.WithResponseInfo.
+// The answer comes back as a *GetArtifactResult, which embeds the body, with
+// its Status, its Header and the documented headers; a documented header that
+// does not parse fails the call with a *resilient.HeaderError, the body
+// closed.
 //
 // Credentials: "oidc" (WithOpenIDConnect); the first alternative the client
 // has every credential of is sent, afresh on every attempt. Without any, the
 // call fails with a *resilient.MissingCredentialError before anything is sent.
-func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (io.ReadCloser, error) {
+func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*GetArtifactResult, error) {
 	req, err := c.requestGetArtifact(ctx, id)
 	if err != nil {
 		return nil, resilient.InvalidRequest(c.ops.GetArtifact, err)
@@ -1307,7 +1310,13 @@ func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...resilien
 	if err != nil {
 		return nil, err
 	}
-	return resp.Body, nil
+	r, err := decodeGetArtifactResult(resp)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	r.ReadCloser = resp.Body
+	return r, nil
 }
 
 // requestGetArtifact builds the request of GetArtifact.
@@ -1319,6 +1328,38 @@ func (c *Client) requestGetArtifact(ctx context.Context, id uuid.UUID) (*http.Re
 	}
 	req.Header.Set("Accept", "application/octet-stream")
 	return req, nil
+}
+
+// GetArtifactResult is the streamed answer of GetArtifact: the body, read as
+// it arrives, its status, its header and the documented headers of its status.
+type GetArtifactResult struct {
+	// ReadCloser reads the body as it arrives; close it.
+	io.ReadCloser
+	// Status is the answer's status code.
+	Status int
+	// Header is the answer's header, every field of it.
+	Header http.Header
+	// ETag is the ETag header; empty when absent.
+	//
+	// The version of the job.
+	ETag string
+	// XChecksumSha256 is the X-Checksum-SHA256 header; empty when absent.
+	//
+	// The output's digest, in hexadecimal.
+	XChecksumSha256 string
+}
+
+// decodeGetArtifactResult decodes the documented headers of an answer of
+// GetArtifact; the caller sets the stream.
+func decodeGetArtifactResult(resp *http.Response) (*GetArtifactResult, error) {
+	r := &GetArtifactResult{Status: resp.StatusCode, Header: resp.Header}
+	h := resilient.NewHeaderDecoder(resp)
+	switch resp.StatusCode {
+	case http.StatusOK:
+		r.ETag = h.Text("ETag", false)
+		r.XChecksumSha256 = h.Text("X-Checksum-SHA256", true)
+	}
+	return r, h.Err()
 }
 
 // PutArtifact calls PUT /jobs/{id}/artifact.
@@ -1428,13 +1469,16 @@ func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Up
 // is retried only before its header arrives; once the first byte is handed
 // over, a failure is the read's error, never retried.
 //
-// The answer's status and header: the stream's Response method.
+// The answer comes back as a *WatchJobResult, which embeds the stream, with
+// its Status, its Header and the documented headers; a documented header that
+// does not parse fails the call with a *resilient.HeaderError, the stream
+// closed.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
 // any, the call fails with a *resilient.MissingCredentialError before anything
 // is sent.
-func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*resilient.Stream[resilient.Event[JobEvent]], error) {
+func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*WatchJobResult, error) {
 	req, err := c.requestWatchJob(ctx, id)
 	if err != nil {
 		return nil, resilient.InvalidRequest(c.ops.WatchJob, err)
@@ -1444,7 +1488,13 @@ func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...resilient.C
 	if err != nil {
 		return nil, err
 	}
-	return resilient.NewEventStream(resp, resilient.DecodeJSON[JobEvent]), nil
+	r, err := decodeWatchJobResult(resp)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	r.Stream = resilient.NewEventStream(resp, resilient.DecodeJSON[JobEvent])
+	return r, nil
 }
 
 // requestWatchJob builds the request of WatchJob.
@@ -1456,6 +1506,33 @@ func (c *Client) requestWatchJob(ctx context.Context, id uuid.UUID) (*http.Reque
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	return req, nil
+}
+
+// WatchJobResult is the streamed answer of WatchJob: the events, read as they
+// arrive, its status, its header and the documented headers of its status.
+type WatchJobResult struct {
+	// Stream reads the events as they arrive; close it.
+	*resilient.Stream[resilient.Event[JobEvent]]
+	// Status is the answer's status code.
+	Status int
+	// Header is the answer's header, every field of it.
+	Header http.Header
+	// XRateLimitRemaining is the X-Rate-Limit-Remaining header; nil when absent.
+	//
+	// Calls left in the window.
+	XRateLimitRemaining *int
+}
+
+// decodeWatchJobResult decodes the documented headers of an answer of
+// WatchJob; the caller sets the stream.
+func decodeWatchJobResult(resp *http.Response) (*WatchJobResult, error) {
+	r := &WatchJobResult{Status: resp.StatusCode, Header: resp.Header}
+	h := resilient.NewHeaderDecoder(resp)
+	switch resp.StatusCode {
+	case http.StatusOK:
+		r.XRateLimitRemaining = resilient.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
+	}
+	return r, h.Err()
 }
 
 // TailLog calls GET /jobs/{id}/log.
@@ -1474,13 +1551,15 @@ func (c *Client) requestWatchJob(ctx context.Context, id uuid.UUID) (*http.Reque
 // is retried only before its header arrives; once the first byte is handed
 // over, a failure is the read's error, never retried.
 //
-// The answer's status and header: the stream's Response method.
+// The answer comes back as a *TailLogResult, which embeds the stream, with its
+// Status, its Header and the documented headers; a documented header that does
+// not parse fails the call with a *resilient.HeaderError, the stream closed.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
 // any, the call fails with a *resilient.MissingCredentialError before anything
 // is sent.
-func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*resilient.Stream[LogLine], error) {
+func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*TailLogResult, error) {
 	req, err := c.requestTailLog(ctx, id)
 	if err != nil {
 		return nil, resilient.InvalidRequest(c.ops.TailLog, err)
@@ -1490,7 +1569,13 @@ func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...resilient.Ca
 	if err != nil {
 		return nil, err
 	}
-	return resilient.NewJSONLinesStream(resp, resilient.DecodeJSON[LogLine]), nil
+	r, err := decodeTailLogResult(resp)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	r.Stream = resilient.NewJSONLinesStream(resp, resilient.DecodeJSON[LogLine])
+	return r, nil
 }
 
 // requestTailLog builds the request of TailLog.
@@ -1502,6 +1587,33 @@ func (c *Client) requestTailLog(ctx context.Context, id uuid.UUID) (*http.Reques
 	}
 	req.Header.Set("Accept", "application/x-ndjson")
 	return req, nil
+}
+
+// TailLogResult is the streamed answer of TailLog: the items, read as they
+// arrive, its status, its header and the documented headers of its status.
+type TailLogResult struct {
+	// Stream reads the items as they arrive; close it.
+	*resilient.Stream[LogLine]
+	// Status is the answer's status code.
+	Status int
+	// Header is the answer's header, every field of it.
+	Header http.Header
+	// XLogStart is the X-Log-Start header; nil when absent.
+	//
+	// The number of the first line sent.
+	XLogStart *int64
+}
+
+// decodeTailLogResult decodes the documented headers of an answer of
+// TailLog; the caller sets the stream.
+func decodeTailLogResult(resp *http.Response) (*TailLogResult, error) {
+	r := &TailLogResult{Status: resp.StatusCode, Header: resp.Header}
+	h := resilient.NewHeaderDecoder(resp)
+	switch resp.StatusCode {
+	case http.StatusOK:
+		r.XLogStart = resilient.DecodeHeader(&h, "X-Log-Start", true, resilient.ParseInt64)
+	}
+	return r, h.Err()
 }
 
 // CreateToken calls POST /tokens.
