@@ -48,7 +48,9 @@
 // for forms of primitives and arrays of them (encoded without reflection,
 // as the encoding object's style and explode say) and for multipart bodies
 // (a runtime.Multipart, part by part, each part with its encoding's
-// content type; binary properties are runtime.File file parts);
+// content type and the headers it declares, which the struct holds as
+// string fields named after the property and the header, left out of
+// JSON; binary properties are runtime.File file parts);
 // url.Values for any other form (nested objects), and io.Reader plus its
 // content type, with a warning, for a multipart body whose schema is not
 // an object; string for text; io.Reader for binary payloads, set with

@@ -150,7 +150,8 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 // m, a runtime Multipart, one part per present property in order: files
 // (runtime File) as file parts, primitives as text parts, anything else as
 // a JSON part, arrays of primitives one text part per element, each part
-// with the content type of its encoding.
+// with the content type of its encoding and the headers it declares that
+// the body struct holds a value for.
 //
 //	m := resilient.NewMultipart()
 //	m.Field("name", body.Name, "", nil)
@@ -167,7 +168,7 @@ func (c *clientGen) multipartCode(ct *ir.Content) []jen.Code {
 		}
 		key := jen.Lit(f.JSONName)
 		part := func(method string, v jen.Code) jen.Code {
-			return jen.Id("m").Dot(method).Call(key.Clone(), v, contentType.Clone(), jen.Nil())
+			return jen.Id("m").Dot(method).Call(key.Clone(), v, contentType.Clone(), c.m.partHeaderArg(st, f.JSONName))
 		}
 		var code []jen.Code
 		switch {

@@ -339,7 +339,8 @@ func TestFormBody(t *testing.T) {
 }
 
 // TestMultipartBody: the typed upload is sent part by part, the file with
-// its encoding's content type; a file held in a bytes.Reader is sent
+// its encoding's content type and declared part header, another with its
+// own content type, an object as JSON; a file held in a bytes.Reader is sent
 // again on a retry, a one-shot reader gets one attempt.
 func TestMultipartBody(t *testing.T) {
 	var (
@@ -363,24 +364,31 @@ func TestMultipartBody(t *testing.T) {
 				break
 			}
 			data, _ := io.ReadAll(p)
-			parts.add(p.FormName() + " " + p.FileName() + " " + p.Header.Get("Content-Type") + " " + string(data))
+			line := p.FormName() + " " + p.FileName() + " " + p.Header.Get("Content-Type") + " " + string(data)
+			if sum := p.Header.Get("X-Checksum"); sum != "" {
+				line += " X-Checksum: " + sum
+			}
+			parts.add(line)
 		}
 		w.WriteHeader(http.StatusCreated)
 		io.WriteString(w, `{"id":"0b6e2e9a-3c0e-4c4e-8f4e-2a9a4f3b7c21","size":3}`)
 	})
 	note := "first"
 	att, err := c.AddAttachment(context.Background(), jobID, Upload{
-		File:   resilient.File{Name: "a.png", Body: bytes.NewReader([]byte("png"))},
-		Note:   &note,
-		Labels: []string{"x", "y"},
-		Meta:   &UploadMeta{Source: &note},
+		File:          resilient.File{Name: "a.png", Body: bytes.NewReader([]byte("png"))},
+		FileXChecksum: "4e1f",
+		Thumbnail:     resilient.File{Name: "a.jpg", ContentType: "image/jpeg", Body: strings.NewReader("jpg")},
+		Note:          &note,
+		Labels:        []string{"x", "y"},
+		Meta:          &UploadMeta{Source: &note},
 	})
 	if err != nil || att.Size != 3 {
 		t.Fatalf("AddAttachment = %+v, %v", att, err)
 	}
 	want := []string{
-		"file a.png image/png png",
-		"note   first", // a text part: no Content-Type, text/plain by default
+		"file a.png image/png png X-Checksum: 4e1f", // the encoding's content type and declared header
+		"thumbnail a.jpg image/jpeg jpg",            // the File's own content type
+		"note   first",                              // a text part: no Content-Type, text/plain by default
 		"labels   x",
 		"labels   y",
 		`meta  application/json {"source":"first"}`,

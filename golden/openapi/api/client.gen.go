@@ -102,6 +102,10 @@ type Upload struct {
 	Note      *string        `json:"note,omitempty"`
 	Labels    []string       `json:"labels,omitempty"`
 	Meta      *UploadMeta    `json:"meta,omitempty"`
+	// FileXChecksum is the X-Checksum header of the file part, sent when not empty.
+	//
+	// The file's SHA-256, in hexadecimal.
+	FileXChecksum string `json:"-"`
 }
 
 // UploadMeta models the object schema (#/components/schemas/Upload/properties/meta).
@@ -1429,7 +1433,7 @@ func (c *Client) AddAttachment(ctx context.Context, id uuid.UUID, body Upload, o
 func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Upload) (*http.Request, error) {
 	u := c.baseURL + "/jobs/" + url.PathEscape(id.String()) + "/attachments"
 	m := resilient.NewMultipart()
-	m.File("file", body.File, "image/png", nil)
+	m.File("file", body.File, "image/png", resilient.PartHeader("X-Checksum", body.FileXChecksum))
 	if body.Thumbnail.Body != nil {
 		m.File("thumbnail", body.Thumbnail, "", nil)
 	}
