@@ -76,20 +76,22 @@ func (c *clientGen) fieldValue(f *ir.Field) bodyFieldValue {
 // of primitives. A form with nested objects (deepObject brackets, as
 // Stripe's) keeps url.Values, which the caller encodes.
 func (c *clientGen) formEncodable(ct *ir.Content) bool {
-	st := c.m.structOf(ct.Type)
-	if st == nil {
-		return false
+	return c.m.structOf(ct.Type) != nil
+}
+
+// flatFormField reports whether a property of a form body is written as
+// a flat pair (or pairs): a primitive, or an array of primitives whose
+// encoding does not ask for deepObject brackets. Anything else goes into
+// brackets (deepform.go).
+func (c *clientGen) flatFormField(f *ir.Field, enc *ir.Encoding) bool {
+	t := f.Type
+	switch {
+	case c.scalarFormat(t) != nil:
+		return true
+	case t.Kind == ir.KindArray && !t.Elem.Nullable && c.scalarFormat(t.Elem) != nil && !c.m.fieldNullable(f):
+		return enc == nil || enc.Style != ir.StyleDeepObject
 	}
-	for _, f := range st.Fields {
-		t := f.Type
-		switch {
-		case c.scalarFormat(t) != nil:
-		case t.Kind == ir.KindArray && !t.Elem.Nullable && c.scalarFormat(t.Elem) != nil && !c.m.fieldNullable(f):
-		default:
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // formCode writes the statements that encode a form body into form, a
@@ -113,6 +115,10 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 		fv := c.fieldValue(f)
 		enc := ct.EncodingOf(f.JSONName)
 		key := jen.Lit(f.JSONName)
+		if !c.flatFormField(f, enc) {
+			out = append(out, c.form.field(f, jen.Id("body"), literalKey(f.JSONName), func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) })...)
+			continue
+		}
 		var code []jen.Code
 		if format := c.scalarFormat(f.Type); format != nil {
 			value := fv.value

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -786,5 +787,85 @@ func TestRouteTransportStreamNotCutByAttemptTimeout(t *testing.T) {
 	}
 	if got := seen.all(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("server saw %q, want %q", got, want)
+	}
+}
+
+// TestNestedFormBody: a form body that nests objects, maps, arrays of
+// objects and unions, as Stripe's do, is a typed struct encoded in
+// deepObject brackets; a union whose JSON does not parse fails the call
+// before anything is sent.
+func TestNestedFormBody(t *testing.T) {
+	var (
+		got  url.Values
+		sent atomic.Int32
+	)
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		sent.Add(1)
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		got = r.PostForm
+		io.WriteString(w, `{"id":"sub_1"}`)
+	})
+	var addr CreateSubscriptionRequestAddress
+	city := "Lyon"
+	if err := addr.FromCreateSubscriptionRequestAddressVariant0(CreateSubscriptionRequestAddressVariant0{City: &city}); err != nil {
+		t.Fatal(err)
+	}
+	two, days := 2, 14
+	pause := CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethodPause
+	sub, err := c.CreateSubscription(context.Background(), CreateSubscriptionRequest{
+		Customer: "cus_1",
+		Expand:   []string{"customer", "items"},
+		Items: []CreateSubscriptionRequestItemsItem{
+			{Price: "price_a", Quantity: &two, TaxRates: []string{"txr_1", "txr_2"}},
+			{Price: "price_b"},
+		},
+		Metadata: map[string]string{"team": "billing", "env": "prod"},
+		Address:  &addr,
+		Trial:    &CreateSubscriptionRequestTrial{Days: &days, EndBehavior: &CreateSubscriptionRequestTrialEndBehavior{MissingPaymentMethod: &pause}},
+		Note:     resilient.NewNullable("first"),
+	})
+	if err != nil || sub.ID != "sub_1" {
+		t.Fatalf("CreateSubscription = %+v, %v", sub, err)
+	}
+	want := url.Values{
+		"customer":              {"cus_1"},
+		"expand[]":              {"customer", "items"},
+		"items[0][price]":       {"price_a"},
+		"items[0][quantity]":    {"2"},
+		"items[0][tax_rates][]": {"txr_1", "txr_2"},
+		"items[1][price]":       {"price_b"},
+		"metadata[env]":         {"prod"},
+		"metadata[team]":        {"billing"},
+		"address[city]":         {"Lyon"},
+		"trial[days]":           {"14"},
+		"trial[end_behavior][missing_payment_method]": {"pause"},
+		"note": {"first"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("form sent:\n got %v\nwant %v", got, want)
+	}
+
+	// "" clears the address, as Stripe reads it.
+	var clear CreateSubscriptionRequestAddress
+	if err := clear.FromCreateSubscriptionRequestAddressVariant1(CreateSubscriptionRequestAddressVariant1Empty); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateSubscription(context.Background(), CreateSubscriptionRequest{Customer: "cus_1", Address: &clear}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := got["address"]; !ok || fmt.Sprint(v) != "[]" {
+		t.Errorf("cleared address sent as %q (present %v), want address=", v, ok)
+	}
+
+	var bad CreateSubscriptionRequestAddress
+	bad.UnmarshalJSON([]byte(`{"city":`))
+	sent.Store(0)
+	_, err = c.CreateSubscription(context.Background(), CreateSubscriptionRequest{Customer: "cus_1", Address: &bad})
+	var ce *resilient.CallError
+	if !errors.As(err, &ce) || ce.End != resilient.EndInvalidRequest || sent.Load() != 0 {
+		t.Errorf("an address that does not parse: %v, %d sent; want an invalid request, nothing sent", err, sent.Load())
 	}
 }

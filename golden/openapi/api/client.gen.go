@@ -13,8 +13,10 @@ import (
 	oauth2 "golang.org/x/oauth2"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +27,121 @@ type Attachment struct {
 	ID    uuid.UUID `json:"id"`
 	Size  int64     `json:"size"`
 	Names []string  `json:"names,omitempty"`
+}
+
+// CreateSubscriptionRequest models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema).
+type CreateSubscriptionRequest struct {
+	Customer string                               `json:"customer"`
+	Expand   []string                             `json:"expand,omitempty"`
+	Items    []CreateSubscriptionRequestItemsItem `json:"items,omitempty"`
+	Metadata map[string]string                    `json:"metadata,omitempty"`
+	// The billing address, or "" to clear it.
+	Address *CreateSubscriptionRequestAddress `json:"address,omitempty"`
+	Trial   *CreateSubscriptionRequestTrial   `json:"trial,omitempty"`
+	Note    resilient.Nullable[string]        `json:"note,omitzero"`
+}
+
+// CreateSubscriptionRequestAddress holds one of the alternatives (anyOf) of the schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/address).
+//
+// The billing address, or "" to clear it.
+//
+// Use the As and From methods to read and set the value.
+type CreateSubscriptionRequestAddress struct {
+	union json.RawMessage
+}
+
+// AsCreateSubscriptionRequestAddressVariant0 decodes the value as CreateSubscriptionRequestAddressVariant0.
+func (u CreateSubscriptionRequestAddress) AsCreateSubscriptionRequestAddressVariant0() (CreateSubscriptionRequestAddressVariant0, error) {
+	var v CreateSubscriptionRequestAddressVariant0
+	err := json.Unmarshal(u.union, &v)
+	return v, err
+}
+
+// FromCreateSubscriptionRequestAddressVariant0 sets the value to v.
+func (u *CreateSubscriptionRequestAddress) FromCreateSubscriptionRequestAddressVariant0(v CreateSubscriptionRequestAddressVariant0) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	u.union = data
+	return nil
+}
+
+// AsCreateSubscriptionRequestAddressVariant1 decodes the value as CreateSubscriptionRequestAddressVariant1.
+func (u CreateSubscriptionRequestAddress) AsCreateSubscriptionRequestAddressVariant1() (CreateSubscriptionRequestAddressVariant1, error) {
+	var v CreateSubscriptionRequestAddressVariant1
+	err := json.Unmarshal(u.union, &v)
+	return v, err
+}
+
+// FromCreateSubscriptionRequestAddressVariant1 sets the value to v.
+func (u *CreateSubscriptionRequestAddress) FromCreateSubscriptionRequestAddressVariant1(v CreateSubscriptionRequestAddressVariant1) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	u.union = data
+	return nil
+}
+
+// MarshalJSON returns the value as it was set or decoded.
+func (u CreateSubscriptionRequestAddress) MarshalJSON() ([]byte, error) {
+	if u.union == nil {
+		return []byte("null"), nil
+	}
+	return u.union, nil
+}
+
+// UnmarshalJSON keeps a copy of data.
+func (u *CreateSubscriptionRequestAddress) UnmarshalJSON(data []byte) error {
+	u.union = append(json.RawMessage(nil), data...)
+	return nil
+}
+
+// CreateSubscriptionRequestAddressVariant0 models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/address/anyOf/0).
+type CreateSubscriptionRequestAddressVariant0 struct {
+	City  *string `json:"city,omitempty"`
+	Line1 *string `json:"line1,omitempty"`
+}
+
+// CreateSubscriptionRequestAddressVariant1 enumerates the values of the schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/address/anyOf/1).
+type CreateSubscriptionRequestAddressVariant1 string
+
+// The values of CreateSubscriptionRequestAddressVariant1.
+const (
+	CreateSubscriptionRequestAddressVariant1Empty CreateSubscriptionRequestAddressVariant1 = ""
+)
+
+// CreateSubscriptionRequestItemsItem models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/items/items).
+type CreateSubscriptionRequestItemsItem struct {
+	Price    string   `json:"price"`
+	Quantity *int     `json:"quantity,omitempty"`
+	TaxRates []string `json:"tax_rates,omitempty"`
+}
+
+// CreateSubscriptionRequestTrial models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/trial).
+type CreateSubscriptionRequestTrial struct {
+	Days        *int                                       `json:"days,omitempty"`
+	EndBehavior *CreateSubscriptionRequestTrialEndBehavior `json:"end_behavior,omitempty"`
+}
+
+// CreateSubscriptionRequestTrialEndBehavior models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/trial/properties/end_behavior).
+type CreateSubscriptionRequestTrialEndBehavior struct {
+	MissingPaymentMethod *CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod `json:"missing_payment_method,omitempty"`
+}
+
+// CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod enumerates the values of the schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/trial/properties/end_behavior/properties/missing_payment_method).
+type CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod string
+
+// The values of CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod.
+const (
+	CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethodCancel CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod = "cancel"
+	CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethodPause  CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod = "pause"
+)
+
+// CreateSubscriptionResponse models the object schema (#/paths/~1subscriptions/post/responses/200/content/application~1json/schema).
+type CreateSubscriptionResponse struct {
+	ID string `json:"id"`
 }
 
 // Job models the object schema (#/components/schemas/Job).
@@ -135,15 +252,16 @@ type Client struct {
 	httpc   *resilient.HTTPClient
 	dep     *resilient.Dependency
 	ops     struct {
-		CreateJob     *resilient.Operation
-		DeleteJob     *resilient.Operation
-		GetJob        *resilient.Operation
-		GetArtifact   *resilient.Operation
-		PutArtifact   *resilient.Operation
-		AddAttachment *resilient.Operation
-		WatchJob      *resilient.Operation
-		TailLog       *resilient.Operation
-		CreateToken   *resilient.Operation
+		CreateJob          *resilient.Operation
+		DeleteJob          *resilient.Operation
+		GetJob             *resilient.Operation
+		GetArtifact        *resilient.Operation
+		PutArtifact        *resilient.Operation
+		AddAttachment      *resilient.Operation
+		WatchJob           *resilient.Operation
+		TailLog            *resilient.Operation
+		CreateSubscription *resilient.Operation
+		CreateToken        *resilient.Operation
 	}
 }
 
@@ -523,6 +641,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.AddAttachment.ConnectTimeout,
 			p.WatchJob.ConnectTimeout,
 			p.TailLog.ConnectTimeout,
+			p.CreateSubscription.ConnectTimeout,
 			p.CreateToken.ConnectTimeout,
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
@@ -589,6 +708,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.ops.TailLog = c.ops.TailLog.With(resilient.WithCredentials(
+		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+	))
+	if c.ops.CreateSubscription, err = dep.Operation(p.CreateSubscription); err != nil {
+		return nil, err
+	}
+	c.ops.CreateSubscription = c.ops.CreateSubscription.With(resilient.WithCredentials(
 		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
 	))
 	if c.ops.CreateToken, err = dep.Operation(p.CreateToken); err != nil {
@@ -658,6 +783,7 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		{"POST", "/jobs/{id}/attachments", p.AddAttachment, false},
 		{"GET", "/jobs/{id}/events", p.WatchJob, true},
 		{"GET", "/jobs/{id}/log", p.TailLog, true},
+		{"POST", "/subscriptions", p.CreateSubscription, false},
 		{"POST", "/tokens", p.CreateToken, false},
 	}
 	routes := make([]resilient.Route, 0, len(table))
@@ -736,6 +862,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 			p.AddAttachment.ConnectTimeout,
 			p.WatchJob.ConnectTimeout,
 			p.TailLog.ConnectTimeout,
+			p.CreateSubscription.ConnectTimeout,
 			p.CreateToken.ConnectTimeout,
 		), p.Dependency.Bulkhead.MaxConcurrent)
 	}
@@ -780,6 +907,8 @@ type Policy struct {
 	WatchJob resilient.OperationPolicy
 	// TailLog is the policy of [Client.TailLog].
 	TailLog resilient.OperationPolicy
+	// CreateSubscription is the policy of [Client.CreateSubscription].
+	CreateSubscription resilient.OperationPolicy
 	// CreateToken is the policy of [Client.CreateToken].
 	CreateToken resilient.OperationPolicy
 }
@@ -933,6 +1062,22 @@ func DefaultPolicy() Policy {
 			ConnectTimeout: time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
+				Base:       50 * time.Millisecond,
+				Cap:        200 * time.Millisecond,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// CreateSubscription: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 5s, attempt 1s.
+		CreateSubscription: resilient.OperationPolicy{
+			Name:           "CreateSubscription",
+			Idempotency:    resilient.NotIdempotent,
+			Timeout:        5 * time.Second,
+			AttemptTimeout: time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
 				Base:       50 * time.Millisecond,
 				Cap:        200 * time.Millisecond,
 				MinAttempt: 0,
@@ -1620,6 +1765,65 @@ func decodeTailLogResult(resp *http.Response) (*TailLogResult, error) {
 	return r, h.Err()
 }
 
+// CreateSubscription calls POST /subscriptions.
+//
+// Subscribes a customer; the form nests objects, maps and arrays as Stripe's
+// do.
+//
+// Policy: not idempotent, 1 attempt, timeout 5s, attempt 1s.
+//
+// Credentials: "bearerAuth" (WithBearerToken); the first alternative the
+// client has every credential of is sent, afresh on every attempt. Without
+// any, the call fails with a *resilient.MissingCredentialError before anything
+// is sent.
+func (c *Client) CreateSubscription(ctx context.Context, body CreateSubscriptionRequest, opts ...resilient.CallOption) (CreateSubscriptionResponse, error) {
+	req, err := c.requestCreateSubscription(ctx, body)
+	if err != nil {
+		var zero CreateSubscriptionResponse
+		return zero, resilient.InvalidRequest(c.ops.CreateSubscription, err)
+	}
+	op := c.ops.CreateSubscription.With(opts...)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreateSubscriptionResponse], nil)
+}
+
+// requestCreateSubscription builds the request of CreateSubscription.
+func (c *Client) requestCreateSubscription(ctx context.Context, body CreateSubscriptionRequest) (*http.Request, error) {
+	u := c.baseURL + "/subscriptions"
+	form := url.Values{}
+	form.Set("customer", body.Customer)
+	for _, v := range body.Expand {
+		form.Add("expand[]", v)
+	}
+	for i, v := range body.Items {
+		if err := v.encodeForm(form, "items["+strconv.Itoa(i)+"]"); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(body.Metadata)) {
+		form.Add("metadata["+k+"]", body.Metadata[k])
+	}
+	if body.Address != nil {
+		if err := resilient.AddFormJSON(form, "address", body.Address); err != nil {
+			return nil, err
+		}
+	}
+	if body.Trial != nil {
+		if err := body.Trial.encodeForm(form, "trial"); err != nil {
+			return nil, err
+		}
+	}
+	if body.Note.IsSet() && !body.Note.IsNull() {
+		form.Set("note", *body.Note.Ptr())
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
 // CreateToken calls POST /tokens.
 //
 // Exchanges client credentials for a token; needs none.
@@ -1660,6 +1864,42 @@ func (c *Client) requestCreateToken(ctx context.Context, body TokenRequest) (*ht
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	return req, nil
+}
+
+// encodeForm adds the properties of x to form in deepObject brackets,
+// each under key[name].
+func (x CreateSubscriptionRequestItemsItem) encodeForm(form url.Values, key string) error {
+	form.Add(key+"[price]", x.Price)
+	if x.Quantity != nil {
+		form.Add(key+"[quantity]", strconv.Itoa(*x.Quantity))
+	}
+	for _, v := range x.TaxRates {
+		form.Add(key+"[tax_rates][]", v)
+	}
+	return nil
+}
+
+// encodeForm adds the properties of x to form in deepObject brackets,
+// each under key[name].
+func (x CreateSubscriptionRequestTrial) encodeForm(form url.Values, key string) error {
+	if x.Days != nil {
+		form.Add(key+"[days]", strconv.Itoa(*x.Days))
+	}
+	if x.EndBehavior != nil {
+		if err := x.EndBehavior.encodeForm(form, key+"[end_behavior]"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// encodeForm adds the properties of x to form in deepObject brackets,
+// each under key[name].
+func (x CreateSubscriptionRequestTrialEndBehavior) encodeForm(form url.Values, key string) error {
+	if x.MissingPaymentMethod != nil {
+		form.Add(key+"[missing_payment_method]", string(*x.MissingPaymentMethod))
+	}
+	return nil
 }
 
 // decodeJSON decodes a JSON answer; a 204 answer is T's zero value.
