@@ -72,9 +72,10 @@ func (c *clientGen) fieldValue(f *ir.Field) bodyFieldValue {
 }
 
 // formEncodable reports whether the client encodes a form body of ct's
-// schema itself: an object whose properties are all primitives or arrays
-// of primitives. A form with nested objects (deepObject brackets, as
-// Stripe's) keeps url.Values, which the caller encodes.
+// schema itself: an object. Its primitives and arrays of primitives are
+// flat pairs; anything nested goes into deepObject brackets (deepform.go).
+// A form whose schema is not an object keeps url.Values, which the caller
+// encodes.
 func (c *clientGen) formEncodable(ct *ir.Content) bool {
 	return c.m.structOf(ct.Type) != nil
 }
@@ -96,8 +97,9 @@ func (c *clientGen) flatFormField(f *ir.Field, enc *ir.Encoding) bool {
 
 // formCode writes the statements that encode a form body into form, a
 // url.Values, as its encoding object says: primitives as their text,
-// arrays of primitives one pair per element (style form, explode) or
-// joined (comma, space or pipe); absent optional properties are left out.
+// arrays of primitives one pair per element (style form, explode), joined
+// (comma, space or pipe) or in brackets (deepObject), nested values in
+// brackets ([deepForm.field]); absent optional properties are left out.
 // The body is one [formEncodable] accepts.
 //
 //	form := url.Values{}
