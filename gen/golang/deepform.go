@@ -239,3 +239,71 @@ func (d *deepForm) union(t *ir.TypeRef) bool {
 	nt := d.c.m.types[t.Name]
 	return nt != nil && nt.Kind == ir.TypeUnion
 }
+
+// formObject returns the statements that write an object property of a
+// form body whose encoding declares style form, as OpenAPI serializes an
+// object in a form: exploded, one pair per property ("R=100&G=200");
+// else the property's one pair of names and values joined by commas
+// ("color=R,100,G,200"). Only an object of primitives (a struct or a map)
+// has this form; nil for any other, which goes into brackets. x is the
+// object (a struct pointer, or a map).
+//
+//	vs := []string{}
+//	if body.Color.R != nil {
+//		vs = append(vs, "R", strconv.Itoa(*body.Color.R))
+//	}
+//	form.Set("color", strings.Join(vs, ","))
+func (d *deepForm) formObject(f *ir.Field, enc *ir.Encoding, x *jen.Statement) []jen.Code {
+	if enc == nil || enc.Style != ir.StyleForm || d.c.m.fieldNullable(f) {
+		return nil
+	}
+	t := f.Type
+	if t.Kind == ir.KindNamed {
+		if nt := d.c.m.types[t.Name]; nt != nil && nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias.Kind == ir.KindMap {
+			t = nt.Alias
+		}
+	}
+	add := func(name, value jen.Code) jen.Code {
+		if enc.Explode {
+			return jen.Id("form").Dot("Add").Call(name, value)
+		}
+		return jen.Id("vs").Op("=").Append(jen.Id("vs"), name, value)
+	}
+	var code []jen.Code
+	switch st := d.c.m.structOf(t); {
+	case t.Kind == ir.KindMap:
+		format := d.scalar(t.Elem)
+		if format == nil || t.Elem.Nullable {
+			return nil
+		}
+		code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(
+			add(jen.Id("k"), format(x.Clone().Index(jen.Id("k")))))}
+	case st != nil:
+		for _, p := range st.Fields {
+			format := d.scalar(p.Type)
+			if format == nil || d.c.m.fieldNullable(p) {
+				return nil
+			}
+			px := x.Clone().Dot(p.Name)
+			if d.c.m.fieldPointer(p, true) {
+				code = append(code, jen.If(px.Clone().Op("!=").Nil()).Block(add(jen.Lit(p.JSONName), format(jen.Op("*").Add(px)))))
+			} else {
+				code = append(code, add(jen.Lit(p.JSONName), format(px)))
+			}
+		}
+	default:
+		return nil
+	}
+	if !enc.Explode {
+		code = append([]jen.Code{jen.Id("vs").Op(":=").Index().String().Values()}, code...)
+		code = append(code, jen.Id("form").Dot("Set").Call(jen.Lit(f.JSONName), jen.Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(","))))
+	}
+	if t.Kind == ir.KindMap || d.c.m.fieldPointer(f, true) {
+		check := x.Clone().Op("!=").Nil()
+		if t.Kind == ir.KindMap {
+			check = jen.Len(x.Clone()).Op(">").Lit(0)
+		}
+		code = []jen.Code{jen.If(check).Block(code...)}
+	}
+	return code
+}

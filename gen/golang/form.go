@@ -118,6 +118,10 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 		enc := ct.EncodingOf(f.JSONName)
 		key := jen.Lit(f.JSONName)
 		if !c.flatFormField(f, enc) {
+			if code := c.form.formObject(f, enc, jen.Id("body").Dot(f.Name)); code != nil {
+				out = append(out, code...)
+				continue
+			}
 			out = append(out, c.form.field(f, jen.Id("body"), literalKey(f.JSONName), func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) })...)
 			continue
 		}

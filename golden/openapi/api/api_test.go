@@ -315,26 +315,31 @@ func TestRealTypes(t *testing.T) {
 	}
 }
 
-// TestFormBody: the typed form is encoded as its encoding object says.
+// TestFormBody: the typed form is encoded as its encoding object says:
+// arrays exploded or joined, an object exploded into its properties or
+// joined with its names.
 func TestFormBody(t *testing.T) {
 	var got string
 	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		got = r.Header.Get("Content-Type") + " " + credentialsOf(r) + "|"
 		if err := r.ParseForm(); err == nil {
-			got += fmt.Sprint(r.PostForm["grant_type"], r.PostForm["scope"], r.PostForm["audience"], r.PostForm["resource"])
+			got += fmt.Sprint(r.PostForm["grant_type"], r.PostForm["scope"], r.PostForm["audience"], r.PostForm["resource"],
+				r.PostForm["client_id"], r.PostForm["client_version"], r.PostForm["claims"])
 		}
 		io.WriteString(w, `{"access_token":"t"}`)
 	})
-	scope := "jobs"
+	scope, id, version := "jobs", "cli", 3
 	_, err := c.CreateToken(context.Background(), TokenRequest{
 		GrantType: TokenRequestGrantTypeRefreshToken, Scope: &scope,
 		Audience: []string{"a", "b"}, Resource: []string{"x", "y"},
+		Client: &TokenRequestClient{ClientID: &id, ClientVersion: &version}, // style form, exploded
+		Claims: map[string]string{"team": "ops", "env": "prod"},             // style form, not exploded
 	})
 	if err != nil {
 		t.Fatalf("CreateToken: %v", err)
 	}
 	// security: [] sends no credential.
-	if want := "application/x-www-form-urlencoded |[refresh_token] [jobs] [a b] [x,y]"; got != want {
+	if want := "application/x-www-form-urlencoded |[refresh_token] [jobs] [a b] [x,y] [cli] [3] [env,prod,team,ops]"; got != want {
 		t.Errorf("server saw %q, want %q", got, want)
 	}
 }

@@ -201,6 +201,18 @@ type TokenRequest struct {
 	Scope     *string               `json:"scope,omitempty"`
 	Audience  []string              `json:"audience,omitempty"`
 	Resource  []string              `json:"resource,omitempty"`
+	// Sent exploded, one pair per property.
+	Client *TokenRequestClient `json:"client,omitempty"`
+	// Sent as one pair, names and values joined by commas.
+	Claims map[string]string `json:"claims,omitempty"`
+}
+
+// TokenRequestClient models the object schema (#/components/schemas/TokenRequest/properties/client).
+//
+// Sent exploded, one pair per property.
+type TokenRequestClient struct {
+	ClientID      *string `json:"client_id,omitempty"`
+	ClientVersion *int    `json:"client_version,omitempty"`
 }
 
 // TokenRequestGrantType enumerates the values of the schema (#/components/schemas/TokenRequest/properties/grant_type).
@@ -1856,6 +1868,21 @@ func (c *Client) requestCreateToken(ctx context.Context, body TokenRequest) (*ht
 			vs[i] = v
 		}
 		form.Set("resource", strings.Join(vs, ","))
+	}
+	if body.Client != nil {
+		if body.Client.ClientID != nil {
+			form.Add("client_id", *body.Client.ClientID)
+		}
+		if body.Client.ClientVersion != nil {
+			form.Add("client_version", strconv.Itoa(*body.Client.ClientVersion))
+		}
+	}
+	if len(body.Claims) > 0 {
+		vs := []string{}
+		for _, k := range slices.Sorted(maps.Keys(body.Claims)) {
+			vs = append(vs, k, body.Claims[k])
+		}
+		form.Set("claims", strings.Join(vs, ","))
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(form.Encode()))
 	if err != nil {
