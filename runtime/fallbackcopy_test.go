@@ -151,3 +151,55 @@ func TestStaticFallbackNotShared(t *testing.T) {
 		t.Errorf("the policy's static value changed: %+v", static)
 	}
 }
+
+// TestCachedFallbackConcurrent: callers answered fresh, whose answers the
+// cache keeps, and callers answered from the cache at the same time each
+// get and change a value of their own (run with -race).
+func TestCachedFallbackConcurrent(t *testing.T) {
+	const payload = `{"id":7,"name":"Rex","tags":["good"],"attrs":{"color":"brown"}}`
+	var n atomic.Int64
+	doer := doerFunc(func(r *http.Request) (*http.Response, error) {
+		if n.Add(1)%2 == 0 {
+			return &http.Response{StatusCode: 503, Header: http.Header{}, Body: http.NoBody}, nil
+		}
+		return &http.Response{StatusCode: 200, Header: http.Header{"Etag": {`"v1"`}}, Body: io.NopCloser(bytes.NewReader([]byte(payload)))}, nil
+	})
+	d, err := NewDependency("pets", Policy{Breaker: BreakerPolicy{Disabled: true}, Budget: BudgetPolicy{Disabled: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := testOperation(t, d, OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
+		Retry: RetryPolicy{MaxRetries: NoRetries}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
+	c := &HTTPClient{Doer: doer}
+	req, _ := http.NewRequest(http.MethodGet, "http://dep.test/pets/7", nil)
+	if _, err := DoHTTP(context.Background(), op, c, req, decodePetResult, nil); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 16)
+	for range 16 {
+		go func() {
+			for range 20 {
+				// A request of its own: DoHTTP may write the header of the
+				// one it is given.
+				req, _ := http.NewRequest(http.MethodGet, "http://dep.test/pets/7", nil)
+				r, err := DoHTTP(context.Background(), op, c, req, decodePetResult, nil)
+				if err != nil && !errors.Is(err, ErrDegraded) {
+					errs <- err
+					return
+				}
+				if r.Pet.Name != "Rex" || r.Tags[0] != "good" || r.Attrs["color"] != "brown" || r.Header.Get("Etag") != `"v1"` {
+					errs <- errors.New("an answer changed by another caller")
+					return
+				}
+				r.Pet.Name, r.Tags[0], r.Attrs["color"] = "changed", "changed", "changed"
+				r.Header.Set("Etag", "changed")
+			}
+			errs <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
