@@ -82,7 +82,8 @@ func loopName(base string, depth int) string { return strings.Repeat(base, depth
 // string, number, boolean, date, uuid, base64 bytes or an enum of them).
 func (d *deepForm) scalar(t *ir.TypeRef) func(*jen.Statement) *jen.Statement {
 	if t.Kind == ir.KindBinary {
-		return nil
+		// Raw bytes in a model: a form value is text, sent as it is.
+		return func(x *jen.Statement) *jen.Statement { return jen.String().Call(x) }
 	}
 	return d.c.scalarFormat(t)
 }
@@ -103,9 +104,14 @@ func (d *deepForm) scalar(t *ir.TypeRef) func(*jen.Statement) *jen.Statement {
 //	}
 func (d *deepForm) value(t *ir.TypeRef, x *jen.Statement, ptr bool, key formKey, depth int, ret func(jen.Code) jen.Code) []jen.Code {
 	if ptr {
+		deref := jen.Op("*").Add(x.Clone())
+		if d.c.m.structOf(t) != nil || d.union(t) {
+			// A struct's method and AddFormJSON take the pointer as it is.
+			deref = x.Clone()
+		}
 		return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(
 			jen.Id("form").Dot("Add").Call(key.code(), jen.Lit("")),
-		).Else().Block(d.value(t, jen.Op("*").Add(x), false, key, depth, ret)...)}
+		).Else().Block(d.value(t, deref, false, key, depth, ret)...)}
 	}
 	if format := d.scalar(t); format != nil {
 		return []jen.Code{jen.Id("form").Dot("Add").Call(key.code(), format(x))}
@@ -168,7 +174,7 @@ func (d *deepForm) field(f *ir.Field, x *jen.Statement, k formKey, ret func(jen.
 	case d.c.m.nilable(f.Type):
 		// A nil slice, map or JSON text is absent; ranging over it, or
 		// its length, says so.
-		if f.Type.Kind == ir.KindAny {
+		if f.Type.Kind == ir.KindAny || f.Type.Kind == ir.KindBinary {
 			return []jen.Code{jen.If(jen.Len(fx.Clone()).Op(">").Lit(0)).Block(d.value(f.Type, fx, false, k, 0, ret)...)}
 		}
 	}

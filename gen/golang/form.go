@@ -132,6 +132,10 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 				value = jen.Op("*").Add(value)
 			}
 			code = []jen.Code{jen.Id("form").Dot("Set").Call(key, format(value))}
+			if fv.present == nil && !f.Required && c.m.nilable(f.Type) {
+				// Optional base64 bytes: nil is absent.
+				fv.present = jen.Len(jen.Id("body").Dot(f.Name)).Op(">").Lit(0)
+			}
 		} else {
 			format := c.scalarFormat(f.Type.Elem)
 			style, explode := ir.StyleForm, true
