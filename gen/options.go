@@ -68,10 +68,11 @@ type OpenAPIOptions struct {
 	Include, Exclude []Filter
 	// Split says whether the client is written as several files of one
 	// package (Result.Files) instead of one (Result.Code): the core (the
-	// Client type, its options and policy table, the shared helpers and
-	// the operations without a tag), one file per first tag of the other
-	// operations, and the model types in files of at most
-	// [ModelsPerFile] types. The zero value, SplitOff, writes one file;
+	// Client type, its options and policy table, the shared helpers), one
+	// file per first tag of the operations and, for operations without a
+	// tag, per first segment of their path, each of at most
+	// [OperationsPerFile] operations, and the model types in files of at
+	// most [ModelsPerFile] types. The zero value, SplitOff, writes one file;
 	// SplitAuto splits a client only when it is large (see
 	// [AutoSplitBytes]).
 	Split SplitMode
@@ -158,6 +159,11 @@ type File struct {
 
 // ModelsPerFile is the most model types a file of a split client holds.
 const ModelsPerFile = 500
+
+// OperationsPerFile is the most operations a file of a split client
+// holds; a tag with more continues in further files. At about 7 KB of
+// generated code per operation, a file stays near 2 MB.
+const OperationsPerFile = 300
 
 // String returns the mode as [SplitMode.Set] reads it: "off", "on" or
 // "auto".

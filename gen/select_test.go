@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -99,6 +100,46 @@ func TestOperationPart(t *testing.T) {
 	}
 	if got := operationPart(&ir.Operation{}); got != "" {
 		t.Errorf("no tag: %q", got)
+	}
+}
+
+// TestOperationParts: operations without a tag go to the file of their
+// path's first segment, and no part holds more than OperationsPerFile
+// operations, the rest continuing in numbered parts in order.
+func TestOperationParts(t *testing.T) {
+	var ops []*ir.Operation
+	add := func(n int, path string, tags ...string) {
+		for range n {
+			ops = append(ops, &ir.Operation{Path: path, Tags: tags})
+		}
+	}
+	add(OperationsPerFile+1, "/users/{id}", "users")
+	add(2, "/me/events")
+	add(1, "/{tenant}/items")
+	add(1, "/")
+	add(1, "/v1.0?x=1")
+	parts := operationParts(ops)
+	count := map[string]int{}
+	for _, op := range ops {
+		count[parts[op]]++
+	}
+	want := map[string]int{"users": OperationsPerFile, "users_2": 1, "path_me": 2, "": 2, "path_v1_0": 1}
+	if !maps.Equal(count, want) {
+		t.Errorf("operations per part = %v, want %v", count, want)
+	}
+	if p := parts[ops[OperationsPerFile]]; p != "users_2" {
+		t.Errorf("the operation after the first %d of a tag is in %q, want users_2", OperationsPerFile, p)
+	}
+	var many []*ir.Operation
+	for range 2*OperationsPerFile + 1 {
+		many = append(many, &ir.Operation{Path: "/{id}"})
+	}
+	count = map[string]int{}
+	for _, p := range operationParts(many) {
+		count[p]++
+	}
+	if want := map[string]int{"": OperationsPerFile, "operations_2": OperationsPerFile, "operations_3": 1}; !maps.Equal(count, want) {
+		t.Errorf("untagged operations without a named segment: %v, want %v", count, want)
 	}
 }
 

@@ -72,11 +72,14 @@
 //	               auto (the default) when it is large, on (also -split
 //	               alone), off never; write it -split=on, -split=off, as
 //	               for a boolean flag. A split client puts in -o (required
-//	               for on) the Client type, its options and policy table,
-//	               the shared helpers and the operations without a tag;
-//	               each first tag of the other operations, in lower snake
-//	               case, gets a file named after -o's (client.gen.go →
-//	               client_issues.gen.go); the model types, sorted by name,
+//	               for on) the Client type, its options and policy table
+//	               and the shared helpers; each first tag of the
+//	               operations, in lower snake case, gets a file named after
+//	               -o's (client.gen.go → client_issues.gen.go), an
+//	               operation without a tag the file of its path's first
+//	               segment (/me/events → client_path_me.gen.go), 300
+//	               operations to a file (client_issues_2.gen.go...); the
+//	               model types, sorted by name,
 //	               go to client_models.gen.go, client_models_2.gen.go... 500
 //	               to a file. Names are the same split or not. auto splits
 //	               when the one file would exceed 3 MB, estimated before

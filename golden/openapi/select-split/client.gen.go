@@ -500,29 +500,6 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// Health calls GET /health.
-//
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
-func (c *Client) Health(ctx context.Context, opts ...resilient.CallOption) error {
-	req, err := c.requestHealth(ctx)
-	if err != nil {
-		return resilient.InvalidRequest(c.ops.Health, err)
-	}
-	op := c.ops.Health.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
-	return err
-}
-
-// requestHealth builds the request of Health.
-func (c *Client) requestHealth(ctx context.Context) (*http.Request, error) {
-	u := c.baseURL + "/health"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	return req, nil
-}
-
 // decodeJSON decodes a JSON answer; a 204 answer is T's zero value.
 func decodeJSON[T any](resp *http.Response) (T, error) {
 	var v T
