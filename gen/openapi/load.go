@@ -96,18 +96,28 @@ func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnost
 }
 
 func load(src *source, name string, deferValidation bool, diags *diag.List) *Document {
-	loader := openapi3.NewLoader()
-	loader.IncludeOrigin = true
-	loader.IsExternalRefsAllowed = true
-	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) { return src.readURI(u) }
+	newLoader := func() *openapi3.Loader {
+		loader := openapi3.NewLoader()
+		loader.IncludeOrigin = true
+		loader.IsExternalRefsAllowed = true
+		loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+			data, err := src.readURI(u)
+			if rel, ok := src.rel(u.Path); ok && rel == name && err == nil {
+				data = withoutRootKey(data)
+			}
+			return data, err
+		}
+		return loader
+	}
+	loader := newLoader()
 	location := &url.URL{Path: src.display(name)}
 
 	// An OpenAPI 3 document is loaded by kin-openapi while this package
 	// parses it again for positions and checks its references; the result
-	// is used only when that check passes. A document that may be Swagger
-	// is loaded after it, by the converter.
+	// is used only when that check passes. A Swagger document is loaded
+	// after it, by the converter.
 	var loaded chan loadResult
-	if _, data, err := src.readData(name); err == nil && !bytes.Contains(data, []byte("swagger")) {
+	if _, data, err := src.readData(name); err == nil && topLevelKey(data) != "swagger" {
 		loaded = make(chan loadResult, 1)
 		go func() {
 			t, err := loader.LoadFromURI(location)
@@ -161,6 +171,13 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 	var err error
 	switch {
 	case swagger:
+		if loaded != nil {
+			// The document looked like OpenAPI 3 and is being loaded as
+			// such: that load is of no use, and its loader is not
+			// shared.
+			wait()
+			loader = newLoader()
+		}
 		t, err = convertSwagger(src, entry, loader, location)
 	case loaded != nil:
 		r := wait()
@@ -182,6 +199,95 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 	}
 	return doc
 }
+
+// topLevelKey tells, without parsing data, whether the document's version
+// key is "openapi" or "swagger": it returns the first of the two met as a
+// key of the top-level mapping of a JSON document (one that starts with
+// "{"), or at the start of a line of a YAML document ("swagger:",
+// "'swagger':", "\"swagger\":"). It returns "" when it finds neither.
+// It only decides whether the document is loaded while it is parsed;
+// the parsed document decides what it is.
+func topLevelKey(data []byte) string {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if bytes.HasPrefix(trimmed, []byte("{")) {
+		return jsonTopLevelKey(trimmed)
+	}
+	for line := range bytes.Lines(data) {
+		line = bytes.TrimLeft(line, `"'`)
+		for _, key := range []string{"openapi", "swagger"} {
+			if rest, ok := bytes.CutPrefix(line, []byte(key)); ok {
+				rest = bytes.TrimLeft(rest, `"' `)
+				if bytes.HasPrefix(rest, []byte(":")) {
+					return key
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// jsonTopLevelKey returns the first of "openapi" and "swagger" that is a
+// key of the top-level object of the JSON text data, which starts with
+// "{"; "" when neither is or the text is not JSON enough to tell.
+func jsonTopLevelKey(data []byte) string {
+	depth := 0
+	expectKey := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			end := i + 1
+			for end < len(data) && data[end] != '"' {
+				if data[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(data) {
+				return ""
+			}
+			if depth == 1 && expectKey {
+				if key := string(data[i+1 : end]); key == "openapi" || key == "swagger" {
+					return key
+				}
+				expectKey = false
+			}
+			i = end
+		case '{', '[':
+			depth++
+			expectKey = c == '{' && depth == 1
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return ""
+			}
+		case ',':
+			expectKey = depth == 1
+		}
+	}
+	return ""
+}
+
+// withoutRootKey returns the bytes kin-openapi's loader is given for the
+// entry file. A JSON document whose first line is its opening brace gets
+// a YAML document start marker before it ("--- {"), on that first line:
+// the loader reads JSON with the YAML parser, which takes an object
+// opening the stream for a possible mapping key, and so holds every token
+// of the document in its queue until the closing brace, a third of its
+// parse time and much of its memory for a large spec. After the marker no
+// key may start there. Every node after the first line keeps its line
+// and column; the top-level object, which carries no position the
+// generator reports, moves four columns right. A document holding U+0085,
+// which the loader reads with the JSON parser, is left as it is.
+func withoutRootKey(data []byte) []byte {
+	if !bytes.HasPrefix(data, []byte("{\n")) && !bytes.HasPrefix(data, []byte("{\r\n")) || bytes.Contains(data, []byte("\u0085")) {
+		return data
+	}
+	out := make([]byte, 0, len(documentStart)+len(data))
+	return append(append(out, documentStart...), data...)
+}
+
+// documentStart is the YAML document start marker withoutRootKey adds.
+const documentStart = "--- "
 
 // loadResult is what kin-openapi's loader returned.
 type loadResult struct {
