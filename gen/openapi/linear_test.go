@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
@@ -67,5 +69,46 @@ func TestCheckRefsCycleStillFound(t *testing.T) {
 	}
 	if len(cycles) != 1 || !strings.Contains(cycles[0], "api.yaml#/components/schemas/X") {
 		t.Errorf("cycles reported: %q", cycles)
+	}
+}
+
+// wideObject is an object of n properties merged from two allOf parts of
+// n properties each, half of them the same names as the other part's.
+func wideObject(n int) *openapi3.Schema {
+	part := func(from int) *openapi3.SchemaRef {
+		s := openapi3.NewObjectSchema()
+		for i := from; i < from+n; i++ {
+			s.WithProperty(fmt.Sprintf("p%d", i), openapi3.NewStringSchema())
+		}
+		return s.NewRef()
+	}
+	s := openapi3.NewObjectSchema()
+	s.AllOf = openapi3.SchemaRefs{part(0), part(n / 2)}
+	for i := range n {
+		s.WithProperty(fmt.Sprintf("p%d", i), openapi3.NewIntegerSchema())
+	}
+	return s
+}
+
+// TestFlattenGrowsLinearly: merging twice as many properties looks each
+// name up once, twice the work; the merged struct keeps the first
+// place of each name and the last definition.
+func TestFlattenGrowsLinearly(t *testing.T) {
+	steps := func(n int) int {
+		b := &builder{cyclic: map[*openapi3.Schema]bool{}}
+		var props propertySet
+		b.flatten(wideObject(n), "#/components/schemas/W", &props, map[string]bool{})
+		if len(props.list) != n+n/2 {
+			t.Fatalf("%d properties, want %d", len(props.list), n+n/2)
+		}
+		if p := props.list[0]; p.name != "p0" || !p.ref.Value.Type.Is("integer") {
+			t.Fatalf("first property %s of type %v, want p0 of the object's own type integer", p.name, p.ref.Value.Type)
+		}
+		return props.steps
+	}
+	const n = 2000
+	small, large := steps(n), steps(2*n)
+	if ratio := float64(large) / float64(small); ratio > 2.3 {
+		t.Errorf("%d properties take %d steps, %d properties %d steps: ratio %.2f, want about 2", n, small, 2*n, large, ratio)
 	}
 }
