@@ -33,6 +33,9 @@ type Document struct {
 	entry *file
 	// validation is the loader's context, kept for a deferred Validate.
 	validation context.Context
+	// shift is how many columns the loader's positions on the first line
+	// of the entry file are right of the file's own (see withoutRootKey).
+	shift int
 }
 
 // fileRoot returns the top node of the file that diagnostics name
@@ -96,20 +99,22 @@ func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnost
 }
 
 func load(src *source, name string, deferValidation bool, diags *diag.List) *Document {
-	newLoader := func() *openapi3.Loader {
+	// newLoader returns a loader of the files of src; with marked, it is
+	// given the entry file with the marker of withoutRootKey.
+	newLoader := func(marked bool) *openapi3.Loader {
 		loader := openapi3.NewLoader()
 		loader.IncludeOrigin = true
 		loader.IsExternalRefsAllowed = true
 		loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 			data, err := src.readURI(u)
-			if rel, ok := src.rel(u.Path); ok && rel == name && err == nil {
+			if rel, ok := src.rel(u.Path); ok && rel == name && err == nil && marked {
 				data = withoutRootKey(data)
 			}
 			return data, err
 		}
 		return loader
 	}
-	loader := newLoader()
+	loader := newLoader(true)
 	location := &url.URL{Path: src.display(name)}
 
 	// An OpenAPI 3 document is loaded by kin-openapi while this package
@@ -171,14 +176,10 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 	var err error
 	switch {
 	case swagger:
-		if loaded != nil {
-			// The document looked like OpenAPI 3 and is being loaded as
-			// such: that load is of no use, and its loader is not
-			// shared.
-			wait()
-			loader = newLoader()
-		}
-		t, err = convertSwagger(src, entry, loader, location)
+		// The document may have looked like OpenAPI 3 and be loaded as
+		// such: that load is of no use, and its loader is not shared.
+		wait()
+		t, err = convertSwagger(src, entry, newLoader(false), location)
 	case loaded != nil:
 		r := wait()
 		t, err = r.t, r.err
@@ -190,6 +191,9 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		return nil
 	}
 	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context}
+	if !swagger {
+		doc.shift = markerWidth(entry.data)
+	}
 	if deferValidation {
 		return doc
 	}
@@ -268,26 +272,46 @@ func jsonTopLevelKey(data []byte) string {
 }
 
 // withoutRootKey returns the bytes kin-openapi's loader is given for the
-// entry file. A JSON document whose first line is its opening brace gets
-// a YAML document start marker before it ("--- {"), on that first line:
-// the loader reads JSON with the YAML parser, which takes an object
-// opening the stream for a possible mapping key, and so holds every token
-// of the document in its queue until the closing brace, a third of its
-// parse time and much of its memory for a large spec. After the marker no
-// key may start there. Every node after the first line keeps its line
-// and column; the top-level object, which carries no position the
-// generator reports, moves four columns right. A document holding U+0085,
-// which the loader reads with the JSON parser, is left as it is.
+// entry file. A JSON document that starts with its opening brace gets a
+// YAML document start marker before it ("--- {"): the loader reads JSON
+// with the YAML parser, which takes an object opening the stream for a
+// possible mapping key, and so holds every token of the document in its
+// queue until the closing brace, a third of its parse time and much of
+// its memory for a large spec. After the marker no key may start there.
+// Every node keeps its line and column, except that those on the first
+// line move right by the marker's width, which [Document.loaderColumn]
+// takes back from the positions the loader records. A document holding
+// U+0085, which the loader reads with the JSON parser, is left as it is.
 func withoutRootKey(data []byte) []byte {
-	if !bytes.HasPrefix(data, []byte("{\n")) && !bytes.HasPrefix(data, []byte("{\r\n")) || bytes.Contains(data, []byte("\u0085")) {
+	if markerWidth(data) == 0 {
 		return data
 	}
 	out := make([]byte, 0, len(documentStart)+len(data))
 	return append(append(out, documentStart...), data...)
 }
 
+// markerWidth is the number of columns withoutRootKey moves the first
+// line of data right: the width of the marker it adds, or 0.
+func markerWidth(data []byte) int {
+	if !bytes.HasPrefix(data, []byte("{")) || bytes.Contains(data, []byte("\u0085")) {
+		return 0
+	}
+	return len(documentStart)
+}
+
 // documentStart is the YAML document start marker withoutRootKey adds.
 const documentStart = "--- "
+
+// loaderColumn returns the column in the file as written of a position
+// the loader recorded in file at line and col: on the first line of the
+// entry file, less the width of the marker the loader was given before
+// it (see withoutRootKey).
+func (d *Document) loaderColumn(file string, line, col int) int {
+	if line == 1 && d.shift > 0 && file == d.entry.display && col > d.shift {
+		return col - d.shift
+	}
+	return col
+}
 
 // loadResult is what kin-openapi's loader returned.
 type loadResult struct {

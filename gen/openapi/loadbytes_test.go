@@ -7,9 +7,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"testing/fstest"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v4"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // prettyJSON is the Spotify spec of the shared corpus as indented JSON,
@@ -73,11 +77,10 @@ func TestWithoutRootKeyKeepsPositions(t *testing.T) {
 	}
 }
 
-// TestWithoutRootKeyLeavesOthers: only JSON whose first line is its
-// opening brace gets the marker.
+// TestWithoutRootKeyLeavesOthers: only JSON that starts with its opening
+// brace gets the marker.
 func TestWithoutRootKeyLeavesOthers(t *testing.T) {
 	for _, in := range []string{
-		`{"openapi": "3.0.3"}`,
 		"openapi: 3.0.3\n",
 		" {\n\"openapi\": \"3.0.3\"}\n",
 		"{\n\"info\": \"\u0085\"}\n",
@@ -87,8 +90,57 @@ func TestWithoutRootKeyLeavesOthers(t *testing.T) {
 			t.Errorf("withoutRootKey(%q) = %q", in, got)
 		}
 	}
-	if got := string(withoutRootKey([]byte("{\r\n}\r\n"))); got != "--- {\r\n}\r\n" {
-		t.Errorf("got %q", got)
+	for in, want := range map[string]string{
+		"{\r\n}\r\n":           "--- {\r\n}\r\n",
+		`{"openapi": "3.0.3"}`: `--- {"openapi": "3.0.3"}`,
+	} {
+		if got := string(withoutRootKey([]byte(in))); got != want {
+			t.Errorf("withoutRootKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestOneLineJSONPositions: a document written on one line, whose every
+// position the marker moves, reports each diagnostic (the validator's,
+// the builder's and x-resilience's) at the column it reports for the
+// same line with a space before it, which gets no marker, one column to
+// the left.
+func TestOneLineJSONPositions(t *testing.T) {
+	const spec = `{"openapi": "3.0.3", "info": {"title": "One line", "version": "1"},` +
+		` "x-resilience": {"timeout": "2s", "retries": 3},` +
+		` "paths": {"/a": {"get": {"operationId": "getA", "x-resilience": {"retry": {"maxAttempts": "many"}},` +
+		` "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}}}},` +
+		` "/b": {"get": {"responses": {"200": {"description": "ok"}}}}},` +
+		` "components": {"schemas": {"A": {"type": "object", "properties": {"bad\"name": {"type": "string"}, "n": {"type": "integer", "default": "x"},` +
+		` "c": {"type": "string", "example": 5}}}}}}`
+	diagnostics := func(data string) []diag.Diagnostic {
+		fsys := fstest.MapFS{"api.json": {Data: []byte(data)}}
+		doc, warnings, err := Load(fsys, "api.json", LoadOptions{Dir: "specs"})
+		all := append(warnings, diag.From(err)...)
+		if doc != nil {
+			_, warnings, err = Build(doc, BuildOptions{})
+			all = append(all, warnings...)
+			all = append(all, diag.From(err)...)
+		}
+		return all
+	}
+	got := diagnostics(spec)
+	want := diagnostics(" " + spec)
+	for i := range want {
+		if want[i].Location.Line == 1 {
+			want[i].Location.Col--
+		}
+	}
+	if len(got) < 5 {
+		t.Fatalf("only %d diagnostics: %v", len(got), got)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("diagnostics differ (-want +got):\n%s", d)
+	}
+	for _, d := range got {
+		if l := d.Location; l.Line == 1 && l.Col > 1 && spec[l.Col-2] != ' ' && spec[l.Col-2] != '{' {
+			t.Errorf("%v: column %d is not at the start of a value", d, d.Location.Col)
+		}
 	}
 }
 
