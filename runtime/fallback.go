@@ -24,7 +24,10 @@ import (
 // and the dependency's partition ([WithFallbackPartition]). No request
 // data is kept in clear in a key, so a store may be external.
 // Implementations must be safe for concurrent use; Store is called after
-// every success of such an operation, so it should be cheap.
+// every success of such an operation, so it should be cheap. Values are
+// what the pipeline hands over: [DoHTTP] stores a record of the answer
+// (status, header, body bytes) rather than the decoded value, which it
+// decodes afresh for each caller it serves.
 type FallbackStore interface {
 	// Load returns the value stored under key and when it was stored.
 	Load(key string) (value any, stored time.Time, ok bool)

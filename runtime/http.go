@@ -180,6 +180,13 @@ type ErrorDecoder func(*RemoteError) error
 // transport tells nothing, and its errors count as possibly applied.
 //
 // The value returned is decode's; the error is the pipeline's (see [Do]).
+// Every caller gets a value of its own, also from a fallback: for an
+// operation with a cached fallback the cache keeps the status, header and
+// body bytes of the last success, which decode reads afresh for each
+// caller it answers (without [WithResponseInfo], which stays empty: the
+// answer is not this call's), and a static fallback's value is copied
+// through its JSON form, so that a caller changing its answer changes
+// nobody else's.
 //
 // The pipeline runs on the value as an any, and DoHTTP only converts it:
 // a client with many operations of different result types compiles one
@@ -194,6 +201,7 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 		// Closed also when no attempt is made (bulkhead full, breaker open).
 		defer req.Body.Close()
 	}
+	base := decode
 	if info := op.respInfo; info != nil {
 		// Not hedged (WithResponseInfo): the last decoded answer is the
 		// result.
@@ -235,15 +243,24 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 	// pipeline sees a marker. Concurrent attempts, and values a cached
 	// fallback keeps, travel boxed.
 	h.keep = h.inPlace && key == ""
+	// A cached fallback keeps the bytes of an answer, from which every
+	// caller it answers gets a value of its own.
+	h.record = key != ""
 	if editing(op, c) {
 		// Every attempt edits a header and URL of its own.
 		h.inPlace = false
 	}
 	v, err := Do(ctx, op, key, h.attempt)
-	if _, ok := v.(keptValue); ok {
+	switch a := v.(type) {
+	case keptValue:
 		return h.v, err
+	case *recordedAnswer[T]:
+		return a.answer(err, base)
 	}
 	t, _ := v.(T)
+	if err != nil && op.fallback.Kind == FallbackStatic {
+		t = staticCopy(t)
+	}
 	return t, err
 }
 
@@ -265,6 +282,9 @@ type httpCall[T any] struct {
 	httpAttempts
 	decode func(*http.Response) (T, error)
 	keep   bool
+	// record: the value travels as a *recordedAnswer, as a cached
+	// fallback keeps it.
+	record bool
 	v      T
 }
 
@@ -279,6 +299,13 @@ func (h *httpCall[T]) attempt(actx context.Context) (any, error) {
 
 // decodeSuccess decodes a success answer for [httpAttempt].
 func (h *httpCall[T]) decodeSuccess(resp *http.Response) (any, error) {
+	if h.record {
+		a, err := record(resp, h.decode)
+		if err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
 	v, err := h.decode(resp)
 	switch {
 	case err != nil:

@@ -957,6 +957,50 @@ func BenchmarkDoHTTP(b *testing.B) {
 			}
 		}
 	})
+	// A read with a cached fallback: every success is kept for later
+	// callers.
+	decodePetPtr := func(resp *http.Response) (*testPet, error) {
+		p, err := decodePet(resp)
+		return &p, err
+	}
+	cached := func(doer Doer) (*Operation, *HTTPClient) {
+		d, _ := NewDependency("pets", Policy{Budget: BudgetPolicy{Disabled: true}, Breaker: BreakerPolicy{Disabled: true}})
+		op, _ := d.Operation(OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
+			Retry: RetryPolicy{MaxRetries: NoRetries}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
+		return op, &HTTPClient{Doer: doer}
+	}
+	b.Run("DoHTTP-cached", func(b *testing.B) {
+		op, c := cached(doer)
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := DoHTTP(ctx, op, c, req, decodePetPtr, nil)
+			if err != nil || p.ID != 7 {
+				b.Fatal(p, err)
+			}
+		}
+	})
+	b.Run("DoHTTP-fallback", func(b *testing.B) {
+		var fail atomic.Bool
+		op, c := cached(doerFunc(func(r *http.Request) (*http.Response, error) {
+			if fail.Load() {
+				return &http.Response{StatusCode: 503, Header: http.Header{}, Body: http.NoBody}, nil
+			}
+			return doer.Do(r)
+		}))
+		ctx := context.Background()
+		if _, err := DoHTTP(ctx, op, c, req, decodePetPtr, nil); err != nil {
+			b.Fatal(err)
+		}
+		fail.Store(true)
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := DoHTTP(ctx, op, c, req, decodePetPtr, nil)
+			if !errors.Is(err, ErrDegraded) || p.ID != 7 {
+				b.Fatal(p, err)
+			}
+		}
+	})
 }
 
 // TestDoHTTPRequestPerAttempt: the first attempt sends req itself when the

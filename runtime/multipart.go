@@ -220,3 +220,22 @@ func (b *multiBody) Close() error {
 	}
 	return nil
 }
+
+// PartHeader returns the header of a multipart part from name and value
+// pairs, the headers its encoding object declares, leaving out those
+// whose value is empty; nil when every value is. A last name without a
+// value is ignored. Generated clients call it with the part-header fields
+// of a body struct.
+func PartHeader(pairs ...string) http.Header {
+	var h http.Header
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			continue
+		}
+		if h == nil {
+			h = make(http.Header, len(pairs)/2)
+		}
+		h.Add(pairs[i], pairs[i+1])
+	}
+	return h
+}

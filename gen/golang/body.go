@@ -22,8 +22,8 @@ type bodyView struct {
 }
 
 // bodyView decides the body argument: the model type for JSON, the
-// struct of its schema for forms of primitives ([clientGen.formEncodable];
-// url.Values for any other form) and for multipart bodies (raw bytes with
+// struct of its schema for forms ([clientGen.formEncodable]; url.Values
+// for a form whose schema is not an object) and for multipart bodies (raw bytes with
 // their content type, with a warning, when the schema is not an object),
 // string for text and io.Reader for binary payloads.
 func (c *clientGen) bodyView(op *ir.Operation) *bodyView {
@@ -100,7 +100,7 @@ func (v *bodyView) doc() []string {
 	case v.kind == ir.ContentBinary || v.kind == ir.ContentMultipart && !v.typed:
 		return append([]string{""}, wrap("A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is one-shot: the call then gets one attempt only, whatever its policy.", commentWidth)...)
 	case v.kind == ir.ContentForm && !v.typed:
-		return append([]string{""}, wrap("The form's schema is not an object of primitives and arrays of them: the body is the url.Values to send, which the caller encodes as the API expects (deepObject brackets, JSON text).", commentWidth)...)
+		return append([]string{""}, wrap("The form's schema is not an object: the body is the url.Values to send, which the caller encodes as the API expects (deepObject brackets, JSON text).", commentWidth)...)
 	case v.kind == ir.ContentMultipart:
 		return append([]string{""}, wrap("The body is streamed part by part. A file whose Body is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another io.ReadSeeker (an *os.File) is sent again on a retry; a file with any other io.Reader is one-shot: the call then gets one attempt only, whatever its policy.", commentWidth)...)
 	}

@@ -93,6 +93,9 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 			emitted[e] = true
 		}
 	}
+	for _, m := range v.formMethods {
+		f.Add(m)
+	}
 	emitHelpers(f, v)
 	return list.Warnings(), nil
 }
@@ -120,12 +123,16 @@ type clientView struct {
 	schemes []*schemeView
 	// servers are the document's servers.
 	servers []*serverView
+	// formMethods are the encodeForm methods of the structs nested form
+	// bodies reach (deepform.go).
+	formMethods []jen.Code
 }
 
 // newClientView computes the client of svc, reporting degraded constructs
 // as warnings and name clashes as errors.
 func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *clientView {
 	c := &clientGen{m: newModels(svc.IR), list: list}
+	c.form = &deepForm{c: c, structs: map[string]bool{}}
 	v := &clientView{svcName: svc.IR.Name, pkg: opts.Package, depName: opts.DependencyName, dep: svc.Dependency, deadlineHeader: svc.Dependency.DeadlineHeader,
 		fleet: svc.Dependency.HasFleet(), m: c.m}
 	if v.pkg == "" {
@@ -155,9 +162,9 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		switch {
 		case ov.result == nil:
 			v.usesNothing = true
+		case ov.result.stream != nil:
 		case ov.result.set != nil:
 			v.usesInto = v.usesInto || ov.result.set.decodesJSON()
-		case ov.result.stream != nil:
 		case ov.result.json:
 			v.usesJSON = true
 		default:
@@ -174,6 +181,7 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 		ov.credentials = credentialsOf(ov.src, v.schemes)
 		ov.doc = c.methodDoc(ov.src, ov)
 	}
+	v.formMethods = c.form.methods()
 	checkNames(svc.IR, v, list)
 	return v
 }
@@ -209,6 +217,9 @@ func withoutStaticFallback(res *policyspec.Operation) *policyspec.Operation {
 type clientGen struct {
 	m    *models
 	list *diag.List
+	// form writes nested form bodies and collects the structs whose
+	// encodeForm method they call.
+	form *deepForm
 }
 
 // emitVersionCheck writes

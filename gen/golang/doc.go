@@ -45,11 +45,16 @@
 // for query, header and cookie parameters (required ones as values,
 // optional ones as pointers, slices and maps as they are; nil is not sent)
 // and the request body: the model type for JSON; the struct of the schema
-// for forms of primitives and arrays of them (encoded without reflection,
-// as the encoding object's style and explode say) and for multipart bodies
+// for forms (encoded without reflection: primitives and arrays of them as
+// the encoding object's style and explode say, nested objects, maps,
+// arrays of objects and unions in deepObject brackets, "a[b][0][c]=v",
+// through an encodeForm method per struct and runtime.AddFormJSON) and for
+// multipart bodies
 // (a runtime.Multipart, part by part, each part with its encoding's
-// content type; binary properties are runtime.File file parts);
-// url.Values for any other form (nested objects), and io.Reader plus its
+// content type and the headers it declares, which the struct holds as
+// string fields named after the property and the header, left out of
+// JSON; binary properties are runtime.File file parts);
+// url.Values for a form whose schema is not an object, and io.Reader plus its
 // content type, with a warning, for a multipart body whose schema is not
 // an object; string for text; io.Reader for binary payloads, set with
 // runtime.SetBody (replayable, and so retried, when it is held in memory
@@ -69,7 +74,9 @@
 //     runtime.DoHTTPStream: the method returns once the header is in, the
 //     body is read under the caller's context, the bulkhead permit is held
 //     until the result is closed, and nothing is retried after the first
-//     byte;
+//     byte; when its 2xx answers document headers, the method returns a
+//     *OpResult that embeds the stream (Stream) or the body (ReadCloser)
+//     beside Status, Header and one typed field per documented header;
 //   - an operation whose documented answers (2xx, and 304 Not Modified)
 //     are several with a body among them, or have documented headers,
 //     returns a *OpResult: Status, Header, one field per answer with a

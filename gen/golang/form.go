@@ -72,30 +72,34 @@ func (c *clientGen) fieldValue(f *ir.Field) bodyFieldValue {
 }
 
 // formEncodable reports whether the client encodes a form body of ct's
-// schema itself: an object whose properties are all primitives or arrays
-// of primitives. A form with nested objects (deepObject brackets, as
-// Stripe's) keeps url.Values, which the caller encodes.
+// schema itself: an object. Its primitives and arrays of primitives are
+// flat pairs; anything nested goes into deepObject brackets (deepform.go).
+// A form whose schema is not an object keeps url.Values, which the caller
+// encodes.
 func (c *clientGen) formEncodable(ct *ir.Content) bool {
-	st := c.m.structOf(ct.Type)
-	if st == nil {
-		return false
+	return c.m.structOf(ct.Type) != nil
+}
+
+// flatFormField reports whether a property of a form body is written as
+// a flat pair (or pairs): a primitive, or an array of primitives whose
+// encoding does not ask for deepObject brackets. Anything else goes into
+// brackets (deepform.go).
+func (c *clientGen) flatFormField(f *ir.Field, enc *ir.Encoding) bool {
+	t := f.Type
+	switch {
+	case c.scalarFormat(t) != nil:
+		return true
+	case t.Kind == ir.KindArray && !t.Elem.Nullable && c.scalarFormat(t.Elem) != nil && !c.m.fieldNullable(f):
+		return enc == nil || enc.Style != ir.StyleDeepObject
 	}
-	for _, f := range st.Fields {
-		t := f.Type
-		switch {
-		case c.scalarFormat(t) != nil:
-		case t.Kind == ir.KindArray && !t.Elem.Nullable && c.scalarFormat(t.Elem) != nil && !c.m.fieldNullable(f):
-		default:
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // formCode writes the statements that encode a form body into form, a
 // url.Values, as its encoding object says: primitives as their text,
-// arrays of primitives one pair per element (style form, explode) or
-// joined (comma, space or pipe); absent optional properties are left out.
+// arrays of primitives one pair per element (style form, explode), joined
+// (comma, space or pipe) or in brackets (deepObject), nested values in
+// brackets ([deepForm.field]); absent optional properties are left out.
 // The body is one [formEncodable] accepts.
 //
 //	form := url.Values{}
@@ -113,6 +117,14 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 		fv := c.fieldValue(f)
 		enc := ct.EncodingOf(f.JSONName)
 		key := jen.Lit(f.JSONName)
+		if !c.flatFormField(f, enc) {
+			if code := c.form.formObject(f, enc, jen.Id("body").Dot(f.Name)); code != nil {
+				out = append(out, code...)
+				continue
+			}
+			out = append(out, c.form.field(f, jen.Id("body"), literalKey(f.JSONName), func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) })...)
+			continue
+		}
 		var code []jen.Code
 		if format := c.scalarFormat(f.Type); format != nil {
 			value := fv.value
@@ -120,6 +132,10 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 				value = jen.Op("*").Add(value)
 			}
 			code = []jen.Code{jen.Id("form").Dot("Set").Call(key, format(value))}
+			if fv.present == nil && !f.Required && c.m.nilable(f.Type) {
+				// Optional base64 bytes: nil is absent.
+				fv.present = jen.Len(jen.Id("body").Dot(f.Name)).Op(">").Lit(0)
+			}
 		} else {
 			format := c.scalarFormat(f.Type.Elem)
 			style, explode := ir.StyleForm, true
@@ -150,7 +166,8 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 // m, a runtime Multipart, one part per present property in order: files
 // (runtime File) as file parts, primitives as text parts, anything else as
 // a JSON part, arrays of primitives one text part per element, each part
-// with the content type of its encoding.
+// with the content type of its encoding and the headers it declares that
+// the body struct holds a value for.
 //
 //	m := resilient.NewMultipart()
 //	m.Field("name", body.Name, "", nil)
@@ -167,7 +184,7 @@ func (c *clientGen) multipartCode(ct *ir.Content) []jen.Code {
 		}
 		key := jen.Lit(f.JSONName)
 		part := func(method string, v jen.Code) jen.Code {
-			return jen.Id("m").Dot(method).Call(key.Clone(), v, contentType.Clone(), jen.Nil())
+			return jen.Id("m").Dot(method).Call(key.Clone(), v, contentType.Clone(), c.m.partHeaderArg(st, f.JSONName))
 		}
 		var code []jen.Code
 		switch {

@@ -45,6 +45,8 @@ type models struct {
 	// files are the structs sent as multipart bodies, whose binary
 	// properties are runtime Files.
 	files map[string]bool
+	// parts are the part headers of those structs (partheaders.go).
+	parts map[string][]*partHeader
 }
 
 func newModels(svc *ir.Service) *models {
@@ -52,6 +54,7 @@ func newModels(svc *ir.Service) *models {
 	for _, t := range svc.Types {
 		m.types[t.Name] = t
 	}
+	m.parts = partHeaders(svc, m.types)
 	m.breakValueCycles(svc.Types)
 	return m
 }

@@ -57,6 +57,8 @@ var fixedLocals = map[string]bool{
 	"base64": true, "errors": true, "fmt": true, "slog": true,
 	// Form and multipart bodies, streams.
 	"form": true, "m": true, "resp": true, "uuid": true,
+	// Loops of nested form bodies.
+	"vv": true, "ii": true, "kk": true, "vvv": true, "iii": true, "kkk": true, "ok": true,
 }
 
 func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView {

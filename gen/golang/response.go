@@ -17,7 +17,8 @@ type resultView struct {
 	mediaType string
 	// set is the result struct of an operation with several answers or
 	// documented headers (results.go); stream the streamed answer
-	// (stream.go). At most one is set.
+	// (stream.go). Both are set for a streamed answer with documented
+	// headers, whose result struct embeds the stream.
 	set    *resultSet
 	stream *streamView
 }
@@ -38,10 +39,10 @@ func (r *resultView) decodeFunc() *jen.Statement {
 func (r *resultView) doc() []string {
 	switch {
 	case r == nil:
+	case r.stream != nil:
+		return r.stream.doc(r.set)
 	case r.set != nil:
 		return r.set.setDoc()
-	case r.stream != nil:
-		return r.stream.doc()
 	}
 	return nil
 }
@@ -56,7 +57,12 @@ func (r *resultView) doc() []string {
 // first one, with a warning.
 func (c *clientGen) resultView(op *ir.Operation) *resultView {
 	if s := c.streamView(op); s != nil {
-		return &resultView{stream: s, mediaType: acceptable(s.mediaType), typ: func() *jen.Statement { return s.typ(c.m) }}
+		v := &resultView{stream: s, mediaType: acceptable(s.mediaType), typ: func() *jen.Statement { return s.typ(c.m) }}
+		if set := c.streamResultSet(op, s); set != nil {
+			v.set = set
+			v.typ = func() *jen.Statement { return jen.Op("*").Id(set.name) }
+		}
+		return v
 	}
 	if set := c.resultSet(op); set != nil {
 		v := &resultView{set: set, mediaType: acceptOf(answers(op))}

@@ -31,6 +31,10 @@ type resultSet struct {
 	// answers are the documented answers, in status order.
 	answers []*answerView
 	headers []*headerField
+	// stream is set for the result of a streamed answer with documented
+	// headers (stream.go): the struct embeds the stream, and its answers
+	// have no body field.
+	stream *streamView
 }
 
 // answerView is one documented answer of a result set.
@@ -110,11 +114,18 @@ func (c *clientGen) resultSet(op *ir.Operation) *resultSet {
 		return nil
 	}
 	s := &resultSet{op: op.Name}
-	used := map[string]bool{"Status": true, "Header": true}
+	c.fillResultSet(s, op, answers(op), map[string]bool{"Status": true, "Header": true})
+	return s
+}
+
+// fillResultSet adds to s the answers rs of op, with a body field each
+// (none for a streamed answer, whose stream the struct embeds) and their
+// documented headers, field names taken from used.
+func (c *clientGen) fillResultSet(s *resultSet, op *ir.Operation, rs []*ir.Response, used map[string]bool) {
 	byWire := map[string]*headerField{}
-	for _, r := range answers(op) {
+	for _, r := range rs {
 		a := &answerView{status: r.Status, code: r.Code(), doc: r.Doc}
-		if len(r.Contents) > 0 {
+		if len(r.Contents) > 0 && s.stream == nil {
 			a.field = c.bodyField(op, r, used)
 		}
 		for _, h := range r.Headers {
@@ -132,7 +143,6 @@ func (c *clientGen) resultSet(op *ir.Operation) *resultSet {
 		}
 		s.answers = append(s.answers, a)
 	}
-	return s
 }
 
 // statusField names the field of an answer's body after its status text
@@ -313,10 +323,14 @@ func (s *resultSet) acceptedStatuses() []int {
 //		return r, h.Err()
 //	}
 func emitResultSet(f *jen.File, s *resultSet) {
-	fields := []jen.Code{
+	var fields []jen.Code
+	if s.stream != nil {
+		fields = append(fields, comments(s.stream.fieldDoc()).Add(s.stream.embedded()))
+	}
+	fields = append(fields,
 		comments([]string{"Status is the answer's status code."}).Id("Status").Int(),
 		comments([]string{"Header is the answer's header, every field of it."}).Id("Header").Qual("net/http", "Header"),
-	}
+	)
 	for _, a := range s.answers {
 		if a.field == nil {
 			continue
@@ -335,6 +349,9 @@ func emitResultSet(f *jen.File, s *resultSet) {
 		fields = append(fields, comments(doc).Id(h.name).Add(h.typ()))
 	}
 	doc := wrap(s.name+" is an answer of "+s.op+": its status, its header and the body and documented headers of its status.", commentWidth)
+	if s.stream != nil {
+		doc = wrap(s.name+" is the streamed answer of "+s.op+": "+s.stream.what()+", its status, its header and the documented headers of its status.", commentWidth)
+	}
 	if s.renamed != "" {
 		doc = append(append(doc, ""), wrap(s.renamed, commentWidth)...)
 	}
@@ -400,8 +417,13 @@ func emitResultSet(f *jen.File, s *resultSet) {
 	} else {
 		body = append(body, jen.Return(jen.Id("r"), jen.Nil()))
 	}
-	f.Comment("decode" + s.name + " decodes an answer of " + s.op + ": the body of its status and")
-	f.Comment("its documented headers.")
+	if s.stream != nil {
+		f.Comment("decode" + s.name + " decodes the documented headers of an answer of")
+		f.Comment(s.op + "; the caller sets the stream.")
+	} else {
+		f.Comment("decode" + s.name + " decodes an answer of " + s.op + ": the body of its status and")
+		f.Comment("its documented headers.")
+	}
 	f.Func().Id("decode"+s.name).Params(resp).Params(jen.Op("*").Id(s.name), jen.Error()).Block(body...)
 }
 

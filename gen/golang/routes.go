@@ -34,25 +34,47 @@ func emitRoutes(f *jen.File, v *clientView) {
 		"path template of each operation, as the spec writes them, with its resilient.Operation made in dep " +
 		"from its entry of p (DefaultPolicy, or a Policy that WithPolicy-style edits changed). " +
 		"NewRouteTransport is the usual way to use it. It fails when an operation's policy is invalid.")
+	// The stream column is written only when an operation streams its
+	// answer, so that other tables read as before.
+	streams := false
+	for _, op := range v.ops {
+		streams = streams || op.streams()
+	}
+	if streams {
+		doc = append(doc, "")
+		doc = append(doc, DocWrap("The routes of streamed answers (events, JSON Lines, downloads) are "+
+			"resilient.Route.Stream: their deadline header carries the request context's remaining time, not "+
+			"the attempt's, so that a server does not cut the stream at the attempt timeout.")...)
+	}
 	var rows []jen.Code
 	for _, op := range v.ops {
-		rows = append(rows, jen.Values(jen.Lit(op.method), jen.Lit(op.src.Path), jen.Id("p").Dot(op.name)))
+		row := []jen.Code{jen.Lit(op.method), jen.Lit(op.src.Path), jen.Id("p").Dot(op.name)}
+		if streams {
+			row = append(row, jen.Lit(op.streams()))
+		}
+		rows = append(rows, jen.Values(row...))
+	}
+	fields := []jen.Code{
+		jen.List(jen.Id("method"), jen.Id("path")).String(),
+		jen.Id("policy").Add(rt("OperationPolicy")),
+	}
+	route := []jen.Code{
+		jen.Id("Method").Op(":").Id("r").Dot("method"),
+		jen.Id("Path").Op(":").Id("r").Dot("path"),
+		jen.Id("Operation").Op(":").Id("op"),
+	}
+	if streams {
+		fields = append(fields, jen.Id("stream").Bool())
+		route = append(route, jen.Id("Stream").Op(":").Id("r").Dot("stream"))
 	}
 	f.Add(comments(doc).Func().Id("Routes").Params(jen.Id("dep").Op("*").Add(rt("Dependency")), jen.Id("p").Id("Policy")).
 		Params(jen.Index().Add(rt("Route")), jen.Error()).Block(
-		jen.Id("table").Op(":=").Index().Struct(
-			jen.List(jen.Id("method"), jen.Id("path")).String(),
-			jen.Id("policy").Add(rt("OperationPolicy")),
-		).Add(lines("{", "}", rows...)),
+		jen.Id("table").Op(":=").Index().Struct(fields...).Add(lines("{", "}", rows...)),
 		jen.Id("routes").Op(":=").Make(jen.Index().Add(rt("Route")), jen.Lit(0), jen.Len(jen.Id("table"))),
 		jen.For(jen.List(jen.Id("_"), jen.Id("r")).Op(":=").Range().Id("table")).Block(
 			jen.List(jen.Id("op"), jen.Err()).Op(":=").Id("dep").Dot("Operation").Call(jen.Id("r").Dot("policy")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Id("routes").Op("=").Append(jen.Id("routes"), rt("Route").Values(
-				jen.Id("Method").Op(":").Id("r").Dot("method"),
-				jen.Id("Path").Op(":").Id("r").Dot("path"),
-				jen.Id("Operation").Op(":").Id("op"),
-			)),
+			jen.Id("routes").Op("=").Append(jen.Id("routes"), rt("Route").Values(route...)),
 		),
 		jen.Return(jen.Id("routes"), jen.Nil()),
 	))
@@ -139,3 +161,6 @@ func emitNewRouteTransport(f *jen.File, v *clientView) {
 		jen.Id("baseURL").String(), jen.Id("base").Qual("net/http", "RoundTripper"), jen.Id("opts").Op("...").Id("Option"),
 	).Params(jen.Op("*").Add(rt("RouteTransport")), jen.Error()).Block(body...))
 }
+
+// streams reports whether the operation's answer is streamed.
+func (v *opView) streams() bool { return v.result != nil && v.result.stream != nil }

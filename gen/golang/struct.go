@@ -48,6 +48,7 @@ func (m *models) structView(t *ir.Type) structView {
 		}
 		v.fields = append(v.fields, fieldView{name: f.Name, doc: doc, typ: typ, jsonTag: tag})
 	}
+	v.fields = append(v.fields, m.partHeaderFields(t)...)
 	return v
 }
 

@@ -31,6 +31,33 @@ func (b *builder) requestBody(o *ir.Operation, rr *openapi3.RequestBodyRef, ptr 
 	return body
 }
 
+// nothingToSend reports whether an optional request body can hold
+// nothing: every media type is a form (urlencoded or multipart) whose
+// schema is an object without properties that allows no other
+// (additionalProperties: false), as Stripe writes the bodies of its GET
+// and DELETE operations. The operation then has no body: a client would
+// only ever send an empty one.
+func nothingToSend(rb *openapi3.RequestBody) bool {
+	if rb.Required || len(rb.Content) == 0 {
+		return false
+	}
+	for mt, media := range rb.Content {
+		if k := contentKind(mt); k != ir.ContentForm && k != ir.ContentMultipart {
+			return false
+		}
+		if media == nil || media.Schema == nil || media.Schema.Value == nil {
+			return false
+		}
+		s := media.Schema.Value
+		if s.Type != nil && !s.Type.Is(openapi3.TypeObject) || len(s.Properties) > 0 ||
+			len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.AdditionalProperties.Schema != nil ||
+			s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has {
+			return false
+		}
+	}
+	return true
+}
+
 // responses builds an operation's responses, sorted by status.
 func (b *builder) responses(o *ir.Operation, m map[string]*openapi3.ResponseRef, ptr string) []*ir.Response {
 	statuses := sortedKeys(m)

@@ -64,7 +64,7 @@ func (b *builder) operation(path, method string, item *openapi3.PathItem, op *op
 	o.Resilience = append(slices.Clone(layer), b.resilience(ir.LevelOperation, op.Extensions, op.Origin, ptr)...)
 	o.Params = b.params(o, item.Parameters, op.Parameters, ptr)
 	b.checkPathVariables(o)
-	if op.RequestBody != nil && op.RequestBody.Value != nil {
+	if op.RequestBody != nil && op.RequestBody.Value != nil && !nothingToSend(op.RequestBody.Value) {
 		o.Body = b.requestBody(o, op.RequestBody, ptr+"/requestBody")
 	}
 	if op.Responses != nil {

@@ -355,3 +355,47 @@ func TestRemoteErrorMessageIsPrintable(t *testing.T) {
 		}
 	})
 }
+
+// TestInvokeFallbackAnswersNotShared: the caller whose answer a cached
+// fallback keeps, every caller it answers, and every caller a static
+// fallback answers, each get a message of their own: what one changes is
+// not what the next one reads.
+func TestInvokeFallbackAnswersNotShared(t *testing.T) {
+	for _, fb := range []runtime.FallbackPolicy{
+		{Kind: runtime.FallbackCached},
+		{Kind: runtime.FallbackStatic, Static: wrapperspb.String("answer")},
+	} {
+		t.Run(fb.Kind.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var down atomic.Bool
+				s := &echoServer{unary: func(ctx context.Context, _ int, in *wrapperspb.StringValue) (*wrapperspb.StringValue, error) {
+					if down.Load() {
+						return nil, status.Error(codes.Unavailable, "down")
+					}
+					return wrapperspb.String("answer"), nil
+				}}
+				cc := serveBufconn(t, s)
+				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly,
+					Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries}, Fallback: fb})
+				do := func() (*wrapperspb.StringValue, error) {
+					return resilientgrpc.Invoke[wrapperspb.StringValue](t.Context(), cc, op, unaryMethod, wrapperspb.String("q"))
+				}
+				first, err := do()
+				if err != nil || first.GetValue() != "answer" {
+					t.Fatalf("first call: %v, %v", first, err)
+				}
+				first.Value = "changed"
+				down.Store(true)
+				for i := range 2 {
+					v, err := do()
+					if !runtime.IsDegraded(err) || v.GetValue() != "answer" {
+						t.Errorf("degraded call %d: %v, %v; want the answer as it was sent, degraded", i, v, err)
+					}
+					if v != nil {
+						v.Value = "changed"
+					}
+				}
+			})
+		})
+	}
+}

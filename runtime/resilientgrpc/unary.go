@@ -114,6 +114,16 @@ func Invoke[Resp any](ctx context.Context, cc grpc.ClientConnInterface, op *runt
 		}
 		return reply, nil
 	})
+	if reply != nil && (op.CachesFallback() && cache || runtime.IsDegraded(err)) {
+		// A fallback keeps or serves one message for many callers: each
+		// gets a copy of its own, so that what one changes in its answer
+		// is not what the next one reads.
+		if m, ok := any(reply).(proto.Message); ok {
+			if c, ok := any(proto.Clone(m)).(*Resp); ok {
+				reply = c
+			}
+		}
+	}
 	return reply, wrap(err)
 }
 

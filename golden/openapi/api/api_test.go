@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -188,6 +189,86 @@ func TestMalformedHeader(t *testing.T) {
 	}
 }
 
+// TestStreamHeaders: the documented headers of a streamed answer are
+// typed fields of its result, beside the stream; one that does not parse,
+// or a required one absent, fails the call with a *resilient.HeaderError,
+// not retried, and the stream's bulkhead permit goes back.
+func TestStreamHeaders(t *testing.T) {
+	var n atomic.Int32
+	var remaining, start atomic.Value
+	remaining.Store("41")
+	start.Store("7")
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if strings.HasSuffix(r.URL.Path, "/log") {
+			if v := start.Load().(string); v != "" {
+				w.Header().Set("X-Log-Start", v)
+			}
+			w.Header().Set("Content-Type", "application/x-ndjson")
+			io.WriteString(w, `{"n":7,"text":"seventh"}`+"\n")
+			return
+		}
+		w.Header().Set("X-Rate-Limit-Remaining", remaining.Load().(string))
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"state\":\"running\"}\n\n")
+	}, WithPolicy(func(p *Policy) { p.Dependency.Bulkhead.MaxConcurrent = 1 }))
+	ctx := context.Background()
+
+	events, err := c.WatchJob(ctx, jobID)
+	if err != nil {
+		t.Fatalf("WatchJob: %v", err)
+	}
+	if events.Status != http.StatusOK || events.XRateLimitRemaining == nil || *events.XRateLimitRemaining != 41 ||
+		events.Header.Get("Content-Type") != "text/event-stream" {
+		t.Errorf("WatchJob's result: status %d, X-Rate-Limit-Remaining %v, header %v", events.Status, events.XRateLimitRemaining, events.Header)
+	}
+	if !events.Next() || events.Current().Data.State != "running" {
+		t.Errorf("first event = %+v, %v", events.Current(), events.Err())
+	}
+	events.Close()
+
+	lines, err := c.TailLog(ctx, jobID)
+	if err != nil {
+		t.Fatalf("TailLog: %v", err)
+	}
+	if lines.XLogStart == nil || *lines.XLogStart != 7 {
+		t.Errorf("TailLog's X-Log-Start = %v, want 7", lines.XLogStart)
+	}
+	for line, err := range lines.All() {
+		if err != nil || line.Text != "seventh" {
+			t.Errorf("line = %+v, %v", line, err)
+		}
+	}
+
+	remaining.Store("many")
+	start.Store("")
+	n.Store(0)
+	for _, call := range []struct {
+		name, field string
+		do          func() error
+	}{
+		{"WatchJob", "X-Rate-Limit-Remaining", func() error { _, err := c.WatchJob(ctx, jobID); return err }},
+		{"TailLog", "X-Log-Start", func() error { _, err := c.TailLog(ctx, jobID); return err }},
+	} {
+		err := call.do()
+		var he *resilient.HeaderError
+		if !errors.As(err, &he) || he.Field != call.field {
+			t.Errorf("%s error = %v, want a *HeaderError for %s", call.name, err, call.field)
+		}
+	}
+	if got := n.Load(); got != 2 {
+		t.Errorf("server saw %d requests, want 2: a header error is not retried", got)
+	}
+	// The bulkhead has one permit: had a failed call kept its stream open,
+	// this one would be refused.
+	remaining.Store("3")
+	events, err = c.WatchJob(ctx, jobID)
+	if err != nil {
+		t.Fatalf("WatchJob after the header errors: %v", err)
+	}
+	events.Close()
+}
+
 // TestResponseInfo: a method that returns only its body tells the
 // answer's status and header through WithResponseInfo.
 func TestResponseInfo(t *testing.T) {
@@ -234,32 +315,38 @@ func TestRealTypes(t *testing.T) {
 	}
 }
 
-// TestFormBody: the typed form is encoded as its encoding object says.
+// TestFormBody: the typed form is encoded as its encoding object says:
+// arrays exploded or joined, an object exploded into its properties or
+// joined with its names.
 func TestFormBody(t *testing.T) {
 	var got string
 	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		got = r.Header.Get("Content-Type") + " " + credentialsOf(r) + "|"
 		if err := r.ParseForm(); err == nil {
-			got += fmt.Sprint(r.PostForm["grant_type"], r.PostForm["scope"], r.PostForm["audience"], r.PostForm["resource"])
+			got += fmt.Sprint(r.PostForm["grant_type"], r.PostForm["scope"], r.PostForm["audience"], r.PostForm["resource"],
+				r.PostForm["client_id"], r.PostForm["client_version"], r.PostForm["claims"])
 		}
 		io.WriteString(w, `{"access_token":"t"}`)
 	})
-	scope := "jobs"
+	scope, id, version := "jobs", "cli", 3
 	_, err := c.CreateToken(context.Background(), TokenRequest{
 		GrantType: TokenRequestGrantTypeRefreshToken, Scope: &scope,
 		Audience: []string{"a", "b"}, Resource: []string{"x", "y"},
+		Client: &TokenRequestClient{ClientID: &id, ClientVersion: &version}, // style form, exploded
+		Claims: map[string]string{"team": "ops", "env": "prod"},             // style form, not exploded
 	})
 	if err != nil {
 		t.Fatalf("CreateToken: %v", err)
 	}
 	// security: [] sends no credential.
-	if want := "application/x-www-form-urlencoded |[refresh_token] [jobs] [a b] [x,y]"; got != want {
+	if want := "application/x-www-form-urlencoded |[refresh_token] [jobs] [a b] [x,y] [cli] [3] [env,prod,team,ops]"; got != want {
 		t.Errorf("server saw %q, want %q", got, want)
 	}
 }
 
 // TestMultipartBody: the typed upload is sent part by part, the file with
-// its encoding's content type; a file held in a bytes.Reader is sent
+// its encoding's content type and declared part header, another with its
+// own content type, an object as JSON; a file held in a bytes.Reader is sent
 // again on a retry, a one-shot reader gets one attempt.
 func TestMultipartBody(t *testing.T) {
 	var (
@@ -283,24 +370,31 @@ func TestMultipartBody(t *testing.T) {
 				break
 			}
 			data, _ := io.ReadAll(p)
-			parts.add(p.FormName() + " " + p.FileName() + " " + p.Header.Get("Content-Type") + " " + string(data))
+			line := p.FormName() + " " + p.FileName() + " " + p.Header.Get("Content-Type") + " " + string(data)
+			if sum := p.Header.Get("X-Checksum"); sum != "" {
+				line += " X-Checksum: " + sum
+			}
+			parts.add(line)
 		}
 		w.WriteHeader(http.StatusCreated)
 		io.WriteString(w, `{"id":"0b6e2e9a-3c0e-4c4e-8f4e-2a9a4f3b7c21","size":3}`)
 	})
 	note := "first"
 	att, err := c.AddAttachment(context.Background(), jobID, Upload{
-		File:   resilient.File{Name: "a.png", Body: bytes.NewReader([]byte("png"))},
-		Note:   &note,
-		Labels: []string{"x", "y"},
-		Meta:   &UploadMeta{Source: &note},
+		File:          resilient.File{Name: "a.png", Body: bytes.NewReader([]byte("png"))},
+		FileXChecksum: "4e1f",
+		Thumbnail:     resilient.File{Name: "a.jpg", ContentType: "image/jpeg", Body: strings.NewReader("jpg")},
+		Note:          &note,
+		Labels:        []string{"x", "y"},
+		Meta:          &UploadMeta{Source: &note},
 	})
 	if err != nil || att.Size != 3 {
 		t.Fatalf("AddAttachment = %+v, %v", att, err)
 	}
 	want := []string{
-		"file a.png image/png png",
-		"note   first", // a text part: no Content-Type, text/plain by default
+		"file a.png image/png png X-Checksum: 4e1f", // the encoding's content type and declared header
+		"thumbnail a.jpg image/jpeg jpg",            // the File's own content type
+		"note   first",                              // a text part: no Content-Type, text/plain by default
 		"labels   x",
 		"labels   y",
 		`meta  application/json {"source":"first"}`,
@@ -335,6 +429,8 @@ func TestBinaryBodyAndDownload(t *testing.T) {
 		seen.add(r.Method + " " + string(data) + " " + credentialsOf(r))
 		if r.Method == http.MethodGet {
 			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("ETag", `"a1"`)
+			w.Header().Set("X-Checksum-SHA256", "9f86d0")
 			io.WriteString(w, "artifact bytes")
 			return
 		}
@@ -366,6 +462,9 @@ func TestBinaryBodyAndDownload(t *testing.T) {
 	}
 	if info.Status != http.StatusOK || info.Header.Get("Content-Type") != "application/octet-stream" {
 		t.Errorf("ResponseInfo = %d %v", info.Status, info.Header)
+	}
+	if body.Status != http.StatusOK || body.ETag != `"a1"` || body.XChecksumSha256 != "9f86d0" {
+		t.Errorf("GetArtifact's documented headers: status %d, ETag %q, X-Checksum-SHA256 %q", body.Status, body.ETag, body.XChecksumSha256)
 	}
 	want := []string{
 		"PUT output Bearer bearer-1",
@@ -431,6 +530,7 @@ func TestStreamNotRetriedAfterFirstByte(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.Header().Set("X-Log-Start", "1")
 		io.WriteString(w, `{"n":1,"text":"started"}`+"\n")
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler) // cut the connection mid-stream
@@ -608,5 +708,169 @@ func TestSpans(t *testing.T) {
 		if !strings.Contains(p, traceID) {
 			t.Errorf("attempt %d's traceparent %q is not in the call's trace %s", i+1, p, traceID)
 		}
+	}
+}
+
+// TestRouteTransportStreamNotCutByAttemptTimeout: through the generated
+// route table, a streamed route tells the server the caller's remaining
+// time rather than the attempt's, so a server behind
+// resilient.DeadlineMiddleware keeps the stream open past the attempt
+// timeout, while a plain route's request is bounded by it.
+func TestRouteTransportStreamNotCutByAttemptTimeout(t *testing.T) {
+	const attempt = 20 * time.Millisecond
+	var (
+		release = make(chan struct{})
+		seen    log
+	)
+	h := func(w http.ResponseWriter, r *http.Request) {
+		deadline, ok := r.Context().Deadline()
+		if !ok {
+			seen.add(r.URL.Path + ": no deadline")
+		} else if time.Until(deadline) > attempt {
+			seen.add(r.URL.Path + ": beyond the attempt timeout")
+		} else {
+			seen.add(r.URL.Path + ": within the attempt timeout")
+		}
+		if !strings.HasSuffix(r.URL.Path, "/events") {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, jobJSON)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"state\":\"running\"}\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			seen.add("events: cut by the server's deadline")
+			return
+		}
+		io.WriteString(w, "data: {\"state\":\"done\"}\n\n")
+	}
+	srv := httptest.NewServer(resilient.DeadlineMiddleware(http.HandlerFunc(h)))
+	t.Cleanup(srv.Close)
+	rt, err := NewRouteTransport(srv.URL+"/v1", nil, WithPolicy(func(p *Policy) {
+		p.WatchJob.AttemptTimeout, p.GetJob.AttemptTimeout = attempt, attempt
+	}))
+	if err != nil {
+		t.Fatalf("NewRouteTransport: %v", err)
+	}
+	client := &http.Client{Transport: rt}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	get := func(path string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/v1/jobs/"+jobID.String()+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		return resp
+	}
+	resp := get("")
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+
+	resp = get("/events")
+	defer resp.Body.Close()
+	buf := make([]byte, len("data: {\"state\":\"running\"}\n\n"))
+	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		t.Fatalf("first event: %v", err)
+	}
+	time.Sleep(5 * attempt) // the stream outlives the attempt timeout
+	close(release)
+	rest, err := io.ReadAll(resp.Body)
+	if err != nil || !strings.Contains(string(rest), `"done"`) {
+		t.Errorf("rest of the stream = %q, %v; want the last event", rest, err)
+	}
+	want := []string{
+		"/v1/jobs/" + jobID.String() + ": within the attempt timeout",
+		"/v1/jobs/" + jobID.String() + "/events: beyond the attempt timeout",
+	}
+	if got := seen.all(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("server saw %q, want %q", got, want)
+	}
+}
+
+// TestNestedFormBody: a form body that nests objects, maps, arrays of
+// objects and unions, as Stripe's do, is a typed struct encoded in
+// deepObject brackets; a union whose JSON does not parse fails the call
+// before anything is sent.
+func TestNestedFormBody(t *testing.T) {
+	var (
+		got  url.Values
+		sent atomic.Int32
+	)
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		sent.Add(1)
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		got = r.PostForm
+		io.WriteString(w, `{"id":"sub_1"}`)
+	})
+	var addr CreateSubscriptionRequestAddress
+	city := "Lyon"
+	if err := addr.FromCreateSubscriptionRequestAddressVariant0(CreateSubscriptionRequestAddressVariant0{City: &city}); err != nil {
+		t.Fatal(err)
+	}
+	two, days := 2, 14
+	pause := CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethodPause
+	sub, err := c.CreateSubscription(context.Background(), CreateSubscriptionRequest{
+		Customer: "cus_1",
+		Expand:   []string{"customer", "items"},
+		Items: []CreateSubscriptionRequestItemsItem{
+			{Price: "price_a", Quantity: &two, TaxRates: []string{"txr_1", "txr_2"}},
+			{Price: "price_b"},
+		},
+		Metadata: map[string]string{"team": "billing", "env": "prod"},
+		Address:  &addr,
+		Trial:    &CreateSubscriptionRequestTrial{Days: &days, EndBehavior: &CreateSubscriptionRequestTrialEndBehavior{MissingPaymentMethod: &pause}},
+		Note:     resilient.NewNullable("first"),
+	})
+	if err != nil || sub.ID != "sub_1" {
+		t.Fatalf("CreateSubscription = %+v, %v", sub, err)
+	}
+	want := url.Values{
+		"customer":              {"cus_1"},
+		"expand[]":              {"customer", "items"},
+		"items[0][price]":       {"price_a"},
+		"items[0][quantity]":    {"2"},
+		"items[0][tax_rates][]": {"txr_1", "txr_2"},
+		"items[1][price]":       {"price_b"},
+		"metadata[env]":         {"prod"},
+		"metadata[team]":        {"billing"},
+		"address[city]":         {"Lyon"},
+		"trial[days]":           {"14"},
+		"trial[end_behavior][missing_payment_method]": {"pause"},
+		"note": {"first"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("form sent:\n got %v\nwant %v", got, want)
+	}
+
+	// "" clears the address, as Stripe reads it.
+	var clear CreateSubscriptionRequestAddress
+	if err := clear.FromCreateSubscriptionRequestAddressVariant1(CreateSubscriptionRequestAddressVariant1Empty); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateSubscription(context.Background(), CreateSubscriptionRequest{Customer: "cus_1", Address: &clear}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := got["address"]; !ok || fmt.Sprint(v) != "[]" {
+		t.Errorf("cleared address sent as %q (present %v), want address=", v, ok)
+	}
+
+	var bad CreateSubscriptionRequestAddress
+	bad.UnmarshalJSON([]byte(`{"city":`))
+	sent.Store(0)
+	_, err = c.CreateSubscription(context.Background(), CreateSubscriptionRequest{Customer: "cus_1", Address: &bad})
+	var ce *resilient.CallError
+	if !errors.As(err, &ce) || ce.End != resilient.EndInvalidRequest || sent.Load() != 0 {
+		t.Errorf("an address that does not parse: %v, %d sent; want an invalid request, nothing sent", err, sent.Load())
 	}
 }

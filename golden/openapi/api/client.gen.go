@@ -13,8 +13,10 @@ import (
 	oauth2 "golang.org/x/oauth2"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +27,121 @@ type Attachment struct {
 	ID    uuid.UUID `json:"id"`
 	Size  int64     `json:"size"`
 	Names []string  `json:"names,omitempty"`
+}
+
+// CreateSubscriptionRequest models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema).
+type CreateSubscriptionRequest struct {
+	Customer string                               `json:"customer"`
+	Expand   []string                             `json:"expand,omitempty"`
+	Items    []CreateSubscriptionRequestItemsItem `json:"items,omitempty"`
+	Metadata map[string]string                    `json:"metadata,omitempty"`
+	// The billing address, or "" to clear it.
+	Address *CreateSubscriptionRequestAddress `json:"address,omitempty"`
+	Trial   *CreateSubscriptionRequestTrial   `json:"trial,omitempty"`
+	Note    resilient.Nullable[string]        `json:"note,omitzero"`
+}
+
+// CreateSubscriptionRequestAddress holds one of the alternatives (anyOf) of the schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/address).
+//
+// The billing address, or "" to clear it.
+//
+// Use the As and From methods to read and set the value.
+type CreateSubscriptionRequestAddress struct {
+	union json.RawMessage
+}
+
+// AsCreateSubscriptionRequestAddressVariant0 decodes the value as CreateSubscriptionRequestAddressVariant0.
+func (u CreateSubscriptionRequestAddress) AsCreateSubscriptionRequestAddressVariant0() (CreateSubscriptionRequestAddressVariant0, error) {
+	var v CreateSubscriptionRequestAddressVariant0
+	err := json.Unmarshal(u.union, &v)
+	return v, err
+}
+
+// FromCreateSubscriptionRequestAddressVariant0 sets the value to v.
+func (u *CreateSubscriptionRequestAddress) FromCreateSubscriptionRequestAddressVariant0(v CreateSubscriptionRequestAddressVariant0) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	u.union = data
+	return nil
+}
+
+// AsCreateSubscriptionRequestAddressVariant1 decodes the value as CreateSubscriptionRequestAddressVariant1.
+func (u CreateSubscriptionRequestAddress) AsCreateSubscriptionRequestAddressVariant1() (CreateSubscriptionRequestAddressVariant1, error) {
+	var v CreateSubscriptionRequestAddressVariant1
+	err := json.Unmarshal(u.union, &v)
+	return v, err
+}
+
+// FromCreateSubscriptionRequestAddressVariant1 sets the value to v.
+func (u *CreateSubscriptionRequestAddress) FromCreateSubscriptionRequestAddressVariant1(v CreateSubscriptionRequestAddressVariant1) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	u.union = data
+	return nil
+}
+
+// MarshalJSON returns the value as it was set or decoded.
+func (u CreateSubscriptionRequestAddress) MarshalJSON() ([]byte, error) {
+	if u.union == nil {
+		return []byte("null"), nil
+	}
+	return u.union, nil
+}
+
+// UnmarshalJSON keeps a copy of data.
+func (u *CreateSubscriptionRequestAddress) UnmarshalJSON(data []byte) error {
+	u.union = append(json.RawMessage(nil), data...)
+	return nil
+}
+
+// CreateSubscriptionRequestAddressVariant0 models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/address/anyOf/0).
+type CreateSubscriptionRequestAddressVariant0 struct {
+	City  *string `json:"city,omitempty"`
+	Line1 *string `json:"line1,omitempty"`
+}
+
+// CreateSubscriptionRequestAddressVariant1 enumerates the values of the schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/address/anyOf/1).
+type CreateSubscriptionRequestAddressVariant1 string
+
+// The values of CreateSubscriptionRequestAddressVariant1.
+const (
+	CreateSubscriptionRequestAddressVariant1Empty CreateSubscriptionRequestAddressVariant1 = ""
+)
+
+// CreateSubscriptionRequestItemsItem models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/items/items).
+type CreateSubscriptionRequestItemsItem struct {
+	Price    string   `json:"price"`
+	Quantity *int     `json:"quantity,omitempty"`
+	TaxRates []string `json:"tax_rates,omitempty"`
+}
+
+// CreateSubscriptionRequestTrial models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/trial).
+type CreateSubscriptionRequestTrial struct {
+	Days        *int                                       `json:"days,omitempty"`
+	EndBehavior *CreateSubscriptionRequestTrialEndBehavior `json:"end_behavior,omitempty"`
+}
+
+// CreateSubscriptionRequestTrialEndBehavior models the object schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/trial/properties/end_behavior).
+type CreateSubscriptionRequestTrialEndBehavior struct {
+	MissingPaymentMethod *CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod `json:"missing_payment_method,omitempty"`
+}
+
+// CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod enumerates the values of the schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/trial/properties/end_behavior/properties/missing_payment_method).
+type CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod string
+
+// The values of CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod.
+const (
+	CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethodCancel CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod = "cancel"
+	CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethodPause  CreateSubscriptionRequestTrialEndBehaviorMissingPaymentMethod = "pause"
+)
+
+// CreateSubscriptionResponse models the object schema (#/paths/~1subscriptions/post/responses/200/content/application~1json/schema).
+type CreateSubscriptionResponse struct {
+	ID string `json:"id"`
 }
 
 // Job models the object schema (#/components/schemas/Job).
@@ -84,6 +201,18 @@ type TokenRequest struct {
 	Scope     *string               `json:"scope,omitempty"`
 	Audience  []string              `json:"audience,omitempty"`
 	Resource  []string              `json:"resource,omitempty"`
+	// Sent exploded, one pair per property.
+	Client *TokenRequestClient `json:"client,omitempty"`
+	// Sent as one pair, names and values joined by commas.
+	Claims map[string]string `json:"claims,omitempty"`
+}
+
+// TokenRequestClient models the object schema (#/components/schemas/TokenRequest/properties/client).
+//
+// Sent exploded, one pair per property.
+type TokenRequestClient struct {
+	ClientID      *string `json:"client_id,omitempty"`
+	ClientVersion *int    `json:"client_version,omitempty"`
 }
 
 // TokenRequestGrantType enumerates the values of the schema (#/components/schemas/TokenRequest/properties/grant_type).
@@ -102,6 +231,10 @@ type Upload struct {
 	Note      *string        `json:"note,omitempty"`
 	Labels    []string       `json:"labels,omitempty"`
 	Meta      *UploadMeta    `json:"meta,omitempty"`
+	// FileXChecksum is the X-Checksum header of the file part, sent when not empty.
+	//
+	// The file's SHA-256, in hexadecimal.
+	FileXChecksum string `json:"-"`
 }
 
 // UploadMeta models the object schema (#/components/schemas/Upload/properties/meta).
@@ -131,15 +264,16 @@ type Client struct {
 	httpc   *resilient.HTTPClient
 	dep     *resilient.Dependency
 	ops     struct {
-		CreateJob     *resilient.Operation
-		DeleteJob     *resilient.Operation
-		GetJob        *resilient.Operation
-		GetArtifact   *resilient.Operation
-		PutArtifact   *resilient.Operation
-		AddAttachment *resilient.Operation
-		WatchJob      *resilient.Operation
-		TailLog       *resilient.Operation
-		CreateToken   *resilient.Operation
+		CreateJob          *resilient.Operation
+		DeleteJob          *resilient.Operation
+		GetJob             *resilient.Operation
+		GetArtifact        *resilient.Operation
+		PutArtifact        *resilient.Operation
+		AddAttachment      *resilient.Operation
+		WatchJob           *resilient.Operation
+		TailLog            *resilient.Operation
+		CreateSubscription *resilient.Operation
+		CreateToken        *resilient.Operation
 	}
 }
 
@@ -519,6 +653,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.AddAttachment.ConnectTimeout,
 			p.WatchJob.ConnectTimeout,
 			p.TailLog.ConnectTimeout,
+			p.CreateSubscription.ConnectTimeout,
 			p.CreateToken.ConnectTimeout,
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
@@ -587,6 +722,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c.ops.TailLog = c.ops.TailLog.With(resilient.WithCredentials(
 		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
 	))
+	if c.ops.CreateSubscription, err = dep.Operation(p.CreateSubscription); err != nil {
+		return nil, err
+	}
+	c.ops.CreateSubscription = c.ops.CreateSubscription.With(resilient.WithCredentials(
+		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+	))
 	if c.ops.CreateToken, err = dep.Operation(p.CreateToken); err != nil {
 		return nil, err
 	}
@@ -635,20 +776,27 @@ func ServerRegional(region string, version string) (string, error) {
 // with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
 // or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
 // usual way to use it. It fails when an operation's policy is invalid.
+//
+// The routes of streamed answers (events, JSON Lines, downloads) are
+// resilient.Route.Stream: their deadline header carries the request context's
+// remaining time, not the attempt's, so that a server does not cut the stream
+// at the attempt timeout.
 func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 	table := []struct {
 		method, path string
 		policy       resilient.OperationPolicy
+		stream       bool
 	}{
-		{"POST", "/jobs", p.CreateJob},
-		{"DELETE", "/jobs/{id}", p.DeleteJob},
-		{"GET", "/jobs/{id}", p.GetJob},
-		{"GET", "/jobs/{id}/artifact", p.GetArtifact},
-		{"PUT", "/jobs/{id}/artifact", p.PutArtifact},
-		{"POST", "/jobs/{id}/attachments", p.AddAttachment},
-		{"GET", "/jobs/{id}/events", p.WatchJob},
-		{"GET", "/jobs/{id}/log", p.TailLog},
-		{"POST", "/tokens", p.CreateToken},
+		{"POST", "/jobs", p.CreateJob, false},
+		{"DELETE", "/jobs/{id}", p.DeleteJob, false},
+		{"GET", "/jobs/{id}", p.GetJob, false},
+		{"GET", "/jobs/{id}/artifact", p.GetArtifact, true},
+		{"PUT", "/jobs/{id}/artifact", p.PutArtifact, false},
+		{"POST", "/jobs/{id}/attachments", p.AddAttachment, false},
+		{"GET", "/jobs/{id}/events", p.WatchJob, true},
+		{"GET", "/jobs/{id}/log", p.TailLog, true},
+		{"POST", "/subscriptions", p.CreateSubscription, false},
+		{"POST", "/tokens", p.CreateToken, false},
 	}
 	routes := make([]resilient.Route, 0, len(table))
 	for _, r := range table {
@@ -656,7 +804,7 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
@@ -726,6 +874,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 			p.AddAttachment.ConnectTimeout,
 			p.WatchJob.ConnectTimeout,
 			p.TailLog.ConnectTimeout,
+			p.CreateSubscription.ConnectTimeout,
 			p.CreateToken.ConnectTimeout,
 		), p.Dependency.Bulkhead.MaxConcurrent)
 	}
@@ -770,6 +919,8 @@ type Policy struct {
 	WatchJob resilient.OperationPolicy
 	// TailLog is the policy of [Client.TailLog].
 	TailLog resilient.OperationPolicy
+	// CreateSubscription is the policy of [Client.CreateSubscription].
+	CreateSubscription resilient.OperationPolicy
 	// CreateToken is the policy of [Client.CreateToken].
 	CreateToken resilient.OperationPolicy
 }
@@ -923,6 +1074,22 @@ func DefaultPolicy() Policy {
 			ConnectTimeout: time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
+				Base:       50 * time.Millisecond,
+				Cap:        200 * time.Millisecond,
+				MinAttempt: 0,
+			},
+			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		},
+		// CreateSubscription: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 5s, attempt 1s.
+		CreateSubscription: resilient.OperationPolicy{
+			Name:           "CreateSubscription",
+			Idempotency:    resilient.NotIdempotent,
+			Timeout:        5 * time.Second,
+			AttemptTimeout: time.Second,
+			ConnectTimeout: time.Second,
+			Retry: resilient.RetryPolicy{
+				MaxRetries: resilient.NoRetries,
 				Base:       50 * time.Millisecond,
 				Cap:        200 * time.Millisecond,
 				MinAttempt: 0,
@@ -1286,12 +1453,15 @@ func decodeGetJobError(re *resilient.RemoteError) error {
 // is retried only before its header arrives; once the first byte is handed
 // over, a failure is the read's error, never retried.
 //
-// The answer's status and header: resilient.WithResponseInfo.
+// The answer comes back as a *GetArtifactResult, which embeds the body, with
+// its Status, its Header and the documented headers; a documented header that
+// does not parse fails the call with a *resilient.HeaderError, the body
+// closed.
 //
 // Credentials: "oidc" (WithOpenIDConnect); the first alternative the client
 // has every credential of is sent, afresh on every attempt. Without any, the
 // call fails with a *resilient.MissingCredentialError before anything is sent.
-func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (io.ReadCloser, error) {
+func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*GetArtifactResult, error) {
 	req, err := c.requestGetArtifact(ctx, id)
 	if err != nil {
 		return nil, resilient.InvalidRequest(c.ops.GetArtifact, err)
@@ -1301,7 +1471,13 @@ func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...resilien
 	if err != nil {
 		return nil, err
 	}
-	return resp.Body, nil
+	r, err := decodeGetArtifactResult(resp)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	r.ReadCloser = resp.Body
+	return r, nil
 }
 
 // requestGetArtifact builds the request of GetArtifact.
@@ -1313,6 +1489,38 @@ func (c *Client) requestGetArtifact(ctx context.Context, id uuid.UUID) (*http.Re
 	}
 	req.Header.Set("Accept", "application/octet-stream")
 	return req, nil
+}
+
+// GetArtifactResult is the streamed answer of GetArtifact: the body, read as
+// it arrives, its status, its header and the documented headers of its status.
+type GetArtifactResult struct {
+	// ReadCloser reads the body as it arrives; close it.
+	io.ReadCloser
+	// Status is the answer's status code.
+	Status int
+	// Header is the answer's header, every field of it.
+	Header http.Header
+	// ETag is the ETag header; empty when absent.
+	//
+	// The version of the job.
+	ETag string
+	// XChecksumSha256 is the X-Checksum-SHA256 header; empty when absent.
+	//
+	// The output's digest, in hexadecimal.
+	XChecksumSha256 string
+}
+
+// decodeGetArtifactResult decodes the documented headers of an answer of
+// GetArtifact; the caller sets the stream.
+func decodeGetArtifactResult(resp *http.Response) (*GetArtifactResult, error) {
+	r := &GetArtifactResult{Status: resp.StatusCode, Header: resp.Header}
+	h := resilient.NewHeaderDecoder(resp)
+	switch resp.StatusCode {
+	case http.StatusOK:
+		r.ETag = h.Text("ETag", false)
+		r.XChecksumSha256 = h.Text("X-Checksum-SHA256", true)
+	}
+	return r, h.Err()
 }
 
 // PutArtifact calls PUT /jobs/{id}/artifact.
@@ -1382,7 +1590,7 @@ func (c *Client) AddAttachment(ctx context.Context, id uuid.UUID, body Upload, o
 func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Upload) (*http.Request, error) {
 	u := c.baseURL + "/jobs/" + url.PathEscape(id.String()) + "/attachments"
 	m := resilient.NewMultipart()
-	m.File("file", body.File, "image/png", nil)
+	m.File("file", body.File, "image/png", resilient.PartHeader("X-Checksum", body.FileXChecksum))
 	if body.Thumbnail.Body != nil {
 		m.File("thumbnail", body.Thumbnail, "", nil)
 	}
@@ -1422,13 +1630,16 @@ func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Up
 // is retried only before its header arrives; once the first byte is handed
 // over, a failure is the read's error, never retried.
 //
-// The answer's status and header: the stream's Response method.
+// The answer comes back as a *WatchJobResult, which embeds the stream, with
+// its Status, its Header and the documented headers; a documented header that
+// does not parse fails the call with a *resilient.HeaderError, the stream
+// closed.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
 // any, the call fails with a *resilient.MissingCredentialError before anything
 // is sent.
-func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*resilient.Stream[resilient.Event[JobEvent]], error) {
+func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*WatchJobResult, error) {
 	req, err := c.requestWatchJob(ctx, id)
 	if err != nil {
 		return nil, resilient.InvalidRequest(c.ops.WatchJob, err)
@@ -1438,7 +1649,13 @@ func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...resilient.C
 	if err != nil {
 		return nil, err
 	}
-	return resilient.NewEventStream(resp, resilient.DecodeJSON[JobEvent]), nil
+	r, err := decodeWatchJobResult(resp)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	r.Stream = resilient.NewEventStream(resp, resilient.DecodeJSON[JobEvent])
+	return r, nil
 }
 
 // requestWatchJob builds the request of WatchJob.
@@ -1450,6 +1667,33 @@ func (c *Client) requestWatchJob(ctx context.Context, id uuid.UUID) (*http.Reque
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	return req, nil
+}
+
+// WatchJobResult is the streamed answer of WatchJob: the events, read as they
+// arrive, its status, its header and the documented headers of its status.
+type WatchJobResult struct {
+	// Stream reads the events as they arrive; close it.
+	*resilient.Stream[resilient.Event[JobEvent]]
+	// Status is the answer's status code.
+	Status int
+	// Header is the answer's header, every field of it.
+	Header http.Header
+	// XRateLimitRemaining is the X-Rate-Limit-Remaining header; nil when absent.
+	//
+	// Calls left in the window.
+	XRateLimitRemaining *int
+}
+
+// decodeWatchJobResult decodes the documented headers of an answer of
+// WatchJob; the caller sets the stream.
+func decodeWatchJobResult(resp *http.Response) (*WatchJobResult, error) {
+	r := &WatchJobResult{Status: resp.StatusCode, Header: resp.Header}
+	h := resilient.NewHeaderDecoder(resp)
+	switch resp.StatusCode {
+	case http.StatusOK:
+		r.XRateLimitRemaining = resilient.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
+	}
+	return r, h.Err()
 }
 
 // TailLog calls GET /jobs/{id}/log.
@@ -1468,13 +1712,15 @@ func (c *Client) requestWatchJob(ctx context.Context, id uuid.UUID) (*http.Reque
 // is retried only before its header arrives; once the first byte is handed
 // over, a failure is the read's error, never retried.
 //
-// The answer's status and header: the stream's Response method.
+// The answer comes back as a *TailLogResult, which embeds the stream, with its
+// Status, its Header and the documented headers; a documented header that does
+// not parse fails the call with a *resilient.HeaderError, the stream closed.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
 // any, the call fails with a *resilient.MissingCredentialError before anything
 // is sent.
-func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*resilient.Stream[LogLine], error) {
+func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*TailLogResult, error) {
 	req, err := c.requestTailLog(ctx, id)
 	if err != nil {
 		return nil, resilient.InvalidRequest(c.ops.TailLog, err)
@@ -1484,7 +1730,13 @@ func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...resilient.Ca
 	if err != nil {
 		return nil, err
 	}
-	return resilient.NewJSONLinesStream(resp, resilient.DecodeJSON[LogLine]), nil
+	r, err := decodeTailLogResult(resp)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	r.Stream = resilient.NewJSONLinesStream(resp, resilient.DecodeJSON[LogLine])
+	return r, nil
 }
 
 // requestTailLog builds the request of TailLog.
@@ -1495,6 +1747,92 @@ func (c *Client) requestTailLog(ctx context.Context, id uuid.UUID) (*http.Reques
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/x-ndjson")
+	return req, nil
+}
+
+// TailLogResult is the streamed answer of TailLog: the items, read as they
+// arrive, its status, its header and the documented headers of its status.
+type TailLogResult struct {
+	// Stream reads the items as they arrive; close it.
+	*resilient.Stream[LogLine]
+	// Status is the answer's status code.
+	Status int
+	// Header is the answer's header, every field of it.
+	Header http.Header
+	// XLogStart is the X-Log-Start header; nil when absent.
+	//
+	// The number of the first line sent.
+	XLogStart *int64
+}
+
+// decodeTailLogResult decodes the documented headers of an answer of
+// TailLog; the caller sets the stream.
+func decodeTailLogResult(resp *http.Response) (*TailLogResult, error) {
+	r := &TailLogResult{Status: resp.StatusCode, Header: resp.Header}
+	h := resilient.NewHeaderDecoder(resp)
+	switch resp.StatusCode {
+	case http.StatusOK:
+		r.XLogStart = resilient.DecodeHeader(&h, "X-Log-Start", true, resilient.ParseInt64)
+	}
+	return r, h.Err()
+}
+
+// CreateSubscription calls POST /subscriptions.
+//
+// Subscribes a customer; the form nests objects, maps and arrays as Stripe's
+// do.
+//
+// Policy: not idempotent, 1 attempt, timeout 5s, attempt 1s.
+//
+// Credentials: "bearerAuth" (WithBearerToken); the first alternative the
+// client has every credential of is sent, afresh on every attempt. Without
+// any, the call fails with a *resilient.MissingCredentialError before anything
+// is sent.
+func (c *Client) CreateSubscription(ctx context.Context, body CreateSubscriptionRequest, opts ...resilient.CallOption) (CreateSubscriptionResponse, error) {
+	req, err := c.requestCreateSubscription(ctx, body)
+	if err != nil {
+		var zero CreateSubscriptionResponse
+		return zero, resilient.InvalidRequest(c.ops.CreateSubscription, err)
+	}
+	op := c.ops.CreateSubscription.With(opts...)
+	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreateSubscriptionResponse], nil)
+}
+
+// requestCreateSubscription builds the request of CreateSubscription.
+func (c *Client) requestCreateSubscription(ctx context.Context, body CreateSubscriptionRequest) (*http.Request, error) {
+	u := c.baseURL + "/subscriptions"
+	form := url.Values{}
+	form.Set("customer", body.Customer)
+	for _, v := range body.Expand {
+		form.Add("expand[]", v)
+	}
+	for i, v := range body.Items {
+		if err := v.encodeForm(form, "items["+strconv.Itoa(i)+"]"); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(body.Metadata)) {
+		form.Add("metadata["+k+"]", body.Metadata[k])
+	}
+	if body.Address != nil {
+		if err := resilient.AddFormJSON(form, "address", body.Address); err != nil {
+			return nil, err
+		}
+	}
+	if body.Trial != nil {
+		if err := body.Trial.encodeForm(form, "trial"); err != nil {
+			return nil, err
+		}
+	}
+	if body.Note.IsSet() && !body.Note.IsNull() {
+		form.Set("note", *body.Note.Ptr())
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
 	return req, nil
 }
 
@@ -1531,6 +1869,21 @@ func (c *Client) requestCreateToken(ctx context.Context, body TokenRequest) (*ht
 		}
 		form.Set("resource", strings.Join(vs, ","))
 	}
+	if body.Client != nil {
+		if body.Client.ClientID != nil {
+			form.Add("client_id", *body.Client.ClientID)
+		}
+		if body.Client.ClientVersion != nil {
+			form.Add("client_version", strconv.Itoa(*body.Client.ClientVersion))
+		}
+	}
+	if len(body.Claims) > 0 {
+		vs := []string{}
+		for _, k := range slices.Sorted(maps.Keys(body.Claims)) {
+			vs = append(vs, k, body.Claims[k])
+		}
+		form.Set("claims", strings.Join(vs, ","))
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(form.Encode()))
 	if err != nil {
 		return nil, err
@@ -1538,6 +1891,42 @@ func (c *Client) requestCreateToken(ctx context.Context, body TokenRequest) (*ht
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	return req, nil
+}
+
+// encodeForm adds the properties of x to form in deepObject brackets,
+// each under key[name].
+func (x CreateSubscriptionRequestItemsItem) encodeForm(form url.Values, key string) error {
+	form.Add(key+"[price]", x.Price)
+	if x.Quantity != nil {
+		form.Add(key+"[quantity]", strconv.Itoa(*x.Quantity))
+	}
+	for _, v := range x.TaxRates {
+		form.Add(key+"[tax_rates][]", v)
+	}
+	return nil
+}
+
+// encodeForm adds the properties of x to form in deepObject brackets,
+// each under key[name].
+func (x CreateSubscriptionRequestTrial) encodeForm(form url.Values, key string) error {
+	if x.Days != nil {
+		form.Add(key+"[days]", strconv.Itoa(*x.Days))
+	}
+	if x.EndBehavior != nil {
+		if err := x.EndBehavior.encodeForm(form, key+"[end_behavior]"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// encodeForm adds the properties of x to form in deepObject brackets,
+// each under key[name].
+func (x CreateSubscriptionRequestTrialEndBehavior) encodeForm(form url.Values, key string) error {
+	if x.MissingPaymentMethod != nil {
+		form.Add(key+"[missing_payment_method]", string(*x.MissingPaymentMethod))
+	}
+	return nil
 }
 
 // decodeJSON decodes a JSON answer; a 204 answer is T's zero value.

@@ -5,10 +5,14 @@
 // and typed documented headers; formats have real types (uuid.UUID,
 // resilient.Date, time.Time, unsigned and sized integers, base64 bytes)
 // and an optional nullable property tells absent from null; form and
-// multipart bodies take the struct of their schema, binary bodies an
-// io.Reader; server-sent events and NDJSON come back as typed streams and
-// a download as an io.ReadCloser; credentials of every kind go on the
-// operations that require them, and the servers have variables.
+// multipart bodies take the struct of their schema (a form nesting
+// objects, maps, arrays of objects and a union as Stripe's, in deepObject
+// brackets; multipart parts with their encoding's content type and
+// declared headers), binary bodies an io.Reader; server-sent events and
+// NDJSON come back as typed streams and a download as an io.ReadCloser,
+// their documented headers typed beside them, and the route table marks
+// them streamed; credentials of every kind go on the operations that
+// require them, and the servers have variables.
 // api_test.go shows each feature against an httptest server, spans
 // recorded by an in-memory exporter included.
 //

@@ -520,17 +520,23 @@ const ServerURL = "https://pets.example.com/v1"
 // with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
 // or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
 // usual way to use it. It fails when an operation's policy is invalid.
+//
+// The routes of streamed answers (events, JSON Lines, downloads) are
+// resilient.Route.Stream: their deadline header carries the request context's
+// remaining time, not the attempt's, so that a server does not cut the stream
+// at the attempt timeout.
 func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 	table := []struct {
 		method, path string
 		policy       resilient.OperationPolicy
+		stream       bool
 	}{
-		{"GET", "/pets", p.ListPets},
-		{"POST", "/pets", p.CreatePet},
-		{"DELETE", "/pets/{petId}", p.DeletePetsByPetID},
-		{"GET", "/pets/{petId}", p.GetPetByID},
-		{"PUT", "/pets/{petId}", p.ReplacePet},
-		{"PATCH", "/pets/{petId}/photo", p.Func},
+		{"GET", "/pets", p.ListPets, false},
+		{"POST", "/pets", p.CreatePet, false},
+		{"DELETE", "/pets/{petId}", p.DeletePetsByPetID, false},
+		{"GET", "/pets/{petId}", p.GetPetByID, false},
+		{"PUT", "/pets/{petId}", p.ReplacePet, false},
+		{"PATCH", "/pets/{petId}/photo", p.Func, true},
 	}
 	routes := make([]resilient.Route, 0, len(table))
 	for _, r := range table {
@@ -538,7 +544,7 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }

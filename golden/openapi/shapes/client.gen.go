@@ -398,22 +398,28 @@ const ServerURL = "http://127.0.0.1:8080"
 // with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
 // or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
 // usual way to use it. It fails when an operation's policy is invalid.
+//
+// The routes of streamed answers (events, JSON Lines, downloads) are
+// resilient.Route.Stream: their deadline header carries the request context's
+// remaining time, not the attempt's, so that a server does not cut the stream
+// at the attempt timeout.
 func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 	table := []struct {
 		method, path string
 		policy       resilient.OperationPolicy
+		stream       bool
 	}{
-		{"GET", "/blobs/{id}", p.GetBlob},
-		{"PUT", "/blobs/{id}", p.PutBlob},
-		{"GET", "/items", p.ListItems},
-		{"POST", "/items", p.CreateItem},
-		{"DELETE", "/items/{id}", p.DeleteItem},
-		{"GET", "/items/{id}", p.GetItem},
-		{"PUT", "/items/{id}", p.PutItem},
-		{"POST", "/items/{id}/notes", p.AddNote},
-		{"GET", "/market/status", p.GetMarketStatus},
-		{"GET", "/quotes/{symbol}", p.GetQuote},
-		{"GET", "/search", p.Search},
+		{"GET", "/blobs/{id}", p.GetBlob, true},
+		{"PUT", "/blobs/{id}", p.PutBlob, false},
+		{"GET", "/items", p.ListItems, false},
+		{"POST", "/items", p.CreateItem, false},
+		{"DELETE", "/items/{id}", p.DeleteItem, false},
+		{"GET", "/items/{id}", p.GetItem, false},
+		{"PUT", "/items/{id}", p.PutItem, false},
+		{"POST", "/items/{id}/notes", p.AddNote, false},
+		{"GET", "/market/status", p.GetMarketStatus, false},
+		{"GET", "/quotes/{symbol}", p.GetQuote, false},
+		{"GET", "/search", p.Search, false},
 	}
 	routes := make([]resilient.Route, 0, len(table))
 	for _, r := range table {
@@ -421,7 +427,7 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
