@@ -99,6 +99,12 @@ func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnost
 }
 
 func load(src *source, name string, deferValidation bool, diags *diag.List) *Document {
+	location := &url.URL{Path: src.display(name)}
+	entryRel, _ := src.rel(location.Path)
+	// shift is how far right of the file's own the marked loader's
+	// columns on the first line of the entry file are; it is written by
+	// the loader, read once the load is over.
+	shift := 0
 	// newLoader returns a loader of the files of src; with marked, it is
 	// given the entry file with the marker of withoutRootKey.
 	newLoader := func(marked bool) *openapi3.Loader {
@@ -107,15 +113,16 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		loader.IsExternalRefsAllowed = true
 		loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 			data, err := src.readURI(u)
-			if rel, ok := src.rel(u.Path); ok && rel == name && err == nil && marked {
-				data = withoutRootKey(data)
+			if rel, ok := src.rel(u.Path); ok && rel == entryRel && err == nil && marked {
+				given := withoutRootKey(data)
+				shift = len(given) - len(data)
+				data = given
 			}
 			return data, err
 		}
 		return loader
 	}
 	loader := newLoader(true)
-	location := &url.URL{Path: src.display(name)}
 
 	// An OpenAPI 3 document is loaded by kin-openapi while this package
 	// parses it again for positions and checks its references; the result
@@ -192,7 +199,7 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 	}
 	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context}
 	if !swagger {
-		doc.shift = markerWidth(entry.data)
+		doc.shift = shift
 	}
 	if deferValidation {
 		return doc
@@ -283,20 +290,11 @@ func jsonTopLevelKey(data []byte) string {
 // takes back from the positions the loader records. A document holding
 // U+0085, which the loader reads with the JSON parser, is left as it is.
 func withoutRootKey(data []byte) []byte {
-	if markerWidth(data) == 0 {
+	if !bytes.HasPrefix(data, []byte("{")) || bytes.Contains(data, []byte("\u0085")) {
 		return data
 	}
 	out := make([]byte, 0, len(documentStart)+len(data))
 	return append(append(out, documentStart...), data...)
-}
-
-// markerWidth is the number of columns withoutRootKey moves the first
-// line of data right: the width of the marker it adds, or 0.
-func markerWidth(data []byte) int {
-	if !bytes.HasPrefix(data, []byte("{")) || bytes.Contains(data, []byte("\u0085")) {
-		return 0
-	}
-	return len(documentStart)
 }
 
 // documentStart is the YAML document start marker withoutRootKey adds.

@@ -166,3 +166,20 @@ func TestTopLevelKey(t *testing.T) {
 		}
 	}
 }
+
+// TestSwaggerTakenForOpenAPI3: a Swagger document whose version key the
+// quick look cannot find (flow style) is loaded as OpenAPI 3 beside the
+// parse, and still converted, by a loader of its own.
+func TestSwaggerTakenForOpenAPI3(t *testing.T) {
+	const spec = `{swagger: "2.0", info: {title: Flow, version: "1"}, paths: {/pets: {get: {operationId: listPets, responses: {"200": {description: ok, schema: {type: array, items: {type: string}}}}}}}}`
+	if topLevelKey([]byte(spec)) != "" {
+		t.Fatal("the quick look finds the key; the test needs one it does not")
+	}
+	doc, _, err := Load(fstest.MapFS{"api.yaml": {Data: []byte(spec)}}, "api.yaml", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !doc.IsSwagger() || doc.T.Paths.Find("/pets") == nil || doc.shift != 0 {
+		t.Errorf("swagger %v, /pets %v, shift %d", doc.IsSwagger(), doc.T.Paths.Find("/pets") != nil, doc.shift)
+	}
+}
