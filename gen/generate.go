@@ -36,7 +36,7 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 	var code []byte
 	var files []File
 	var emitErr error
-	if opts.Split {
+	if opts.Split.splits(len(s.svc.Operations), len(s.svc.Types)) {
 		files, emitErr = emitSplit(s, opts)
 	} else {
 		code, emitErr = emit(s, opts)
@@ -104,6 +104,9 @@ type state struct {
 	// loaded holds the load's own findings, kept apart from the later
 	// stages' in case validation fails.
 	loaded diag.List
+	// sel, with -include or -exclude, leaves out the errors of the
+	// operations and schemas left out (see [selection]); nil without.
+	sel *selection
 }
 
 // validation is the outcome of [openapi.Document.Validate].
@@ -118,6 +121,9 @@ func (s *state) validated() error {
 	if s.validation != nil {
 		v := <-s.validation
 		s.validation = nil
+		if errs := diag.From(v.err); s.sel != nil && errs != nil {
+			v.err = s.sel.filter(errs).Err()
+		}
 		if v.err != nil {
 			// The later stages ran on a document that does not validate;
 			// their findings would only echo the validator's.
@@ -149,6 +155,12 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 	}()
 	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames,
 		Reserved: golang.ReservedNames(), ReservedMethods: golang.ReservedMethods(), DocumentURL: opts.DocumentURL})
+	if len(opts.Include) > 0 || len(opts.Exclude) > 0 {
+		// From here on, an error of what the selection leaves out is not
+		// reported: only the operations kept and what they reach are
+		// generated.
+		s.sel = newSelection(doc.T, svc, opts.Include, opts.Exclude)
+	}
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()
@@ -202,10 +214,14 @@ func (s *state) add(warnings []diag.Diagnostic, err error) {
 		if s.strict {
 			d = d.Strictly()
 		}
-		s.diags.Add(d)
+		if s.sel == nil || s.sel.concerns(d) {
+			s.diags.Add(d)
+		}
 	}
 	for _, d := range diag.From(err) {
-		s.diags.Add(d)
+		if s.sel == nil || s.sel.concerns(d) {
+			s.diags.Add(d)
+		}
 	}
 }
 

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"fmt"
+
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -59,26 +61,78 @@ type OpenAPIOptions struct {
 	// selects. The client keeps only the model types the remaining
 	// operations reach. The whole document is still loaded and checked,
 	// and the names of operations and types are those of the whole
-	// document, so that they do not change with the selection. A policy
-	// file may still name operations left out.
+	// document, so that they do not change with the selection; but an
+	// error inside an operation left out, or inside a component only
+	// operations left out reach, is not reported and does not stop
+	// generation. A policy file may still name operations left out.
 	Include, Exclude []Filter
-	// Split writes the client as several files of one package
-	// (Result.Files) instead of one (Result.Code): the core (the Client
-	// type, its options and policy table, the shared helpers and the
-	// operations without a tag), one file per first tag of the other
+	// Split says whether the client is written as several files of one
+	// package (Result.Files) instead of one (Result.Code): the core (the
+	// Client type, its options and policy table, the shared helpers and
+	// the operations without a tag), one file per first tag of the other
 	// operations, and the model types in files of at most
-	// [ModelsPerFile] types.
-	Split bool
+	// [ModelsPerFile] types. The zero value, SplitOff, writes one file;
+	// SplitAuto splits a client only when it is large (see
+	// [AutoSplitBytes]).
+	Split SplitMode
+}
+
+// SplitMode says when [OpenAPI] splits the client into several files.
+type SplitMode uint8
+
+const (
+	// SplitOff writes the client as one file, whatever its size.
+	SplitOff SplitMode = iota
+	// SplitOn writes the client as several files.
+	SplitOn
+	// SplitAuto writes the client as several files when its estimated
+	// size exceeds [AutoSplitBytes], else as one.
+	SplitAuto
+)
+
+// AutoSplitBytes is the estimated size of a one-file client above which
+// [SplitAuto] splits it: 3 MB, the size of the largest generated file of
+// Go's own source tree (cmd/compile/internal/ssa/opGen.go), which editors
+// and gopls are tuned to handle. go/parser reads such a file in about
+// 0.1 s; the 12.8 MB one file of GitHub's REST client takes 1 s, which an
+// editor pays again on every opening, each time gopls reparses it, and
+// with every formatting, while `go build` compiles the package whole
+// either way. The estimate, taken from the service before anything is
+// rendered, is [opBytes] per operation plus [typeBytes] per model type,
+// the averages of the clients of GitHub's REST spec, OpenAI's and
+// Twilio's (within 5 % of their sizes; Stripe's, whose types are larger,
+// is underestimated but well above the threshold). Every golden case and
+// every spec of the shared corpus but OpenAI's, Stripe's and GitHub's
+// stays one file.
+const AutoSplitBytes = 3 << 20
+
+// The weights of the size estimate of [AutoSplitBytes].
+const (
+	opBytes   = 7400
+	typeBytes = 540
+)
+
+// splits reports whether a client of ops operations and types model types
+// is written as several files under mode.
+func (mode SplitMode) splits(ops, types int) bool {
+	switch mode {
+	case SplitOn:
+		return true
+	case SplitAuto:
+		return ops*opBytes+types*typeBytes > AutoSplitBytes
+	}
+	return false
 }
 
 // Result is the outcome of a successful [OpenAPI] run.
 type Result struct {
 	// Code is the generated Go file: the models and the client,
-	// gofmt-clean, deterministic for the same input. It is nil with
-	// [OpenAPIOptions.Split].
+	// gofmt-clean, deterministic for the same input. It is nil when the
+	// client is split (see [OpenAPIOptions.Split]).
 	Code []byte
-	// Files are the generated files with [OpenAPIOptions.Split], the
-	// core first, then sorted by part.
+	// Files are the generated files when the client is split (see
+	// [OpenAPIOptions.Split]), the core first, then sorted by part; nil
+	// otherwise.
 	Files []File
 	// Review is the Markdown resilience review of the service.
 	Review string
@@ -89,7 +143,7 @@ type Result struct {
 	Dependency string
 }
 
-// File is one file of a client generated with [OpenAPIOptions.Split].
+// File is one file of a split client (see [OpenAPIOptions.Split]).
 type File struct {
 	// Part tells the file from the others of the package: "" for the
 	// core; the first tag of its operations in lower snake case
@@ -104,3 +158,35 @@ type File struct {
 
 // ModelsPerFile is the most model types a file of a split client holds.
 const ModelsPerFile = 500
+
+// String returns the mode as [SplitMode.Set] reads it: "off", "on" or
+// "auto".
+func (mode SplitMode) String() string {
+	switch mode {
+	case SplitOn:
+		return "on"
+	case SplitAuto:
+		return "auto"
+	}
+	return "off"
+}
+
+// Set reads a mode as a command-line flag gives it: "auto", "on" (or
+// "true", which a flag written alone gives), "off" (or "false").
+func (mode *SplitMode) Set(s string) error {
+	switch s {
+	case "auto":
+		*mode = SplitAuto
+	case "on", "true":
+		*mode = SplitOn
+	case "off", "false":
+		*mode = SplitOff
+	default:
+		return fmt.Errorf("split mode %q: want auto, on or off", s)
+	}
+	return nil
+}
+
+// IsBoolFlag lets a command-line flag of a SplitMode be written alone
+// ("-split", meaning on), as the flag package allows for booleans.
+func (mode *SplitMode) IsBoolFlag() bool { return true }

@@ -101,3 +101,43 @@ func TestOperationPart(t *testing.T) {
 		t.Errorf("no tag: %q", got)
 	}
 }
+
+func TestSplitMode(t *testing.T) {
+	perOp := AutoSplitBytes / opBytes
+	tests := []struct {
+		mode       SplitMode
+		ops, types int
+		want       bool
+	}{
+		{SplitOff, 100000, 100000, false},
+		{SplitOn, 0, 0, true},
+		{SplitAuto, 0, 0, false},
+		{SplitAuto, perOp, 0, false},
+		{SplitAuto, perOp + 1, 0, true},
+		{SplitAuto, 0, AutoSplitBytes / typeBytes, false},
+		{SplitAuto, 0, AutoSplitBytes/typeBytes + 1, true},
+		{SplitAuto, 1224, 7912, true}, // GitHub's REST spec
+		{SplitAuto, 198, 630, false},  // Twilio's, 1.8 MB as one file
+	}
+	for _, tt := range tests {
+		if got := tt.mode.splits(tt.ops, tt.types); got != tt.want {
+			t.Errorf("%v.splits(%d, %d) = %v, want %v", tt.mode, tt.ops, tt.types, got, tt.want)
+		}
+	}
+	for _, s := range []string{"auto", "on", "off"} {
+		var m SplitMode
+		if err := m.Set(s); err != nil || m.String() != s {
+			t.Errorf("Set(%q) = %v, String() %q", s, err, m.String())
+		}
+	}
+	var m SplitMode
+	if m.Set("true"); m != SplitOn {
+		t.Errorf(`Set("true") = %v, want on`, m)
+	}
+	if m.Set("false"); m != SplitOff {
+		t.Errorf(`Set("false") = %v, want off`, m)
+	}
+	if err := m.Set("maybe"); err == nil {
+		t.Error(`Set("maybe") accepted`)
+	}
+}

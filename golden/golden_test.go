@@ -123,7 +123,7 @@ func caseFlags(t *testing.T, dir string, opts *gen.OpenAPIOptions) {
 	}
 	fs.Func("include", "", filters(&opts.Include))
 	fs.Func("exclude", "", filters(&opts.Exclude))
-	fs.BoolVar(&opts.Split, "split", false, "")
+	fs.Var(&opts.Split, "split", "")
 	if err := fs.Parse(strings.Fields(string(data))); err != nil || fs.NArg() > 0 {
 		t.Fatalf("%s/flags.txt: %v %v", dir, err, fs.Args())
 	}

@@ -21,7 +21,11 @@ type Route struct {
 	// "/files/{name}.{ext}". A template variable matches one non-empty
 	// path segment, or part of one, never a "/". A fixed query after "?"
 	// ("/search?kind=pets") must be present in the request for it to
-	// match.
+	// match. A pair whose value is a template variable
+	// ("/alerts?lat={lat}&lon={lon}") matches any value and may be absent
+	// (its parameter may be optional): among the routes whose fixed query
+	// matches, the one with the most of its variables in the request
+	// wins, then the one with the fewest variables absent.
 	Path string
 	// Operation runs the route's calls.
 	Operation *Operation
@@ -375,6 +379,12 @@ func parseSegment(seg string, names map[string]bool) ([]segPart, int, error) {
 	return parts, lits, nil
 }
 
+// isTemplateVar reports whether a value of a route's query is a template
+// variable ("{lat}"), which any value matches.
+func isTemplateVar(v string) bool {
+	return len(v) > 2 && v[0] == '{' && v[len(v)-1] == '}' && !strings.ContainsAny(v[1:len(v)-1], "{}")
+}
+
 func samePattern(a, b []segPart) bool { return slices.Equal(a, b) }
 
 func sameQuery(a, b url.Values) bool {
@@ -437,24 +447,36 @@ func (n *routeNode) next(rest string, more bool, method string, query func() url
 	if more {
 		return n.match(rest, method, query)
 	}
+	var (
+		best                  *route
+		bestPresent, bestMiss int
+	)
 	for _, r := range n.routes[method] {
 		if len(r.query) == 0 {
-			return r
+			if best == nil || bestPresent == 0 && bestMiss > 0 {
+				best, bestPresent, bestMiss = r, 0, 0
+			}
+			continue
 		}
 		q := query()
-		ok := true
+		ok, present, miss := true, 0, 0
 		for k, vs := range r.query {
 			for _, v := range vs {
-				if !slices.Contains(q[k], v) {
-					ok = false
+				switch {
+				case !isTemplateVar(v):
+					ok = ok && slices.Contains(q[k], v)
+				case q.Has(k):
+					present++
+				default:
+					miss++
 				}
 			}
 		}
-		if ok {
-			return r
+		if ok && (best == nil || present > bestPresent || present == bestPresent && miss < bestMiss) {
+			best, bestPresent, bestMiss = r, present, miss
 		}
 	}
-	return nil
+	return best
 }
 
 // matchParts reports whether seg matches the parts of a segment pattern:

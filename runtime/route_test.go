@@ -34,6 +34,9 @@ func TestRouteMatch(t *testing.T) {
 		"GET /search",
 		"GET /",
 		"GET /a%20b",
+		"GET /alerts?lat={lat}&lon={lon}",
+		"GET /alerts?city={city}",
+		"GET /alerts",
 	}
 	var routes []Route
 	ops := map[*Operation]string{}
@@ -68,6 +71,12 @@ func TestRouteMatch(t *testing.T) {
 		{"GET", "/v1/", "GET /"},
 		{"GET", "/v1", "GET /"},
 		{"GET", "/v1/a%20b", "GET /a%20b"},
+		{"GET", "/v1/alerts?lon=2&lat=1", "GET /alerts?lat={lat}&lon={lon}"}, // a variable pair matches any value
+		{"GET", "/v1/alerts?lat=&lon=%7Blon%7D", "GET /alerts?lat={lat}&lon={lon}"},
+		{"GET", "/v1/alerts?city=Paris", "GET /alerts?city={city}"},
+		{"GET", "/v1/alerts?lat=1", "GET /alerts?lat={lat}&lon={lon}"}, // a variable may be absent
+		{"GET", "/v1/alerts", "GET /alerts"},                           // none present: the route without variables
+		{"GET", "/v1/alerts?other=1", "GET /alerts"},
 		{"", "/v1/pets", "GET /pets"},
 		{"PUT", "/v1/pets", ""},
 		{"GET", "/v1/pets/", ""},                        // an empty segment is no variable

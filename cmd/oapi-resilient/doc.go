@@ -42,9 +42,18 @@
 //	               leave out the operations these filters select, after
 //	               -include. The whole document is still loaded and checked,
 //	               and names are those of the whole document, so they do
-//	               not change with the selection. A filter that selects
-//	               nothing is a warning (W-SELECT-UNUSED), a selection left
-//	               empty an error (E-SELECT-EMPTY)
+//	               not change with the selection. An error that belongs to
+//	               an operation left out (its parameters, body, responses,
+//	               path template) is not reported, nor one in a component
+//	               (schema, parameter, body, response, header) that only
+//	               operations left out reach through $refs: a spec with one
+//	               broken operation generates with -exclude op:ID. Errors of
+//	               the document itself (its x-resilience, a file it cannot
+//	               load, one that does not validate as a whole) and of the
+//	               policy file stay; check without a selection reports
+//	               every error. A filter that selects nothing is a warning
+//	               (W-SELECT-UNUSED), a selection left empty an error
+//	               (E-SELECT-EMPTY)
 //
 // Flags of generate:
 //
@@ -59,17 +68,34 @@
 //	               "main" without Go files there, or when writing to
 //	               standard output, the spec's file name
 //	-review FILE   also write the Markdown resilience review to FILE
-//	-split         write the client as several files of the package, for
-//	               specs large enough to slow editors down: -o (required)
-//	               gets the Client type, its options and policy table, the
-//	               shared helpers and the operations without a tag; each
-//	               first tag of the other operations, in lower snake case,
-//	               gets a file named after -o's (client.gen.go →
+//	-split MODE    write the client as several files of the package:
+//	               auto (the default) when it is large, on (also -split
+//	               alone), off never; write it -split=on, -split=off, as
+//	               for a boolean flag. A split client puts in -o (required
+//	               for on) the Client type, its options and policy table,
+//	               the shared helpers and the operations without a tag;
+//	               each first tag of the other operations, in lower snake
+//	               case, gets a file named after -o's (client.gen.go →
 //	               client_issues.gen.go); the model types, sorted by name,
 //	               go to client_models.gen.go, client_models_2.gen.go... 500
-//	               to a file. Names are the same as without -split. Files of
-//	               an earlier run whose tag is gone are left in place:
-//	               delete them with the rest when regenerating
+//	               to a file. Names are the same split or not. auto splits
+//	               when the one file would exceed 3 MB, estimated before
+//	               rendering as 7.4 KB per operation and 0.54 KB per model
+//	               type (about 425 operations, or 5,800 model types): the
+//	               size of the largest generated file of Go's own tree
+//	               (cmd/compile/internal/ssa/opGen.go), which editors and
+//	               gopls handle; the one 12.8 MB file of GitHub's REST
+//	               client takes go/parser a second to read, paid on every
+//	               opening and reparse, while go build compiles the package
+//	               whole either way. GitHub's, Microsoft Graph's, Stripe's
+//	               and OpenAI's clients are split; the selection of -include
+//	               and -exclude counts, not the whole document. Writing to
+//	               standard output, auto gives one file. Files of an earlier
+//	               run whose tag is gone are left in place: delete them with
+//	               the rest when regenerating; when a client is one file
+//	               again, a warning names each generated file of the
+//	               earlier split left beside -o, whose declarations repeat
+//	               the client's
 //
 // Warnings go to standard error, each line prefixed "warning: ". Errors go
 // to standard error one per line, as
@@ -240,8 +266,9 @@
 // anything is sent (resilient.CheckPath). What no escaping can make mean
 // what it says is a lint error (status 1):
 //
-//	E-PATH-CHAR      a "?" not followed by a fixed query, or a "%" that
-//	                 starts no %XX escape
+//	E-PATH-CHAR      a "?" followed by neither a fixed query nor
+//	                 name={variable} pairs ("?{key}=1", "?q=a{b}"), or a
+//	                 "%" that starts no %XX escape
 //	E-PATH-DOT       a literal "." or ".." segment ("%2E" included), which
 //	                 servers resolve before routing
 //	E-PATH-TEMPLATE  a template variable that names no path parameter of
@@ -250,7 +277,19 @@
 // A "?" followed by a fixed query ("/responses?beta=true", as some
 // generated specs write operation variants) is a warning, W-PATH-QUERY:
 // the client sends that query with every request of the operation, before
-// its query parameters. A "#" and what follows ("/tags/{arn}#tagKeys", as
+// its query parameters. Pairs whose value is a template variable
+// ("/alerts?lat={lat}&lon={lon}", as some specs write query parameters)
+// are a warning too, W-PATH-QUERY, which says what is sent: the path
+// before the "?", and each pair as a query parameter under its key,
+// carrying the value of the operation's parameter of the variable's name,
+// escaped as a query value. The parameter is sent there whatever in: the
+// spec declares it with; declared in: path (the usual case: the template
+// makes it one), it stays required and is sent as the template would
+// expand it (style form, not exploded: a list is "a,b"). A variable that
+// names no parameter of the operation gets an optional string query
+// parameter of its name, with another W-PATH-QUERY. The route table keeps
+// the template as written; a resilient.RouteTransport matches such a pair
+// with any value. A "#" and what follows ("/tags/{arn}#tagKeys", as
 // specs converted from AWS's models tell operations apart) is a warning,
 // W-PATH-FRAGMENT: no request carries a fragment, so the client sends the
 // path before it.
@@ -272,7 +311,7 @@
 //	E-DUP-OPID           an operationId that two operations share
 //	E-INTERNAL           a failure of the generator itself; please report it with the input
 //	E-EMIT               generated code that does not format; please report it with the input
-//	E-REF-UNRESOLVED     a $ref that does not resolve, or names a file that cannot be read
+//	E-REF-UNRESOLVED     a $ref that does not resolve, names a file that cannot be read, or stands for a schema and names no schema
 //	E-REF-EXTERNAL       a $ref to a URL, or to a file outside the folder the spec may reach (-root)
 //	E-REF-CYCLE          a chain of $refs that never reaches a definition
 //	E-EXT-UNKNOWN        a key that is not part of the policy vocabulary, with a did-you-mean
@@ -305,12 +344,12 @@
 //	E-HEADER-NAME        a header or cookie parameter whose name is not an HTTP token
 //	E-MEDIA-TYPE         a sent media type that is not printable ASCII or does not parse, with no valid one beside it (or any, with -strict)
 //	W-MEDIA-TYPE         a media type that does not parse beside valid ones, left out
-//	E-PATH-CHAR          a "?" in a path template not followed by a fixed query, a "%" that starts no escape
+//	E-PATH-CHAR          a "?" in a path template followed by neither a fixed query nor name={variable} pairs, a "%" that starts no escape
 //	E-PATH-DOT           a literal "." or ".." segment in a path template, which servers resolve before routing
 //	E-PATH-TEMPLATE      a path template variable that names no path parameter of the operation
-//	W-PATH-QUERY         a fixed query after "?" in a path template, sent with every request
+//	W-PATH-QUERY         a query after "?" in a path template: fixed pairs sent with every request, name={variable} pairs sent as query parameters
 //	W-PATH-FRAGMENT      a fragment after "#" in a path template, which no request carries, left out
-//	E-PATH-QUERY         a fixed query after "?" in a path template, with -strict
+//	E-PATH-QUERY         a query after "?" in a path template, with -strict
 //	E-PATH-FRAGMENT      a fragment after "#" in a path template, with -strict
 //	W-ENUM-RANGE         an integer enum with a value beyond 32 bits, typed int64
 //	W-UNSUPPORTED        a construct the client cannot type, kept as raw JSON or left out

@@ -78,6 +78,11 @@ func (c *clientGen) opView(op *ir.Operation, res *policyspec.Operation) *opView 
 	segLocals(v.args, taken)
 	v.path = c.pathParts(op, v.args)
 	if _, query, ok := ir.CutQuery(op.Path); ok {
+		// The pairs whose value is a variable ("lat={lat}") are sent by the
+		// query parameters the front end made of them.
+		if fixed, _, ok := ir.TemplateQuery(query); ok {
+			query = fixed
+		}
 		v.fixedQuery = escapeQueryLiteral(query)
 	}
 	if v.keyHeader != "" && !v.params.documents(v.keyHeader) {

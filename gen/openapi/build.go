@@ -37,9 +37,12 @@ type BuildOptions struct {
 // whose Go names collide, with each other or with the names in the
 // options' Reserved and ReservedMethods, are renamed deterministically
 // (W-NAME-RENAMED). It reports every naming problem (E-NAME-INVALID,
-// E-ALLOF-CYCLE...) at once;
-// the service is nil when there is any error. Constructs the IR cannot
-// represent become "any JSON value" with a W-UNSUPPORTED warning.
+// E-ALLOF-CYCLE...) at once. The service is returned even when there is
+// an error, for a caller that generates only some operations and
+// disregards the errors of the others: it is then incomplete (an
+// operation that could not be named is missing) and must not be used
+// whole. Constructs the IR cannot represent become "any JSON value" with
+// a W-UNSUPPORTED warning.
 func Build(doc *Document, opts BuildOptions) (*ir.Service, []diag.Diagnostic, error) {
 	b := &builder{
 		doc:        doc,
@@ -60,10 +63,7 @@ func Build(doc *Document, opts BuildOptions) (*ir.Service, []diag.Diagnostic, er
 		b.ops.claim(name, reservedOwner)
 	}
 	svc := b.service()
-	if b.diags.HasErrors() {
-		return nil, b.diags.Warnings(), b.diags.Err()
-	}
-	return svc, b.diags.Warnings(), nil
+	return svc, b.diags.Warnings(), b.diags.Err()
 }
 
 // builder holds the state of one Build call.

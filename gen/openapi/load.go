@@ -194,7 +194,9 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		t, err = loader.LoadFromURI(location)
 	}
 	if err != nil {
-		diags.Errorf(fileStart(entry), diag.RuleLoad, oneLine(err.Error()), "")
+		if !src.misplacedSchemaRefs(entry, diags) {
+			diags.Errorf(fileStart(entry), diag.RuleLoad, oneLine(err.Error()), "")
+		}
 		return nil
 	}
 	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context}

@@ -142,34 +142,96 @@ func (b *builder) params(o *ir.Operation, itemParams, opParams openapi3.Paramete
 	add(itemParams, opPtr[:strings.LastIndex(opPtr, "/")])
 	add(opParams, opPtr)
 
-	template := pathParamOrder(o.Path)
-	rank := func(e entry) (int, int) {
-		switch e.ref.Value.In {
-		case openapi3.ParameterInPath:
-			return 0, slices.Index(template, e.ref.Value.Name)
-		case openapi3.ParameterInQuery:
-			return 1, 0
-		case openapi3.ParameterInHeader:
-			return 2, 0
+	rawPath, rawQuery, _ := ir.CutQuery(o.Path)
+	template := pathParamOrder(rawPath)
+	// The variables of the template's query ("?lat={lat}") take the
+	// parameter of their name, whatever its in:, the one in: query first,
+	// and send it in the query under the pair's key.
+	_, vars, _ := ir.TemplateQuery(rawQuery)
+	queryKey := make([]string, len(merged))
+	var missing []ir.QueryVar
+	for _, v := range vars {
+		best := -1
+		for i, e := range merged {
+			if e.ref.Value.Name == v.Var && queryKey[i] == "" && (best < 0 || inRank(e.ref.Value.In) < inRank(merged[best].ref.Value.In)) {
+				best = i
+			}
 		}
-		return 3, 0
+		if best < 0 {
+			missing = append(missing, v)
+			continue
+		}
+		queryKey[best] = v.Key
 	}
-	slices.SortStableFunc(merged, func(x, y entry) int {
-		gx, ix := rank(x)
-		gy, iy := rank(y)
+	in := func(i int) string {
+		if queryKey[i] != "" {
+			return openapi3.ParameterInQuery
+		}
+		return merged[i].ref.Value.In
+	}
+	order := make([]int, len(merged))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		gx, gy := inRank(in(x)), inRank(in(y))
+		ix, iy := 0, 0
+		if gx == 0 {
+			ix, iy = slices.Index(template, merged[x].ref.Value.Name), slices.Index(template, merged[y].ref.Value.Name)
+		}
 		return cmp.Or(cmp.Compare(gx, gy), cmp.Compare(ix, iy))
 	})
 
 	idents := newNamespace()
 	var out []*ir.Param
-	for _, e := range merged {
-		out = append(out, b.param(o, e.ref, e.ptr, idents))
+	for _, i := range order {
+		out = append(out, b.param(o, merged[i].ref, merged[i].ptr, queryKey[i], idents))
+	}
+	for _, v := range missing {
+		out = append(out, b.templateQueryParam(o, v, opPtr, idents))
 	}
 	return out
 }
 
+// inRank orders the places of parameters: path, query, header, cookie.
+func inRank(in string) int {
+	switch in {
+	case openapi3.ParameterInPath:
+		return 0
+	case openapi3.ParameterInQuery:
+		return 1
+	case openapi3.ParameterInHeader:
+		return 2
+	}
+	return 3
+}
+
+// templateQueryParam declares the optional string query parameter that a
+// variable of the template's query names when the operation declares no
+// parameter of that name, with a warning.
+func (b *builder) templateQueryParam(o *ir.Operation, v ir.QueryVar, opPtr string, idents *namespace) *ir.Param {
+	p := &ir.Param{
+		Name:     v.Key,
+		Ident:    idents.derive(exportedOr(v.Var, "Param"), opPtr+"/"+v.Var),
+		In:       ir.InQuery,
+		Type:     &ir.TypeRef{Kind: ir.KindString},
+		Style:    ir.StyleForm,
+		Explode:  true,
+		Location: o.Location,
+	}
+	b.diags.Warnf(o.Location, rulePathQuery,
+		fmt.Sprintf("operation %s %s declares no parameter %q for its query variable {%s}; the client gives it an optional string query parameter %s, sent as %s=<value> when set", o.Method, o.Path, v.Var, v.Var, p.Ident, v.Key),
+		fmt.Sprintf("declare the parameter with name: %s, in: query", v.Var))
+	return p
+}
+
 // param builds one parameter.
-func (b *builder) param(o *ir.Operation, pr *openapi3.ParameterRef, ptr string, idents *namespace) *ir.Param {
+//
+// A parameter that a variable of the template's query names (queryKey
+// not empty) is sent in the query under queryKey. Declared in: path (or
+// header, or cookie), it keeps whether it is required, and is sent as the
+// template's text would be: style form, not exploded ("a,b" for a list).
+func (b *builder) param(o *ir.Operation, pr *openapi3.ParameterRef, ptr, queryKey string, idents *namespace) *ir.Param {
 	p := pr.Value
 	ident := exportedOr(p.Name, "Param")
 	if v, _ := b.xGoName(p.Extensions); v != nil && naming.IsValid(fmt.Sprint(v)) {
@@ -204,6 +266,12 @@ func (b *builder) param(o *ir.Operation, pr *openapi3.ParameterRef, ptr string, 
 	}
 	if sm, err := p.SerializationMethod(); err == nil {
 		out.Style, out.Explode = paramStyle(sm.Style), sm.Explode
+	}
+	if queryKey != "" {
+		out.Name = queryKey
+		if out.In != ir.InQuery {
+			out.In, out.Style, out.Explode = ir.InQuery, ir.StyleForm, false
+		}
 	}
 	b.checkWireName(out)
 	return out

@@ -16,14 +16,15 @@ import (
 // percent-encoded as written (see package golang), so these are the
 // templates no escaping can make mean what they say.
 const (
-	// rulePathChar: a "?" not followed by a fixed query, or a "%" that
-	// does not start a %XX escape.
+	// rulePathChar: a "?" followed by neither a fixed query nor
+	// name={variable} pairs, or a "%" that does not start a %XX escape.
 	rulePathChar = diag.RulePathChar
 	// rulePathFragment: a "#" in a template; the fragment after it is not
 	// sent.
 	rulePathFragment = diag.RulePathFragment
 	// rulePathQuery: a "?" followed by a fixed query ("?beta=true"), which
-	// the client sends with every request of the operation.
+	// the client sends with every request of the operation, or by
+	// name={variable} pairs ("?lat={lat}"), sent as query parameters.
 	rulePathQuery = diag.RulePathQuery
 	// rulePathDot: a literal "." or ".." segment ("%2E" included), which
 	// servers resolve before routing.
@@ -36,8 +37,10 @@ const (
 // checkPathTemplate reports the characters and dot segments of a path
 // template that no escaping makes usable, at the template's key. A "?"
 // followed by a fixed query ("/responses?beta=true", as some generated
-// specs write operation variants) is sent as that query, with a warning;
-// any other "?" is an error.
+// specs write operation variants) is sent as that query, with a warning,
+// and so are pairs whose value is a variable ("/alerts?lat={lat}"), whose
+// parameters [builder.params] moves to the query; any other "?" is an
+// error.
 func (b *builder) checkPathTemplate(path string) {
 	ptr := pointer("#/paths", path)
 	loc := b.doc.keyLocation(ptr)
@@ -57,16 +60,32 @@ func (b *builder) checkPathTemplate(path string) {
 		}
 	}
 	rawPath, rawQuery, hasQuery := ir.CutQuery(sent)
+	fixed, vars, pairs := ir.TemplateQuery(rawQuery)
 	switch {
 	case !hasQuery:
-	case rawQuery != "" && !strings.ContainsAny(rawQuery, "{}#") && validFixedQuery(rawQuery):
+	case !pairs:
+		b.diags.Errorf(loc, rulePathChar,
+			fmt.Sprintf("path template %q holds %q, which would start the URL's query, and what follows is neither a fixed query nor name={variable} pairs: no parameter style sends a variable as a key or as part of a value, so no client can build the request it describes", path, "?"),
+			"declare query values as parameters with in: query, and remove the character from the path")
+	case rawQuery == "" || !validFixedQuery(fixed) || !validQueryKeys(vars):
+		b.diags.Errorf(loc, rulePathChar,
+			fmt.Sprintf("path template %q holds %q, which would start the URL's query, and what follows is no query text a URL carries as written", path, "?"),
+			"declare query values as parameters with in: query, and remove the character from the path")
+	case len(vars) == 0:
 		b.diags.Warnf(loc, rulePathQuery,
 			fmt.Sprintf("path template %q carries the fixed query %q; the client sends it with every request of the operation, before the query parameters", path, rawQuery),
 			"declare it as query parameters (in: query) if the server accepts other values")
 	default:
-		b.diags.Errorf(loc, rulePathChar,
-			fmt.Sprintf("path template %q holds %q, which would start the URL's query, and what follows is no fixed query", path, "?"),
-			"declare query values as parameters with in: query, and remove the character from the path")
+		sentQuery := make([]string, 0, len(vars)+1)
+		if fixed != "" {
+			sentQuery = append(sentQuery, fixed)
+		}
+		for _, v := range vars {
+			sentQuery = append(sentQuery, v.Key+"=<"+v.Var+">")
+		}
+		b.diags.Warnf(loc, rulePathQuery,
+			fmt.Sprintf("path template %q carries query variables; the client sends the path %q and the query %q, each <name> the value of the parameter of that name, whatever its in:, escaped as a query value", path, rawPath, strings.Join(sentQuery, "&")),
+			"declare the variables as parameters with in: query, and remove the query from the path")
 	}
 	var dot *runtime.DotSegmentError
 	if errors.As(runtime.CheckPath(templateLiteral(rawPath)), &dot) {
@@ -74,6 +93,17 @@ func (b *builder) checkPathTemplate(path string) {
 			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
 			"remove the segment, or write the path it resolves to")
 	}
+}
+
+// validQueryKeys reports whether the keys of a template's query
+// variables are query text a URL carries as written.
+func validQueryKeys(vars []ir.QueryVar) bool {
+	for _, v := range vars {
+		if !validFixedQuery(v.Key) {
+			return false
+		}
+	}
+	return true
 }
 
 // validFixedQuery reports whether q is query text that a URL carries as
@@ -96,7 +126,8 @@ func validFixedQuery(q string) bool {
 // checkPathVariables reports each variable of o's template that names no
 // path parameter of o.
 func (b *builder) checkPathVariables(o *ir.Operation) {
-	for _, name := range pathParamOrder(o.Path) {
+	rawPath, _, _ := ir.CutQuery(o.Path)
+	for _, name := range pathParamOrder(rawPath) {
 		found := false
 		for _, p := range o.Params {
 			found = found || p.In == ir.InPath && p.Name == name

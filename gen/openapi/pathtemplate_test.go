@@ -52,13 +52,36 @@ func TestPathTemplateRules(t *testing.T) {
     get:
       operationId: getG
       responses: {"204": {description: ok}}
+  /h?{k}=1:
+    get:
+      operationId: getH
+      parameters:
+        - {name: k, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  /i?q=a{b}:
+    get:
+      operationId: getI
+      parameters:
+        - {name: b, in: query, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  /j?fixed=1&x={x}&h={h}&m={m}:
+    get:
+      operationId: getJ
+      parameters:
+        - {name: x, in: query, schema: {type: string}}
+        - {name: h, in: header, schema: {type: string}}
+      responses: {"204": {description: ok}}
 `,
 			want: []string{
 				`specs/api.yaml:6:3: W-PATH-QUERY: path template "/a?b=1&c" carries the fixed query "b=1&c"; the client sends it with every request of the operation, before the query parameters (#/paths/~1a?b=1&c); declare it as query parameters (in: query) if the server accepts other values`,
 				`specs/api.yaml:10:3: W-PATH-FRAGMENT: path template "/c#d" carries the fragment "d", which no request carries; the client sends "/c" (#/paths/~1c#d); declare what the fragment distinguishes as parameters (in: query or in: header), and remove it from the path`,
-				`specs/api.yaml:14:3: E-PATH-CHAR: path template "/e?" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1e?); declare query values as parameters with in: query, and remove the character from the path`,
-				`specs/api.yaml:18:3: E-PATH-CHAR: path template "/f?x={y}" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1f?x={y}); declare query values as parameters with in: query, and remove the character from the path`,
-				`specs/api.yaml:24:3: E-PATH-CHAR: path template "/g?a b" holds "?", which would start the URL's query, and what follows is no fixed query (#/paths/~1g?a b); declare query values as parameters with in: query, and remove the character from the path`,
+				`specs/api.yaml:18:3: W-PATH-QUERY: path template "/f?x={y}" carries query variables; the client sends the path "/f" and the query "x=<y>", each <name> the value of the parameter of that name, whatever its in:, escaped as a query value (#/paths/~1f?x={y}); declare the variables as parameters with in: query, and remove the query from the path`,
+				`specs/api.yaml:40:3: W-PATH-QUERY: path template "/j?fixed=1&x={x}&h={h}&m={m}" carries query variables; the client sends the path "/j" and the query "fixed=1&x=<x>&h=<h>&m=<m>", each <name> the value of the parameter of that name, whatever its in:, escaped as a query value (#/paths/~1j?fixed=1&x={x}&h={h}&m={m}); declare the variables as parameters with in: query, and remove the query from the path`,
+				`specs/api.yaml:41:5: W-PATH-QUERY: operation GET /j?fixed=1&x={x}&h={h}&m={m} declares no parameter "m" for its query variable {m}; the client gives it an optional string query parameter M, sent as m=<value> when set (#/paths/~1j?fixed=1&x={x}&h={h}&m={m}/get); declare the parameter with name: m, in: query`,
+				`specs/api.yaml:14:3: E-PATH-CHAR: path template "/e?" holds "?", which would start the URL's query, and what follows is no query text a URL carries as written (#/paths/~1e?); declare query values as parameters with in: query, and remove the character from the path`,
+				`specs/api.yaml:24:3: E-PATH-CHAR: path template "/g?a b" holds "?", which would start the URL's query, and what follows is no query text a URL carries as written (#/paths/~1g?a b); declare query values as parameters with in: query, and remove the character from the path`,
+				`specs/api.yaml:28:3: E-PATH-CHAR: path template "/h?{k}=1" holds "?", which would start the URL's query, and what follows is neither a fixed query nor name={variable} pairs: no parameter style sends a variable as a key or as part of a value, so no client can build the request it describes (#/paths/~1h?{k}=1); declare query values as parameters with in: query, and remove the character from the path`,
+				`specs/api.yaml:34:3: E-PATH-CHAR: path template "/i?q=a{b}" holds "?", which would start the URL's query, and what follows is neither a fixed query nor name={variable} pairs: no parameter style sends a variable as a key or as part of a value, so no client can build the request it describes (#/paths/~1i?q=a{b}); declare query values as parameters with in: query, and remove the character from the path`,
 			},
 		},
 		{
