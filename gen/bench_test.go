@@ -52,13 +52,20 @@ func (s benchSpec) locate(b *testing.B) (dir, file string) {
 
 // eachSpec runs fn as a sub-benchmark per spec, reporting the process's
 // peak resident set size during the sub-benchmark as peak-RSS-MB (on
-// Linux; the peak is reset before each).
+// Linux; the peak is reset before each) and the user and system CPU time
+// of all its threads per operation as cpu-s/op (on Unix systems). On a
+// machine shared with other work, the CPU time varies less than the wall
+// time.
 func eachSpec(b *testing.B, fn func(b *testing.B, dir, file string)) {
 	for _, s := range benchSpecs {
 		b.Run(s.name, func(b *testing.B) {
 			dir, file := s.locate(b)
 			reset := resetPeakRSS()
+			cpu0, cpuOK := processCPU()
 			fn(b, dir, file)
+			if cpu1, ok := processCPU(); ok && cpuOK && b.N > 0 {
+				b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			}
 			if peak, ok := peakRSS(); ok && reset {
 				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
 			}

@@ -239,24 +239,26 @@ func (s *state) review(mode policyspec.ReviewMode) string {
 }
 
 // emit writes the Go file of a resolved service. The models and the
-// client are rendered and formatted in parallel, as two files, then joined
-// into the one file a single rendering gives (see joinFiles).
+// client are emitted, rendered and formatted in parallel, as two files,
+// then joined into the one file a single rendering gives (see joinFiles).
+// Both only read the service.
 func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
 	pkg, source := s.fileNames(opts)
 	models, client := golang.NewFile(pkg, source), golang.NewFile(pkg, source)
-	golang.EmitModels(models, s.svc)
-	warnings, err := golang.EmitClient(client, s.resolved, golang.ClientOptions{DependencyName: s.dependency, Package: pkg})
-	s.add(warnings, err)
-	if err != nil {
-		return nil, s.diags.Err()
-	}
 	var modelsCode []byte
 	var modelsErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		golang.EmitModels(models, s.svc)
 		modelsCode, modelsErr = render(models)
 	}()
+	warnings, err := golang.EmitClient(client, s.resolved, golang.ClientOptions{DependencyName: s.dependency, Package: pkg})
+	s.add(warnings, err)
+	if err != nil {
+		<-done
+		return nil, s.diags.Err()
+	}
 	clientCode, clientErr := render(client)
 	<-done
 	if modelsErr != nil {

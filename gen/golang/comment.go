@@ -4,6 +4,7 @@ import (
 	"go/doc/comment"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -138,11 +139,42 @@ func defuseBuildLine(l string) string {
 	return l
 }
 
+// plainLine reports whether text is one line, ended by "\n", that gofmt
+// writes as it is in a doc comment: not empty; neither starting nor
+// ending with white space (a code block, trailing space); holding no
+// control character but tabs, no invalid UTF-8, and no pair of
+// backquotes or single quotes (printed as “ and ”); not starting with
+// what could open a heading ("#"), a list item ("-", "*", "+", "•", a
+// digit) or a link definition ("["). Most doc comments of a large spec
+// are such lines, which parsing and printing would only copy.
+func plainLine(text string) bool {
+	line, ok := strings.CutSuffix(text, "\n")
+	if !ok || line == "" || strings.ContainsAny(line, "\n\r") {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(line)
+	last, _ := utf8.DecodeLastRuneInString(line)
+	switch {
+	case unicode.IsSpace(first), unicode.IsSpace(last):
+		return false
+	case strings.ContainsFunc(line, func(r rune) bool { return unicode.IsControl(r) && r != '\t' || r == utf8.RuneError }):
+		return false
+	case strings.ContainsRune("#-*+[0123456789•", first):
+		return false
+	case strings.Contains(line, "``"), strings.Contains(line, "''"):
+		return false // printed as typographic quotes
+	}
+	return true
+}
+
 // canonicalDoc returns text as gofmt writes a doc comment. Reformatting is
 // repeated until it changes nothing, since one pass over unusual Markdown
 // (indented continuation lines after a list) can give text that a second
 // pass would change again.
 func canonicalDoc(text string) string {
+	if plainLine(text) {
+		return text
+	}
 	var p comment.Parser
 	var pr comment.Printer
 	for range 8 {

@@ -3,6 +3,8 @@ package golang
 import (
 	"bytes"
 	"go/build/constraint"
+	"go/doc/comment"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -86,4 +88,59 @@ func TestDefuseBuildLine(t *testing.T) {
 			t.Errorf("defuseBuildLine(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+// slowCanonicalDoc is canonicalDoc without its shortcut for plain lines.
+func slowCanonicalDoc(text string) string {
+	var p comment.Parser
+	var pr comment.Printer
+	for range 8 {
+		out := string(pr.Comment(p.Parse(text)))
+		if out == text {
+			break
+		}
+		text = out
+	}
+	return text
+}
+
+// TestPlainLineIsCanonical: every line plainLine lets through is printed
+// unchanged by gofmt's doc comment reformatting, for lines drawn from
+// the characters that give doc comments their structure.
+func TestPlainLineIsCanonical(t *testing.T) {
+	const alphabet = " \t\f\v\u00a0\u2028#-*+[]():.,;09aZ•`'\"/\\_{}<>|!?=~http://x.y "
+	runes := []rune(alphabet)
+	rng := rand.New(rand.NewPCG(1, 2))
+	plain := 0
+	for range 200000 {
+		n := 1 + rng.IntN(12)
+		var b strings.Builder
+		for range n {
+			b.WriteRune(runes[rng.IntN(len(runes))])
+		}
+		text := b.String() + "\n"
+		if !plainLine(text) {
+			continue
+		}
+		plain++
+		if got := slowCanonicalDoc(text); got != text {
+			t.Fatalf("plainLine(%q) but gofmt writes %q", text, got)
+		}
+	}
+	if plain < 10000 {
+		t.Fatalf("only %d plain lines drawn", plain)
+	}
+}
+
+func FuzzPlainLine(f *testing.F) {
+	for _, s := range []string{"Returns the pet.\n", "# Heading\n", "- item\n", "1. one\n", "[a]: http://x\n", "  code\n", "text \n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if plainLine(text) {
+			if got := slowCanonicalDoc(text); got != text {
+				t.Fatalf("plainLine(%q) but gofmt writes %q", text, got)
+			}
+		}
+	})
 }

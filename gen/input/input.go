@@ -16,6 +16,7 @@
 package input
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -135,10 +136,14 @@ func Read(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	} else if !info.Mode().IsRegular() {
 		return nil, &NotRegularError{Name: name, Mode: info.Mode()}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// Read into one buffer of the size Stat gave, with room to see the
+	// end of the file without growing it.
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, &TooLargeError{Name: name, Limit: limit}
 	}

@@ -33,6 +33,9 @@ type Document struct {
 	entry *file
 	// validation is the loader's context, kept for a deferred Validate.
 	validation context.Context
+	// shift is how many columns the loader's positions on the first line
+	// of the entry file are right of the file's own (see withoutRootKey).
+	shift int
 }
 
 // fileRoot returns the top node of the file that diagnostics name
@@ -96,18 +99,37 @@ func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnost
 }
 
 func load(src *source, name string, deferValidation bool, diags *diag.List) *Document {
-	loader := openapi3.NewLoader()
-	loader.IncludeOrigin = true
-	loader.IsExternalRefsAllowed = true
-	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) { return src.readURI(u) }
 	location := &url.URL{Path: src.display(name)}
+	entryRel, _ := src.rel(location.Path)
+	// shift is how far right of the file's own the marked loader's
+	// columns on the first line of the entry file are; it is written by
+	// the loader, read once the load is over.
+	shift := 0
+	// newLoader returns a loader of the files of src; with marked, it is
+	// given the entry file with the marker of withoutRootKey.
+	newLoader := func(marked bool) *openapi3.Loader {
+		loader := openapi3.NewLoader()
+		loader.IncludeOrigin = true
+		loader.IsExternalRefsAllowed = true
+		loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+			data, err := src.readURI(u)
+			if rel, ok := src.rel(u.Path); ok && rel == entryRel && err == nil && marked {
+				given := withoutRootKey(data)
+				shift = len(given) - len(data)
+				data = given
+			}
+			return data, err
+		}
+		return loader
+	}
+	loader := newLoader(true)
 
 	// An OpenAPI 3 document is loaded by kin-openapi while this package
 	// parses it again for positions and checks its references; the result
-	// is used only when that check passes. A document that may be Swagger
-	// is loaded after it, by the converter.
+	// is used only when that check passes. A Swagger document is loaded
+	// after it, by the converter.
 	var loaded chan loadResult
-	if _, data, err := src.readData(name); err == nil && !bytes.Contains(data, []byte("swagger")) {
+	if _, data, err := src.readData(name); err == nil && topLevelKey(data) != "swagger" {
 		loaded = make(chan loadResult, 1)
 		go func() {
 			t, err := loader.LoadFromURI(location)
@@ -161,7 +183,10 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 	var err error
 	switch {
 	case swagger:
-		t, err = convertSwagger(src, entry, loader, location)
+		// The document may have looked like OpenAPI 3 and be loaded as
+		// such: that load is of no use, and its loader is not shared.
+		wait()
+		t, err = convertSwagger(src, entry, newLoader(false), location)
 	case loaded != nil:
 		r := wait()
 		t, err = r.t, r.err
@@ -175,6 +200,9 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		return nil
 	}
 	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context}
+	if !swagger {
+		doc.shift = shift
+	}
 	if deferValidation {
 		return doc
 	}
@@ -183,6 +211,106 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		return nil
 	}
 	return doc
+}
+
+// topLevelKey tells, without parsing data, whether the document's version
+// key is "openapi" or "swagger": it returns the first of the two met as a
+// key of the top-level mapping of a JSON document (one that starts with
+// "{"), or at the start of a line of a YAML document ("swagger:",
+// "'swagger':", "\"swagger\":"). It returns "" when it finds neither.
+// It only decides whether the document is loaded while it is parsed;
+// the parsed document decides what it is.
+func topLevelKey(data []byte) string {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if bytes.HasPrefix(trimmed, []byte("{")) {
+		return jsonTopLevelKey(trimmed)
+	}
+	for line := range bytes.Lines(data) {
+		line = bytes.TrimLeft(line, `"'`)
+		for _, key := range []string{"openapi", "swagger"} {
+			if rest, ok := bytes.CutPrefix(line, []byte(key)); ok {
+				rest = bytes.TrimLeft(rest, `"' `)
+				if bytes.HasPrefix(rest, []byte(":")) {
+					return key
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// jsonTopLevelKey returns the first of "openapi" and "swagger" that is a
+// key of the top-level object of the JSON text data, which starts with
+// "{"; "" when neither is or the text is not JSON enough to tell.
+func jsonTopLevelKey(data []byte) string {
+	depth := 0
+	expectKey := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			end := i + 1
+			for end < len(data) && data[end] != '"' {
+				if data[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(data) {
+				return ""
+			}
+			if depth == 1 && expectKey {
+				if key := string(data[i+1 : end]); key == "openapi" || key == "swagger" {
+					return key
+				}
+				expectKey = false
+			}
+			i = end
+		case '{', '[':
+			depth++
+			expectKey = c == '{' && depth == 1
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return ""
+			}
+		case ',':
+			expectKey = depth == 1
+		}
+	}
+	return ""
+}
+
+// withoutRootKey returns the bytes kin-openapi's loader is given for the
+// entry file. A JSON document that starts with its opening brace gets a
+// YAML document start marker before it ("--- {"): the loader reads JSON
+// with the YAML parser, which takes an object opening the stream for a
+// possible mapping key, and so holds every token of the document in its
+// queue until the closing brace, a third of its parse time and much of
+// its memory for a large spec. After the marker no key may start there.
+// Every node keeps its line and column, except that those on the first
+// line move right by the marker's width, which [Document.loaderColumn]
+// takes back from the positions the loader records. A document holding
+// U+0085, which the loader reads with the JSON parser, is left as it is.
+func withoutRootKey(data []byte) []byte {
+	if !bytes.HasPrefix(data, []byte("{")) || bytes.Contains(data, []byte("\u0085")) {
+		return data
+	}
+	out := make([]byte, 0, len(documentStart)+len(data))
+	return append(append(out, documentStart...), data...)
+}
+
+// documentStart is the YAML document start marker withoutRootKey adds.
+const documentStart = "--- "
+
+// loaderColumn returns the column in the file as written of a position
+// the loader recorded in file at line and col: on the first line of the
+// entry file, less the width of the marker the loader was given before
+// it (see withoutRootKey).
+func (d *Document) loaderColumn(file string, line, col int) int {
+	if line == 1 && d.shift > 0 && file == d.entry.display && col > d.shift {
+		return col - d.shift
+	}
+	return col
 }
 
 // loadResult is what kin-openapi's loader returned.

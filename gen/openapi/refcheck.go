@@ -35,7 +35,15 @@ type target struct {
 // spec's folder (E-REF-EXTERNAL), that do not resolve (E-REF-UNRESOLVED),
 // and chains of references that never reach a value (E-REF-CYCLE). The
 // loader's own messages for these cases carry no position or mislead.
-func (s *source) checkRefs(entry *file, diags *diag.List) {
+//
+// Its work grows linearly with the files and their references: each file
+// is walked once, each reference resolved twice (once to find the files,
+// once to report), members of wide mappings are found through an index,
+// and a chain of references already known to end at a value is not
+// followed again. It returns that work, counted in steps, for the tests
+// that hold it linear.
+func (s *source) checkRefs(entry *file, diags *diag.List) int {
+	c := &refChecker{s: s, members: map[*yaml.Node]map[string]*yaml.Node{}, ends: map[target]bool{}}
 	walked := map[string]bool{}
 	var sites []refSite
 	queue := []*file{entry}
@@ -46,20 +54,21 @@ func (s *source) checkRefs(entry *file, diags *diag.List) {
 			continue
 		}
 		walked[f.rel] = true
+		start := len(sites)
 		collectRefs(f, f.root, nil, &sites)
-		for _, site := range sites {
-			if t, ok := s.resolveSite(site, nil); ok && !walked[t.rel] {
+		for _, site := range sites[start:] {
+			if t, ok := c.resolveSite(site, nil); ok && !walked[t.rel] {
 				queue = append(queue, s.open(t.rel))
 			}
 		}
 	}
 	reported := map[string]bool{}
 	for _, site := range sites {
-		t, ok := s.resolveSite(site, diags)
+		t, ok := c.resolveSite(site, diags)
 		if !ok {
 			continue
 		}
-		if cycle := s.refChain(t); cycle != nil {
+		if cycle := c.refChain(t); cycle != nil {
 			key := slices.Min(cycle)
 			if !reported[key] {
 				reported[key] = true
@@ -69,6 +78,72 @@ func (s *source) checkRefs(entry *file, diags *diag.List) {
 			}
 		}
 	}
+	return c.steps
+}
+
+// refChecker resolves the references of one document for checkRefs.
+type refChecker struct {
+	s *source
+	// members indexes the members of wide mappings by key, each mapping
+	// on its first lookup.
+	members map[*yaml.Node]map[string]*yaml.Node
+	// ends holds the targets whose chain of references ends at a value.
+	ends map[target]bool
+	// steps counts the work done: references resolved, pointer tokens
+	// followed, mapping members and chain links looked at.
+	steps int
+}
+
+// indexedWidth is the number of members from which a mapping is indexed
+// rather than scanned.
+const indexedWidth = 16
+
+// lookup is [lookup] with wide mappings indexed.
+func (c *refChecker) lookup(root *yaml.Node, pointer string) (*yaml.Node, bool) {
+	node := root
+	pointer = strings.TrimPrefix(pointer, "#")
+	if pointer == "" {
+		return node, true
+	}
+	if !strings.HasPrefix(pointer, "/") {
+		return node, false
+	}
+	for tok := range strings.SplitSeq(pointer[1:], "/") {
+		c.steps++
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		next := c.child(node, tok)
+		if next == nil {
+			return node, false
+		}
+		node = next
+	}
+	return node, true
+}
+
+// child is [child] with wide mappings indexed: the first member of a
+// key, as child finds it.
+func (c *refChecker) child(node *yaml.Node, tok string) *yaml.Node {
+	for node != nil && node.Kind == yaml.AliasNode {
+		node = node.Alias
+	}
+	if node == nil || node.Kind != yaml.MappingNode || len(node.Content) < 2*indexedWidth {
+		if node != nil && node.Kind == yaml.MappingNode {
+			c.steps += len(node.Content) / 2
+		}
+		return child(node, tok)
+	}
+	index, ok := c.members[node]
+	if !ok {
+		index = make(map[string]*yaml.Node, len(node.Content)/2)
+		for i := 0; i+1 < len(node.Content); i += 2 {
+			c.steps++
+			if _, dup := index[node.Content[i].Value]; !dup {
+				index[node.Content[i].Value] = node.Content[i+1]
+			}
+		}
+		c.members[node] = index
+	}
+	return index[tok]
 }
 
 func (r refSite) location() diag.Location {
@@ -150,7 +225,9 @@ func collectMappingRefs(f *file, disc *yaml.Node, at *nodePath, out *[]refSite) 
 
 // resolveSite finds what site refers to. With diags non-nil it reports why
 // a reference cannot be followed.
-func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
+func (c *refChecker) resolveSite(site refSite, diags *diag.List) (target, bool) {
+	s := c.s
+	c.steps++
 	fail := func(rule diag.Rule, msg, fix string) (target, bool) {
 		if diags != nil {
 			diags.Errorf(site.location(), rule, msg, fix)
@@ -191,7 +268,7 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 		rule, why, fix := readFailure(f.err)
 		return fail(rule, fmt.Sprintf("$ref %q: cannot read %s: %s", site.value, f.display, why), fix)
 	}
-	if _, ok := lookup(f.root, u.Fragment); !ok {
+	if _, ok := c.lookup(f.root, u.Fragment); !ok {
 		return fail(diag.RuleRefUnresolved, fmt.Sprintf("$ref %q does not resolve, so the client cannot know what it names", site.value),
 			"define the target or fix the reference")
 	}
@@ -200,26 +277,37 @@ func (s *source) resolveSite(site refSite, diags *diag.List) (target, bool) {
 
 // refChain follows a target that is itself only a $ref, and returns the
 // chain when it comes back to a target already seen; nil when the chain
-// ends at a value.
-func (s *source) refChain(t target) []string {
+// ends at a value. The targets of a chain that ends at a value are
+// remembered, so that no chain is followed twice.
+func (c *refChecker) refChain(t target) []string {
 	seen := map[target]bool{}
 	var chain []string
+	var links []target
 	for {
+		c.steps++
+		if c.ends[t] {
+			break
+		}
 		if seen[t] {
 			return append(chain, t.rel+t.ptr)
 		}
 		seen[t] = true
 		chain = append(chain, t.rel+t.ptr)
-		f := s.open(t.rel)
-		node, _ := lookup(f.root, t.ptr)
-		ref := child(node, "$ref")
+		links = append(links, t)
+		f := c.s.open(t.rel)
+		node, _ := c.lookup(f.root, t.ptr)
+		ref := c.child(node, "$ref")
 		if ref == nil || ref.Kind != yaml.ScalarNode {
-			return nil
+			break
 		}
-		next, ok := s.resolveSite(refSite{from: f, value: ref.Value}, nil)
+		next, ok := c.resolveSite(refSite{from: f, value: ref.Value}, nil)
 		if !ok {
-			return nil
+			break
 		}
 		t = next
 	}
+	for _, l := range links {
+		c.ends[l] = true
+	}
+	return nil
 }

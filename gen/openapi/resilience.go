@@ -28,7 +28,7 @@ func (b *builder) resilience(level ir.Level, ext map[string]any, o *openapi3.Ori
 	loc := b.doc.locate(nil, keyPtr)
 	if o != nil {
 		if at, ok := o.Fields.Lookup(extensionKey); ok && at.File != "" {
-			loc = diag.Location{File: at.File, Line: at.Line, Col: at.Column, Path: keyPtr}
+			loc = diag.Location{File: at.File, Line: at.Line, Col: b.doc.loaderColumn(at.File, at.Line, at.Column), Path: keyPtr}
 		}
 	}
 	var spec policyspec.Spec

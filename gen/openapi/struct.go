@@ -25,12 +25,12 @@ type property struct {
 // properties of its allOf parts merged in front, in part order.
 func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 	t.Kind = ir.TypeStruct
-	var props []property
+	var props propertySet
 	required := map[string]bool{}
 	b.flatten(s, ptr, &props, required)
 
 	fields := newNamespace()
-	for i, p := range props {
+	for i, p := range props.list {
 		if !validJSONName(p.name) {
 			b.diags.Warnf(b.doc.locate(p.ref.Origin, p.ptr), diag.RuleUnsupported,
 				fmt.Sprintf("property name %q cannot be a Go struct tag, so %s has no field for it: the client never sends the property and drops it from answers", p.name, t.Name),
@@ -67,11 +67,36 @@ func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 	}
 }
 
+// propertySet is the properties met while flattening a struct, in order,
+// indexed by name.
+type propertySet struct {
+	list []property
+	at   map[string]int
+	// steps counts the properties added and the lookups of their
+	// names, the work that must grow linearly with the properties.
+	steps int
+}
+
+// add appends p, or replaces in place the property of the same name met
+// before.
+func (ps *propertySet) add(p property) {
+	ps.steps++
+	if ps.at == nil {
+		ps.at = map[string]int{}
+	}
+	if i, ok := ps.at[p.name]; ok {
+		ps.list[i] = p
+		return
+	}
+	ps.at[p.name] = len(ps.list)
+	ps.list = append(ps.list, p)
+}
+
 // flatten collects the properties and required names of s and of its
 // allOf parts, parts first. A later property of the same name replaces an
 // earlier one in place. A part on an allOf cycle (reported as
 // E-ALLOF-CYCLE) is left out, also when an inline schema reaches it.
-func (b *builder) flatten(s *openapi3.Schema, ptr string, props *[]property, required map[string]bool) {
+func (b *builder) flatten(s *openapi3.Schema, ptr string, props *propertySet, required map[string]bool) {
 	for i, part := range s.AllOf {
 		partPtr := nested(fmt.Sprintf("%s/allOf/%d", ptr, i))
 		if part == nil || part.Value == nil || b.cyclic[part.Value] {
@@ -94,12 +119,7 @@ func (b *builder) flatten(s *openapi3.Schema, ptr string, props *[]property, req
 		}
 	}
 	for _, name := range orderedProperties(s.Properties) {
-		p := property{name: name, ref: s.Properties[name], ptr: nested(pointer(ptr, "properties", name))}
-		if i := slices.IndexFunc(*props, func(q property) bool { return q.name == name }); i >= 0 {
-			(*props)[i] = p
-			continue
-		}
-		*props = append(*props, p)
+		props.add(property{name: name, ref: s.Properties[name], ptr: nested(pointer(ptr, "properties", name))})
 	}
 	for _, r := range s.Required {
 		required[r] = true

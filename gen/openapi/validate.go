@@ -206,7 +206,7 @@ func originOf(err error) *openapi3.Origin {
 // at the deepest node of the entry file that ptr reaches.
 func (d *Document) locate(o *openapi3.Origin, ptr string) diag.Location {
 	if o != nil && o.Key != nil && o.Key.File != "" {
-		return diag.Location{File: o.Key.File, Line: o.Key.Line, Col: o.Key.Column, Path: ptr}
+		return diag.Location{File: o.Key.File, Line: o.Key.Line, Col: d.loaderColumn(o.Key.File, o.Key.Line, o.Key.Column), Path: ptr}
 	}
 	loc := diag.Location{File: d.entry.display, Path: ptr}
 	if d.entry.root == nil {
