@@ -40,7 +40,9 @@ func emitSplit(s *state, opts OpenAPIOptions) ([]File, error) {
 	warnings, err := golang.EmitClient(core, s.resolved, golang.ClientOptions{
 		DependencyName: s.dependency,
 		Package:        pkg,
-		OperationFile:  func(op *ir.Operation) *jen.File { return file(opPart[op]) },
+		OperationFile: func(op *ir.Operation) (string, *jen.File) {
+			return opPart[op], file(opPart[op])
+		},
 	})
 	s.add(warnings, err)
 	if err != nil {

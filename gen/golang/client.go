@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/resilientgo/resilient/gen/ir"
@@ -39,10 +40,71 @@ type ClientOptions struct {
 	Package string
 	// OperationFile, when set, returns the file of the package an
 	// operation's method, Params struct, request builder and error type
-	// (when the operation is the first to use it) are written to; the
-	// rest of the client goes to the file given to EmitClient. Nil writes
-	// everything to that file.
-	OperationFile func(*ir.Operation) *jen.File
+	// (when the operation is the first to use it) are written to, and the
+	// name of that file's part ("issues", "path_me"); the rest of the
+	// client goes to the file given to EmitClient. An operation's entry
+	// of DefaultPolicy and its set-up in NewClient go to its file too, as
+	// a method per part (defaultsIssues, initIssues) that DefaultPolicy
+	// and NewClient call, so that the file given to EmitClient does not
+	// grow with the operations of the others. Nil writes everything to
+	// that file.
+	OperationFile func(*ir.Operation) (part string, f *jen.File)
+}
+
+// filePart is the file of a split client that some operations are
+// written to, and the suffix of its set-up methods' names.
+type filePart struct {
+	suffix string
+	f      *jen.File
+	ops    []*opView
+}
+
+// partsOf groups ops by the file opts writes them to, in the order of
+// their first operation; the operations written to core come back apart.
+func partsOf(ops []*opView, core *jen.File, opts ClientOptions) (inCore []*opView, parts []*filePart) {
+	if opts.OperationFile == nil {
+		return ops, nil
+	}
+	byFile := map[*jen.File]*filePart{}
+	for _, op := range ops {
+		name, f := opts.OperationFile(op.src)
+		if f == core {
+			inCore = append(inCore, op)
+			continue
+		}
+		fp := byFile[f]
+		if fp == nil {
+			fp = &filePart{suffix: partSuffix(name, len(parts)), f: f}
+			byFile[f] = fp
+			parts = append(parts, fp)
+		}
+		fp.ops = append(fp.ops, op)
+	}
+	return inCore, parts
+}
+
+// partSuffix makes a part's name the suffix of a method name: "pet_stores"
+// → "PetStores", "users_2" → "Users2"; a name with no letter or digit
+// gets the part's index.
+func partSuffix(name string, index int) string {
+	var b strings.Builder
+	upper := true
+	for _, r := range name {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if upper {
+				r = unicode.ToUpper(r)
+			}
+			b.WriteRune(r)
+			upper = false
+		default:
+			upper = true
+		}
+	}
+	if b.Len() == 0 {
+		return "Part" + strconv.Itoa(index+1)
+	}
+	return b.String()
 }
 
 // EmitClient writes the resilient HTTP client of svc, a service with its
@@ -66,15 +128,16 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	emitVersionCheck(f)
 	emitClientType(f, v)
 	EmitOptions(f, clientOptions(v.fleet, v.schemes))
-	emitNewClient(f, v)
+	inCore, parts := partsOf(v.ops, f, opts)
+	emitNewClient(f, v, inCore, parts)
 	emitServers(f, v.servers, v.pkg)
 	emitRoutes(f, v)
-	emitPolicyTable(f, v)
+	emitPolicyTable(f, v, parts)
 	emitted := map[*errorView]bool{}
 	for _, op := range v.ops {
 		of := f
 		if opts.OperationFile != nil {
-			of = opts.OperationFile(op.src)
+			_, of = opts.OperationFile(op.src)
 		}
 		if op.result != nil && op.result.stream != nil {
 			emitStreamMethod(of, op, v.m)

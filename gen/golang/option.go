@@ -144,7 +144,7 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 //		}
 //		return c, nil
 //	}
-func emitNewClient(f *jen.File, v *clientView) {
+func emitNewClient(f *jen.File, v *clientView, inCore []*opView, parts []*filePart) {
 	nameDefault := "the host of baseURL"
 	name := jen.Id("u").Dot("Host")
 	if v.depName != "" {
@@ -166,23 +166,23 @@ func emitNewClient(f *jen.File, v *clientView) {
 		"says otherwise. It fails when baseURL is not such a URL or the policy is invalid.", commentWidth)
 	prefix := v.pkg
 	connect := []jen.Code{jen.Qual("time", "Duration").Call(jen.Lit(0))}
-	var ops []jen.Code
 	for _, op := range v.ops {
 		connect = append(connect, jen.Id("p").Dot(op.name).Dot("ConnectTimeout"))
-		if op.static != "" {
-			static := jen.Id("p").Dot(op.name).Dot("Fallback").Dot("Static")
-			ops = append(ops, jen.If(
-				jen.List(static.Clone(), jen.Err()).Op("=").Id("staticFallback").Types(op.result.typ()).Call(static.Clone()),
-				jen.Err().Op("!=").Nil(),
-			).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(prefix+": "+op.name+": %w"), jen.Err()))))
-		}
+	}
+	ops := setUpOperations(inCore, prefix, func(err jen.Code) jen.Code { return jen.Return(jen.Nil(), err) })
+	for _, part := range parts {
+		// if err := c.initPets(dep, &p, &o); err != nil { return nil, err }
 		ops = append(ops, jen.If(
-			jen.List(jen.Id("c").Dot("ops").Dot(op.name), jen.Err()).Op("=").Id("dep").Dot("Operation").Call(jen.Id("p").Dot(op.name)),
+			jen.Err().Op(":=").Id("c").Dot("init"+part.suffix).Call(jen.Id("dep"), jen.Op("&").Id("p"), jen.Op("&").Id("o")),
 			jen.Err().Op("!=").Nil(),
 		).Block(jen.Return(jen.Nil(), jen.Err())))
-		if op.credentials != nil {
-			ops = append(ops, credentialsCode(op))
-		}
+		body := setUpOperations(part.ops, prefix, func(err jen.Code) jen.Code { return jen.Return(err) })
+		body = append(body, jen.Return(jen.Nil()))
+		part.f.Add(comments([]string{
+			"init" + part.suffix + " sets up, for [NewClient], the operations in this file.",
+		}).Func().Params(jen.Id("c").Op("*").Id("Client")).Id("init"+part.suffix).Params(
+			jen.Id("dep").Op("*").Add(rt("Dependency")), jen.Id("p").Op("*").Id("Policy"), jen.Id("o").Op("*").Id("clientOptions"),
+		).Params(jen.Err().Error()).Block(body...))
 	}
 	body := ApplyOptions(clientOptions(v.fleet, v.schemes), "DefaultPolicy")
 	if d := defaultServer(v.servers); d != nil {
@@ -222,4 +222,28 @@ func emitNewClient(f *jen.File, v *clientView) {
 	body = append(body, ops...)
 	body = append(body, jen.Return(jen.Id("c"), jen.Nil()))
 	f.Add(comments(doc).Func().Id("NewClient").Params(jen.Id("baseURL").String(), jen.Id("opts").Op("...").Id("Option")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(body...))
+}
+
+// setUpOperations writes what NewClient does for each of ops: decode a
+// static fallback, make the runtime operation from its policy, add its
+// credentials. ret returns an error from the function the code is in.
+func setUpOperations(ops []*opView, prefix string, ret func(err jen.Code) jen.Code) []jen.Code {
+	var code []jen.Code
+	for _, op := range ops {
+		if op.static != "" {
+			static := jen.Id("p").Dot(op.name).Dot("Fallback").Dot("Static")
+			code = append(code, jen.If(
+				jen.List(static.Clone(), jen.Err()).Op("=").Id("staticFallback").Types(op.result.typ()).Call(static.Clone()),
+				jen.Err().Op("!=").Nil(),
+			).Block(ret(jen.Qual("fmt", "Errorf").Call(jen.Lit(prefix+": "+op.name+": %w"), jen.Err()))))
+		}
+		code = append(code, jen.If(
+			jen.List(jen.Id("c").Dot("ops").Dot(op.name), jen.Err()).Op("=").Id("dep").Dot("Operation").Call(jen.Id("p").Dot(op.name)),
+			jen.Err().Op("!=").Nil(),
+		).Block(ret(jen.Err())))
+		if op.credentials != nil {
+			code = append(code, credentialsCode(op))
+		}
+	}
+	return code
 }

@@ -28,6 +28,19 @@ type PolicyTable struct {
 	Dependency *policyspec.Dependency
 	// Entries are the operations' fields, in order.
 	Entries []PolicyEntry
+	// Parts, when set, are entries whose values are written to other
+	// files of the package, each by a method Func calls (see
+	// [PolicyPart]); their fields stay in the struct.
+	Parts []PolicyPart
+}
+
+// PolicyPart is a file of a split client and the entries of its
+// operations: Func's literal leaves them out and calls a method of the
+// struct written to File, defaults<Suffix>, that sets them.
+type PolicyPart struct {
+	Suffix  string
+	File    *jen.File
+	Entries []PolicyEntry
 }
 
 // PolicyEntry is the field of one operation in a [PolicyTable].
@@ -76,10 +89,18 @@ func EmitPolicyTable(f *jen.File, t PolicyTable) {
 		comments([]string{"Dependency: " + t.Dependency.Summary().Annotated() + "."}).
 			Id("Dependency").Op(":").Add(DependencyPolicyLiteral(t.Dependency.Policy)),
 	}
+	elsewhere := map[string]bool{}
+	for _, part := range t.Parts {
+		for _, e := range part.Entries {
+			elsewhere[e.Name] = true
+		}
+	}
 	for _, e := range t.Entries {
 		fields = append(fields, comments([]string{e.Doc}).Id(e.Name).Add(rt("OperationPolicy")))
-		entries = append(entries, comments([]string{e.Name + ": " + e.Policy.Summary().Annotated() + "."}).
-			Id(e.Name).Op(":").Add(OperationPolicyLiteral(e.Policy.Policy, e.Static)))
+		if !elsewhere[e.Name] {
+			entries = append(entries, comments([]string{entryComment(e)}).
+				Id(e.Name).Op(":").Add(OperationPolicyLiteral(e.Policy.Policy, e.Static)))
+		}
 	}
 	f.Add(comments(t.TypeDoc).Type().Id(t.Type).Struct(fields...))
 	doc := append(append([]string(nil), t.FuncDoc...),
@@ -88,9 +109,34 @@ func EmitPolicyTable(f *jen.File, t PolicyTable) {
 		"built-in default, \"(guess)\" for one that measured latency should",
 		"replace, and for a derived value how it was computed.",
 	)
-	f.Add(comments(doc).Func().Id(t.Func).Params().Id(t.Type).Block(
-		jen.Return(jen.Id(t.Type).Add(lines("{", "}", entries...))),
-	))
+	literal := jen.Id(t.Type).Add(lines("{", "}", entries...))
+	if len(t.Parts) == 0 {
+		f.Add(comments(doc).Func().Id(t.Func).Params().Id(t.Type).Block(jen.Return(literal)))
+		return
+	}
+	doc = append(doc, "", "The entries of the operations written to other files of the package are",
+		"set by the defaults methods in those files.")
+	body := []jen.Code{jen.Id("p").Op(":=").Add(literal)}
+	for _, part := range t.Parts {
+		body = append(body, jen.Id("p").Dot("defaults"+part.Suffix).Call())
+		var set []jen.Code
+		for _, e := range part.Entries {
+			set = append(set, comments([]string{entryComment(e)}).
+				Id("p").Dot(e.Name).Op("=").Add(OperationPolicyLiteral(e.Policy.Policy, e.Static)))
+		}
+		part.File.Add(comments([]string{
+			"defaults" + part.Suffix + " sets, for [" + t.Func + "], the policy resolved at",
+			"generation time of the operations in this file.",
+		}).Func().Params(jen.Id("p").Op("*").Id(t.Type)).Id("defaults" + part.Suffix).Params().Block(set...))
+	}
+	body = append(body, jen.Return(jen.Id("p")))
+	f.Add(comments(doc).Func().Id(t.Func).Params().Id(t.Type).Block(body...))
+}
+
+// entryComment is the comment above an operation's entry: its name and
+// its policy's summary.
+func entryComment(e PolicyEntry) string {
+	return e.Name + ": " + e.Policy.Summary().Annotated() + "."
 }
 
 // kv is one "Key: value" element of a keyed composite literal.
@@ -246,8 +292,9 @@ func rawStringOK(s string) bool {
 	return true
 }
 
-// emitPolicyTable writes the client's Policy and DefaultPolicy.
-func emitPolicyTable(f *jen.File, v *clientView) {
+// emitPolicyTable writes the client's Policy and DefaultPolicy; the
+// entries of the operations of parts go to their files.
+func emitPolicyTable(f *jen.File, v *clientView, parts []*filePart) {
 	t := PolicyTable{
 		Type: "Policy",
 		Func: "DefaultPolicy",
@@ -263,8 +310,18 @@ func emitPolicyTable(f *jen.File, v *clientView) {
 		},
 		Dependency: v.dep,
 	}
+	entry := func(op *opView) PolicyEntry {
+		return PolicyEntry{Name: op.name, Doc: op.name + " is the policy of [Client." + op.name + "].", Policy: op.policy, Static: op.static}
+	}
 	for _, op := range v.ops {
-		t.Entries = append(t.Entries, PolicyEntry{Name: op.name, Doc: op.name + " is the policy of [Client." + op.name + "].", Policy: op.policy, Static: op.static})
+		t.Entries = append(t.Entries, entry(op))
+	}
+	for _, part := range parts {
+		pp := PolicyPart{Suffix: part.suffix, File: part.f}
+		for _, op := range part.ops {
+			pp.Entries = append(pp.Entries, entry(op))
+		}
+		t.Parts = append(t.Parts, pp)
 	}
 	EmitPolicyTable(f, t)
 }

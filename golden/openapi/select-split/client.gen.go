@@ -286,13 +286,13 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			RequestEditors:        o.editors,
 		},
 	}
-	if c.ops.Health, err = dep.Operation(p.Health); err != nil {
+	if err := c.initPathHealth(dep, &p, &o); err != nil {
 		return nil, err
 	}
-	if c.ops.GetPet, err = dep.Operation(p.GetPet); err != nil {
+	if err := c.initPets(dep, &p, &o); err != nil {
 		return nil, err
 	}
-	if c.ops.ListStores, err = dep.Operation(p.ListStores); err != nil {
+	if err := c.initPetStores(dep, &p, &o); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -428,8 +428,11 @@ type Policy struct {
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
 // replace, and for a derived value how it was computed.
+//
+// The entries of the operations written to other files of the package are
+// set by the defaults methods in those files.
 func DefaultPolicy() Policy {
-	return Policy{
+	p := Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{
 			Breaker: resilient.BreakerPolicy{
@@ -449,55 +452,11 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// Health: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
-		Health: resilient.OperationPolicy{
-			Name:           "Health",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
-		// GetPet: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
-		GetPet: resilient.OperationPolicy{
-			Name:           "GetPet",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
-		// ListStores: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
-		ListStores: resilient.OperationPolicy{
-			Name:           "ListStores",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
 	}
+	p.defaultsPathHealth()
+	p.defaultsPets()
+	p.defaultsPetStores()
+	return p
 }
 
 // decodeJSON decodes a JSON answer; a 204 answer is T's zero value.

@@ -7,7 +7,37 @@ import (
 	"context"
 	resilient "github.com/resilientgo/resilient/runtime"
 	"net/http"
+	"time"
 )
+
+// initPathHealth sets up, for [NewClient], the operations in this file.
+func (c *Client) initPathHealth(dep *resilient.Dependency, p *Policy, o *clientOptions) (err error) {
+	if c.ops.Health, err = dep.Operation(p.Health); err != nil {
+		return err
+	}
+	return nil
+}
+
+// defaultsPathHealth sets, for [DefaultPolicy], the policy resolved at
+// generation time of the operations in this file.
+func (p *Policy) defaultsPathHealth() {
+	// Health: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+	p.Health = resilient.OperationPolicy{
+		Name:           "Health",
+		Idempotency:    resilient.ReadOnly,
+		Timeout:        6300 * time.Millisecond,
+		AttemptTimeout: 2 * time.Second,
+		ConnectTimeout: time.Second,
+		Retry: resilient.RetryPolicy{
+			MaxRetries: 2,
+			Base:       100 * time.Millisecond,
+			Cap:        2 * time.Second,
+			MinAttempt: 0,
+		},
+		Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
+		Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+	}
+}
 
 // Health calls GET /health.
 //
