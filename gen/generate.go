@@ -140,12 +140,11 @@ func (s *state) validated() error {
 func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
 	s := &state{strict: opts.Strict}
 	file := s.policyFile(opts)
-	doc, warnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir, DeferValidation: true})
-	s.add(warnings, err)
-	if s.diags.HasErrors() {
+	doc, loadWarnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir, DeferValidation: true})
+	if s.add(nil, err); s.diags.HasErrors() {
+		s.add(loadWarnings, nil)
 		return s, s.diags.Err()
 	}
-	s.loaded.Append(s.diags)
 	// Validation only reports; it runs beside building and emitting,
 	// which only read the document.
 	s.validation = make(chan validation, 1)
@@ -161,6 +160,10 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 		// generated.
 		s.sel = newSelection(doc.T, svc, opts.Include, opts.Exclude)
 	}
+	// The load's warnings are added once the selection is known, which
+	// leaves out those of what it leaves out.
+	s.add(loadWarnings, nil)
+	s.loaded.Append(s.diags)
 	s.add(warnings, err)
 	if s.diags.HasErrors() {
 		return s, s.validated()

@@ -62,9 +62,9 @@ type OpenAPIOptions struct {
 	// operations reach. The whole document is still loaded and checked,
 	// and the names of operations and types are those of the whole
 	// document, so that they do not change with the selection; but an
-	// error inside an operation left out, or inside a component only
-	// operations left out reach, is not reported and does not stop
-	// generation. A policy file may still name operations left out.
+	// error or a warning inside an operation left out, or inside a
+	// component only operations left out reach, is not reported (and an
+	// error does not stop generation). A policy file may still name operations left out.
 	Include, Exclude []Filter
 	// Split says whether the client is written as several files of one
 	// package (Result.Files) instead of one (Result.Code): the core (the

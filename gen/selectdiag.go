@@ -92,9 +92,12 @@ func newSelection(t *openapi3.T, svc *ir.Service, include, exclude []Filter) *se
 }
 
 // concerns reports whether the diagnostic d concerns the selected client:
-// every warning does, and every error but those of what is left out.
+// every diagnostic but the errors and warnings inside what is left out (an
+// operation not generated, a component no generated operation reaches).
+// Those of the document itself, of other files and of the policy file
+// always do.
 func (s *selection) concerns(d diag.Diagnostic) bool {
-	if d.Severity != diag.Error || d.Location.File != s.entry {
+	if d.Location.File != s.entry {
 		return true
 	}
 	p := d.Location.Path

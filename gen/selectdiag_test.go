@@ -161,3 +161,63 @@ func TestSelectionKeepsDocumentErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectionHidesWarningsLeftOut: the warnings inside an operation left
+// out (a fixed query in its path template) or a schema only it reaches (a
+// stray key in a discriminator) are not reported; selected, they are.
+func TestSelectionHidesWarningsLeftOut(t *testing.T) {
+	const spec = `openapi: 3.0.3
+info: {title: Warned, version: "1"}
+paths:
+  /good:
+    get:
+      operationId: good
+      responses:
+        "204": {description: ok}
+  /warned?fixed=1:
+    get:
+      operationId: warned
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Odd"}
+components:
+  schemas:
+    Odd: {type: object, properties: {n: {type: string}}, discriminator: {propertyName: n, type: stray}}
+`
+	fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(spec)}}
+	rules := func(ds []diag.Diagnostic) []string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, string(d.Rule))
+		}
+		slices.Sort(out)
+		return out
+	}
+	all, err := OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "warned"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rules(all.Warnings), []string{"W-OPENAPI", "W-PATH-QUERY"}; !slices.Equal(got, want) {
+		t.Fatalf("no selection: warnings %q, want %q", got, want)
+	}
+	for _, opts := range []OpenAPIOptions{{Include: []Filter{{"op", "good"}}}, {Exclude: []Filter{{"op", "warned"}}}} {
+		opts.Package = "warned"
+		res, err := OpenAPI(fsys, "openapi.yaml", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Warnings) != 0 {
+			t.Errorf("include %v exclude %v: warnings %v, want none of what is left out", opts.Include, opts.Exclude, res.Warnings)
+		}
+	}
+	res, err := OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "warned", Include: []Filter{{"op", "warned"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rules(res.Warnings), []string{"W-OPENAPI", "W-PATH-QUERY"}; !slices.Equal(got, want) {
+		t.Errorf("-include op:warned: warnings %q, want %q", got, want)
+	}
+}

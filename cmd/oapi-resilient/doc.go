@@ -42,18 +42,18 @@
 //	               leave out the operations these filters select, after
 //	               -include. The whole document is still loaded and checked,
 //	               and names are those of the whole document, so they do
-//	               not change with the selection. An error that belongs to
-//	               an operation left out (its parameters, body, responses,
-//	               path template) is not reported, nor one in a component
-//	               (schema, parameter, body, response, header) that only
-//	               operations left out reach through $refs: a spec with one
-//	               broken operation generates with -exclude op:ID. Errors of
-//	               the document itself (its x-resilience, a file it cannot
-//	               load, one that does not validate as a whole) and of the
-//	               policy file stay; check without a selection reports
-//	               every error. A filter that selects nothing is a warning
-//	               (W-SELECT-UNUSED), a selection left empty an error
-//	               (E-SELECT-EMPTY)
+//	               not change with the selection. An error or a warning
+//	               that belongs to an operation left out (its parameters,
+//	               body, responses, path template) is not reported, nor one
+//	               in a component (schema, parameter, body, response,
+//	               header) that only operations left out reach through
+//	               $refs: a spec with one broken operation generates with
+//	               -exclude op:ID. Errors of the document itself (its
+//	               x-resilience, a file it cannot load, one that does not
+//	               validate as a whole) and of the policy file stay; check
+//	               without a selection reports every error. A filter that
+//	               selects nothing is a warning (W-SELECT-UNUSED), a
+//	               selection left empty an error (E-SELECT-EMPTY)
 //
 // Flags of generate:
 //
