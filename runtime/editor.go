@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -290,6 +291,44 @@ func edit(ctx context.Context, op *Operation, c *HTTPClient, r *http.Request) er
 		}
 	}
 	return nil
+}
+
+// editedQueryKey is the context key of the names of the query parameters
+// an attempt's editors added or changed.
+type editedQueryKey struct{}
+
+// EditedQueryNames returns the names of the query parameters that the
+// credentials and request editors of an attempt added to its request or
+// changed, given the context of that request (as a transport sees it): an
+// API key sent in the query ([APIKeyQuery]), a signature. Whatever records
+// the request's URL (a trace, a log) should leave out their values; the
+// runtime's own errors already do. Nil when the editors changed no query
+// parameter.
+func EditedQueryNames(ctx context.Context) []string {
+	names, _ := ctx.Value(editedQueryKey{}).([]string)
+	return names
+}
+
+// markEditedQuery returns r with the names of the query parameters its
+// editors added or changed, against orig, the caller's query, in its
+// context ([EditedQueryNames]); r itself when they changed none.
+func markEditedQuery(r *http.Request, orig string) *http.Request {
+	if r.URL == nil || r.URL.RawQuery == orig {
+		return r
+	}
+	before, _ := url.ParseQuery(orig)
+	after, _ := url.ParseQuery(r.URL.RawQuery)
+	var names []string
+	for name, values := range after {
+		if !slices.Equal(before[name], values) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return r
+	}
+	slices.Sort(names)
+	return r.WithContext(context.WithValue(r.Context(), editedQueryKey{}, names))
 }
 
 // editorError is the failure of a request editor.

@@ -327,6 +327,55 @@ func TestDoHTTPQueryCredentialNotInErrors(t *testing.T) {
 	})
 }
 
+// TestEditedQueryNames: the transport sees, in the request's context, the
+// names of the query parameters the attempt's editors added or changed,
+// sorted, for DoHTTP and DoHTTPStream; none when they touched only
+// headers, or changed nothing.
+func TestEditedQueryNames(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var got [][]string
+		rig := newHTTPRig(t, &scripted{statuses: []int{200, 200, 200, 200}})
+		next := rig.bodies.next
+		rig.bodies.next = doerFunc(func(r *http.Request) (*http.Response, error) {
+			mu.Lock()
+			got = append(got, EditedQueryNames(r.Context()))
+			mu.Unlock()
+			return next.Do(r)
+		})
+		key := func(context.Context) (string, error) { return "k", nil }
+		signed := func(_ context.Context, r *http.Request) error {
+			q := r.URL.Query()
+			q.Set("sig", "abc")
+			q.Set("kind", "cat") // the value the caller gave: not changed
+			r.URL.RawQuery = q.Encode()
+			return nil
+		}
+		dep := testDependency(t)
+		query := testOperation(t, dep, OperationPolicy{Idempotency: ReadOnly}).With(
+			WithCredentials([]Credential{{Scheme: "key", Apply: APIKeyQuery("api_key", key)}}), WithRequestEditor(signed))
+		header := testOperation(t, dep, OperationPolicy{Idempotency: ReadOnly}).With(
+			WithCredentials([]Credential{{Scheme: "key", Apply: APIKeyHeader("X-Key", key)}}))
+		for _, op := range []*Operation{query, header} {
+			if _, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets?kind=cat"), decodePet, nil); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := DoHTTPStream(t.Context(), op, rig.client, rig.get(t, "/pets?kind=cat"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+		want := [][]string{{"api_key", "sig"}, {"api_key", "sig"}, nil, nil}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("edited query names per request = %v, want %v", got, want)
+		}
+		if names := EditedQueryNames(t.Context()); names != nil {
+			t.Errorf("a context no attempt made: %v", names)
+		}
+	})
+}
+
 // TestCredentialHelpers: what each helper puts on the request, and that an
 // empty credential is refused.
 func TestCredentialHelpers(t *testing.T) {

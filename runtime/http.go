@@ -432,6 +432,7 @@ func httpAttempt(ctx context.Context, op *Operation, c *HTTPClient, req *http.Re
 			closeRequestBody(r)
 			return zero, err
 		}
+		r = markEditedQuery(r, req.URL.RawQuery)
 	}
 
 	resp, err := d.Do(r)

@@ -207,6 +207,7 @@ func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient
 			closeRequestBody(r)
 			return nil, err
 		}
+		r = markEditedQuery(r, req.URL.RawQuery)
 	}
 	resp, err := d.Do(r)
 	if err != nil && ed {

@@ -12,7 +12,10 @@
 // [Tracer.Transport] (otelhttp), or of a gRPC call made on a connection
 // dialled with otelgrpc's client stats handler, which also put the trace
 // context on the wire with the configured propagator ([Tracer.DialOption]).
-// The runtime does no propagation of its own.
+// The runtime does no propagation of its own. The HTTP client span's
+// url.full reads "REDACTED" for the values of the query parameters that
+// credentials and request editors put there (an API key sent in the
+// query), which [runtime.EditedQueryNames] names.
 //
 // The call span carries:
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
@@ -103,12 +104,56 @@ func New(tp trace.TracerProvider, opts ...Option) (*Tracer, error) {
 // [http.DefaultTransport]. Give the result to the [http.Client] of the
 // dependency's [runtime.HTTPClient], or to a generated client's
 // WithHTTPClient.
+//
+// The span's url.full leaves out the values of the query parameters the
+// attempt's credentials and request editors added or changed
+// ([runtime.EditedQueryNames]), such as an API key sent in the query:
+// they read "REDACTED".
 func (t *Tracer) Transport(base http.RoundTripper) http.RoundTripper {
 	opts := []otelhttp.Option{otelhttp.WithTracerProvider(t.tp)}
 	if t.propagator != nil {
 		opts = append(opts, otelhttp.WithPropagators(t.propagator))
 	}
-	return otelhttp.NewTransport(base, opts...)
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return otelhttp.NewTransport(redactingTransport{base}, opts...)
+}
+
+// urlFullKey is the semantic conventions' attribute of a client span's
+// full URL, which otelhttp sets.
+const urlFullKey = attribute.Key("url.full")
+
+// redactingTransport runs inside otelhttp's transport, where the request's
+// context holds the client span: when the attempt's editors put values in
+// the query, it sets the span's url.full again with those values
+// redacted, as otelhttp's own redacts userinfo.
+type redactingTransport struct{ base http.RoundTripper }
+
+func (t redactingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if names := runtime.EditedQueryNames(req.Context()); len(names) > 0 && req.URL != nil {
+		if span := trace.SpanFromContext(req.Context()); span.IsRecording() {
+			span.SetAttributes(urlFullKey.String(redactedURL(req.URL, names)))
+		}
+	}
+	return t.base.RoundTrip(req)
+}
+
+// redactedURL returns u without its userinfo and with the values of the
+// query parameters names replaced by "REDACTED".
+func redactedURL(u *url.URL, names []string) string {
+	c := *u
+	c.User = nil
+	q := c.Query()
+	for _, name := range names {
+		if vs, ok := q[name]; ok {
+			for i := range vs {
+				vs[i] = "REDACTED"
+			}
+		}
+	}
+	c.RawQuery = q.Encode()
+	return c.String()
 }
 
 // StartCall starts a call's span.

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -353,5 +354,60 @@ func TestStreamSpan(t *testing.T) {
 	calls := byName(rec.Ended(), "feed Watch")
 	if len(calls) != 1 || !attrs(calls[0])[oteltrace.HeldKey].AsBool() || calls[0].Status().Code == codes.Error {
 		t.Errorf("call spans after the stream ended: %v", calls)
+	}
+}
+
+// TestAPIKeyInQueryIsRedacted: an API key a credential puts in the query
+// reaches the server but not the client span's url.full, which keeps the
+// caller's own query parameters.
+func TestAPIKeyInQueryIsRedacted(t *testing.T) {
+	tracer, rec, _ := newTracer(t)
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.URL.Query().Get("api_key")
+		io.WriteString(w, `"ok"`)
+	}))
+	defer srv.Close()
+	dep, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := dep.Operation(runtime.OperationPolicy{Name: "ListPets", Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "s3cr3t-key"
+	op = op.With(runtime.WithCredentials([]runtime.Credential{{Scheme: "apiKey",
+		Apply: runtime.APIKeyQuery("api_key", func(context.Context) (string, error) { return secret, nil })}}))
+	client := runtime.NewHTTPClient(tracer.Transport(nil))
+	defer client.CloseIdleConnections()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/pets?page=2", nil)
+	if _, err := runtime.DoHTTP(context.Background(), op, &runtime.HTTPClient{Doer: client}, req, func(r *http.Response) (string, error) {
+		b, err := io.ReadAll(r.Body)
+		return string(b), err
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got != secret {
+		t.Fatalf("the server got api_key %q, want the key", got)
+	}
+	var clients int
+	for _, s := range rec.Ended() {
+		if s.SpanKind() != trace.SpanKindClient {
+			continue
+		}
+		clients++
+		full := attrs(s)["url.full"].AsString()
+		if strings.Contains(full, secret) || !strings.Contains(full, "api_key=REDACTED") || !strings.Contains(full, "page=2") {
+			t.Errorf("client span url.full = %q, want the key redacted and page=2 kept", full)
+		}
+		for _, a := range s.Attributes() {
+			if strings.Contains(a.Value.Emit(), secret) {
+				t.Errorf("client span attribute %s carries the key: %q", a.Key, a.Value.Emit())
+			}
+		}
+	}
+	if clients != 1 {
+		t.Fatalf("%d client spans, want 1", clients)
 	}
 }
