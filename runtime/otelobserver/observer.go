@@ -28,6 +28,7 @@ const (
 	BreakerStateName       = "resilient.breaker.state"
 	FleetChangesName       = "resilient.fleet.changes"
 	FleetScopeName         = "resilient.fleet.scope"
+	PanicsName             = "resilient.panics"
 )
 
 // Attribute keys of the measurements.
@@ -120,6 +121,7 @@ type Observer struct {
 	state       metric.Int64ObservableGauge
 	fleetChg    metric.Int64Counter
 	fleetScope  metric.Int64ObservableGauge
+	panics      metric.Int64Counter
 	reg         metric.Registration
 
 	ops  sync.Map // opKey → *opSets
@@ -129,6 +131,7 @@ type Observer struct {
 var (
 	_ runtime.Observer      = (*Observer)(nil)
 	_ runtime.FleetObserver = (*Observer)(nil)
+	_ runtime.PanicObserver = (*Observer)(nil)
 )
 
 // New returns an observer recording on a meter of mp named [ScopeName].
@@ -161,6 +164,10 @@ var (
 //   - resilient.fleet.scope (gauge, 1): for every dependency with a fleet
 //     store that the observer has seen, one point per scope, 1 for where
 //     its state lives now and 0 for the other.
+//   - resilient.panics (counter, {panic}): panics of hedged attempts
+//     whose round had already ended without them, which the runtime
+//     recovered and logged ([runtime.PanicObserver]), by dependency,
+//     operation and hedge.
 //
 // It fails when the meter refuses an instrument.
 func New(mp metric.MeterProvider, opts ...Option) (*Observer, error) {
@@ -185,6 +192,7 @@ func New(mp metric.MeterProvider, opts ...Option) (*Observer, error) {
 	o.rejections = counter(RejectionsName, "{rejection}", "Calls or retries that failed fast: bulkhead full, circuit open or retry budget exhausted.")
 	o.degraded = counter(DegradedName, "{answer}", "Answers given by a fallback instead of the dependency.")
 	o.transitions = counter(BreakerTransitionsName, "{transition}", "Circuit breaker state changes.")
+	o.panics = counter(PanicsName, "{panic}", "Panics of abandoned hedged attempts, recovered and logged by the runtime.")
 	o.fleetChg = counter(FleetChangesName, "{change}", "A dependency's breaker and budget state going local or shared with the fleet again.")
 	var err error
 	o.duration, err = m.Float64Histogram(AttemptDurationName, metric.WithUnit("s"),
@@ -273,6 +281,16 @@ func (o *Observer) Degraded(ev runtime.DegradedEvent) {
 		i = len(sources) - 1
 	}
 	o.degraded.Add(o.context(ev.Context), 1, o.op(ev.Dependency, ev.Operation).degraded[i]...)
+}
+
+// AbandonedPanic records one panic of an attempt whose round had ended
+// without it.
+func (o *Observer) AbandonedPanic(ev runtime.PanicEvent) {
+	h := 0
+	if ev.Hedge {
+		h = 1
+	}
+	o.panics.Add(o.ctx, 1, o.op(ev.Dependency, ev.Operation).panic[h]...)
 }
 
 // BreakerChange records one breaker transition and remembers the new state
@@ -387,6 +405,7 @@ type opSets struct {
 	hedge    []metric.AddOption
 	rejected [len(reasons)][]metric.AddOption
 	degraded [len(sources)][]metric.AddOption
+	panic    [2][]metric.AddOption // by hedge
 }
 
 // op returns the sets of an operation, building them on first use. It also
@@ -406,6 +425,7 @@ func (o *Observer) op(dep, op string) *opSets {
 	}
 	for i := range 2 {
 		s.retry[i] = addOpts(d, n, RetryAfterKey.Bool(i == 1))
+		s.panic[i] = addOpts(d, n, HedgeKey.Bool(i == 1))
 	}
 	for i, r := range reasons {
 		s.rejected[i] = addOpts(d, n, ReasonKey.String(r))

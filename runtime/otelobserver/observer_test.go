@@ -383,6 +383,9 @@ func TestEventsDirect(t *testing.T) {
 	obs.Degraded(runtime.DegradedEvent{Dependency: "pets", Operation: "GetPet", Source: runtime.FallbackCached, Age: time.Minute})
 	obs.BreakerChange(runtime.BreakerEvent{Dependency: "users", From: runtime.BreakerClosed, To: runtime.BreakerOpen})
 	obs.BreakerChange(runtime.BreakerEvent{Dependency: "users", From: runtime.BreakerOpen, To: runtime.BreakerState(7)})
+	obs.AbandonedPanic(runtime.PanicEvent{Dependency: "pets", Operation: "GetPet", Attempt: 2, Hedge: true, Value: "boom"})
+	obs.AbandonedPanic(runtime.PanicEvent{Dependency: "pets", Operation: "GetPet", Attempt: 1, Value: "boom"})
+	obs.AbandonedPanic(runtime.PanicEvent{Dependency: "pets", Operation: "GetPet", Attempt: 3, Hedge: true, Value: "boom"})
 
 	m := collect(t, reader)
 	for _, oc := range []string{"transient", "throttled", "failed", "rejected", "permanent", "unknown", "canceled"} {
@@ -404,6 +407,12 @@ func TestEventsDirect(t *testing.T) {
 	}
 	if got := m.sum(otelobserver.DegradedName, depPets, opGet, otelobserver.SourceKey.String("cached")); got != 1 {
 		t.Errorf("degraded{source=cached} = %d, want 1", got)
+	}
+	if got := m.sum(otelobserver.PanicsName, depPets, opGet, otelobserver.HedgeKey.Bool(true)); got != 2 {
+		t.Errorf("panics{hedge=true} = %d, want 2", got)
+	}
+	if got := m.sum(otelobserver.PanicsName, depPets, opGet, noHedge); got != 1 {
+		t.Errorf("panics{hedge=false} = %d, want 1", got)
 	}
 	if got := m.sum(otelobserver.BreakerTransitionsName, users,
 		otelobserver.FromKey.String("open"), otelobserver.ToKey.String("unknown")); got != 1 {
