@@ -1,7 +1,9 @@
 package gen
 
 import (
+	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -180,5 +182,39 @@ func TestSplitMode(t *testing.T) {
 	}
 	if err := m.Set("maybe"); err == nil {
 		t.Error(`Set("maybe") accepted`)
+	}
+}
+
+// TestSplitPartsTypeCheck: a split client whose part names differ only by
+// an underscore before a digit ("users_2", the continuation of a tag of
+// more than OperationsPerFile operations, and "users2", a tag) still gets
+// set-up methods of distinct names, and its files type-check together.
+func TestSplitPartsTypeCheck(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: Parts, version: \"1\"}\npaths:\n")
+	op := func(path, id, tag string) {
+		fmt.Fprintf(&b, "  %s:\n    get:\n      operationId: %s\n      tags: [%s]\n      responses:\n        \"204\": {description: ok}\n", path, id, tag)
+	}
+	for i := range OperationsPerFile + 1 {
+		op(fmt.Sprintf("/users/u%d", i), fmt.Sprintf("user%d", i), "users")
+	}
+	op("/other", "other", "users2")
+	op("/plain", "plain", `"%%"`)
+	fsys := fstest.MapFS{"openapi.yaml": {Data: []byte(b.String())}}
+	res, err := OpenAPI(fsys, "openapi.yaml", OpenAPIOptions{Package: "parts", Split: SplitOn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, f := range res.Files {
+		parts = append(parts, f.Part)
+	}
+	for _, want := range []string{"users", "users_2", "users2", "path_plain"} {
+		if !slices.Contains(parts, want) {
+			t.Errorf("parts %q, want %q among them", parts, want)
+		}
+	}
+	if err := typeChecker.checkFiles(res.Files); err != nil {
+		t.Errorf("the split client does not type-check: %v", err)
 	}
 }

@@ -73,18 +73,28 @@ func (c *checker) init() {
 
 // check parses and type-checks one generated file.
 func (c *checker) check(name string, code []byte) error {
+	return c.checkFiles([]File{{Part: name, Code: code}})
+}
+
+// checkFiles parses and type-checks the files of one generated package,
+// each named by its Part.
+func (c *checker) checkFiles(files []File) error {
 	c.init()
 	if c.err != nil {
 		return c.err
 	}
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, code, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
-		return err
+	var parsed []*ast.File
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file.Part+".go", file.Code, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		parsed = append(parsed, f)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	conf := types.Config{Importer: c.imp}
-	_, err = conf.Check(f.Name.Name, fset, []*ast.File{f}, nil)
+	_, err := conf.Check(parsed[0].Name.Name, fset, parsed, nil)
 	return err
 }

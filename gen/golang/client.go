@@ -66,6 +66,7 @@ func partsOf(ops []*opView, core *jen.File, opts ClientOptions) (inCore []*opVie
 		return ops, nil
 	}
 	byFile := map[*jen.File]*filePart{}
+	used := map[string]bool{}
 	for _, op := range ops {
 		name, f := opts.OperationFile(op.src)
 		if f == core {
@@ -74,7 +75,14 @@ func partsOf(ops []*opView, core *jen.File, opts ClientOptions) (inCore []*opVie
 		}
 		fp := byFile[f]
 		if fp == nil {
-			fp = &filePart{suffix: partSuffix(name, len(parts)), f: f}
+			// Names that differ only where partSuffix drops a character
+			// ("users_2", "users2") get the part's index too.
+			suffix := partSuffix(name, len(parts))
+			for base, n := suffix, len(parts)+1; used[suffix]; n++ {
+				suffix = base + "Part" + strconv.Itoa(n)
+			}
+			used[suffix] = true
+			fp = &filePart{suffix: suffix, f: f}
 			byFile[f] = fp
 			parts = append(parts, fp)
 		}
