@@ -346,7 +346,7 @@
 //	W-OPID-CONFUSABLE    two operationIds that differ only in look-alike letters of other scripts
 //	E-HEADER-NAME        a header or cookie parameter whose name is not an HTTP token
 //	E-MEDIA-TYPE         a sent media type that is not printable ASCII or does not parse, with no valid one beside it (or any, with -strict)
-//	W-MEDIA-TYPE         a media type that does not parse beside valid ones, left out
+//	W-MEDIA-TYPE         a media type that does not parse beside valid ones, or an empty one, left out
 //	E-PATH-CHAR          a "?" in a path template followed by neither a fixed query nor name={variable} pairs, a "%" that starts no escape
 //	E-PATH-DOT           a literal "." or ".." segment in a path template, which servers resolve before routing
 //	E-PATH-TEMPLATE      a path template variable that names no path parameter of the operation

@@ -183,7 +183,7 @@ func Rules() []RuleDoc {
 		{RuleOpIDConfusable, "two operationIds that differ only in look-alike letters of other scripts", OpenAPI, false},
 		{RuleHeaderName, "a header or cookie parameter whose name is not an HTTP token", OpenAPI, false},
 		{RuleMediaType, "a sent media type that is not printable ASCII or does not parse, with no valid one beside it (or any, with -strict)", OpenAPI, false},
-		{RuleMediaTypeIgnored, "a media type that does not parse beside valid ones, left out", OpenAPI, false},
+		{RuleMediaTypeIgnored, "a media type that does not parse beside valid ones, or an empty one, left out", OpenAPI, false},
 		{RulePathChar, `a "?" in a path template followed by neither a fixed query nor name={variable} pairs, a "%" that starts no escape`, OpenAPI, false},
 		{RulePathDot, `a literal "." or ".." segment in a path template, which servers resolve before routing`, OpenAPI, false},
 		{RulePathTemplate, "a path template variable that names no path parameter of the operation", OpenAPI, false},
