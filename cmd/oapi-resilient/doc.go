@@ -353,7 +353,7 @@
 //	W-PATH-QUERY         a query after "?" in a path template: fixed pairs sent with every request, name={variable} pairs sent as query parameters
 //	W-PATH-FRAGMENT      a fragment after "#" in a path template, which no request carries, left out
 //	E-PATH-QUERY         a query after "?" in a path template, with -strict
-//	E-PATH-FRAGMENT      a fragment after "#" in a path template, with -strict
+//	E-PATH-FRAGMENT      a fragment after "#" in a path template that holds a template variable, whose parameter no request could carry (any fragment, with -strict)
 //	W-ENUM-RANGE         an integer enum with a value beyond 32 bits, typed int64
 //	W-UNSUPPORTED        a construct the client cannot type, kept as raw JSON or left out
 //	W-PARAM-JSON         a parameter style the client cannot serialize, sent as JSON text

@@ -22,6 +22,9 @@ const (
 	// rulePathFragment: a "#" in a template; the fragment after it is not
 	// sent.
 	rulePathFragment = diag.RulePathFragment
+	// rulePathFragmentVariable: a template variable after the "#": its
+	// parameter could never be sent, so the operation is refused.
+	rulePathFragmentVariable = diag.RulePathFragmentStrict
 	// rulePathQuery: a "?" followed by a fixed query ("?beta=true"), which
 	// the client sends with every request of the operation, or by
 	// name={variable} pairs ("?lat={lat}"), sent as query parameters.
@@ -45,7 +48,12 @@ func (b *builder) checkPathTemplate(path string) {
 	ptr := pointer("#/paths", path)
 	loc := b.doc.keyLocation(ptr)
 	sent, fragment, hasFragment := ir.CutFragment(path)
-	if hasFragment {
+	switch vars := pathParamOrder(fragment); {
+	case len(vars) > 0:
+		b.diags.Errorf(loc, rulePathFragmentVariable,
+			fmt.Sprintf("path template %q carries the variable {%s} in its fragment %q, which no request carries: the client would take the parameter and never send it", path, vars[0], fragment),
+			fmt.Sprintf("move {%s} before the %q, or declare the parameter with in: query or in: header and remove the fragment from the path", vars[0], "#"))
+	case hasFragment:
 		b.diags.Warnf(loc, rulePathFragment,
 			fmt.Sprintf("path template %q carries the fragment %q, which no request carries; the client sends %q", path, fragment, sent),
 			"declare what the fragment distinguishes as parameters (in: query or in: header), and remove it from the path")

@@ -190,7 +190,7 @@ func Rules() []RuleDoc {
 		{RulePathQuery, `a query after "?" in a path template: fixed pairs sent with every request, name={variable} pairs sent as query parameters`, OpenAPI, false},
 		{RulePathFragment, `a fragment after "#" in a path template, which no request carries, left out`, OpenAPI, false},
 		{RulePathQueryStrict, `a query after "?" in a path template, with -strict`, OpenAPI, false},
-		{RulePathFragmentStrict, `a fragment after "#" in a path template, with -strict`, OpenAPI, false},
+		{RulePathFragmentStrict, `a fragment after "#" in a path template that holds a template variable, whose parameter no request could carry (any fragment, with -strict)`, OpenAPI, false},
 		{RuleEnumRange, "an integer enum with a value beyond 32 bits, typed int64", OpenAPI, false},
 		{RuleUnsupported, "a construct the client cannot type, kept as raw JSON or left out", OpenAPI, false},
 		{RuleParamJSON, "a parameter style the client cannot serialize, sent as JSON text", OpenAPI, false},
