@@ -195,7 +195,11 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 	}
 	if err != nil {
 		if !src.misplacedSchemaRefs(entry, diags) {
-			diags.Errorf(fileStart(entry), diag.RuleLoad, oneLine(err.Error()), "")
+			loaderShift := shift
+			if swagger {
+				loaderShift = 0
+			}
+			src.reportLoadError(err, entry, loaderShift, diags)
 		}
 		return nil
 	}
