@@ -363,6 +363,8 @@
 //	W-STREAM-POLICY      a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
 //	W-SERVER             a relative server URL with no document URL to resolve it
+//	W-KEYWORD-TYPE       a schema's pattern written as a number or a boolean, which the loader refuses, left out
+//	W-REF-SCHEMA         a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array)
 //	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
 //	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
 //

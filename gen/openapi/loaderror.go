@@ -19,14 +19,14 @@ import (
 // at the place of what it refused: each value of the wrong kind where it
 // is written (the loader reads every file with the YAML parser, JSON
 // included, and says where each one is), and a $ref that names what it
-// cannot stand for at the $ref. shift is how far right the loader saw
-// the first line of the entry file (see withoutRootKey). Only what none
+// cannot stand for at the $ref. given holds the edits of the text the
+// loader was given, by file (see [Document.loaderColumn]). Only what none
 // of these places is reported at the start of the entry file.
-func (s *source) reportLoadError(err error, entry *file, shift int, diags *diag.List) {
+func (s *source) reportLoadError(err error, entry *file, given map[string][]edit, diags *diag.List) {
 	var construct *yaml.LoadErrors
 	if errors.As(err, &construct) && len(construct.Errors) > 0 {
 		for _, e := range construct.Errors {
-			loc := s.constructLocation(e, entry, shift)
+			loc := s.constructLocation(e, entry, given)
 			msg, fix := constructMessage(e.Message)
 			diags.Errorf(loc, diag.RuleLoad, msg, fix)
 		}
@@ -80,7 +80,7 @@ func (s *source) parsedFiles(entry *file) []*file {
 // field of a mapping there ("string field \"pattern\""), it is that
 // field's value. Without a file to match, it is the loader's line and
 // column in the entry file.
-func (s *source) constructLocation(e *yaml.LoadError, entry *file, shift int) diag.Location {
+func (s *source) constructLocation(e *yaml.LoadError, entry *file, given map[string][]edit) diag.Location {
 	line, col := e.Mark.Line, e.Mark.Column
 	if m := markPattern.FindStringSubmatch(e.Message); m != nil {
 		line, _ = strconv.Atoi(m[1])
@@ -91,10 +91,7 @@ func (s *source) constructLocation(e *yaml.LoadError, entry *file, shift int) di
 		ptr = e.Message[i+len(" in "):]
 	}
 	for _, f := range s.parsedFiles(entry) {
-		c := col
-		if f == entry && line == 1 && shift > 0 && c > shift {
-			c -= shift
-		}
+		c := fromLoader(given[f.display], line, col)
 		if ptr == "" {
 			break
 		}
@@ -110,10 +107,7 @@ func (s *source) constructLocation(e *yaml.LoadError, entry *file, shift int) di
 		}
 		return diag.Location{File: f.display, Line: node.Line, Col: node.Column, Path: at}
 	}
-	if line == 1 && shift > 0 && col > shift {
-		col -= shift
-	}
-	loc := diag.Location{File: entry.display, Line: line, Col: col}
+	loc := diag.Location{File: entry.display, Line: line, Col: fromLoader(given[entry.display], line, col)}
 	if ptr != "" {
 		loc.Path = "#" + ptr
 	}
