@@ -221,11 +221,11 @@
 //	W-OPID-CONFUSABLE  two operationIds that differ only in look-alike
 //	                   letters of other scripts (Latin a, Cyrillic а); both are
 //	                   named
-//	W-UNSUPPORTED      among others, a property whose name cannot be a Go
-//	                   struct tag (a comma or quote in it): the struct has no
-//	                   field for it, so the client never sends it and drops it
-//	                   from answers. A property called "-" is supported
-//	                   (tag "-,")
+//
+// A property whose name cannot be a Go struct tag (a comma or quote in it,
+// or the empty name) is kept: its field has the tag "-", and the struct's
+// own MarshalJSON and UnmarshalJSON write and read it under its exact name,
+// required or not. A property called "-" has the tag "-,".
 //
 // Spec text (descriptions, titles, names, the spec's own file name) reaches
 // generated comments only as "//" comment text, control characters
