@@ -46,7 +46,22 @@ func (s *source) reportLoadError(err error, entry *file, given map[string][]edit
 		if s.reportTarget(site, msg, diags) {
 			return
 		}
-		diags.Errorf(site.location(), diag.RuleLoad, msg, "point the $ref at what its place holds, or write the value in place")
+		m := expectingPattern.FindStringSubmatch(msg)
+		if m == nil {
+			diags.Errorf(site.location(), diag.RuleLoad, msg, "point the $ref at what its place holds, or write the value in place")
+			return
+		}
+		want := objectNames[m[1]]
+		if want == "" {
+			want = m[1]
+		}
+		fix := fmt.Sprintf("point the $ref at %s %s, or write it in place", article(want), want)
+		if m[1] == "parameter" && s.refTargetKind(site) == "schema" {
+			fix = fmt.Sprintf("write the parameter in place, with name:, in: and schema: {$ref: %q}", site.value)
+		}
+		diags.Errorf(site.location(), diag.RuleLoad,
+			fmt.Sprintf("$ref %q stands for %s %s but names %s, so the loader refuses the document", site.value, article(want), want, s.refTargetText(site)),
+			fix)
 		return
 	}
 	if loc, ok := s.pointerLocation(msg, entry); ok {
@@ -377,6 +392,67 @@ func (s *source) reportTarget(site refSite, msg string, diags *diag.List) bool {
 		diags.Errorf(loc, diag.RuleLoad, fmt.Sprintf("%s, where $ref %q at %s:%d:%d names a %s", what, site.value, site.from.display, site.line, site.col, m[1]), fix)
 	}
 	return true
+}
+
+// objectNames are the names, for a document's author, of the objects of
+// kin-openapi's messages.
+var objectNames = map[string]string{
+	"schema": "schema", "parameter": "parameter", "response": "response", "requestBody": "request body",
+	"header": "header", "example": "example", "link": "link", "callback": "callback",
+	"securityScheme": "security scheme", "pathItem": "path item",
+}
+
+// article returns "a" or "an" for the noun w.
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// componentKinds are the objects under each member of components.
+var componentKinds = map[string]string{
+	"schemas": "schema", "parameters": "parameter", "responses": "response", "requestBodies": "requestBody",
+	"headers": "header", "examples": "example", "links": "link", "callbacks": "callback",
+	"securitySchemes": "securityScheme", "pathItems": "pathItem",
+}
+
+// refTargetKind tells what object the target of site is, by its place
+// ("#/components/schemas/S", "#/paths/~1a/get/parameters/0") or, for a
+// parameter written elsewhere, by its members; "" when it cannot tell.
+func (s *source) refTargetKind(site refSite) string {
+	t, ok := (&refChecker{s: s, members: map[*yaml.Node]map[string]*yaml.Node{}, ends: map[target]bool{}}).resolveSite(site, nil)
+	if !ok {
+		return ""
+	}
+	tokens := strings.Split(strings.TrimPrefix(t.ptr, "#/"), "/")
+	n := len(tokens)
+	switch {
+	case n == 3 && tokens[0] == "components":
+		return componentKinds[tokens[1]]
+	case n >= 2 && tokens[n-2] == "parameters" && isIndex(tokens[n-1]):
+		return "parameter"
+	case n >= 2 && tokens[n-2] == "responses" && tokens[0] == "paths":
+		return "response"
+	case n >= 1 && tokens[n-1] == "requestBody":
+		return "requestBody"
+	case n >= 1 && tokens[n-1] == "schema":
+		return "schema"
+	case n == 2 && tokens[0] == "paths":
+		return "pathItem"
+	}
+	if node, ok := lookup(s.open(t.rel).root, t.ptr); ok && isParameter(node) {
+		return "parameter"
+	}
+	return ""
+}
+
+// refTargetText says what site names, for a message.
+func (s *source) refTargetText(site refSite) string {
+	if kind := objectNames[s.refTargetKind(site)]; kind != "" {
+		return article(kind) + " " + kind
+	}
+	return "something else"
 }
 
 // findNode returns the shallowest node under node that starts at line

@@ -101,6 +101,26 @@ components:
 			},
 		},
 		{
+			name:  "a $ref that names the wrong object",
+			entry: "api.yaml",
+			files: map[string]string{"api.yaml": head + `paths:
+  /a:
+    get:
+      parameters:
+        - $ref: "#/components/schemas/S"
+      responses: {"200": {description: ok}}
+    post:
+      requestBody: {$ref: "#/paths/~1a/get/responses/200"}
+      responses: {"204": {description: ok}}
+components:
+  schemas:
+    S: {type: string}
+`},
+			want: []string{
+				`specs/api.yaml:9:11: E-LOAD: $ref "#/components/schemas/S" stands for a parameter but names a schema, so the loader refuses the document (#/paths/~1a/get/parameters/0); write the parameter in place, with name:, in: and schema: {$ref: "#/components/schemas/S"}`,
+			},
+		},
+		{
 			name:  "swagger",
 			entry: "api.yaml",
 			files: map[string]string{"api.yaml": `swagger: "2.0"
