@@ -135,3 +135,24 @@ func TestRepairKeepsPositions(t *testing.T) {
 		t.Errorf("the finding on maxAttempts is not at %q:\n%s", wantAt, rest)
 	}
 }
+
+// TestPatternOfWrongKindSwagger: the repair holds for Swagger 2.0, whose
+// document the converter reads.
+func TestPatternOfWrongKindSwagger(t *testing.T) {
+	got := loadBuild(t, "api.yaml", map[string]string{"api.yaml": `swagger: "2.0"
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - {name: q, in: query, type: string, pattern: 5}
+      responses: {"204": {description: ok}}
+`})
+	want := []string{
+		`specs/api.yaml:8:55: W-KEYWORD-TYPE: the pattern is an integer (5), not a regular expression written as a string; the loader would refuse the document, so the client leaves the pattern out (#/paths/~1a/get/parameters/0/pattern); quote the pattern (pattern: "5") if it is meant as a regular expression, or remove it`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+	}
+}
