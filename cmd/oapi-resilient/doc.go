@@ -22,7 +22,8 @@
 //	-strict        refuse a sloppy document: the warnings W-OPENAPI,
 //	               W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT and
 //	               W-MEDIA-TYPE become the errors E-OPENAPI, E-NO-OPID,
-//	               E-PATH-QUERY, E-PATH-FRAGMENT and E-MEDIA-TYPE, with the
+//	               E-PATH-QUERY, E-PATH-FRAGMENT and E-MEDIA-TYPE, and
+//	               W-KEYWORD-TYPE and W-REF-SCHEMA become E-LOAD, with the
 //	               exit status of those errors
 //	               (see Errors and warnings); for spec authors
 //	-ignore-go-names  disregard x-go-name values (written for another
@@ -168,7 +169,8 @@
 //	error    E-HEADER-NAME, E-MEDIA-TYPE: a name the client would send
 //	         cannot be sent as written
 //	error    E-PATH-CHAR, E-PATH-DOT, E-PATH-TEMPLATE: no escaping makes
-//	         the path template mean what it says
+//	         the path template mean what it says; E-PATH-FRAGMENT: a
+//	         variable after its "#" could never be sent
 //	error    E-ALLOF-CYCLE: the schema cannot be a Go type
 //	error    E-NAME-INVALID: no Go name can be formed
 //	warning  W-NAME-RENAMED: names that collide are renamed (see Names)
@@ -177,6 +179,9 @@
 //	         policy contradicts itself or the operation
 //	warning  W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT, W-MEDIA-TYPE:
 //	         sloppy, errors with -strict
+//	warning  W-KEYWORD-TYPE, W-REF-SCHEMA: sloppy constructs the loader
+//	         would refuse, repaired in what it is given; E-LOAD with
+//	         -strict
 //	warning  W-OPID-CONFUSABLE, W-ENUM-RANGE, W-UNSUPPORTED,
 //	         W-PARAM-JSON, W-BODY-MULTIPART, W-RESPONSE-RAW,
 //	         W-RESPONSE-TYPES: what the client does instead of what the
@@ -363,8 +368,8 @@
 //	W-STREAM-POLICY      a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
 //	W-SERVER             a relative server URL with no document URL to resolve it
-//	W-KEYWORD-TYPE       a schema's pattern written as a number or a boolean, which the loader refuses, left out
-//	W-REF-SCHEMA         a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array)
+//	W-KEYWORD-TYPE       a schema's pattern written as a number or a boolean, which the loader refuses, left out (E-LOAD with -strict)
+//	W-REF-SCHEMA         a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array; E-LOAD with -strict)
 //	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
 //	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
 //

@@ -202,8 +202,8 @@ func Rules() []RuleDoc {
 		{RuleStreamPolicy, "a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
 		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
-		{RuleKeywordType, "a schema's pattern written as a number or a boolean, which the loader refuses, left out", OpenAPI, false},
-		{RuleRefSchema, "a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array)", OpenAPI, false},
+		{RuleKeywordType, "a schema's pattern written as a number or a boolean, which the loader refuses, left out (E-LOAD with -strict)", OpenAPI, false},
+		{RuleRefSchema, "a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array; E-LOAD with -strict)", OpenAPI, false},
 
 		{RuleSelectEmpty, "-include and -exclude filters that leave no operation to generate", OpenAPI, false},
 		{RuleSelectUnused, "an -include or -exclude filter that selects no operation", OpenAPI, false},
@@ -253,6 +253,9 @@ func (r Rule) Strict() Rule {
 		return RulePathFragmentStrict
 	case RuleMediaTypeIgnored:
 		return RuleMediaType
+	case RuleKeywordType, RuleRefSchema:
+		// What the front end repaired is what kin-openapi refuses.
+		return RuleLoad
 	}
 	return ""
 }
