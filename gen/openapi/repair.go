@@ -23,6 +23,9 @@ const (
 	// ruleRefSchema: a $ref that stands for a schema and names a
 	// parameter object, read as that parameter's schema.
 	ruleRefSchema = diag.RuleRefSchema
+	// ruleRefParameter: a $ref that stands for a parameter and names a
+	// parameter object written under the schemas, read as that object.
+	ruleRefParameter = diag.RuleRefParameter
 )
 
 // edit replaces text of a file in what the loader is given: width bytes
@@ -82,6 +85,9 @@ func applyEdits(data []byte, edits []edit) []byte {
 //
 //   - A schema's pattern written as a number or a boolean ("pattern: 0")
 //     is left out: the client never checks patterns.
+//   - A $ref that stands for a parameter and names a parameter object
+//     written under the schemas ("- $ref: '#/components/schemas/Limit'",
+//     Limit holding name and in) is replaced by a copy of that object.
 //   - A $ref that stands for a schema and names a parameter object
 //     ("schema: {$ref: '#/paths/~1a/get/parameters/1'}") names the
 //     parameter's schema instead; at the items of an array, and naming
@@ -96,6 +102,7 @@ func (s *source) repairs(entry *file, diags *diag.List) map[string][]edit {
 		collectRefs(f, f.root, nil, &sites)
 		for _, site := range sites {
 			r.refToParameter(site)
+			r.parameterUnderSchemas(site)
 		}
 		if len(r.edits) > 0 {
 			slices.SortFunc(r.edits, func(a, b edit) int { return a.offset - b.offset })
@@ -198,6 +205,66 @@ func (r *repairer) refToParameter(site refSite) {
 	r.diags.Warnf(site.location(), ruleRefSchema,
 		fmt.Sprintf("$ref %q stands for a schema but names the parameter %q, which is no schema; the client reads it as %s", ref.Value, child(node, "name").Value, what),
 		fmt.Sprintf("point the $ref at the schema: %q", to))
+}
+
+// parameterUnderSchemas replaces a $ref that stands for a parameter and
+// names a parameter object written under the schemas of the same file,
+// which the loader reads as a schema and refuses, by a copy of that
+// object. The $ref must be the only member of its mapping.
+func (r *repairer) parameterUnderSchemas(site refSite) {
+	at := site.at
+	if at == nil || at.index < 0 || at.parent == nil || at.parent.index >= 0 || at.parent.key != "parameters" {
+		return
+	}
+	t, ok := r.c.resolveSite(site, nil)
+	if !ok || t.rel != r.f.rel || !strings.HasPrefix(t.ptr, "#/components/schemas/") {
+		return
+	}
+	node, ok := lookup(r.f.root, t.ptr)
+	if !ok || node.Kind != yaml.MappingNode {
+		return
+	}
+	name, in := child(node, "name"), child(node, "in")
+	if name == nil || name.Kind != yaml.ScalarNode || in == nil || in.Kind != yaml.ScalarNode {
+		return
+	}
+	holder, ok := lookup(r.f.root, at.String())
+	if !ok || holder.Kind != yaml.MappingNode || len(holder.Content) != 2 {
+		return
+	}
+	key, ref := holder.Content[0], holder.Content[1]
+	if ref.Kind != yaml.ScalarNode || key.Line != ref.Line {
+		return
+	}
+	var v any
+	if err := node.Decode(&v); err != nil {
+		return
+	}
+	text, err := json.Marshal(v)
+	if err != nil || len(text) < 2 {
+		return
+	}
+	if holder.Style&yaml.FlowStyle != 0 {
+		text = text[1 : len(text)-1] // the members, in the braces already written
+	}
+	keyAt, ok := r.offset(key.Line, key.Column)
+	if !ok {
+		return
+	}
+	refAt, ok := r.offset(ref.Line, ref.Column)
+	if !ok {
+		return
+	}
+	width, ok := scalarWidth(r.f.data[refAt:], ref)
+	if !ok {
+		return
+	}
+	end := refAt + width
+	r.edits = append(r.edits, edit{line: key.Line, col: key.Column, offset: keyAt, width: end - keyAt,
+		runes: utf8.RuneCount(r.f.data[keyAt:end]), text: string(text)})
+	r.diags.Warnf(site.location(), ruleRefParameter,
+		fmt.Sprintf("$ref %q stands for a parameter but names a schema; what it names is the %s parameter %q, so the client reads it as that parameter", ref.Value, in.Value, name.Value),
+		"move the parameter to #/components/parameters and point the $ref there")
 }
 
 // s returns the source of the file's document.

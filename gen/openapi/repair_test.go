@@ -156,3 +156,59 @@ paths:
 		t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestParameterUnderSchemas: a $ref that stands for a parameter and names
+// a parameter object written under the schemas, which the loader refuses
+// whole, is read as that parameter, with a located warning, in block and
+// flow YAML and in JSON on one line (where what the loader locates after
+// the copy stays at its column); a $ref to a plain schema stays a located
+// error that says what to write.
+func TestParameterUnderSchemas(t *testing.T) {
+	got := loadBuild(t, "api.yaml", map[string]string{"api.yaml": head + `paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - $ref: "#/components/schemas/Limit"
+        - {$ref: "#/components/schemas/Offset"}
+      responses: {"204": {description: ok}}
+components:
+  schemas:
+    Limit: {name: limit, in: query, schema: {type: integer}}
+    Offset: {name: offset, in: query, schema: {type: integer}}
+`})
+	want := []string{
+		`specs/api.yaml:10:11: W-REF-PARAMETER: $ref "#/components/schemas/Limit" stands for a parameter but names a schema; what it names is the query parameter "limit", so the client reads it as that parameter (#/paths/~1a/get/parameters/0); move the parameter to #/components/parameters and point the $ref there`,
+		`specs/api.yaml:11:12: W-REF-PARAMETER: $ref "#/components/schemas/Offset" stands for a parameter but names a schema; what it names is the query parameter "offset", so the client reads it as that parameter (#/paths/~1a/get/parameters/1); move the parameter to #/components/parameters and point the $ref there`,
+	}
+	if diff := cmp.Diff(want, got[:min(len(got), len(want))]); diff != "" || len(got) < len(want) {
+		t.Errorf("diagnostics mismatch (-want +got):\n%s\nall: %q", diff, got)
+	}
+
+	spec := `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"operationId":"getA",` +
+		`"parameters":[{"$ref":"#/components/schemas/Limit"}],"responses":{"204":{"description":"ok"}},"x-resilience":{"retry":{"maxAttempts":1}}}}},` +
+		`"components":{"schemas":{"Limit":{"name":"limit","in":"query","schema":{"type":"integer"}}}}}`
+	got = loadBuild(t, "api.json", map[string]string{"api.json": spec})
+	wantAt := fmt.Sprintf("specs/api.json:1:%d: E-EXT-UNKNOWN", strings.Index(spec, `"maxAttempts"`)+1)
+	if len(got) == 0 || !strings.HasPrefix(got[0], fmt.Sprintf("specs/api.json:1:%d: W-REF-PARAMETER", strings.Index(spec, `"$ref"`)+1)) ||
+		!strings.Contains(strings.Join(got, "\n"), wantAt) {
+		t.Errorf("got %q, want W-REF-PARAMETER at the $ref and %s", got, wantAt)
+	}
+
+	got = loadBuild(t, "api.yaml", map[string]string{"api.yaml": head + `paths:
+  /a:
+    get:
+      parameters:
+        - $ref: "#/components/schemas/S"
+      responses: {"204": {description: ok}}
+components:
+  schemas:
+    S: {type: string}
+`})
+	want = []string{
+		`specs/api.yaml:9:11: E-LOAD: $ref "#/components/schemas/S" stands for a parameter but names a schema, so the loader refuses the document (#/paths/~1a/get/parameters/0); write the parameter in place, with name:, in: and schema: {$ref: "#/components/schemas/S"}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+	}
+}

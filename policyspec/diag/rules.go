@@ -84,6 +84,7 @@ const (
 	RuleServer             Rule = "W-SERVER"
 	RuleKeywordType        Rule = "W-KEYWORD-TYPE"
 	RuleRefSchema          Rule = "W-REF-SCHEMA"
+	RuleRefParameter       Rule = "W-REF-PARAMETER"
 )
 
 // The operations chosen for generation (-include, -exclude).
@@ -204,6 +205,7 @@ func Rules() []RuleDoc {
 		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
 		{RuleKeywordType, "a schema's pattern written as a number or a boolean, which the loader refuses, left out (E-LOAD with -strict)", OpenAPI, false},
 		{RuleRefSchema, "a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array; E-LOAD with -strict)", OpenAPI, false},
+		{RuleRefParameter, "a $ref that stands for a parameter and names a parameter object written under the schemas, read as that object (E-LOAD with -strict)", OpenAPI, false},
 
 		{RuleSelectEmpty, "-include and -exclude filters that leave no operation to generate", OpenAPI, false},
 		{RuleSelectUnused, "an -include or -exclude filter that selects no operation", OpenAPI, false},
@@ -253,7 +255,7 @@ func (r Rule) Strict() Rule {
 		return RulePathFragmentStrict
 	case RuleMediaTypeIgnored:
 		return RuleMediaType
-	case RuleKeywordType, RuleRefSchema:
+	case RuleKeywordType, RuleRefSchema, RuleRefParameter:
 		// What the front end repaired is what kin-openapi refuses.
 		return RuleLoad
 	}
