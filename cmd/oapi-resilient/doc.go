@@ -23,8 +23,9 @@
 //	               W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT and
 //	               W-MEDIA-TYPE become the errors E-OPENAPI, E-NO-OPID,
 //	               E-PATH-QUERY, E-PATH-FRAGMENT and E-MEDIA-TYPE, and
-//	               W-KEYWORD-TYPE, W-REF-SCHEMA and W-REF-PARAMETER become
-//	               E-LOAD, with the exit status of those errors
+//	               W-KEYWORD-TYPE, W-REF-SCHEMA, W-REF-PARAMETER and
+//	               W-REF-RESPONSE become E-LOAD, with the exit status of
+//	               those errors
 //	               (see Errors and warnings); for spec authors
 //	-ignore-go-names  disregard x-go-name values (written for another
 //	               generator's package layout, they may clash in one package)
@@ -179,9 +180,9 @@
 //	         policy contradicts itself or the operation
 //	warning  W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT, W-MEDIA-TYPE:
 //	         sloppy, errors with -strict
-//	warning  W-KEYWORD-TYPE, W-REF-SCHEMA, W-REF-PARAMETER: sloppy
-//	         constructs the loader would refuse, repaired in what it is
-//	         given; E-LOAD with -strict
+//	warning  W-KEYWORD-TYPE, W-REF-SCHEMA, W-REF-PARAMETER,
+//	         W-REF-RESPONSE: sloppy constructs the loader would refuse,
+//	         repaired in what it is given; E-LOAD with -strict
 //	warning  W-OPID-CONFUSABLE, W-ENUM-RANGE, W-UNSUPPORTED,
 //	         W-PARAM-JSON, W-BODY-MULTIPART, W-RESPONSE-RAW,
 //	         W-RESPONSE-TYPES: what the client does instead of what the
@@ -371,6 +372,7 @@
 //	W-KEYWORD-TYPE       a schema's pattern written as a number or a boolean, which the loader refuses, left out (E-LOAD with -strict)
 //	W-REF-SCHEMA         a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array; E-LOAD with -strict)
 //	W-REF-PARAMETER      a $ref that stands for a parameter and names a parameter object written under the schemas, read as that object (E-LOAD with -strict)
+//	W-REF-RESPONSE       a response's $ref that names a schema, read as the response of the same name, or as a JSON answer of that schema (E-LOAD with -strict)
 //	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
 //	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
 //

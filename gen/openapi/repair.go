@@ -26,6 +26,8 @@ const (
 	// ruleRefParameter: a $ref that stands for a parameter and names a
 	// parameter object written under the schemas, read as that object.
 	ruleRefParameter = diag.RuleRefParameter
+	// ruleRefResponse: a response's $ref that names a schema.
+	ruleRefResponse = diag.RuleRefResponse
 )
 
 // edit replaces text of a file in what the loader is given: width bytes
@@ -88,6 +90,10 @@ func applyEdits(data []byte, edits []edit) []byte {
 //   - A $ref that stands for a parameter and names a parameter object
 //     written under the schemas ("- $ref: '#/components/schemas/Limit'",
 //     Limit holding name and in) is replaced by a copy of that object.
+//   - A response's $ref that names a schema names the response of the
+//     same name when there is one, else is replaced by a copy of the
+//     schema when it is written as a response, else by a JSON response
+//     of that schema.
 //   - A $ref that stands for a schema and names a parameter object
 //     ("schema: {$ref: '#/paths/~1a/get/parameters/1'}") names the
 //     parameter's schema instead; at the items of an array, and naming
@@ -103,6 +109,7 @@ func (s *source) repairs(entry *file, diags *diag.List) map[string][]edit {
 		for _, site := range sites {
 			r.refToParameter(site)
 			r.parameterUnderSchemas(site)
+			r.responseNamingSchema(site)
 		}
 		if len(r.edits) > 0 {
 			slices.SortFunc(r.edits, func(a, b edit) int { return a.offset - b.offset })
@@ -213,7 +220,8 @@ func (r *repairer) refToParameter(site refSite) {
 // object. The $ref must be the only member of its mapping.
 func (r *repairer) parameterUnderSchemas(site refSite) {
 	at := site.at
-	if at == nil || at.index < 0 || at.parent == nil || at.parent.index >= 0 || at.parent.key != "parameters" {
+	if at == nil || at.index < 0 || at.parent == nil || at.parent.index >= 0 || at.parent.key != "parameters" ||
+		!isOperation(at.parent.parent) && !isPathItem(at.parent.parent) {
 		return
 	}
 	t, ok := r.c.resolveSite(site, nil)
@@ -229,11 +237,7 @@ func (r *repairer) parameterUnderSchemas(site refSite) {
 		return
 	}
 	holder, ok := lookup(r.f.root, at.String())
-	if !ok || holder.Kind != yaml.MappingNode || len(holder.Content) != 2 {
-		return
-	}
-	key, ref := holder.Content[0], holder.Content[1]
-	if ref.Kind != yaml.ScalarNode || key.Line != ref.Line {
+	if !ok {
 		return
 	}
 	var v any
@@ -241,30 +245,133 @@ func (r *repairer) parameterUnderSchemas(site refSite) {
 		return
 	}
 	text, err := json.Marshal(v)
-	if err != nil || len(text) < 2 {
+	if err != nil || !r.inline(holder, text) {
 		return
 	}
+	ref := holder.Content[1]
+	r.diags.Warnf(site.location(), ruleRefParameter,
+		fmt.Sprintf("$ref %q stands for a parameter but names a schema; what it names is the %s parameter %q, so the client reads it as that parameter", ref.Value, in.Value, name.Value),
+		"move the parameter to #/components/parameters and point the $ref there")
+}
+
+// inline records the edit that replaces the mapping holder, whose only
+// member is a $ref written on one line, by the JSON object text: in a
+// flow mapping its members, in the braces already written; in a block
+// mapping the object, as a flow mapping. It reports false when holder is
+// not such a mapping, and then nothing is repaired.
+func (r *repairer) inline(holder *yaml.Node, text []byte) bool {
+	if holder.Kind != yaml.MappingNode || len(holder.Content) != 2 || len(text) < 2 {
+		return false
+	}
+	key, ref := holder.Content[0], holder.Content[1]
+	if key.Value != "$ref" || ref.Kind != yaml.ScalarNode || key.Line != ref.Line {
+		return false
+	}
 	if holder.Style&yaml.FlowStyle != 0 {
-		text = text[1 : len(text)-1] // the members, in the braces already written
+		text = text[1 : len(text)-1]
 	}
 	keyAt, ok := r.offset(key.Line, key.Column)
 	if !ok {
-		return
+		return false
 	}
 	refAt, ok := r.offset(ref.Line, ref.Column)
 	if !ok {
-		return
+		return false
 	}
 	width, ok := scalarWidth(r.f.data[refAt:], ref)
 	if !ok {
-		return
+		return false
 	}
 	end := refAt + width
 	r.edits = append(r.edits, edit{line: key.Line, col: key.Column, offset: keyAt, width: end - keyAt,
 		runes: utf8.RuneCount(r.f.data[keyAt:end]), text: string(text)})
-	r.diags.Warnf(site.location(), ruleRefParameter,
-		fmt.Sprintf("$ref %q stands for a parameter but names a schema; what it names is the %s parameter %q, so the client reads it as that parameter", ref.Value, in.Value, name.Value),
-		"move the parameter to #/components/parameters and point the $ref there")
+	return true
+}
+
+// responseNamingSchema repairs a response's $ref that names a schema,
+// which the loader refuses whole: when a response of the same name is a
+// component, the $ref names it; else, when the schema is written as a
+// response (a description, and content or headers only), a copy of it
+// replaces the $ref; else the response is read as a JSON answer of that
+// schema.
+func (r *repairer) responseNamingSchema(site refSite) {
+	at := site.at
+	if at == nil || at.index >= 0 || at.parent == nil || at.parent.index >= 0 || at.parent.key != "responses" || !isOperation(at.parent.parent) {
+		return
+	}
+	t, ok := r.c.resolveSite(site, nil)
+	if !ok || !strings.HasPrefix(t.ptr, "#/components/schemas/") {
+		return
+	}
+	holder, ok := lookup(r.f.root, at.String())
+	if !ok || holder.Kind != yaml.MappingNode || len(holder.Content) != 2 {
+		return
+	}
+	ref := holder.Content[1]
+	name := strings.TrimPrefix(t.ptr, "#/components/schemas/")
+	target := r.s().open(t.rel)
+	if _, found := lookup(target.root, "#/components/responses/"+name); found && ref.Kind == yaml.ScalarNode {
+		to := strings.Replace(ref.Value, "/components/schemas/", "/components/responses/", 1)
+		if quoted, err := json.Marshal(to); err == nil && to != ref.Value && r.replace(ref, string(quoted)) {
+			r.diags.Warnf(site.location(), ruleRefResponse,
+				fmt.Sprintf("$ref %q stands for a response but names a schema; the response %q is a component, so the client reads it as that response", ref.Value, name),
+				fmt.Sprintf("point the $ref at the response: %q", to))
+		}
+		return
+	}
+	node, _ := lookup(target.root, t.ptr)
+	if t.rel == r.f.rel && isResponse(node) {
+		var v any
+		if err := node.Decode(&v); err == nil {
+			if text, err := json.Marshal(v); err == nil && r.inline(holder, text) {
+				r.diags.Warnf(site.location(), ruleRefResponse,
+					fmt.Sprintf("$ref %q stands for a response but names a schema written as a response, so the client reads it as that response", ref.Value),
+					"move the response to #/components/responses and point the $ref there")
+			}
+		}
+		return
+	}
+	response := map[string]any{
+		"description": "The schema " + name + ".",
+		"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": ref.Value}}},
+	}
+	if text, err := json.Marshal(response); err == nil && r.inline(holder, text) {
+		r.diags.Warnf(site.location(), ruleRefResponse,
+			fmt.Sprintf("$ref %q stands for a response but names a schema, so the client reads it as an application/json answer of that schema", ref.Value),
+			fmt.Sprintf("write the response: {description: ..., content: {application/json: {schema: {$ref: %q}}}}", ref.Value))
+	}
+}
+
+// isOperation reports whether p is the place of an operation of a path
+// ("#/paths/~1a/get").
+func isOperation(p *nodePath) bool {
+	return p != nil && p.index < 0 && httpMethods[p.key] && isPathItem(p.parent)
+}
+
+// isPathItem reports whether p is the place of a path item ("#/paths/~1a").
+func isPathItem(p *nodePath) bool {
+	return p != nil && p.index < 0 && p.parent != nil && p.parent.index < 0 && p.parent.key == "paths" && p.parent.parent == nil
+}
+
+// httpMethods are the members of a path item that are operations.
+var httpMethods = map[string]bool{
+	"get": true, "put": true, "post": true, "delete": true, "options": true, "head": true, "patch": true, "trace": true,
+}
+
+// isResponse reports whether node is a response object: a mapping with a
+// description, and content, headers, links and extensions only.
+func isResponse(node *yaml.Node) bool {
+	if node == nil || node.Kind != yaml.MappingNode || child(node, "description") == nil {
+		return false
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		switch k := node.Content[i].Value; {
+		case k == "description", k == "content", k == "headers", k == "links", strings.HasPrefix(k, "x-"):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // s returns the source of the file's document.

@@ -212,3 +212,51 @@ components:
 		t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestResponseNamingSchema: a response's $ref that names a schema, which
+// the loader refuses whole, names the response of the same name when
+// there is one, is replaced by the schema when it is written as a
+// response, and else is read as a JSON answer of that schema; each with
+// a located warning. A property called responses in a schema is no
+// response.
+func TestResponseNamingSchema(t *testing.T) {
+	fsys := fstest.MapFS{"api.yaml": {Data: []byte(head + `paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Holder"}}}}
+        "400": {$ref: "#/components/schemas/BadRequest"}
+        "404": {$ref: "#/components/schemas/NotFound"}
+        "409":
+          $ref: "#/components/schemas/Conflict"
+components:
+  responses:
+    BadRequest: {description: Bad request.}
+  schemas:
+    BadRequest: {description: Bad request.}
+    NotFound: {description: Not found.}
+    Conflict: {type: object, properties: {reason: {type: string}}}
+    Holder: {type: object, properties: {responses: {type: object, properties: {"400": {$ref: "#/components/schemas/Conflict"}}}}}
+`)}}
+	doc, warnings, err := Load(fsys, "api.yaml", LoadOptions{Dir: "specs"})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	want := []string{
+		`specs/api.yaml:11:17: W-REF-RESPONSE: $ref "#/components/schemas/BadRequest" stands for a response but names a schema; the response "BadRequest" is a component, so the client reads it as that response (#/paths/~1a/get/responses/400); point the $ref at the response: "#/components/responses/BadRequest"`,
+		`specs/api.yaml:12:17: W-REF-RESPONSE: $ref "#/components/schemas/NotFound" stands for a response but names a schema written as a response, so the client reads it as that response (#/paths/~1a/get/responses/404); move the response to #/components/responses and point the $ref there`,
+		`specs/api.yaml:14:11: W-REF-RESPONSE: $ref "#/components/schemas/Conflict" stands for a response but names a schema, so the client reads it as an application/json answer of that schema (#/paths/~1a/get/responses/409); write the response: {description: ..., content: {application/json: {schema: {$ref: "#/components/schemas/Conflict"}}}}`,
+	}
+	if diff := cmp.Diff(want, render(warnings, nil)); diff != "" {
+		t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+	}
+	responses := doc.T.Paths.Find("/a").Get.Responses
+	if d := responses.Value("404").Value.Description; d == nil || *d != "Not found." {
+		t.Errorf("404 description = %v, want Not found.", d)
+	}
+	conflict := responses.Value("409").Value.Content.Get("application/json")
+	if conflict == nil || conflict.Schema == nil || conflict.Schema.Ref != "#/components/schemas/Conflict" {
+		t.Errorf("409 content = %+v, want application/json of Conflict", conflict)
+	}
+}

@@ -85,6 +85,7 @@ const (
 	RuleKeywordType        Rule = "W-KEYWORD-TYPE"
 	RuleRefSchema          Rule = "W-REF-SCHEMA"
 	RuleRefParameter       Rule = "W-REF-PARAMETER"
+	RuleRefResponse        Rule = "W-REF-RESPONSE"
 )
 
 // The operations chosen for generation (-include, -exclude).
@@ -206,6 +207,7 @@ func Rules() []RuleDoc {
 		{RuleKeywordType, "a schema's pattern written as a number or a boolean, which the loader refuses, left out (E-LOAD with -strict)", OpenAPI, false},
 		{RuleRefSchema, "a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array; E-LOAD with -strict)", OpenAPI, false},
 		{RuleRefParameter, "a $ref that stands for a parameter and names a parameter object written under the schemas, read as that object (E-LOAD with -strict)", OpenAPI, false},
+		{RuleRefResponse, "a response's $ref that names a schema, read as the response of the same name, or as a JSON answer of that schema (E-LOAD with -strict)", OpenAPI, false},
 
 		{RuleSelectEmpty, "-include and -exclude filters that leave no operation to generate", OpenAPI, false},
 		{RuleSelectUnused, "an -include or -exclude filter that selects no operation", OpenAPI, false},
@@ -255,7 +257,7 @@ func (r Rule) Strict() Rule {
 		return RulePathFragmentStrict
 	case RuleMediaTypeIgnored:
 		return RuleMediaType
-	case RuleKeywordType, RuleRefSchema, RuleRefParameter:
+	case RuleKeywordType, RuleRefSchema, RuleRefParameter, RuleRefResponse:
 		// What the front end repaired is what kin-openapi refuses.
 		return RuleLoad
 	}
