@@ -3,6 +3,7 @@ package openapi
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -48,7 +49,7 @@ func (b *builder) checkPathTemplate(path string) {
 	ptr := pointer("#/paths", path)
 	loc := b.doc.keyLocation(ptr)
 	sent, fragment, hasFragment := ir.CutFragment(path)
-	switch vars := pathParamOrder(fragment); {
+	switch vars := onlyIn(pathParamOrder(fragment), pathParamOrder(sent)); {
 	case len(vars) > 0:
 		b.diags.Errorf(loc, rulePathFragmentVariable,
 			fmt.Sprintf("path template %q carries the variable {%s} in its fragment %q, which no request carries: the client would take the parameter and never send it", path, vars[0], fragment),
@@ -101,6 +102,18 @@ func (b *builder) checkPathTemplate(path string) {
 			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
 			"remove the segment, or write the path it resolves to")
 	}
+}
+
+// onlyIn returns the names of vars that are not in sent: the variables
+// of a fragment whose parameters no part of the request carries.
+func onlyIn(vars, sent []string) []string {
+	var out []string
+	for _, v := range vars {
+		if !slices.Contains(sent, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // validQueryKeys reports whether the keys of a template's query
