@@ -92,9 +92,9 @@ func LoadFile(path string) (*Document, []diag.Diagnostic, error) {
 // Findings on examples, defaults and OpenAPI 3.1 keywords, and unknown
 // keywords inside schemas, are warnings: such documents still generate.
 // So are the sloppy constructs that kin-openapi refuses whole and that
-// Load repairs in the text the loader is given (W-KEYWORD-TYPE,
-// W-REF-SCHEMA); a value the loader cannot read is an E-LOAD error at
-// the place it is written.
+// Load repairs in the text the loader is given (W-KEYWORD-TYPE and the
+// W-REF-* warnings); a value the loader cannot read is an E-LOAD error
+// at the place it is written.
 // Everything else that makes the document unusable is an error; the
 // returned error joins all of them, and the Document is nil.
 func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnostic, error) {
