@@ -11,12 +11,17 @@ import (
 // diagnostics as the commands print them.
 func loadDiags(t *testing.T, entry string, files map[string]string) []string {
 	t.Helper()
+	_, warnings, err := Load(mapFS(files), entry, LoadOptions{Dir: "specs"})
+	return render(warnings, err)
+}
+
+// mapFS holds files, by name.
+func mapFS(files map[string]string) fstest.MapFS {
 	fsys := fstest.MapFS{}
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(text)}
 	}
-	_, warnings, err := Load(fsys, entry, LoadOptions{Dir: "specs"})
-	return render(warnings, err)
+	return fsys
 }
 
 // TestLoadErrorPositions: every value the loader refuses as of the wrong

@@ -274,17 +274,11 @@ func (r *repairer) inline(holder *yaml.Node, text []byte) bool {
 	if !ok {
 		return false
 	}
-	refAt, ok := r.offset(ref.Line, ref.Column)
+	_, end, ok := r.extent(ref)
 	if !ok {
 		return false
 	}
-	width, ok := scalarWidth(r.f.data[refAt:], ref)
-	if !ok {
-		return false
-	}
-	end := refAt + width
-	r.edits = append(r.edits, edit{line: key.Line, col: key.Column, offset: keyAt, width: end - keyAt,
-		runes: utf8.RuneCount(r.f.data[keyAt:end]), text: string(text)})
+	r.add(key, keyAt, end, string(text))
 	return true
 }
 
@@ -391,17 +385,29 @@ func isParameter(node *yaml.Node) bool {
 // text; it reports false when the scalar's extent in the file cannot be
 // told (a block or multi-line scalar), and then nothing is repaired.
 func (r *repairer) replace(v *yaml.Node, text string) bool {
-	off, ok := r.offset(v.Line, v.Column)
-	if !ok {
-		return false
+	start, end, ok := r.extent(v)
+	if ok {
+		r.add(v, start, end, text)
 	}
-	width, ok := scalarWidth(r.f.data[off:], v)
+	return ok
+}
+
+// extent returns the byte offsets where the scalar v starts and ends in
+// the file; ok is false when they cannot be told (see scalarWidth).
+func (r *repairer) extent(v *yaml.Node) (start, end int, ok bool) {
+	start, ok = r.offset(v.Line, v.Column)
 	if !ok {
-		return false
+		return 0, 0, false
 	}
-	r.edits = append(r.edits, edit{line: v.Line, col: v.Column, offset: off, width: width,
-		runes: utf8.RuneCount(r.f.data[off : off+width]), text: text})
-	return true
+	width, ok := scalarWidth(r.f.data[start:], v)
+	return start, start + width, ok
+}
+
+// add records the edit that replaces the bytes from start to end, which
+// start where at is written, by text.
+func (r *repairer) add(at *yaml.Node, start, end int, text string) {
+	r.edits = append(r.edits, edit{line: at.Line, col: at.Column, offset: start, width: end - start,
+		runes: utf8.RuneCount(r.f.data[start:end]), text: text})
 }
 
 // offset returns the byte offset of line and col (in runes) in the file.

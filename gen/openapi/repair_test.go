@@ -13,11 +13,7 @@ import (
 // diagnostics of both, as the commands print them.
 func loadBuild(t *testing.T, entry string, files map[string]string) []string {
 	t.Helper()
-	fsys := fstest.MapFS{}
-	for name, text := range files {
-		fsys[name] = &fstest.MapFile{Data: []byte(text)}
-	}
-	doc, warnings, err := Load(fsys, entry, LoadOptions{Dir: "specs"})
+	doc, warnings, err := Load(mapFS(files), entry, LoadOptions{Dir: "specs"})
 	out := render(warnings, err)
 	if err != nil {
 		return out
