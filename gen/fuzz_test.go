@@ -34,6 +34,13 @@ func FuzzOpenAPIPipeline(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	// Specs the loader refuses whole unless the front end repairs them.
+	for _, sloppy := range []string{
+		`{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"parameters":[{"name":"q","in":"query","schema":{"type":"string","pattern":0}},{"$ref":"#/components/schemas/Limit"},{"name":"f","in":"query","schema":{"type":"array","items":{"$ref":"#/paths/~1a/get/parameters/0"}}}],"responses":{"200":{"$ref":"#/components/schemas/Limit"},"400":{"description":"x","content":{"":{"schema":{"type":"string"}}}}}}}},"components":{"schemas":{"Limit":{"name":"limit","in":"query","schema":{"type":"integer"}}}}}`,
+		"openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths:\n  /a#x/{id}:\n    get:\n      parameters:\n        - $ref: \"#/components/schemas/S\"\n      responses:\n        \"404\":\n          $ref: \"#/components/schemas/S\"\ncomponents:\n  schemas:\n    S: {type: object, properties: {\"a,b\": {type: string, pattern: true}}}\n",
+	} {
+		f.Add([]byte(sloppy))
+	}
 	for _, seed := range []string{
 		"", "\x01", "\x05\x03\x07\x02\x09\x01\x04\x06\x08",
 		"\x03\x02\x01\x00\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a",

@@ -22,8 +22,10 @@
 //	-strict        refuse a sloppy document: the warnings W-OPENAPI,
 //	               W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT and
 //	               W-MEDIA-TYPE become the errors E-OPENAPI, E-NO-OPID,
-//	               E-PATH-QUERY, E-PATH-FRAGMENT and E-MEDIA-TYPE, with the
-//	               exit status of those errors
+//	               E-PATH-QUERY, E-PATH-FRAGMENT and E-MEDIA-TYPE, and
+//	               W-KEYWORD-TYPE, W-REF-SCHEMA, W-REF-PARAMETER and
+//	               W-REF-RESPONSE become E-LOAD, with the exit status of
+//	               those errors
 //	               (see Errors and warnings); for spec authors
 //	-ignore-go-names  disregard x-go-name values (written for another
 //	               generator's package layout, they may clash in one package)
@@ -168,7 +170,8 @@
 //	error    E-HEADER-NAME, E-MEDIA-TYPE: a name the client would send
 //	         cannot be sent as written
 //	error    E-PATH-CHAR, E-PATH-DOT, E-PATH-TEMPLATE: no escaping makes
-//	         the path template mean what it says
+//	         the path template mean what it says; E-PATH-FRAGMENT: a
+//	         variable after its "#" could never be sent
 //	error    E-ALLOF-CYCLE: the schema cannot be a Go type
 //	error    E-NAME-INVALID: no Go name can be formed
 //	warning  W-NAME-RENAMED: names that collide are renamed (see Names)
@@ -177,6 +180,9 @@
 //	         policy contradicts itself or the operation
 //	warning  W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT, W-MEDIA-TYPE:
 //	         sloppy, errors with -strict
+//	warning  W-KEYWORD-TYPE, W-REF-SCHEMA, W-REF-PARAMETER,
+//	         W-REF-RESPONSE: sloppy constructs the loader would refuse,
+//	         repaired in what it is given; E-LOAD with -strict
 //	warning  W-OPID-CONFUSABLE, W-ENUM-RANGE, W-UNSUPPORTED,
 //	         W-PARAM-JSON, W-BODY-MULTIPART, W-RESPONSE-RAW,
 //	         W-RESPONSE-TYPES: what the client does instead of what the
@@ -221,11 +227,11 @@
 //	W-OPID-CONFUSABLE  two operationIds that differ only in look-alike
 //	                   letters of other scripts (Latin a, Cyrillic а); both are
 //	                   named
-//	W-UNSUPPORTED      among others, a property whose name cannot be a Go
-//	                   struct tag (a comma or quote in it): the struct has no
-//	                   field for it, so the client never sends it and drops it
-//	                   from answers. A property called "-" is supported
-//	                   (tag "-,")
+//
+// A property whose name cannot be a Go struct tag (a comma or quote in it,
+// or the empty name) is kept: its field has the tag "-", and the struct's
+// own MarshalJSON and UnmarshalJSON write and read it under its exact name,
+// required or not. A property called "-" has the tag "-,".
 //
 // Spec text (descriptions, titles, names, the spec's own file name) reaches
 // generated comments only as "//" comment text, control characters
@@ -346,14 +352,14 @@
 //	W-OPID-CONFUSABLE    two operationIds that differ only in look-alike letters of other scripts
 //	E-HEADER-NAME        a header or cookie parameter whose name is not an HTTP token
 //	E-MEDIA-TYPE         a sent media type that is not printable ASCII or does not parse, with no valid one beside it (or any, with -strict)
-//	W-MEDIA-TYPE         a media type that does not parse beside valid ones, left out
+//	W-MEDIA-TYPE         a media type that does not parse beside valid ones, or an empty one, left out
 //	E-PATH-CHAR          a "?" in a path template followed by neither a fixed query nor name={variable} pairs, a "%" that starts no escape
 //	E-PATH-DOT           a literal "." or ".." segment in a path template, which servers resolve before routing
 //	E-PATH-TEMPLATE      a path template variable that names no path parameter of the operation
 //	W-PATH-QUERY         a query after "?" in a path template: fixed pairs sent with every request, name={variable} pairs sent as query parameters
 //	W-PATH-FRAGMENT      a fragment after "#" in a path template, which no request carries, left out
 //	E-PATH-QUERY         a query after "?" in a path template, with -strict
-//	E-PATH-FRAGMENT      a fragment after "#" in a path template, with -strict
+//	E-PATH-FRAGMENT      a fragment after "#" in a path template that holds a template variable, whose parameter no request could carry (any fragment, with -strict)
 //	W-ENUM-RANGE         an integer enum with a value beyond 32 bits, typed int64
 //	W-UNSUPPORTED        a construct the client cannot type, kept as raw JSON or left out
 //	W-PARAM-JSON         a parameter style the client cannot serialize, sent as JSON text
@@ -363,6 +369,10 @@
 //	W-STREAM-POLICY      a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback
 //	W-RESPONSE-TYPES     a success response whose body differs from the first success's, decoded as that one
 //	W-SERVER             a relative server URL with no document URL to resolve it
+//	W-KEYWORD-TYPE       a schema's pattern written as a number or a boolean, which the loader refuses, left out (E-LOAD with -strict)
+//	W-REF-SCHEMA         a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array; E-LOAD with -strict)
+//	W-REF-PARAMETER      a $ref that stands for a parameter and names a parameter object written under the schemas, read as that object (E-LOAD with -strict)
+//	W-REF-RESPONSE       a response's $ref that names a schema, read as the response of the same name, or as a JSON answer of that schema (E-LOAD with -strict)
 //	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
 //	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
 //

@@ -87,7 +87,7 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 	fs.StringVar(&c.policy, "policy", "", "policy `file` (YAML) layered below the spec's x-resilience")
 	fs.StringVar(&c.dependency, "dependency", "", "`name` the policy file knows the service by (default: from info.title)")
 	fs.StringVar(&c.root, "root", "", "`folder` the spec's $refs may reach (default: the spec's folder)")
-	fs.BoolVar(&c.strict, "strict", false, "make the warnings of a sloppy document (W-OPENAPI, W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT, W-MEDIA-TYPE) errors")
+	fs.BoolVar(&c.strict, "strict", false, "make the warnings of a sloppy document (W-OPENAPI, W-NO-OPID, W-PATH-QUERY, W-PATH-FRAGMENT, W-MEDIA-TYPE, W-KEYWORD-TYPE, W-REF-SCHEMA, W-REF-PARAMETER, W-REF-RESPONSE) errors")
 	fs.BoolVar(&c.noGoNames, "ignore-go-names", false, "disregard x-go-name values written for another generator's package layout")
 	fs.StringVar(&c.docURL, "document-url", "", "`URL` the spec is served from, to resolve relative server URLs against")
 	by := fs.String("by", "operation", "rows of the review table: operation or dependency")

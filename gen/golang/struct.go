@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -14,6 +16,19 @@ type structView struct {
 	name   string
 	doc    []string
 	fields []fieldView
+	// keyed are the fields of properties whose names no struct tag can
+	// spell ("a,string", ""): their tag is "-", and the struct's own
+	// MarshalJSON and UnmarshalJSON write and read them by name.
+	keyed []keyedField
+}
+
+// keyedField is a field that MarshalJSON and UnmarshalJSON write and read
+// under its property's exact name.
+type keyedField struct {
+	name, key string
+	// set is the condition under which an optional field is written;
+	// nil for a required field, always written.
+	set *jen.Statement
 }
 
 // fieldView is one struct field.
@@ -45,6 +60,23 @@ func (m *models) structView(t *ir.Type) structView {
 				doc = append(doc, "")
 			}
 			doc = append(doc, "Deprecated: the property is marked deprecated.")
+		}
+		if !validTagName(f.JSONName) {
+			kf := keyedField{name: f.Name, key: f.JSONName}
+			switch {
+			case f.Required:
+			case m.fieldNullable(f):
+				kf.set = jen.Id("v").Dot(f.Name).Dot("IsSet").Call()
+			default:
+				kf.set = jen.Id("v").Dot(f.Name).Op("!=").Nil()
+			}
+			v.keyed = append(v.keyed, kf)
+			tag = "-"
+			if len(doc) > 0 {
+				doc = append(doc, "")
+			}
+			doc = append(doc, "It is the property "+sanitizeLine(strconv.Quote(f.JSONName))+", which no struct tag can name:",
+				"MarshalJSON and UnmarshalJSON write and read it.")
 		}
 		v.fields = append(v.fields, fieldView{name: f.Name, doc: doc, typ: typ, jsonTag: tag})
 	}
@@ -97,6 +129,101 @@ func emitStruct(f *jen.File, v structView) {
 		fields = append(fields, comments(fv.doc).Id(fv.name).Add(fv.typ).Tag(map[string]string{"json": fv.jsonTag}))
 	}
 	f.Add(comments(v.doc).Type().Id(v.name).Struct(fields...))
+	if len(v.keyed) > 0 {
+		emitKeyedJSON(f, v)
+	}
+}
+
+// emitKeyedJSON writes the MarshalJSON and UnmarshalJSON of a struct with
+// properties whose names no struct tag can spell, which write and read
+// them under their exact names, and the other fields as their tags say:
+//
+//	// MarshalJSON encodes v, the property "a,string" included.
+//	func (v T) MarshalJSON() ([]byte, error) {
+//		type plain T
+//		data, err := json.Marshal(plain(v))
+//		if err != nil {
+//			return nil, err
+//		}
+//		data = data[:len(data)-1]
+//		if v.AString != nil {
+//			value, err := json.Marshal(v.AString)
+//			if err != nil {
+//				return nil, err
+//			}
+//			if len(data) > 1 {
+//				data = append(data, ',')
+//			}
+//			data = append(append(data, "\"a,string\":"...), value...)
+//		}
+//		return append(data, '}'), nil
+//	}
+//
+//	// UnmarshalJSON decodes data into v, the property "a,string" included.
+//	func (v *T) UnmarshalJSON(data []byte) error {
+//		type plain T
+//		if err := json.Unmarshal(data, (*plain)(v)); err != nil {
+//			return err
+//		}
+//		var members map[string]json.RawMessage
+//		if err := json.Unmarshal(data, &members); err != nil {
+//			return err
+//		}
+//		if member, ok := members["a,string"]; ok {
+//			if err := json.Unmarshal(member, &v.AString); err != nil {
+//				return err
+//			}
+//		}
+//		return nil
+//	}
+func emitKeyedJSON(f *jen.File, v structView) {
+	keys := make([]string, len(v.keyed))
+	for i, k := range v.keyed {
+		keys[i] = sanitizeLine(strconv.Quote(k.key))
+	}
+	named := "the property " + strings.Join(keys, ", ")
+	if len(keys) > 1 {
+		named = "the properties " + strings.Join(keys, ", ")
+	}
+	jsonQual := func(name string) *jen.Statement { return jen.Qual("encoding/json", name) }
+	returnErr := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))
+
+	marshal := []jen.Code{
+		jen.Type().Id("plain").Id(v.name),
+		jen.List(jen.Id("data"), jen.Err()).Op(":=").Add(jsonQual("Marshal")).Call(jen.Id("plain").Call(jen.Id("v"))),
+		returnErr.Clone(),
+		jen.Id("data").Op("=").Id("data").Index(jen.Empty(), jen.Len(jen.Id("data")).Op("-").Lit(1)),
+	}
+	unmarshal := []jen.Code{
+		jen.Type().Id("plain").Id(v.name),
+		jen.If(jen.Err().Op(":=").Add(jsonQual("Unmarshal")).Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Var().Id("members").Map(jen.String()).Add(jsonQual("RawMessage")),
+		jen.If(jen.Err().Op(":=").Add(jsonQual("Unmarshal")).Call(jen.Id("data"), jen.Op("&").Id("members")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	}
+	for _, k := range v.keyed {
+		key, _ := json.Marshal(k.key)
+		write := []jen.Code{
+			jen.List(jen.Id("value"), jen.Err()).Op(":=").Add(jsonQual("Marshal")).Call(jen.Id("v").Dot(k.name)),
+			returnErr.Clone(),
+			jen.If(jen.Len(jen.Id("data")).Op(">").Lit(1)).Block(jen.Id("data").Op("=").Append(jen.Id("data"), jen.LitRune(','))),
+			jen.Id("data").Op("=").Append(jen.Append(jen.Id("data"), jen.Lit(string(key)+":").Op("...")), jen.Id("value").Op("...")),
+		}
+		if k.set != nil {
+			marshal = append(marshal, jen.If(k.set).Block(write...))
+		} else {
+			marshal = append(marshal, jen.Block(write...))
+		}
+		unmarshal = append(unmarshal, jen.If(jen.List(jen.Id("member"), jen.Id("ok")).Op(":=").Id("members").Index(jen.Lit(k.key)), jen.Id("ok")).Block(
+			jen.If(jen.Err().Op(":=").Add(jsonQual("Unmarshal")).Call(jen.Id("member"), jen.Op("&").Id("v").Dot(k.name)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		))
+	}
+	marshal = append(marshal, jen.Return(jen.Append(jen.Id("data"), jen.LitRune('}')), jen.Nil()))
+	unmarshal = append(unmarshal, jen.Return(jen.Nil()))
+
+	f.Comment("MarshalJSON encodes v, " + named + " included.")
+	f.Func().Params(jen.Id("v").Id(v.name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(marshal...)
+	f.Comment("UnmarshalJSON decodes data into v, " + named + " included.")
+	f.Func().Params(jen.Id("v").Op("*").Id(v.name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(unmarshal...)
 }
 
 // jsonTag returns the json struct tag of the property name: "name" or

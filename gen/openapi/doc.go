@@ -18,4 +18,10 @@
 //
 // Every problem is a [diag.Diagnostic] naming file:line:col and a rule;
 // errors are returned joined (sorted by position), warnings as a slice.
+// What kin-openapi's loader refuses is reported where it is written, in
+// whichever file; a few sloppy constructs it would refuse whole, and a
+// client can do without (a pattern written as a number, a $ref that
+// names an object of another kind than its place holds, where what it
+// means is plain), are repaired in the text it is given instead, with a
+// warning each.
 package openapi

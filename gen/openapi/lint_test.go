@@ -96,3 +96,33 @@ func TestConfusableOperationIDs(t *testing.T) {
 		t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestEmptyMediaType: an entry of content under the empty media type is
+// left out with a located warning, whether a valid entry stands beside it
+// or not, instead of failing the operation.
+func TestEmptyMediaType(t *testing.T) {
+	got := buildOnly(t, head+`paths:
+  /a:
+    delete:
+      operationId: deleteA
+      requestBody:
+        content:
+          "": {schema: {type: object, properties: {hash: {type: string}}}}
+      responses: {"204": {description: ok}}
+  /b:
+    post:
+      operationId: postB
+      requestBody:
+        content:
+          "": {schema: {type: string}}
+          application/json: {schema: {type: string}}
+      responses: {"204": {description: ok}}
+`)
+	want := []string{
+		`specs/api.yaml:11:11: W-MEDIA-TYPE: media type "" is empty; the client leaves its entry out, and with no other entry there is no body (#/paths/~1a/delete/requestBody/content/); name the media type of the entry, such as "application/json"`,
+		`specs/api.yaml:18:11: W-MEDIA-TYPE: media type "" is empty; the client leaves its entry out and uses "application/json" (#/paths/~1b/post/requestBody/content/); name the media type of the entry, such as "application/json"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+	}
+}

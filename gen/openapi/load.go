@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v4"
@@ -33,9 +34,10 @@ type Document struct {
 	entry *file
 	// validation is the loader's context, kept for a deferred Validate.
 	validation context.Context
-	// shift is how many columns the loader's positions on the first line
-	// of the entry file are right of the file's own (see withoutRootKey).
-	shift int
+	// given holds, by file (display), the edits of the text the loader
+	// was given: the marker of withoutRootKey, the repairs; see
+	// [Document.loaderColumn].
+	given map[string][]edit
 }
 
 // fileRoot returns the top node of the file that diagnostics name
@@ -89,6 +91,10 @@ func LoadFile(path string) (*Document, []diag.Diagnostic, error) {
 //
 // Findings on examples, defaults and OpenAPI 3.1 keywords, and unknown
 // keywords inside schemas, are warnings: such documents still generate.
+// So are the sloppy constructs that kin-openapi refuses whole and that
+// Load repairs in the text the loader is given (W-KEYWORD-TYPE and the
+// W-REF-* warnings); a value the loader cannot read is an E-LOAD error
+// at the place it is written.
 // Everything else that makes the document unusable is an error; the
 // returned error joins all of them, and the Document is nil.
 func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnostic, error) {
@@ -101,28 +107,43 @@ func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnost
 func load(src *source, name string, deferValidation bool, diags *diag.List) *Document {
 	location := &url.URL{Path: src.display(name)}
 	entryRel, _ := src.rel(location.Path)
-	// shift is how far right of the file's own the marked loader's
-	// columns on the first line of the entry file are; it is written by
-	// the loader, read once the load is over.
-	shift := 0
-	// newLoader returns a loader of the files of src; with marked, it is
-	// given the entry file with the marker of withoutRootKey.
-	newLoader := func(marked bool) *openapi3.Loader {
+	// newLoader returns a loader of the files of src, given with the
+	// edits of repaired (by rel), and with marked, the entry file with
+	// the marker of withoutRootKey. The edits each file was given are
+	// recorded in the map it returns, written by the loader and read
+	// once the load is over.
+	newLoader := func(marked bool, repaired map[string][]edit) (*openapi3.Loader, map[string][]edit) {
+		given := map[string][]edit{}
+		var mu sync.Mutex
 		loader := openapi3.NewLoader()
 		loader.IncludeOrigin = true
 		loader.IsExternalRefsAllowed = true
 		loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 			data, err := src.readURI(u)
-			if rel, ok := src.rel(u.Path); ok && rel == entryRel && err == nil && marked {
-				given := withoutRootKey(data)
-				shift = len(given) - len(data)
-				data = given
+			rel, ok := src.rel(u.Path)
+			if err != nil || !ok {
+				return data, err
+			}
+			edits := repaired[rel]
+			if len(edits) > 0 {
+				data = applyEdits(data, edits)
+			}
+			if rel == entryRel && marked {
+				if withMarker := withoutRootKey(data); len(withMarker) > len(data) {
+					edits = append([]edit{{line: 1, col: 1, text: documentStart}}, edits...)
+					data = withMarker
+				}
+			}
+			if len(edits) > 0 {
+				mu.Lock()
+				given[src.display(rel)] = edits
+				mu.Unlock()
 			}
 			return data, err
 		}
-		return loader
+		return loader, given
 	}
-	loader := newLoader(true)
+	loader, given := newLoader(true, nil)
 
 	// An OpenAPI 3 document is loaded by kin-openapi while this package
 	// parses it again for positions and checks its references; the result
@@ -186,7 +207,9 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		// The document may have looked like OpenAPI 3 and be loaded as
 		// such: that load is of no use, and its loader is not shared.
 		wait()
-		t, err = convertSwagger(src, entry, newLoader(false), location)
+		var swaggerLoader *openapi3.Loader
+		swaggerLoader, given = newLoader(false, nil)
+		t, err = convertSwagger(src, entry, entry.data, swaggerLoader, location)
 	case loaded != nil:
 		r := wait()
 		t, err = r.t, r.err
@@ -194,15 +217,32 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		t, err = loader.LoadFromURI(location)
 	}
 	if err != nil {
+		// Sloppy constructs that the loader refuses whole, and a client
+		// can do without, are repaired in what it is given, with a
+		// warning each, and the document loaded again.
+		if repaired := src.repairs(entry, diags); len(repaired) > 0 {
+			if swagger {
+				var swaggerLoader *openapi3.Loader
+				swaggerLoader, given = newLoader(false, repaired)
+				data := entry.data
+				if edits := repaired[entry.rel]; len(edits) > 0 {
+					data = applyEdits(data, edits)
+					given[entry.display] = edits
+				}
+				t, err = convertSwagger(src, entry, data, swaggerLoader, location)
+			} else {
+				loader, given = newLoader(true, repaired)
+				t, err = loader.LoadFromURI(location)
+			}
+		}
+	}
+	if err != nil {
 		if !src.misplacedSchemaRefs(entry, diags) {
-			diags.Errorf(fileStart(entry), diag.RuleLoad, oneLine(err.Error()), "")
+			src.reportLoadError(err, entry, given, diags)
 		}
 		return nil
 	}
-	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context}
-	if !swagger {
-		doc.shift = shift
-	}
+	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context, given: given}
 	if deferValidation {
 		return doc
 	}
@@ -305,12 +345,10 @@ const documentStart = "--- "
 // loaderColumn returns the column in the file as written of a position
 // the loader recorded in file at line and col: on the first line of the
 // entry file, less the width of the marker the loader was given before
-// it (see withoutRootKey).
+// it (see withoutRootKey), and on a line the loader was given repaired,
+// less what the repairs before it added.
 func (d *Document) loaderColumn(file string, line, col int) int {
-	if line == 1 && d.shift > 0 && file == d.entry.display && col > d.shift {
-		return col - d.shift
-	}
-	return col
+	return fromLoader(d.given[file], line, col)
 }
 
 // loadResult is what kin-openapi's loader returned.

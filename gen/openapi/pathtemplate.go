@@ -3,6 +3,7 @@ package openapi
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -22,6 +23,9 @@ const (
 	// rulePathFragment: a "#" in a template; the fragment after it is not
 	// sent.
 	rulePathFragment = diag.RulePathFragment
+	// rulePathFragmentVariable: a template variable after the "#": its
+	// parameter could never be sent, so the operation is refused.
+	rulePathFragmentVariable = diag.RulePathFragmentStrict
 	// rulePathQuery: a "?" followed by a fixed query ("?beta=true"), which
 	// the client sends with every request of the operation, or by
 	// name={variable} pairs ("?lat={lat}"), sent as query parameters.
@@ -45,7 +49,12 @@ func (b *builder) checkPathTemplate(path string) {
 	ptr := pointer("#/paths", path)
 	loc := b.doc.keyLocation(ptr)
 	sent, fragment, hasFragment := ir.CutFragment(path)
-	if hasFragment {
+	switch vars := onlyIn(pathParamOrder(fragment), pathParamOrder(sent)); {
+	case len(vars) > 0:
+		b.diags.Errorf(loc, rulePathFragmentVariable,
+			fmt.Sprintf("path template %q carries the variable {%s} in its fragment %q, which no request carries: the client would take the parameter and never send it", path, vars[0], fragment),
+			fmt.Sprintf("move {%s} before the %q, or declare the parameter with in: query or in: header and remove the fragment from the path", vars[0], "#"))
+	case hasFragment:
 		b.diags.Warnf(loc, rulePathFragment,
 			fmt.Sprintf("path template %q carries the fragment %q, which no request carries; the client sends %q", path, fragment, sent),
 			"declare what the fragment distinguishes as parameters (in: query or in: header), and remove it from the path")
@@ -93,6 +102,18 @@ func (b *builder) checkPathTemplate(path string) {
 			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
 			"remove the segment, or write the path it resolves to")
 	}
+}
+
+// onlyIn returns the names of vars that are not in sent: the variables
+// of a fragment whose parameters no part of the request carries.
+func onlyIn(vars, sent []string) []string {
+	var out []string
+	for _, v := range vars {
+		if !slices.Contains(sent, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // validQueryKeys reports whether the keys of a template's query

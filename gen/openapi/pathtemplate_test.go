@@ -147,6 +147,33 @@ func TestPathTemplateRules(t *testing.T) {
 				`specs/api.yaml:7:5: E-PATH-TEMPLATE: operation GET /users/{id}/pets/{petId} has no path parameter "petId" for its template variable {petId}; the client would send it as written (#/paths/~1users~1{id}~1pets~1{petId}/get); declare the parameter with name: petId, in: path, required: true`,
 			},
 		},
+		{
+			name: "variable in the fragment",
+			paths: `  /items#v2/{id}:
+    get:
+      operationId: getItem
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  /items/{id}#v2:
+    put:
+      operationId: putItem
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  /things/{id}#{id}:
+    put:
+      operationId: putThing
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+`,
+			want: []string{
+				`specs/api.yaml:12:3: W-PATH-FRAGMENT: path template "/items/{id}#v2" carries the fragment "v2", which no request carries; the client sends "/items/{id}" (#/paths/~1items~1{id}#v2); declare what the fragment distinguishes as parameters (in: query or in: header), and remove it from the path`,
+				`specs/api.yaml:18:3: W-PATH-FRAGMENT: path template "/things/{id}#{id}" carries the fragment "{id}", which no request carries; the client sends "/things/{id}" (#/paths/~1things~1{id}#{id}); declare what the fragment distinguishes as parameters (in: query or in: header), and remove it from the path`,
+				`specs/api.yaml:6:3: E-PATH-FRAGMENT: path template "/items#v2/{id}" carries the variable {id} in its fragment "v2/{id}", which no request carries: the client would take the parameter and never send it (#/paths/~1items#v2~1{id}); move {id} before the "#", or declare the parameter with in: query or in: header and remove the fragment from the path`,
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/resilientgo/resilient/gen/golang/naming"
 	"github.com/resilientgo/resilient/gen/ir"
-	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
 // property is one property met while flattening a struct.
@@ -31,12 +29,6 @@ func (b *builder) defineStruct(t *ir.Type, s *openapi3.Schema, ptr string) {
 
 	fields := newNamespace()
 	for i, p := range props.list {
-		if !validJSONName(p.name) {
-			b.diags.Warnf(b.doc.locate(p.ref.Origin, p.ptr), diag.RuleUnsupported,
-				fmt.Sprintf("property name %q cannot be a Go struct tag, so %s has no field for it: the client never sends the property and drops it from answers", p.name, t.Name),
-				"rename the property to letters, digits and punctuation other than quotes, backslash and comma")
-			continue
-		}
 		ps := p.ref.Value
 		var ext map[string]any
 		if ps != nil {
@@ -157,22 +149,4 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
-}
-
-// validJSONName reports whether encoding/json accepts name in a struct
-// tag: it must not be empty and may hold only letters, digits and
-// punctuation other than quotes, backslash and comma.
-func validJSONName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, r := range name {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r):
-		case unicode.IsLetter(r), unicode.IsDigit(r):
-		default:
-			return false
-		}
-	}
-	return true
 }

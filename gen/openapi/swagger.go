@@ -12,7 +12,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// convertSwagger decodes a Swagger 2.0 document and converts it to
+// convertSwagger decodes a Swagger 2.0 document, the entry file's data
+// as the loader is given it, and converts it to
 // OpenAPI 3 with the loader, so that $refs to other files resolve
 // relative to the entry file.
 //
@@ -20,9 +21,9 @@ import (
 // first, in Swagger 2.0 shape: the converter would otherwise load them as
 // OpenAPI 3 objects and drop their Swagger-only fields ("type",
 // "collectionFormat"), leaving parameters without a schema.
-func convertSwagger(src *source, entry *file, loader *openapi3.Loader, location *url.URL) (*openapi3.T, error) {
+func convertSwagger(src *source, entry *file, data []byte, loader *openapi3.Loader, location *url.URL) (*openapi3.T, error) {
 	var doc2 openapi2.T
-	if err := openapi2.UnmarshalFromData(entry.data, &doc2); err != nil {
+	if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
 		return nil, err
 	}
 	inline := func(ref string, into any) (bool, error) {

@@ -38,20 +38,35 @@ func (b *builder) checkWireName(p *ir.Param) {
 
 // checkMediaTypes returns the contents the client may send in
 // Content-Type or Accept: those with a valid media type, the others left
-// out with a warning (W-MEDIA-TYPE). When none is valid, each is an
+// out with a warning (W-MEDIA-TYPE). An empty media type names nothing
+// the client could send, and is always left out, even when nothing is
+// left. When none is valid and some is not empty, each invalid one is an
 // error, since the client would have to send one as written, and all
 // are returned.
 func (b *builder) checkMediaTypes(contents []*ir.Content) []*ir.Content {
-	var valid []*ir.Content
+	var valid, named []*ir.Content
 	for _, c := range contents {
 		if validMediaType(c.MediaType) {
 			valid = append(valid, c)
+		}
+		if !emptyMediaType(c.MediaType) {
+			named = append(named, c)
 		}
 	}
 	const fix = `write type/subtype with optional "; name=value" parameters, such as "application/json; charset=utf-8"`
 	for _, c := range contents {
 		switch {
 		case validMediaType(c.MediaType):
+		case emptyMediaType(c.MediaType):
+			msg := fmt.Sprintf("media type %q is empty; the client leaves its entry out", c.MediaType)
+			switch {
+			case len(valid) > 0:
+				msg += fmt.Sprintf(" and uses %q", valid[0].MediaType)
+			case len(named) == 0:
+				msg += ", and with no other entry there is no body"
+			}
+			b.diags.Warnf(c.Location, ruleMediaTypeIgnored, msg,
+				`name the media type of the entry, such as "application/json"`)
 		case len(valid) == 0:
 			b.diags.Errorf(c.Location, ruleMediaType,
 				fmt.Sprintf("media type %q is not a valid media type; the client would send it as written in a header", c.MediaType), fix)
@@ -61,10 +76,14 @@ func (b *builder) checkMediaTypes(contents []*ir.Content) []*ir.Content {
 		}
 	}
 	if len(valid) == 0 {
-		return contents
+		return named
 	}
 	return valid
 }
+
+// emptyMediaType reports whether mt names no media type at all: empty,
+// or only spaces.
+func emptyMediaType(mt string) bool { return strings.TrimSpace(mt) == "" }
 
 // isToken reports whether s is an RFC 9110 token.
 func isToken(s string) bool {

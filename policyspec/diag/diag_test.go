@@ -235,4 +235,9 @@ func TestStrict(t *testing.T) {
 	if diag.RuleOpenAPIWarning.Strict() != diag.RuleOpenAPI {
 		t.Errorf("W-OPENAPI.Strict() = %s, want E-OPENAPI", diag.RuleOpenAPIWarning.Strict())
 	}
+	for _, r := range []diag.Rule{diag.RuleKeywordType, diag.RuleRefSchema} {
+		if r.Strict() != diag.RuleLoad {
+			t.Errorf("%s.Strict() = %s, want E-LOAD: the loader refuses what was repaired", r, r.Strict())
+		}
+	}
 }

@@ -82,6 +82,10 @@ const (
 	RuleResponseHeader     Rule = "W-RESPONSE-HEADER"
 	RuleStreamPolicy       Rule = "W-STREAM-POLICY"
 	RuleServer             Rule = "W-SERVER"
+	RuleKeywordType        Rule = "W-KEYWORD-TYPE"
+	RuleRefSchema          Rule = "W-REF-SCHEMA"
+	RuleRefParameter       Rule = "W-REF-PARAMETER"
+	RuleRefResponse        Rule = "W-REF-RESPONSE"
 )
 
 // The operations chosen for generation (-include, -exclude).
@@ -183,14 +187,14 @@ func Rules() []RuleDoc {
 		{RuleOpIDConfusable, "two operationIds that differ only in look-alike letters of other scripts", OpenAPI, false},
 		{RuleHeaderName, "a header or cookie parameter whose name is not an HTTP token", OpenAPI, false},
 		{RuleMediaType, "a sent media type that is not printable ASCII or does not parse, with no valid one beside it (or any, with -strict)", OpenAPI, false},
-		{RuleMediaTypeIgnored, "a media type that does not parse beside valid ones, left out", OpenAPI, false},
+		{RuleMediaTypeIgnored, "a media type that does not parse beside valid ones, or an empty one, left out", OpenAPI, false},
 		{RulePathChar, `a "?" in a path template followed by neither a fixed query nor name={variable} pairs, a "%" that starts no escape`, OpenAPI, false},
 		{RulePathDot, `a literal "." or ".." segment in a path template, which servers resolve before routing`, OpenAPI, false},
 		{RulePathTemplate, "a path template variable that names no path parameter of the operation", OpenAPI, false},
 		{RulePathQuery, `a query after "?" in a path template: fixed pairs sent with every request, name={variable} pairs sent as query parameters`, OpenAPI, false},
 		{RulePathFragment, `a fragment after "#" in a path template, which no request carries, left out`, OpenAPI, false},
 		{RulePathQueryStrict, `a query after "?" in a path template, with -strict`, OpenAPI, false},
-		{RulePathFragmentStrict, `a fragment after "#" in a path template, with -strict`, OpenAPI, false},
+		{RulePathFragmentStrict, `a fragment after "#" in a path template that holds a template variable, whose parameter no request could carry (any fragment, with -strict)`, OpenAPI, false},
 		{RuleEnumRange, "an integer enum with a value beyond 32 bits, typed int64", OpenAPI, false},
 		{RuleUnsupported, "a construct the client cannot type, kept as raw JSON or left out", OpenAPI, false},
 		{RuleParamJSON, "a parameter style the client cannot serialize, sent as JSON text", OpenAPI, false},
@@ -200,6 +204,10 @@ func Rules() []RuleDoc {
 		{RuleStreamPolicy, "a hedge or fallback in the policy of a streamed operation, which is never hedged and has no fallback", OpenAPI, false},
 		{RuleResponseTypes, "a success response whose body differs from the first success's, decoded as that one", OpenAPI, false},
 		{RuleServer, "a relative server URL with no document URL to resolve it", OpenAPI, false},
+		{RuleKeywordType, "a schema's pattern written as a number or a boolean, which the loader refuses, left out (E-LOAD with -strict)", OpenAPI, false},
+		{RuleRefSchema, "a $ref that stands for a schema and names a parameter, read as the parameter's schema (its items', at the items of an array; E-LOAD with -strict)", OpenAPI, false},
+		{RuleRefParameter, "a $ref that stands for a parameter and names a parameter object written under the schemas, read as that object (E-LOAD with -strict)", OpenAPI, false},
+		{RuleRefResponse, "a response's $ref that names a schema, read as the response of the same name, or as a JSON answer of that schema (E-LOAD with -strict)", OpenAPI, false},
 
 		{RuleSelectEmpty, "-include and -exclude filters that leave no operation to generate", OpenAPI, false},
 		{RuleSelectUnused, "an -include or -exclude filter that selects no operation", OpenAPI, false},
@@ -249,6 +257,9 @@ func (r Rule) Strict() Rule {
 		return RulePathFragmentStrict
 	case RuleMediaTypeIgnored:
 		return RuleMediaType
+	case RuleKeywordType, RuleRefSchema, RuleRefParameter, RuleRefResponse:
+		// What the front end repaired is what kin-openapi refuses.
+		return RuleLoad
 	}
 	return ""
 }

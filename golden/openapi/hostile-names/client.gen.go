@@ -117,9 +117,53 @@ type Note struct {
 	// The dash property.
 	Field0 string `json:"-,"`
 	// A name with a space, which a struct tag takes as written.
-	AB    *string `json:"a b,omitempty"`
+	AB *string `json:"a b,omitempty"`
+	// A name no struct tag can hold, written and read by the struct's own methods.
+	//
+	// It is the property "a,b", which no struct tag can name:
+	// MarshalJSON and UnmarshalJSON write and read it.
+	AB2   *string `json:"-"`
 	Level *Level  `json:"level,omitempty"`
 	Body  *Body   `json:"body,omitempty"`
+}
+
+// MarshalJSON encodes v, the property "a,b" included.
+func (v Note) MarshalJSON() ([]byte, error) {
+	type plain Note
+	data, err := json.Marshal(plain(v))
+	if err != nil {
+		return nil, err
+	}
+	data = data[:len(data)-1]
+	if v.AB2 != nil {
+		value, err := json.Marshal(v.AB2)
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > 1 {
+			data = append(data, ',')
+		}
+		data = append(append(data, "\"a,b\":"...), value...)
+	}
+	return append(data, '}'), nil
+}
+
+// UnmarshalJSON decodes data into v, the property "a,b" included.
+func (v *Note) UnmarshalJSON(data []byte) error {
+	type plain Note
+	if err := json.Unmarshal(data, (*plain)(v)); err != nil {
+		return err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	if member, ok := members["a,b"]; ok {
+		if err := json.Unmarshal(member, &v.AB2); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Text models the object schema (#/components/schemas/Text).

@@ -49,20 +49,21 @@ func TestNothingButCode(t *testing.T) {
 }
 
 // TestDashProperty: a property called "-" is sent and read, not left out
-// as the bare tag "-" would; one with a space is too.
+// as the bare tag "-" would; one with a space is too, and one with a
+// comma, which no tag can name, through the struct's own methods.
 func TestDashProperty(t *testing.T) {
 	level := Level3000000000
-	space := "s"
-	data, err := json.Marshal(Note{Field0: "d", AB: &space, Level: &level})
+	space, comma := "s", "c"
+	data, err := json.Marshal(Note{Field0: "d", AB: &space, AB2: &comma, Level: &level})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"-":"d","a b":"s","level":3000000000}`; string(data) != want {
+	if want := `{"-":"d","a b":"s","level":3000000000,"a,b":"c"}`; string(data) != want {
 		t.Errorf("json.Marshal = %s, want %s", data, want)
 	}
 	var n Note
-	if err := json.Unmarshal([]byte(`{"-":"x","a b":"y","a,b":"z"}`), &n); err != nil || n.Field0 != "x" || n.AB == nil || *n.AB != "y" {
-		t.Errorf("json.Unmarshal = %+v, %v; want Field0 x and AB y", n, err)
+	if err := json.Unmarshal([]byte(`{"-":"x","a b":"y","a,b":"z"}`), &n); err != nil || n.Field0 != "x" || n.AB == nil || *n.AB != "y" || n.AB2 == nil || *n.AB2 != "z" {
+		t.Errorf("json.Unmarshal = %+v, %v; want Field0 x, AB y and AB2 z", n, err)
 	}
 }
 
