@@ -68,6 +68,15 @@
 //	               "main" without Go files there, or when writing to
 //	               standard output, the spec's file name
 //	-review FILE   also write the Markdown resilience review to FILE
+//	-check         write nothing; compare instead. Exit 0 when -o (each
+//	               file of a split client), and -review when given, hold
+//	               what generation would write now; else print a unified
+//	               diff (missing files from /dev/null, files of an earlier
+//	               split the run would leave stale to /dev/null) to
+//	               standard output, name each file on standard error, and
+//	               exit 1. Bad input exits 2, as always. Needs -o. For CI:
+//	               the same command line as the go:generate directive,
+//	               with -check added
 //	-split MODE    write the client as several files of the package:
 //	               auto (the default) when it is large, on (also -split
 //	               alone), off never; write it -split=on, -split=off, as

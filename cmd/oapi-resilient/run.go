@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/resilientgo/resilient/gen"
@@ -27,7 +28,7 @@ const (
 )
 
 const usage = `usage:
-  oapi-resilient generate [-package NAME] [-o OUT.go] [-policy POLICY.yaml] [-review OUT.md] SPEC
+  oapi-resilient generate [-package NAME] [-o OUT.go] [-policy POLICY.yaml] [-review OUT.md] [-check] SPEC
   oapi-resilient check    [-policy POLICY.yaml] SPEC
   oapi-resilient review   [-policy POLICY.yaml] SPEC
 Run "oapi-resilient COMMAND -h" for a command's flags.
@@ -75,6 +76,9 @@ type command struct {
 	out        string
 	pkg        string
 	review     string
+	// check compares the files generate would write with those on disk
+	// instead of writing them.
+	check bool
 	// include and exclude are the -include and -exclude filters.
 	include, exclude []gen.Filter
 	split            gen.SplitMode
@@ -105,6 +109,7 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 		fs.StringVar(&c.pkg, "package", "", "Go package `name` (default: from the output folder)")
 		fs.StringVar(&c.review, "review", "", "also write the Markdown resilience review to `file`")
 		c.split = gen.SplitAuto
+		fs.BoolVar(&c.check, "check", false, "write nothing: exit 1 with a unified diff when -o (its split files and -review included) is not what generation would write now")
 		fs.Var(&c.split, "split", "write the client as several files of the package, named after -o's: `auto` (when it is large, with -o), on (-split alone; needs -o) or off")
 	}
 	fs.Usage = func() {
@@ -130,6 +135,8 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 	switch {
 	case c.split == gen.SplitOn && c.out == "":
 		return nil, errors.New("-split needs -o: the files are named after it")
+	case c.check && c.out == "":
+		return nil, errors.New("-check needs -o: the file to compare")
 	case c.split == gen.SplitAuto && c.out == "":
 		// One file goes to standard output.
 		c.split = gen.SplitOff
@@ -174,6 +181,9 @@ func (c *command) run(stdout, stderr io.Writer) int {
 	}
 	if status := report(stderr, warnings, err); status != exitOK {
 		return status
+	}
+	if c.check {
+		return c.checkFresh(stdout, stderr, res)
 	}
 	if err := c.writeCode(stdout, res); err != nil {
 		fmt.Fprintf(stderr, "oapi-resilient: %v\n", err)
@@ -350,6 +360,7 @@ func staleParts(out string) []string {
 		base = strings.TrimSuffix(out, ext)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(out))
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	prefix := filepath.Base(base) + "_"
 	var stale []string
 	for _, e := range entries {
