@@ -147,7 +147,7 @@ func refused(r *Report, old, new []diag.Diagnostic) {
 		if had[string(d.Rule)+d.Message] {
 			continue
 		}
-		r.add(Change{Section: SectionResilience, Rule: RuleRiskPolicyRefused, Class: Risk, Subject: string(d.Rule),
-			New: d.Location.String(), Message: "generation refuses the new policy: " + d.Message})
+		r.add(Change{Section: SectionResilience, Rule: RuleRiskPolicyRefused, Class: Risk, Subject: string(d.Rule) + " at " + d.Location.String(),
+			Message: "generation refuses the new policy: " + d.Message})
 	}
 }

@@ -225,7 +225,8 @@ func risks(r *Report, p opPair) {
 			"idempotency key lost: the server can no longer tell a retried request from a new one")
 	}
 	if n.Policy.Fallback.Kind == runtime.FallbackCached && n.Policy.Fallback.Shared && !(o.Policy.Fallback.Kind == runtime.FallbackCached && o.Policy.Fallback.Shared) {
-		flag(RuleRiskFallbackShared, "fallback partition", "", "shared by all callers", "fallback.shared",
+		partition := operationValues()[7].value
+		flag(RuleRiskFallbackShared, "fallback partition", partition(p.old), partition(p.new), "fallback.shared",
 			"cached answers are now shared by all callers: one caller may receive an answer fetched with another caller's credentials")
 	}
 }

@@ -306,7 +306,7 @@ func (w *wire) responses(o, n *ir.Operation) {
 				}
 			}
 			if !found {
-				w.add(RuleWireHeaderRemoved, Warning, subject+" header "+oh.Name, oh.Name, "", "a documented response header is gone")
+				w.add(RuleWireHeaderRemoved, Warning, subject+" header "+oh.Name, "documented", "", "a documented response header is gone")
 			}
 		}
 	}
