@@ -7,6 +7,7 @@
 //	oapi-resilient generate [flags] SPEC   # write the Go client
 //	oapi-resilient check    [flags] SPEC   # lint only
 //	oapi-resilient review   [flags] SPEC   # print the "Resilience review" table
+//	oapi-resilient diff     [flags] OLD NEW   # what a spec change does to the client
 //
 // Flags of every command:
 //
@@ -390,7 +391,45 @@
 //	go run github.com/resilientgo/resilient/cmd/oapi-resilient@latest generate -o client.gen.go openapi.yaml
 //
 // In CI, "oapi-resilient check -policy policy.yaml openapi.yaml" fails the
-// build on policy violations without generating anything.
+// build on policy violations without generating anything, and the
+// go:generate command with -check added fails it when the committed client
+// is stale.
+//
+// # diff
+//
+//	oapi-resilient diff [-policy FILE] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
+//
+// compares two versions of a spec as their generated clients see them and
+// prints three sections: Resilience (every per-operation and
+// dependency-wide policy value that changed, old → new with the origin of
+// each, and the changes that raise risk, flagged RISK-*: retries enabled on
+// an operation that was not idempotent, a total timeout below the declared
+// p99, a fallback removed from a read, an operation now sent once, an
+// idempotency key lost, a fallback now shared, a policy generation
+// refuses), Go API (the generated package's exported declarations removed,
+// added, changed or renamed, each breaking or compatible, and the semver
+// bump they imply), and Wire (operations, parameters, bodies, responses,
+// security, servers, properties, enums, nullability, in the direction each
+// travels, breaking, warning or compatible). Package
+// github.com/resilientgo/resilient/gen/diff lists every rule id and the
+// JSON schema.
+//
+// OLD and NEW are spec files, or git:REV:PATH, a spec as it is at a git
+// revision (PATH relative to the current folder, inside its git work tree):
+// its folder (or -root) and the -policy file are read at REV too, with git
+// archive, so the policy of each version goes with it. The flags of every
+// command apply to both versions. -format text (the default) is for a
+// terminal, markdown for a pull-request comment (a summary line, then one
+// collapsible <details> section per part, open when it holds a breaking
+// change or a risk), json a stable schema (resilient.diff/v1). A version
+// whose policy breaks a rule generation refuses (E-RETRY-UNSAFE,
+// E-TIMEOUT-BELOW-P99...) is still compared, the error reported as
+// RISK-POLICY-REFUSED; warnings are not printed (check prints them).
+//
+// Exit status of diff: 0 nothing -fail-on names; 1 a breaking change or a
+// flagged risk (-fail-on risk, the default), a breaking change
+// (-fail-on breaking), never (-fail-on none); 2 unusable input, with the
+// usual diagnostics, or bad flags.
 //
 // # The generated client
 //
