@@ -400,8 +400,11 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 			// Anything is accepted now.
 			return
 		}
-		w.add(RuleWireTypeChanged, Breaking, subject, os, ns, "the type changed: the old client's values no longer match")
-		return
+		cls, msg := typeChange(dir, os, ns)
+		w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
+		if cls == Breaking || ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
+			return
+		}
 	}
 	if ot == nil || nt == nil {
 		return
@@ -448,6 +451,32 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 	case (ot.Kind == ir.KindArray || ot.Kind == ir.KindMap) && ot.Elem != nil && nt.Elem != nil:
 		w.typeRef(dir, subject+"[]", ot.Elem, nt.Elem)
 	}
+}
+
+// typeChange classifies a change of shape from o to n in direction dir:
+// a value made an enum of the same base, or the reverse, narrows or
+// widens what may travel; a format changed on the same base keeps the
+// kind of value; anything else breaks.
+func typeChange(dir direction, o, n string) (Class, string) {
+	base := func(s string) string {
+		s, _, _ = strings.Cut(s, " (")
+		return strings.TrimSuffix(s, " enum")
+	}
+	switch {
+	case base(o) != base(n):
+		return Breaking, "the type changed: the old client's values no longer match"
+	case strings.HasSuffix(n, " enum") && !strings.HasSuffix(o, " enum"):
+		if dir == request {
+			return Breaking, "the value is now an enum: values outside it are refused"
+		}
+		return Compatible, "the answer is now one of an enum's values"
+	case strings.HasSuffix(o, " enum") && !strings.HasSuffix(n, " enum"):
+		if dir == request {
+			return Compatible, "the value is no longer restricted to an enum"
+		}
+		return Warning, "the answer is no longer restricted to an enum: code that switches over the known values misses others"
+	}
+	return Warning, "the format changed: the same kind of value, whose range or form may differ"
 }
 
 func nullText(b bool) string {
