@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
@@ -17,6 +18,7 @@ func (c *command) diff(stdout, stderr io.Writer) int {
 		in     diff.Input
 		status int
 	}
+	stderr = &lockedWriter{w: stderr}
 	load := func(arg string) result {
 		in, status := c.diffInput(arg, stderr)
 		return result{in, status}
@@ -118,4 +120,16 @@ func (c *command) diffInput(arg string, stderr io.Writer) (diff.Input, int) {
 	}
 	in.Service, in.API, in.PolicyErrors = snap.Service, api, snap.PolicyErrors
 	return in, exitOK
+}
+
+// lockedWriter serializes the writes of the two versions' loads.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

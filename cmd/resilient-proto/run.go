@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
@@ -74,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "resilient-proto: unknown command %q\n%s", args[0], usage)
 		return exitUnusable
 	}
-	c := &command{stdout: stdout, stderrW: stderr}
+	c := &command{stdout: stdout, stderrW: &lockedWriter{w: stderr}}
 	fs := flag.NewFlagSet("resilient-proto diff", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Var(&c.imports, "I", "import `folder` of .proto files (repeatable; default: the file's folder); resilient/v1/resilient.proto is built in")
@@ -114,13 +115,25 @@ func (c *command) errorf(format string, args ...any) int {
 }
 
 func (c *command) diff() int {
-	oldIn, oldCode, status := c.load(c.oldArg)
-	if status != exitOK {
-		return status
+	// The two versions load side by side.
+	type loaded struct {
+		in     diff.ProtoInput
+		code   [][]byte
+		status int
 	}
-	newIn, newCode, status := c.load(c.newArg)
-	if status != exitOK {
-		return status
+	oldDone := make(chan loaded, 1)
+	go func() {
+		in, code, status := c.load(c.oldArg)
+		oldDone <- loaded{in, code, status}
+	}()
+	newIn, newCode, newStatus := c.load(c.newArg)
+	o := <-oldDone
+	oldIn, oldCode := o.in, o.code
+	if o.status != exitOK {
+		return o.status
+	}
+	if newStatus != exitOK {
+		return newStatus
 	}
 	if oldCode == nil || newCode == nil {
 		// One version's own options break a rule and protoc-gen-resilient
@@ -321,4 +334,16 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 		add(f)
 	}
 	return set, nil
+}
+
+// lockedWriter serializes the writes of the two versions' loads.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
