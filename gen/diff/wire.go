@@ -542,7 +542,10 @@ func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
 	vals := func(t *ir.Type) []string {
 		var out []string
 		for _, v := range t.Enum.Values {
-			out = append(out, fmt.Sprint(v.Value))
+			// A value written twice is one value.
+			if s := fmt.Sprint(v.Value); !slices.Contains(out, s) {
+				out = append(out, s)
+			}
 		}
 		return out
 	}
