@@ -266,6 +266,10 @@ func (pw *protoWire) fields(dir direction, o, n protoreflect.MessageDescriptor) 
 		ft, gt := fieldType(f), fieldType(g)
 		switch {
 		case ft == gt:
+		case f.Enum() != nil && g.Enum() != nil && f.IsList() == g.IsList():
+			add(RuleProtoFieldType, Warning, s, ft, gt, "another enum type: the same numbers decode, their values are compared below")
+			pw.enum(dir, s, f.Enum(), g.Enum())
+			continue
 		case f.Message() == nil && g.Message() == nil && f.Enum() == nil && g.Enum() == nil && wireGroup(f.Kind()) == wireGroup(g.Kind()):
 			add(RuleProtoFieldType, Warning, s, ft, gt, "the type changed within one wire encoding: values still decode, but may be truncated or misread")
 		default:
