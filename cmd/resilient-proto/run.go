@@ -135,20 +135,9 @@ func (c *command) diff() int {
 	if newStatus != exitOK {
 		return newStatus
 	}
-	if oldCode == nil || newCode == nil {
-		// One version's own options break a rule and protoc-gen-resilient
-		// writes nothing for it: compare the messages and interfaces only.
-		oldCode, newCode = nil, nil
-	}
-	for _, side := range []struct {
-		in   *diff.ProtoInput
-		code [][]byte
-	}{{&oldIn, oldCode}, {&newIn, newCode}} {
-		api, err := diff.ProtoGoAPI(side.in.Plugin, side.code...)
-		if err != nil {
-			return c.errorf("the code generated from %s does not parse: %v", side.in.Name, err)
-		}
-		side.in.API = api
+	var err error
+	if oldIn.API, newIn.API, err = diff.ProtoGoAPIs(oldIn.Plugin, newIn.Plugin, oldCode, newCode); err != nil {
+		return c.errorf("the generated code does not parse: %v", err)
 	}
 	rep := diff.CompareProto(oldIn, newIn)
 	var out []byte

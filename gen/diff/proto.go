@@ -369,6 +369,25 @@ func ProtoGoAPI(plugin *protogen.Plugin, code ...[]byte) (*GoAPI, error) {
 	return a, nil
 }
 
+// ProtoGoAPIs returns the Go APIs of two versions (see [ProtoGoAPI]),
+// each with the files protoc-gen-resilient writes for it; when it writes
+// none for one version (its own options break a rule), both without
+// them, so that their absence is not reported as a change.
+func ProtoGoAPIs(oldPlugin, newPlugin *protogen.Plugin, oldCode, newCode [][]byte) (*GoAPI, *GoAPI, error) {
+	if oldCode == nil || newCode == nil {
+		oldCode, newCode = nil, nil
+	}
+	o, err := ProtoGoAPI(oldPlugin, oldCode...)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := ProtoGoAPI(newPlugin, newCode...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return o, n, nil
+}
+
 func protoEnum(a *GoAPI, e *protogen.Enum) {
 	a.Add("type "+e.GoIdent.GoName, "int32")
 	for _, v := range e.Values {

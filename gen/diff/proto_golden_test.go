@@ -17,7 +17,7 @@ import (
 // api.proto, with policy.yaml of dir when it exists.
 func protoCase(t *testing.T, dir string) *diff.Report {
 	t.Helper()
-	load := func(name string) diff.ProtoInput {
+	load := func(name string) (diff.ProtoInput, [][]byte) {
 		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -39,11 +39,13 @@ func protoCase(t *testing.T, dir string) *diff.Report {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		api, err := diff.ProtoGoAPI(snap.Plugin, snap.Code...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return diff.ProtoInput{Name: name, Plugin: snap.Plugin, Services: snap.Services, API: api, PolicyErrors: snap.PolicyErrors}
+		return diff.ProtoInput{Name: name, Plugin: snap.Plugin, Services: snap.Services, PolicyErrors: snap.PolicyErrors}, snap.Code
 	}
-	return diff.CompareProto(load("old.proto"), load("new.proto"))
+	old, oldCode := load("old.proto")
+	new, newCode := load("new.proto")
+	var err error
+	if old.API, new.API, err = diff.ProtoGoAPIs(old.Plugin, new.Plugin, oldCode, newCode); err != nil {
+		t.Fatal(err)
+	}
+	return diff.CompareProto(old, new)
 }
