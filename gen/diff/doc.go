@@ -88,7 +88,8 @@
 //	                             changed [breaking]
 //	WIRE-BODY-ADDED              a request body appeared: breaking when required
 //	                             [breaking/compatible]
-//	WIRE-BODY-REMOVED            the request body is gone [warning]
+//	WIRE-BODY-REMOVED            the request body is gone: the server may reject
+//	                             requests that send one [breaking]
 //	WIRE-BODY-REQUIRED           the request body became required (breaking) or
 //	                             optional [breaking/compatible]
 //	WIRE-MEDIA-TYPE-ADDED        a new media type of a body [compatible]

@@ -40,7 +40,7 @@ func Rules() []RuleDoc {
 		{RuleWireParamRequired, w, []Class{b, c}, "a parameter became required (breaking) or optional"},
 		{RuleWireParamStyle, w, []Class{b}, "a parameter's style, explode or content type changed"},
 		{RuleWireBodyAdded, w, []Class{b, c}, "a request body appeared: breaking when required"},
-		{RuleWireBodyRemoved, w, []Class{wa}, "the request body is gone"},
+		{RuleWireBodyRemoved, w, []Class{b}, "the request body is gone: the server may reject requests that send one"},
 		{RuleWireBodyRequired, w, []Class{b, c}, "the request body became required (breaking) or optional"},
 		{RuleWireMediaAdded, w, []Class{c}, "a new media type of a body"},
 		{RuleWireMediaRemoved, w, []Class{b, wa}, "a media type of a body is gone: breaking for the one the client uses"},

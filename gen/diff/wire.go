@@ -233,7 +233,7 @@ func (w *wire) body(o, n *ir.Operation) {
 		}
 		return
 	case n.Body == nil:
-		w.add(RuleWireBodyRemoved, Warning, subject, "", "", "the request body is gone: the server ignores it, or rejects requests that send one")
+		w.add(RuleWireBodyRemoved, Breaking, subject, "", "", "the request body is gone: the server may reject requests that send one")
 		return
 	}
 	switch {
@@ -400,6 +400,17 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 			// Anything is accepted now.
 			return
 		}
+		if dir == request && strings.Contains(subject, " parameter ") && nt != nil && nt.Kind == ir.KindArray && nt.Elem != nil {
+			if et, ent := resolved(w.new, nt.Elem); shape(et, ent) == os {
+				// One value is a list of one in a parameter.
+				w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes a list now: one value is a list of one")
+				return
+			}
+		}
+		if cls, msg, ok := w.unionChange(dir, os, ns, ont, nnt); ok {
+			w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
+			return
+		}
 		cls, msg := typeChange(dir, os, ns)
 		w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
 		if cls == Breaking || ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
@@ -451,6 +462,34 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 	case (ot.Kind == ir.KindArray || ot.Kind == ir.KindMap) && ot.Elem != nil && nt.Elem != nil:
 		w.typeRef(dir, subject+"[]", ot.Elem, nt.Elem)
 	}
+}
+
+// unionChange classifies a value that became one of the variants of the
+// union it was (or the reverse, a union of which one variant is what it
+// was); ok is false for any other change.
+func (w *wire) unionChange(dir direction, os, ns string, ont, nnt *ir.Type) (Class, string, bool) {
+	has := func(svc *ir.Service, u *ir.Type, s string) bool {
+		if u == nil || u.Kind != ir.TypeUnion {
+			return false
+		}
+		for _, v := range u.Union.Variants {
+			if rt, nt := resolved(svc, v.Type); shape(rt, nt) == s {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(w.old, ont, ns) && dir == response:
+		return Compatible, "the answer is now always one of the union's variants", true
+	case has(w.old, ont, ns):
+		return Breaking, "only one of the union's variants is accepted now", true
+	case has(w.new, nnt, os) && dir == request:
+		return Compatible, "the value may now also be another variant of a union", true
+	case has(w.new, nnt, os):
+		return Breaking, "the answer may now be another variant of a union: the old client cannot decode it", true
+	}
+	return "", "", false
 }
 
 // typeChange classifies a change of shape from o to n in direction dir:
@@ -571,34 +610,49 @@ func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
 }
 
 func (w *wire) union(dir direction, subject string, o, n *ir.Type) {
-	names := func(t *ir.Type) []string {
-		var out []string
-		for _, v := range t.Union.Variants {
-			rt, nt := resolved(w.old, v.Type)
-			if t == n {
-				rt, nt = resolved(w.new, v.Type)
-			}
-			out = append(out, shape(rt, nt)+" "+strings.Join(v.Tags, "|"))
+	// A variant is known by the named type it refers to, else by its
+	// shape; its discriminator values are not its identity.
+	key := func(svc *ir.Service, v *ir.Variant) string {
+		if v.Type != nil && v.Type.Kind == ir.KindNamed {
+			return v.Type.Name
 		}
-		return out
+		rt, nt := resolved(svc, v.Type)
+		return shape(rt, nt)
 	}
-	ov, nv := names(o), names(n)
-	for _, v := range ov {
-		if !slices.Contains(nv, v) {
-			cls := Breaking
-			if dir == response {
-				cls = Compatible
-			}
-			w.add(RuleWireTypeChanged, cls, subject, "variant "+strings.TrimSpace(v), "", "a variant of the union is gone")
+	old := map[string]*ir.Variant{}
+	var oldKeys []string
+	for _, v := range o.Union.Variants {
+		k := key(w.old, v)
+		if _, dup := old[k]; !dup {
+			oldKeys = append(oldKeys, k)
+		}
+		old[k] = v
+	}
+	seen := map[string]bool{}
+	for _, v := range n.Union.Variants {
+		k := key(w.new, v)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		ov, ok := old[k]
+		switch {
+		case ok:
+			w.typeRef(dir, subject+" variant "+k, ov.Type, v.Type)
+		case dir == response:
+			w.add(RuleWireTypeChanged, Breaking, subject, "", "variant "+k, "a new variant of the union in answers: the old client cannot decode it")
+		default:
+			w.add(RuleWireTypeChanged, Compatible, subject, "", "variant "+k, "a new variant of the union is accepted")
 		}
 	}
-	for _, v := range nv {
-		if !slices.Contains(ov, v) {
-			cls := Compatible
-			if dir == response {
-				cls = Warning
-			}
-			w.add(RuleWireTypeChanged, cls, subject, "", "variant "+strings.TrimSpace(v), "a new variant of the union")
+	for _, k := range oldKeys {
+		if seen[k] {
+			continue
+		}
+		if dir == request {
+			w.add(RuleWireTypeChanged, Breaking, subject, "variant "+k, "", "a variant of the union is no longer accepted")
+		} else {
+			w.add(RuleWireTypeChanged, Compatible, subject, "variant "+k, "", "a variant of the union is no longer answered")
 		}
 	}
 }
