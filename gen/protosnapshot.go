@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
+	"github.com/resilientgo/resilient/gen/golang/grpcgen"
 	"github.com/resilientgo/resilient/gen/protoir"
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
@@ -27,8 +29,7 @@ type ProtoSnapshot struct {
 	// resolved policy, in file order.
 	Services []*resolve.Service
 	// Code holds the <name>_resilient.pb.go files protoc-gen-resilient
-	// writes for them; nil when the files' own resilience options break a
-	// rule (PolicyErrors) and it writes none.
+	// writes for them.
 	Code [][]byte
 	// PolicyErrors are the policy errors after which the policy still
 	// resolves (see [Snapshot]).
@@ -39,7 +40,7 @@ type ProtoSnapshot struct {
 // --include_imports, or buf build -o) with the policy file (nil when there
 // is none). A file of the set without a go_package is given one named
 // after its folder, as a diff needs only names.
-func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.File, policyName string, policyData []byte) (*ProtoSnapshot, error) {
+func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.File) (*ProtoSnapshot, error) {
 	req := &pluginpb.CodeGeneratorRequest{ProtoFile: set.File}
 	byName := map[string]*descriptorpb.FileDescriptorProto{}
 	for _, f := range set.File {
@@ -76,15 +77,10 @@ func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.Fi
 	if len(req.FileToGenerate) == 0 {
 		return nil, fmt.Errorf("the descriptor set defines no service")
 	}
-	base := strings.Join(params, ",")
-	if policyName != "" {
-		params = append(params, "policy="+policyName)
-	}
 	if len(params) > 0 {
 		req.Parameter = proto.String(strings.Join(params, ","))
 	}
-	var pp protoParams
-	plugin, err := protogen.Options{ParamFunc: pp.set}.New(req)
+	plugin, err := protogen.Options{}.New(req)
 	if err != nil {
 		return nil, requestError(req, err)
 	}
@@ -108,28 +104,24 @@ func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.Fi
 		snap.Services = append(snap.Services, res)
 	}
 	snap.PolicyErrors = list
-	// The generated files, as the plugin writes them; with a policy it
-	// refuses, as it writes them without one (the files' declarations do
-	// not depend on it but for the fleet option).
-	read := func(string) ([]byte, error) { return policyData, nil }
-	resp, _ := Proto(req, ProtoOptions{ReadFile: read})
-	if resp.GetError() != "" && len(snap.PolicyErrors) > 0 {
-		noPolicy := proto.Clone(req).(*pluginpb.CodeGeneratorRequest)
-		noPolicy.Parameter = proto.String(base)
-		resp, _ = Proto(noPolicy, ProtoOptions{})
-	}
-	if e := resp.GetError(); e != "" {
-		if len(snap.PolicyErrors) > 0 {
-			// The files' own options break the rules: no code, which a
-			// diff takes as a Go API of the messages and clients only.
-			return snap, nil
+	// The files protoc-gen-resilient writes, one per .proto file with
+	// services, rendered straight from the resolved services (also under
+	// a policy it refuses, whose values the diff shows).
+	var order []string
+	bySource := map[string][]*resolve.Service{}
+	for _, svc := range snap.Services {
+		if bySource[svc.IR.Source] == nil {
+			order = append(order, svc.IR.Source)
 		}
-		return nil, fmt.Errorf("%s", e)
+		bySource[svc.IR.Source] = append(bySource[svc.IR.Source], svc)
 	}
-	for _, f := range resp.File {
-		if strings.HasSuffix(f.GetName(), "_resilient.pb.go") {
-			snap.Code = append(snap.Code, []byte(f.GetContent()))
+	for _, src := range order {
+		svcs := bySource[src]
+		var buf bytes.Buffer
+		if err := grpcgen.Emit(&buf, grpcgen.File{Source: src, Package: svcs[0].IR.GoPackage, Services: svcs}); err != nil {
+			return nil, err
 		}
+		snap.Code = append(snap.Code, buf.Bytes())
 	}
 	return snap, nil
 }

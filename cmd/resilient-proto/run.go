@@ -224,7 +224,7 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 	if err != nil {
 		return in, nil, c.errorf("%s: %v", arg, err)
 	}
-	snap, err := gen.NewProtoSnapshot(set, pf, policyName, data)
+	snap, err := gen.NewProtoSnapshot(set, pf)
 	if err != nil {
 		fmt.Fprintf(c.stderrW, "%s:\n", arg)
 		return in, nil, c.report(err)

@@ -132,7 +132,7 @@ func BenchmarkProto(b *testing.B) {
 				if err := proto.Unmarshal(data, set); err != nil {
 					return err
 				}
-				snap, err := gen.NewProtoSnapshot(set, nil, "", nil)
+				snap, err := gen.NewProtoSnapshot(set, nil)
 				if err != nil {
 					return err
 				}

@@ -35,7 +35,7 @@ func protoCase(t *testing.T, dir string) *diff.Report {
 				t.Fatal(err)
 			}
 		}
-		snap, err := gen.NewProtoSnapshot(&descriptorpb.FileDescriptorSet{File: req.ProtoFile}, file, policyName, data)
+		snap, err := gen.NewProtoSnapshot(&descriptorpb.FileDescriptorSet{File: req.ProtoFile}, file)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
