@@ -370,9 +370,9 @@ func ProtoGoAPI(plugin *protogen.Plugin, code ...[]byte) (*GoAPI, error) {
 }
 
 // ProtoGoAPIs returns the Go APIs of two versions (see [ProtoGoAPI]),
-// each with the files protoc-gen-resilient writes for it; when it writes
-// none for one version (its own options break a rule), both without
-// them, so that their absence is not reported as a change.
+// each with protoc-gen-resilient's files for it (gen.ProtoSnapshot.Code);
+// when one version comes without them (nil), both are read without, so
+// that their absence is not reported as a change.
 func ProtoGoAPIs(oldPlugin, newPlugin *protogen.Plugin, oldCode, newCode [][]byte) (*GoAPI, *GoAPI, error) {
 	if oldCode == nil || newCode == nil {
 		oldCode, newCode = nil, nil
