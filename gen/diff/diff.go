@@ -115,21 +115,45 @@ func opName(op *resolve.Operation) string {
 }
 
 // pairOperations matches the operations of the two versions, in the new
-// version's order, then the removed ones in the old version's.
+// version's order, then the removed ones in the old version's: by method
+// and path as written first, then by method and path with its
+// parameters' names aside (a renamed path parameter), each old operation
+// matched once.
 func pairOperations(old, new *resolve.Service) []opPair {
-	byKey := make(map[string]*resolve.Operation, len(old.Operations))
+	exact := make(map[string]*resolve.Operation, len(old.Operations))
+	loose := make(map[string][]*resolve.Operation, len(old.Operations))
 	for _, op := range old.Operations {
-		byKey[opKey(op)] = op
+		exact[opName(op)] = op
+		loose[opKey(op)] = append(loose[opKey(op)], op)
 	}
-	seen := make(map[string]bool, len(new.Operations))
+	inNew := make(map[string]bool, len(new.Operations))
+	for _, op := range new.Operations {
+		inNew[opName(op)] = true
+	}
+	used := make(map[*resolve.Operation]bool, len(old.Operations))
+	match := func(op *resolve.Operation) *resolve.Operation {
+		if o := exact[opName(op)]; o != nil && !used[o] {
+			return o
+		}
+		for _, o := range loose[opKey(op)] {
+			// An old operation the new version still has as written
+			// pairs with that one.
+			if !used[o] && !inNew[opName(o)] {
+				return o
+			}
+		}
+		return nil
+	}
 	var pairs []opPair
 	for _, op := range new.Operations {
-		k := opKey(op)
-		seen[k] = true
-		pairs = append(pairs, opPair{name: opName(op), old: byKey[k], new: op})
+		o := match(op)
+		if o != nil {
+			used[o] = true
+		}
+		pairs = append(pairs, opPair{name: opName(op), old: o, new: op})
 	}
 	for _, op := range old.Operations {
-		if !seen[opKey(op)] {
+		if !used[op] {
 			pairs = append(pairs, opPair{name: opName(op), old: op})
 		}
 	}
