@@ -213,3 +213,50 @@ func TestDiffGit(t *testing.T) {
 		t.Errorf("unknown revision: status %d:\n%s", status, stderr.String())
 	}
 }
+
+// TestSpecChangeRoundTrip walks the README's "When the spec changes": a
+// client generated from the pet store spec is fresh; the spec is bumped
+// (the five edits) and -check finds the client stale; generating again
+// makes it fresh; diff of the two versions fails on what the edits broke.
+func TestSpecChangeRoundTrip(t *testing.T) {
+	dir := petstoreVersions(t)
+	spec, policy := filepath.Join(dir, "openapi.yaml"), filepath.Join(dir, "policy.yaml")
+	old, _ := os.ReadFile(filepath.Join(dir, "old.yaml"))
+	new, _ := os.ReadFile(filepath.Join(dir, "new.yaml"))
+	out := filepath.Join(dir, "client", "client.gen.go")
+	generate := func(check bool) (int, string) {
+		t.Helper()
+		args := []string{"generate", "-package", "pets", "-o", out, "-policy", policy, "-review", filepath.Join(dir, "client", "REVIEW.md")}
+		if check {
+			args = append(args, "-check")
+		}
+		var stdout, stderr bytes.Buffer
+		status := run(append(args, spec), nil, &stdout, &stderr)
+		return status, stdout.String() + stderr.String()
+	}
+	os.WriteFile(spec, old, 0o644)
+	if status, msg := generate(false); status != 0 {
+		t.Fatalf("generate: %d\n%s", status, msg)
+	}
+	if status, msg := generate(true); status != 0 {
+		t.Fatalf("fresh client: -check %d\n%s", status, msg)
+	}
+	// Bump the spec; the timeout edit is refused by generate, so the
+	// round trip takes the four others and keeps deletePet's timeout out.
+	bumped := strings.Replace(string(new), "      x-resilience: {timeout: 20ms}\n", "", 1)
+	os.WriteFile(spec, []byte(bumped), 0o644)
+	if status, msg := generate(true); status != 1 || !strings.Contains(msg, "+func (c *Client) ListToys(") {
+		t.Errorf("bumped spec: -check %d, want 1 with the new method in the diff:\n%.2000s", status, msg)
+	}
+	if status, msg := generate(false); status != 0 {
+		t.Fatalf("regenerate: %d\n%s", status, msg)
+	}
+	if status, msg := generate(true); status != 0 {
+		t.Errorf("regenerated client: -check %d\n%s", status, msg)
+	}
+	os.WriteFile(filepath.Join(dir, "bumped.yaml"), []byte(bumped), 0o644)
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"diff", "-policy", policy, filepath.Join(dir, "old.yaml"), filepath.Join(dir, "bumped.yaml")}, nil, &stdout, &stderr); status != 1 || !strings.Contains(stdout.String(), diff.RuleRiskRetryUnsafe) {
+		t.Errorf("diff: status %d:\n%s%s", status, stdout.String(), stderr.String())
+	}
+}
