@@ -155,7 +155,8 @@
 // # JSON
 //
 // [Report.JSON] writes one object, schema "resilient.diff/v1"
-// ([SchemaVersion]); fields are only ever added under this name:
+// ([SchemaVersion]; the JSON Schema is report.schema.json beside this
+// file); fields are only ever added under this name:
 //
 //	{
 //	  "schema":  "resilient.diff/v1",
