@@ -288,11 +288,11 @@ func (r *Report) Markdown() string {
 
 func mdCode(s string) string { return strings.ReplaceAll(s, "`", "'") }
 
-func mdCell(s string) string {
-	s = html.EscapeString(s)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
-}
+// mdEscape escapes what Markdown would read as emphasis, code, links or
+// table cells in text, and HTML.
+var mdEscape = strings.NewReplacer("*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "|", `\|`, "\n", " ")
+
+func mdCell(s string) string { return mdEscape.Replace(html.EscapeString(s)) }
 
 // jsonReport is the JSON form; see the package documentation.
 type jsonReport struct {
