@@ -11,9 +11,12 @@
 //   - a .proto file, compiled in-process with its imports found under the
 //     -I folders (default: the file's folder); google/protobuf/*.proto and
 //     resilient/v1/resilient.proto are built in;
-//   - git:REV:PATH, either of the above as it is at a git revision (PATH
+//   - a folder: every .proto file under it, compiled so (default -I: the
+//     folder itself);
+//   - git:REV:PATH, any of the above as it is at a git revision (PATH
 //     relative to the current folder, inside its git work tree; a .proto
-//     file's -I folders and the -policy file are read at REV too).
+//     file's or folder's -I folders and the -policy file are read at REV
+//     too; a PATH without an extension is a folder).
 //
 // The report has the three sections of oapi-resilient diff (package
 // github.com/resilientgo/resilient/gen/diff lists every rule id and the

@@ -35,7 +35,7 @@ const (
 
 const usage = `usage:
   resilient-proto diff [-I DIR]... [-policy POLICY.yaml] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
-OLD and NEW: a descriptor set (protoc -o, buf build -o), a .proto file, or git:REV:PATH of either.
+OLD and NEW: a descriptor set (protoc -o, buf build -o), a .proto file, a folder of them, or git:REV:PATH of any.
 Run "resilient-proto diff -h" for the flags.
 `
 
@@ -178,7 +178,7 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 		}
 		defer os.RemoveAll(tmp)
 		paths := []string{ref.Path}
-		if strings.HasSuffix(ref.Path, ".proto") {
+		if isSource(ref.Path) {
 			if len(imports) == 0 {
 				paths = append(paths, filepath.Dir(ref.Path))
 			}
@@ -192,7 +192,7 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 			return in, nil, c.errorf("%s: %v", arg, err)
 		}
 		file = got[0]
-		if strings.HasSuffix(ref.Path, ".proto") {
+		if isSource(ref.Path) {
 			n := len(imports)
 			if n == 0 {
 				n = 1
@@ -216,7 +216,7 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 		}
 	}
 	var set *descriptorpb.FileDescriptorSet
-	if strings.HasSuffix(file, ".proto") {
+	if fi, serr := os.Stat(file); strings.HasSuffix(file, ".proto") || serr == nil && fi.IsDir() {
 		set, err = compile(file, imports)
 	} else {
 		set, err = readSet(file)
@@ -269,23 +269,48 @@ func readSet(name string) (*descriptorpb.FileDescriptorSet, error) {
 	return set, nil
 }
 
-// compile compiles the .proto file name with the import folders (its own
-// folder when there are none) and returns it with its imports as a
+// compile compiles the .proto file name, or every .proto file under the
+// folder name, with the import folders (the file's folder, or the folder
+// itself, when there are none) and returns them with their imports as a
 // descriptor set; the standard imports and resilient/v1/resilient.proto
 // are built in.
 func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, error) {
-	if len(imports) == 0 {
-		imports = []string{filepath.Dir(name)}
-	}
-	rel := ""
-	for _, dir := range imports {
-		if r, err := filepath.Rel(dir, name); err == nil && filepath.IsLocal(r) {
-			rel = filepath.ToSlash(r)
-			break
+	var names []string
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		if len(imports) == 0 {
+			imports = []string{name}
 		}
+		err := filepath.WalkDir(name, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".proto") {
+				names = append(names, p)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(names) == 0 {
+			return nil, errors.New("a folder without .proto files")
+		}
+	} else {
+		if len(imports) == 0 {
+			imports = []string{filepath.Dir(name)}
+		}
+		names = []string{name}
 	}
-	if rel == "" {
-		return nil, fmt.Errorf("not under any -I folder (%s)", strings.Join(imports, ", "))
+	var rels []string
+	for _, n := range names {
+		rel := ""
+		for _, dir := range imports {
+			if r, err := filepath.Rel(dir, n); err == nil && filepath.IsLocal(r) {
+				rel = filepath.ToSlash(r)
+				break
+			}
+		}
+		if rel == "" {
+			return nil, fmt.Errorf("%s is not under any -I folder (%s)", n, strings.Join(imports, ", "))
+		}
+		rels = append(rels, rel)
 	}
 	builtin := protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
 		if path == "resilient/v1/resilient.proto" {
@@ -298,7 +323,7 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 			&protocompile.SourceResolver{ImportPaths: imports}, builtin}),
 		SourceInfoMode: protocompile.SourceInfoStandard,
 	}
-	files, err := comp.Compile(context.Background(), rel)
+	files, err := comp.Compile(context.Background(), rels...)
 	if err != nil {
 		return nil, err
 	}
@@ -335,4 +360,11 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// isSource reports whether a git:REV:PATH names .proto sources (a .proto
+// file, or a folder: a path without an extension) rather than a
+// descriptor set.
+func isSource(path string) bool {
+	return strings.HasSuffix(path, ".proto") || filepath.Ext(path) == ""
 }

@@ -87,6 +87,14 @@ func TestDiffProto(t *testing.T) {
 	if got, want := strings.ReplaceAll(fromSet.String(), oldSet, oldProto), fromProto.String(); got != want {
 		t.Errorf("descriptor set and .proto disagree:\n%s\nwant\n%s", got, want)
 	}
+	// Folders: every .proto file under each, each its own import root.
+	var fromDirs bytes.Buffer
+	if status := run([]string{"diff", "-format", "json", filepath.Dir(oldProto), filepath.Dir(newProto)}, &fromDirs, &stderr); status != 1 {
+		t.Fatalf("folders: status %d; standard error:\n%s", status, stderr.String())
+	}
+	if got, want := strings.ReplaceAll(fromDirs.String(), filepath.Dir(oldProto), oldProto), fromProto.String(); got != strings.ReplaceAll(want, newProto, filepath.Dir(newProto)) {
+		t.Errorf("folders and .proto files disagree:\n%s\nwant\n%s", got, want)
+	}
 	var same bytes.Buffer
 	if status := run([]string{"diff", oldSet, oldProto}, &same, &stderr); status != 0 || !strings.Contains(same.String(), ": no change\n") {
 		t.Errorf("identical versions: status %d:\n%s", status, same.String())
