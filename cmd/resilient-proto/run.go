@@ -179,8 +179,13 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 		defer os.RemoveAll(tmp)
 		paths := []string{ref.Path}
 		if isSource(ref.Path) {
-			if len(imports) == 0 {
+			switch {
+			case len(imports) > 0:
+			case strings.HasSuffix(ref.Path, ".proto"):
 				paths = append(paths, filepath.Dir(ref.Path))
+			default:
+				// A folder is its own import root.
+				paths = append(paths, ref.Path)
 			}
 			paths = append(paths, imports...)
 		}

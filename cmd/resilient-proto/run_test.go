@@ -152,4 +152,9 @@ func TestDiffProtoGit(t *testing.T) {
 	if status != 1 || !strings.Contains(stdout.String(), diff.RuleProtoIdempotency) {
 		t.Errorf("status %d:\n%s\n%s", status, stdout.String(), stderr.String())
 	}
+	stdout.Reset()
+	status = run([]string{"diff", "git:HEAD:old", "new"}, &stdout, &stderr)
+	if status != 1 || !strings.Contains(stdout.String(), diff.RuleProtoIdempotency) {
+		t.Errorf("folder at a revision: status %d:\n%s\n%s", status, stdout.String(), stderr.String())
+	}
 }
