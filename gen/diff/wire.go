@@ -610,49 +610,117 @@ func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
 }
 
 func (w *wire) union(dir direction, subject string, o, n *ir.Type) {
-	// A variant is known by the named type it refers to, else by its
-	// shape; its discriminator values are not its identity.
-	key := func(svc *ir.Service, v *ir.Variant) string {
-		if v.Type != nil && v.Type.Kind == ir.KindNamed {
-			return v.Type.Name
-		}
-		rt, nt := resolved(svc, v.Type)
-		return shape(rt, nt)
+	pairs, removed, added := w.matchVariants(o, n)
+	for _, p := range pairs {
+		w.typeRef(dir, subject+" variant "+w.variantName(w.new, p[1]), p[0].Type, p[1].Type)
 	}
-	old := map[string]*ir.Variant{}
-	var oldKeys []string
-	for _, v := range o.Union.Variants {
-		k := key(w.old, v)
-		if _, dup := old[k]; !dup {
-			oldKeys = append(oldKeys, k)
-		}
-		old[k] = v
-	}
-	seen := map[string]bool{}
-	for _, v := range n.Union.Variants {
-		k := key(w.new, v)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		ov, ok := old[k]
-		switch {
-		case ok:
-			w.typeRef(dir, subject+" variant "+k, ov.Type, v.Type)
-		case dir == response:
+	for _, v := range added {
+		k := w.variantName(w.new, v)
+		if dir == response {
 			w.add(RuleWireTypeChanged, Breaking, subject, "", "variant "+k, "a new variant of the union in answers: the old client cannot decode it")
-		default:
+		} else {
 			w.add(RuleWireTypeChanged, Compatible, subject, "", "variant "+k, "a new variant of the union is accepted")
 		}
 	}
-	for _, k := range oldKeys {
-		if seen[k] {
-			continue
-		}
+	for _, v := range removed {
+		k := w.variantName(w.old, v)
 		if dir == request {
 			w.add(RuleWireTypeChanged, Breaking, subject, "variant "+k, "", "a variant of the union is no longer accepted")
 		} else {
 			w.add(RuleWireTypeChanged, Compatible, subject, "variant "+k, "", "a variant of the union is no longer answered")
 		}
 	}
+}
+
+// variantName names a variant in the report: the named type it refers
+// to, else its shape.
+func (w *wire) variantName(svc *ir.Service, v *ir.Variant) string {
+	if v.Type != nil && v.Type.Kind == ir.KindNamed {
+		return v.Type.Name
+	}
+	rt, nt := resolved(svc, v.Type)
+	return shape(rt, nt)
+}
+
+// variantPrint is what tells a variant apart from the others whatever
+// its generated name (an inline variant's name is its position): its
+// discriminator values, else the properties of an object with the
+// values of those that are one-value enums (a "type": "x" marker), else
+// its shape.
+func variantPrint(svc *ir.Service, v *ir.Variant) string {
+	if len(v.Tags) > 0 {
+		return "tags " + strings.Join(v.Tags, "|")
+	}
+	rt, nt := resolved(svc, v.Type)
+	if nt == nil || nt.Kind != ir.TypeStruct {
+		return shape(rt, nt)
+	}
+	var parts []string
+	for _, f := range nt.Fields {
+		part := f.JSONName
+		if _, ft := resolved(svc, f.Type); ft != nil && ft.Kind == ir.TypeEnum && len(ft.Enum.Values) == 1 {
+			part += "=" + fmt.Sprint(ft.Enum.Values[0].Value)
+		}
+		parts = append(parts, part)
+	}
+	slices.Sort(parts)
+	return "object " + strings.Join(parts, ",")
+}
+
+// matchVariants pairs the variants of two versions of a union, each
+// round among those left and by a key unique in both: their print, their
+// one-value enum markers, the named type they refer to, their shape; the
+// rest were removed or added.
+func (w *wire) matchVariants(o, n *ir.Type) (pairs [][2]*ir.Variant, removed, added []*ir.Variant) {
+	oldLeft := slices.Clone(o.Union.Variants)
+	newLeft := slices.Clone(n.Union.Variants)
+	match := func(key func(*ir.Service, *ir.Variant) string, unique bool) {
+		count := func(svc *ir.Service, vs []*ir.Variant) map[string]int {
+			m := map[string]int{}
+			for _, v := range vs {
+				m[key(svc, v)]++
+			}
+			return m
+		}
+		oc, nc := count(w.old, oldLeft), count(w.new, newLeft)
+		var keepNew []*ir.Variant
+		for _, nv := range newLeft {
+			k := key(w.new, nv)
+			if k == "" || unique && (oc[k] != 1 || nc[k] != 1) {
+				keepNew = append(keepNew, nv)
+				continue
+			}
+			i := slices.IndexFunc(oldLeft, func(ov *ir.Variant) bool { return key(w.old, ov) == k })
+			if i < 0 {
+				keepNew = append(keepNew, nv)
+				continue
+			}
+			pairs = append(pairs, [2]*ir.Variant{oldLeft[i], nv})
+			oldLeft = slices.Delete(oldLeft, i, i+1)
+		}
+		newLeft = keepNew
+	}
+	match(variantPrint, true)
+	// The one-value enum markers alone: a variant whose other properties
+	// changed.
+	match(func(svc *ir.Service, v *ir.Variant) string {
+		var markers []string
+		for _, part := range strings.Split(strings.TrimPrefix(variantPrint(svc, v), "object "), ",") {
+			if strings.Contains(part, "=") {
+				markers = append(markers, part)
+			}
+		}
+		return strings.Join(markers, ",")
+	}, true)
+	match(func(svc *ir.Service, v *ir.Variant) string {
+		if v.Type != nil && v.Type.Kind == ir.KindNamed {
+			return "type " + v.Type.Name
+		}
+		return ""
+	}, true)
+	match(func(svc *ir.Service, v *ir.Variant) string {
+		rt, nt := resolved(svc, v.Type)
+		return shape(rt, nt)
+	}, true)
+	return pairs, oldLeft, newLeft
 }
