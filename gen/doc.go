@@ -24,6 +24,13 @@
 //
 //	resp, warnings := gen.Proto(req, gen.ProtoOptions{})
 //
+// For a diff of two versions (package gen/diff), [OpenAPISnapshot] and
+// [NewProtoSnapshot] run the same pipelines and keep what they built: the
+// services with their resolved policy, and the generated code. Unlike
+// generation, they go on past a policy that breaks a rule the generator
+// refuses (E-RETRY-UNSAFE, E-TIMEOUT-BELOW-P99...), whose resolved values
+// a reviewer must see, and return its errors beside the snapshot.
+//
 // Every problem, of the front ends, the policy layer and the back ends
 // alike, is a [diag.Diagnostic] ("file:line:col: E-RULE: what (where);
 // fix") of a rule of the catalogue ([diag.Rules]). Errors of all stages

@@ -7,6 +7,7 @@
 //	oapi-resilient generate [flags] SPEC   # write the Go client
 //	oapi-resilient check    [flags] SPEC   # lint only
 //	oapi-resilient review   [flags] SPEC   # print the "Resilience review" table
+//	oapi-resilient diff     [flags] OLD NEW   # what a spec change does to the client
 //
 // Flags of every command:
 //
@@ -70,6 +71,15 @@
 //	               "main" without Go files there, or when writing to
 //	               standard output, the spec's file name
 //	-review FILE   also write the Markdown resilience review to FILE
+//	-check         write nothing; compare instead. Exit 0 when -o (each
+//	               file of a split client), and -review when given, hold
+//	               what generation would write now; else print a unified
+//	               diff (missing files from /dev/null, files of an earlier
+//	               split the run would leave stale to /dev/null) to
+//	               standard output, name each file on standard error, and
+//	               exit 1. Bad input exits 2, as always. Needs -o. For CI:
+//	               the same command line as the go:generate directive,
+//	               with -check added
 //	-split MODE    write the client as several files of the package:
 //	               auto (the default) when it is large, on (also -split
 //	               alone), off never; write it -split=on, -split=off, as
@@ -391,7 +401,45 @@
 //	go run github.com/resilientgo/resilient/cmd/oapi-resilient@latest generate -o client.gen.go openapi.yaml
 //
 // In CI, "oapi-resilient check -policy policy.yaml openapi.yaml" fails the
-// build on policy violations without generating anything.
+// build on policy violations without generating anything, and the
+// go:generate command with -check added fails it when the committed client
+// is stale.
+//
+// # diff
+//
+//	oapi-resilient diff [-policy FILE] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
+//
+// compares two versions of a spec as their generated clients see them and
+// prints three sections: Resilience (every per-operation and
+// dependency-wide policy value that changed, old → new with the origin of
+// each, and the changes that raise risk, flagged RISK-*: retries enabled on
+// an operation that was not idempotent, a total timeout below the declared
+// p99, a fallback removed from a read, an operation now sent once, an
+// idempotency key lost, a fallback now shared, a policy generation
+// refuses), Go API (the generated package's exported declarations removed,
+// added, changed or renamed, each breaking or compatible, and the semver
+// bump they imply), and Wire (operations, parameters, bodies, responses,
+// security, servers, properties, enums, nullability, in the direction each
+// travels, breaking, warning or compatible). Package
+// github.com/resilientgo/resilient/gen/diff lists every rule id and the
+// JSON schema.
+//
+// OLD and NEW are spec files, or git:REV:PATH, a spec as it is at a git
+// revision (PATH relative to the current folder, inside its git work tree):
+// its folder (or -root) and the -policy file are read at REV too, with git
+// archive, so the policy of each version goes with it. The flags of every
+// command apply to both versions. -format text (the default) is for a
+// terminal, markdown for a pull-request comment (a summary line, then one
+// collapsible <details> section per part, open when it holds a breaking
+// change or a risk), json a stable schema (resilient.diff/v1). A version
+// whose policy breaks a rule generation refuses (E-RETRY-UNSAFE,
+// E-TIMEOUT-BELOW-P99...) is still compared, the error reported as
+// RISK-POLICY-REFUSED; warnings are not printed (check prints them).
+//
+// Exit status of diff: 0 nothing -fail-on names; 1 a breaking change or a
+// flagged risk (-fail-on risk, the default), a breaking change
+// (-fail-on breaking), never (-fail-on none); 2 unusable input, with the
+// usual diagnostics, or bad flags.
 //
 // # The generated client
 //

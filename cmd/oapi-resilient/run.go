@@ -11,9 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/diff"
 	"github.com/resilientgo/resilient/gen/input"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
@@ -27,9 +29,10 @@ const (
 )
 
 const usage = `usage:
-  oapi-resilient generate [-package NAME] [-o OUT.go] [-policy POLICY.yaml] [-review OUT.md] SPEC
+  oapi-resilient generate [-package NAME] [-o OUT.go] [-policy POLICY.yaml] [-review OUT.md] [-check] SPEC
   oapi-resilient check    [-policy POLICY.yaml] SPEC
   oapi-resilient review   [-policy POLICY.yaml] SPEC
+  oapi-resilient diff     [-policy POLICY.yaml] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
 Run "oapi-resilient COMMAND -h" for a command's flags.
 `
 
@@ -42,7 +45,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUnusable
 	}
 	switch args[0] {
-	case "generate", "check", "review":
+	case "generate", "check", "review", "diff":
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -75,9 +78,16 @@ type command struct {
 	out        string
 	pkg        string
 	review     string
+	// check compares the files generate would write with those on disk
+	// instead of writing them.
+	check bool
 	// include and exclude are the -include and -exclude filters.
 	include, exclude []gen.Filter
 	split            gen.SplitMode
+	// newSpec, format and failOn are diff's: NEW (spec is OLD), the
+	// report's format and what fails it.
+	newSpec, format string
+	failOn          diff.FailOn
 }
 
 func parse(name string, args []string, stderr io.Writer) (*command, error) {
@@ -105,14 +115,37 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 		fs.StringVar(&c.pkg, "package", "", "Go package `name` (default: from the output folder)")
 		fs.StringVar(&c.review, "review", "", "also write the Markdown resilience review to `file`")
 		c.split = gen.SplitAuto
+		fs.BoolVar(&c.check, "check", false, "write nothing: exit 1 with a unified diff when -o (its split files and -review included) is not what generation would write now")
 		fs.Var(&c.split, "split", "write the client as several files of the package, named after -o's: `auto` (when it is large, with -o), on (-split alone; needs -o) or off")
 	}
+	args1 := "SPEC"
+	var failOn string
+	if name == "diff" {
+		args1 = "OLD NEW"
+		fs.StringVar(&c.format, "format", "text", "report `format`: text, markdown (a pull-request comment) or json")
+		fs.StringVar(&failOn, "fail-on", "risk", "exit 1 on a breaking change or a flagged risk (`risk`), on a breaking change only (breaking), or never (none)")
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: oapi-resilient %s [flags] SPEC\n", name)
+		fmt.Fprintf(stderr, "usage: oapi-resilient %s [flags] %s\n", name, args1)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if name == "diff" {
+		if fs.NArg() != 2 {
+			fs.Usage()
+			return nil, fmt.Errorf("want OLD and NEW, got %d arguments", fs.NArg())
+		}
+		c.spec, c.newSpec = fs.Arg(0), fs.Arg(1)
+		if failOn != "risk" && failOn != "breaking" && failOn != "none" {
+			return nil, fmt.Errorf("-fail-on %q: want risk, breaking or none", failOn)
+		}
+		c.failOn = diff.FailOn(failOn)
+		if c.format != "text" && c.format != "markdown" && c.format != "json" {
+			return nil, fmt.Errorf("-format %q: want text, markdown or json", c.format)
+		}
+		return c, nil
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -130,6 +163,8 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 	switch {
 	case c.split == gen.SplitOn && c.out == "":
 		return nil, errors.New("-split needs -o: the files are named after it")
+	case c.check && c.out == "":
+		return nil, errors.New("-check needs -o: the file to compare")
 	case c.split == gen.SplitAuto && c.out == "":
 		// One file goes to standard output.
 		c.split = gen.SplitOff
@@ -141,6 +176,9 @@ func parse(name string, args []string, stderr io.Writer) (*command, error) {
 }
 
 func (c *command) run(stdout, stderr io.Writer) int {
+	if c.name == "diff" {
+		return c.diff(stdout, stderr)
+	}
 	root, name, opts, status := c.options(stderr)
 	if status != exitOK {
 		return status
@@ -174,6 +212,9 @@ func (c *command) run(stdout, stderr io.Writer) int {
 	}
 	if status := report(stderr, warnings, err); status != exitOK {
 		return status
+	}
+	if c.check {
+		return c.checkFresh(stdout, stderr, res)
 	}
 	if err := c.writeCode(stdout, res); err != nil {
 		fmt.Fprintf(stderr, "oapi-resilient: %v\n", err)
@@ -350,6 +391,7 @@ func staleParts(out string) []string {
 		base = strings.TrimSuffix(out, ext)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(out))
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	prefix := filepath.Base(base) + "_"
 	var stale []string
 	for _, e := range entries {

@@ -1,0 +1,726 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/resilientgo/resilient/gen/ir"
+	"github.com/resilientgo/resilient/gen/resolve"
+)
+
+// direction says which way a payload travels, which decides whether a
+// change breaks the client: it must keep sending what the server accepts
+// and keep understanding what the server answers.
+type direction int
+
+const (
+	request direction = iota
+	response
+)
+
+// wire compares the payload types of one operation pair.
+type wire struct {
+	r        *Report
+	old, new *ir.Service
+	op       string
+	// named holds the changes found in a pair of named types in a
+	// direction, their subjects relative to the type, so that each pair
+	// is compared once and its changes reported at every use; a pair
+	// being compared maps to nil, which ends recursion through cyclic
+	// types.
+	named map[[3]string][]Change
+	// sink, when not nil, collects changes instead of the report.
+	sink *[]Change
+}
+
+func (w *wire) add(rule string, class Class, subject, old, new, msg string) {
+	c := Change{Section: SectionWire, Rule: rule, Class: class, Operation: w.op, Subject: subject, Old: old, New: new, Message: msg}
+	if w.sink != nil {
+		*w.sink = append(*w.sink, c)
+		return
+	}
+	w.r.add(c)
+}
+
+// compareWire adds the Wire section.
+func compareWire(r *Report, old, new *resolve.Service, pairs []opPair) {
+	w := &wire{r: r, old: old.IR, new: new.IR, named: map[[3]string][]Change{}}
+	w.servers()
+	for _, p := range pairs {
+		w.op = p.name
+		switch {
+		case p.new == nil:
+			cls, msg := Breaking, "the operation is gone: calls of it fail"
+			w.add(RuleWireOpRemoved, cls, "", "", "", msg)
+			continue
+		case p.old == nil:
+			w.add(RuleWireOpAdded, Compatible, "", "", "", "a new operation")
+			continue
+		}
+		w.operation(p.old.Operation, p.new.Operation)
+	}
+}
+
+func (w *wire) servers() {
+	w.op = ""
+	urls := func(s *ir.Service) []string {
+		var out []string
+		for _, sv := range s.Servers {
+			out = append(out, sv.URL)
+		}
+		return out
+	}
+	o, n := urls(w.old), urls(w.new)
+	for i, u := range o {
+		if !slices.Contains(n, u) {
+			msg := "a server is gone"
+			if i == 0 {
+				msg = "the default server is gone: a client built with NewClient(\"\") now calls another URL"
+			}
+			w.add(RuleWireServerRemoved, Warning, "server", u, "", msg)
+		}
+	}
+	for _, u := range n {
+		if !slices.Contains(o, u) {
+			w.add(RuleWireServerAdded, Compatible, "server", "", u, "a new server")
+		}
+	}
+}
+
+func (w *wire) operation(o, n *ir.Operation) {
+	if !o.Deprecated && n.Deprecated {
+		w.add(RuleWireOpDeprecated, Compatible, "", "", "deprecated", "deprecated: plan to stop calling it")
+	}
+	w.security(o, n)
+	if o.RPC != nil && n.RPC != nil {
+		// gRPC methods: their messages are compared by the proto diff.
+		return
+	}
+	w.params(o, n)
+	w.body(o, n)
+	w.responses(o, n)
+}
+
+// alternatives returns an operation's security alternatives as text,
+// each with its schemes sorted.
+func alternatives(op *ir.Operation) []string {
+	var out []string
+	for _, alt := range op.Security {
+		var names []string
+		for _, s := range alt.Schemes {
+			names = append(names, s.Scheme)
+		}
+		slices.Sort(names)
+		out = append(out, strings.Join(names, "+"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (w *wire) security(o, n *ir.Operation) {
+	oa, na := alternatives(o), alternatives(n)
+	if slices.Equal(oa, na) {
+		return
+	}
+	ot, nt := strings.Join(oa, " or "), strings.Join(na, " or ")
+	switch {
+	case len(na) == 0 || slices.Contains(na, ""):
+		w.add(RuleWireSecurity, Compatible, "security", ot, "none needed", "the operation no longer needs credentials")
+	case len(oa) == 0 || slices.Contains(oa, ""):
+		w.add(RuleWireSecurity, Breaking, "security", "none", nt, "the operation now needs credentials: a client built without them fails with MissingCredentialError")
+	default:
+		for _, a := range oa {
+			if !slices.Contains(na, a) {
+				w.add(RuleWireSecurity, Breaking, "security", ot, nt, fmt.Sprintf("the credentials %s are no longer accepted", a))
+				return
+			}
+		}
+		w.add(RuleWireSecurity, Compatible, "security", ot, nt, "more credentials are accepted")
+	}
+}
+
+func paramKey(p *ir.Param) string { return p.In.String() + " parameter " + p.Name }
+
+func (w *wire) params(o, n *ir.Operation) {
+	old := map[string]*ir.Param{}
+	for _, p := range o.Params {
+		old[paramKey(p)] = p
+	}
+	seen := map[string]bool{}
+	for _, np := range n.Params {
+		k := paramKey(np)
+		seen[k] = true
+		op, ok := old[k]
+		if !ok && np.In == ir.InPath {
+			// A renamed path parameter keeps its place in the template.
+			op = pathParamAt(o, n, np)
+			ok = op != nil
+			if ok {
+				seen[paramKey(op)] = true
+			}
+		}
+		if !ok {
+			if np.Required {
+				w.add(RuleWireParamAdded, Breaking, k, "", "required", "a new required parameter: requests without it are rejected")
+			} else {
+				w.add(RuleWireParamAdded, Compatible, k, "", "optional", "a new optional parameter")
+			}
+			continue
+		}
+		switch {
+		case !op.Required && np.Required:
+			w.add(RuleWireParamRequired, Breaking, k, "optional", "required", "the parameter became required: requests without it are rejected")
+		case op.Required && !np.Required:
+			w.add(RuleWireParamRequired, Compatible, k, "required", "optional", "the parameter became optional")
+		}
+		if op.Style != np.Style || op.Explode != np.Explode || op.ContentType != np.ContentType {
+			w.add(RuleWireParamStyle, Breaking, k, styleText(op), styleText(np), "the parameter is serialized differently: the old client's encoding is no longer understood")
+		}
+		w.typeRef(request, k, op.Type, np.Type)
+	}
+	for _, op := range o.Params {
+		if k := paramKey(op); !seen[k] {
+			w.add(RuleWireParamRemoved, Warning, k, "", "", "the parameter is gone: the server ignores it, or rejects requests that send it")
+		}
+	}
+}
+
+// pathParamAt returns the old path parameter at the place of the new
+// path parameter np in the template, when the old one's name is not in
+// the new operation.
+func pathParamAt(o, n *ir.Operation, np *ir.Param) *ir.Param {
+	idx := -1
+	for i, m := range pathParam.FindAllString(n.Path, -1) {
+		if m == "{"+np.Name+"}" {
+			idx = i
+		}
+	}
+	olds := pathParam.FindAllString(o.Path, -1)
+	if idx < 0 || idx >= len(olds) {
+		return nil
+	}
+	name := strings.Trim(olds[idx], "{}")
+	for _, p := range o.Params {
+		if p.In == ir.InPath && p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+func styleText(p *ir.Param) string {
+	s := p.Style.String()
+	if p.Explode {
+		s += ", explode"
+	}
+	if p.ContentType != "" {
+		s += ", " + p.ContentType
+	}
+	return s
+}
+
+func (w *wire) body(o, n *ir.Operation) {
+	const subject = "request body"
+	switch {
+	case o.Body == nil && n.Body == nil:
+		return
+	case o.Body == nil:
+		if n.Body.Required {
+			w.add(RuleWireBodyAdded, Breaking, subject, "", "required", "a new required request body: requests without it are rejected")
+		} else {
+			w.add(RuleWireBodyAdded, Compatible, subject, "", "optional", "a new optional request body")
+		}
+		return
+	case n.Body == nil:
+		w.add(RuleWireBodyRemoved, Breaking, subject, "", "", "the request body is gone: the server may reject requests that send one")
+		return
+	}
+	switch {
+	case !o.Body.Required && n.Body.Required:
+		w.add(RuleWireBodyRequired, Breaking, subject, "optional", "required", "the request body became required")
+	case o.Body.Required && !n.Body.Required:
+		w.add(RuleWireBodyRequired, Compatible, subject, "required", "optional", "the request body became optional")
+	}
+	w.contents(request, subject, o.Body.Contents, n.Body.Contents)
+}
+
+func (w *wire) contents(dir direction, subject string, o, n []*ir.Content) {
+	byType := func(cs []*ir.Content, mt string) *ir.Content {
+		for _, c := range cs {
+			if c.MediaType == mt {
+				return c
+			}
+		}
+		return nil
+	}
+	for i, oc := range o {
+		nc := byType(n, oc.MediaType)
+		if nc == nil {
+			cls, msg := Warning, "a media type is gone"
+			if i == 0 {
+				// The first content is the one the client sends, or
+				// decodes first.
+				cls, msg = Breaking, "the media type the client uses is gone"
+			}
+			w.add(RuleWireMediaRemoved, cls, subject, oc.MediaType, "", msg)
+			continue
+		}
+		w.typeRef(dir, subject+" "+oc.MediaType, oc.Type, nc.Type)
+	}
+	for _, nc := range n {
+		if byType(o, nc.MediaType) == nil {
+			w.add(RuleWireMediaAdded, Compatible, subject, "", nc.MediaType, "a new media type")
+		}
+	}
+}
+
+func (w *wire) responses(o, n *ir.Operation) {
+	old := map[string]*ir.Response{}
+	for _, r := range o.Responses {
+		old[r.Status] = r
+	}
+	seen := map[string]bool{}
+	for _, nr := range n.Responses {
+		seen[nr.Status] = true
+		subject := "response " + nr.Status
+		or, ok := old[nr.Status]
+		if !ok {
+			if nr.IsSuccess() {
+				w.add(RuleWireResponseAdded, Warning, subject, "", nr.Status, "a new success answer: the old client does not decode it")
+			} else {
+				w.add(RuleWireResponseAdded, Compatible, subject, "", nr.Status, "a new documented error")
+			}
+			continue
+		}
+		w.contents(response, subject, or.Contents, nr.Contents)
+		for _, oh := range or.Headers {
+			found := false
+			for _, nh := range nr.Headers {
+				if strings.EqualFold(nh.Name, oh.Name) {
+					found = true
+					if oh.Required && !nh.Required {
+						w.add(RuleWireHeaderRemoved, Breaking, subject+" header "+oh.Name, "required", "optional", "a header the client could rely on may be absent")
+					}
+					w.typeRef(response, subject+" header "+oh.Name, oh.Type, nh.Type)
+				}
+			}
+			if !found {
+				w.add(RuleWireHeaderRemoved, Warning, subject+" header "+oh.Name, "documented", "", "a documented response header is gone")
+			}
+		}
+	}
+	for _, or := range o.Responses {
+		if seen[or.Status] {
+			continue
+		}
+		if or.IsSuccess() {
+			w.add(RuleWireResponseRemoved, Breaking, "response "+or.Status, or.Status, "", "a success answer the client decodes is gone")
+		} else {
+			w.add(RuleWireResponseRemoved, Warning, "response "+or.Status, or.Status, "", "a documented error is gone")
+		}
+	}
+}
+
+// resolved follows aliases of a named type reference: the reference to
+// compare and the named type it is (nil for a scalar, array or map).
+func resolved(svc *ir.Service, t *ir.TypeRef) (*ir.TypeRef, *ir.Type) {
+	for range 32 {
+		if t == nil || t.Kind != ir.KindNamed {
+			return t, nil
+		}
+		nt := svc.Type(t.Name)
+		if nt == nil {
+			return t, nil
+		}
+		if nt.Kind != ir.TypeAlias || nt.Alias == nil {
+			return t, nt
+		}
+		t = nt.Alias
+	}
+	return t, nil
+}
+
+// shape describes a type for the report ("integer (int32)", "array",
+// "object", "string enum").
+func shape(t *ir.TypeRef, nt *ir.Type) string {
+	if t == nil {
+		return "none"
+	}
+	if nt != nil {
+		switch nt.Kind {
+		case ir.TypeStruct:
+			return "object"
+		case ir.TypeEnum:
+			return kindText(nt.Enum.Base, "") + " enum"
+		case ir.TypeUnion:
+			return "union"
+		}
+	}
+	switch t.Kind {
+	case ir.KindArray:
+		return "array"
+	case ir.KindMap:
+		return "map"
+	}
+	return kindText(t.Kind, t.Format)
+}
+
+func kindText(k ir.Kind, format string) string {
+	var s string
+	switch k {
+	case ir.KindAny:
+		s = "any"
+	case ir.KindBool:
+		s = "boolean"
+	case ir.KindInt, ir.KindInt32, ir.KindInt64, ir.KindUint, ir.KindUint32, ir.KindUint64:
+		s = "integer"
+	case ir.KindFloat32, ir.KindFloat64:
+		s = "number"
+	case ir.KindString, ir.KindDateTime, ir.KindDate, ir.KindUUID, ir.KindBytes:
+		s = "string"
+	case ir.KindBinary:
+		s = "binary"
+	default:
+		s = "unknown"
+	}
+	if format != "" {
+		s += " (" + format + ")"
+	}
+	return s
+}
+
+// typeRef compares two uses of a type in the direction dir, at subject.
+func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
+	ot, ont := resolved(w.old, o)
+	nt, nnt := resolved(w.new, n)
+	os, ns := shape(ot, ont), shape(nt, nnt)
+	if os != ns {
+		if dir == request && nt != nil && nt.Kind == ir.KindAny {
+			// Anything is accepted now.
+			return
+		}
+		if dir == request && strings.Contains(subject, " parameter ") && nt != nil && nt.Kind == ir.KindArray && nt.Elem != nil {
+			if et, ent := resolved(w.new, nt.Elem); shape(et, ent) == os {
+				// One value is a list of one in a parameter.
+				w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes a list now: one value is a list of one")
+				return
+			}
+		}
+		if cls, msg, ok := w.unionChange(dir, os, ns, ont, nnt); ok {
+			w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
+			return
+		}
+		cls, msg := typeChange(dir, os, ns)
+		w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
+		if cls == Breaking || ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
+			return
+		}
+	}
+	if ot == nil || nt == nil {
+		return
+	}
+	if ot.Nullable != nt.Nullable {
+		switch {
+		case dir == response && nt.Nullable:
+			w.add(RuleWireNullable, Breaking, subject, "not nullable", "nullable", "the answer may now be null where the old client expects a value")
+		case dir == request && !nt.Nullable:
+			w.add(RuleWireNullable, Breaking, subject, "nullable", "not nullable", "null is no longer accepted")
+		default:
+			w.add(RuleWireNullable, Compatible, subject, nullText(ot.Nullable), nullText(nt.Nullable), "")
+		}
+	}
+	switch {
+	case ont != nil && nnt != nil:
+		key := [3]string{ont.Name, nnt.Name, fmt.Sprint(dir)}
+		changes, done := w.named[key]
+		if !done {
+			w.named[key] = nil
+			sink := w.sink
+			changes = []Change{}
+			w.sink = &changes
+			switch ont.Kind {
+			case ir.TypeStruct:
+				w.fields(dir, "", ont, nnt)
+			case ir.TypeEnum:
+				w.enum(dir, "", ont, nnt)
+			case ir.TypeUnion:
+				w.union(dir, "", ont, nnt)
+			}
+			w.sink = sink
+			w.named[key] = changes
+		}
+		for _, c := range changes {
+			c.Operation = w.op
+			c.Subject = subject + c.Subject
+			if w.sink != nil {
+				*w.sink = append(*w.sink, c)
+			} else {
+				w.r.add(c)
+			}
+		}
+	case (ot.Kind == ir.KindArray || ot.Kind == ir.KindMap) && ot.Elem != nil && nt.Elem != nil:
+		w.typeRef(dir, subject+"[]", ot.Elem, nt.Elem)
+	}
+}
+
+// unionChange classifies a value that became one of the variants of the
+// union it was (or the reverse, a union of which one variant is what it
+// was); ok is false for any other change.
+func (w *wire) unionChange(dir direction, os, ns string, ont, nnt *ir.Type) (Class, string, bool) {
+	has := func(svc *ir.Service, u *ir.Type, s string) bool {
+		if u == nil || u.Kind != ir.TypeUnion {
+			return false
+		}
+		for _, v := range u.Union.Variants {
+			if rt, nt := resolved(svc, v.Type); shape(rt, nt) == s {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(w.old, ont, ns) && dir == response:
+		return Compatible, "the answer is now always one of the union's variants", true
+	case has(w.old, ont, ns):
+		return Breaking, "only one of the union's variants is accepted now", true
+	case has(w.new, nnt, os) && dir == request:
+		return Compatible, "the value may now also be another variant of a union", true
+	case has(w.new, nnt, os):
+		return Breaking, "the answer may now be another variant of a union: the old client cannot decode it", true
+	}
+	return "", "", false
+}
+
+// typeChange classifies a change of shape from o to n in direction dir:
+// a value made an enum of the same base, or the reverse, narrows or
+// widens what may travel; a format changed on the same base keeps the
+// kind of value; anything else breaks.
+func typeChange(dir direction, o, n string) (Class, string) {
+	base := func(s string) string {
+		s, _, _ = strings.Cut(s, " (")
+		return strings.TrimSuffix(s, " enum")
+	}
+	switch {
+	case base(o) != base(n):
+		return Breaking, "the type changed: the old client's values no longer match"
+	case strings.HasSuffix(n, " enum") && !strings.HasSuffix(o, " enum"):
+		if dir == request {
+			return Breaking, "the value is now an enum: values outside it are refused"
+		}
+		return Compatible, "the answer is now one of an enum's values"
+	case strings.HasSuffix(o, " enum") && !strings.HasSuffix(n, " enum"):
+		if dir == request {
+			return Compatible, "the value is no longer restricted to an enum"
+		}
+		return Warning, "the answer is no longer restricted to an enum: code that switches over the known values misses others"
+	}
+	return Warning, "the format changed: the same kind of value, whose range or form may differ"
+}
+
+func nullText(b bool) string {
+	if b {
+		return "nullable"
+	}
+	return "not nullable"
+}
+
+func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
+	old := map[string]*ir.Field{}
+	for _, f := range o.Fields {
+		old[f.JSONName] = f
+	}
+	seen := map[string]bool{}
+	for _, nf := range n.Fields {
+		seen[nf.JSONName] = true
+		s := subject + ": property " + nf.JSONName
+		of, ok := old[nf.JSONName]
+		if !ok {
+			switch {
+			case dir == request && nf.Required && !nf.ReadOnly:
+				w.add(RuleWirePropAdded, Breaking, s, "", "required", "a new required property: requests without it are rejected")
+			default:
+				w.add(RuleWirePropAdded, Compatible, s, "", requiredText(nf.Required), "a new property")
+			}
+			continue
+		}
+		switch {
+		case dir == request && !of.Required && nf.Required && !nf.ReadOnly:
+			w.add(RuleWirePropRequired, Breaking, s, "optional", "required", "the property became required: requests without it are rejected")
+		case dir == response && of.Required && !nf.Required && !nf.WriteOnly:
+			w.add(RuleWirePropRequired, Breaking, s, "required", "optional", "the property became optional: an answer may now lack it")
+		case of.Required != nf.Required:
+			w.add(RuleWirePropRequired, Compatible, s, requiredText(of.Required), requiredText(nf.Required), "")
+		}
+		w.typeRef(dir, s, of.Type, nf.Type)
+	}
+	for _, of := range o.Fields {
+		if seen[of.JSONName] {
+			continue
+		}
+		s := subject + ": property " + of.JSONName
+		switch {
+		case dir == response && of.Required:
+			w.add(RuleWirePropRemoved, Breaking, s, "required", "", "a required property of the answer is gone")
+		case dir == response:
+			w.add(RuleWirePropRemoved, Warning, s, "optional", "", "a property of the answer is gone: callers reading it get its zero value")
+		default:
+			w.add(RuleWirePropRemoved, Warning, s, requiredText(of.Required), "", "a property of the request is gone: the server ignores it, or rejects requests that send it")
+		}
+	}
+}
+
+func requiredText(b bool) string {
+	if b {
+		return "required"
+	}
+	return "optional"
+}
+
+func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
+	vals := func(t *ir.Type) []string {
+		var out []string
+		for _, v := range t.Enum.Values {
+			// A value written twice is one value.
+			if s := fmt.Sprint(v.Value); !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	ov, nv := vals(o), vals(n)
+	for _, v := range ov {
+		if !slices.Contains(nv, v) {
+			if dir == request {
+				w.add(RuleWireEnumRemoved, Breaking, subject, v, "", "an enum value the client may send is no longer accepted")
+			} else {
+				w.add(RuleWireEnumRemoved, Compatible, subject, v, "", "an enum value is no longer answered")
+			}
+		}
+	}
+	for _, v := range nv {
+		if !slices.Contains(ov, v) {
+			if dir == response {
+				w.add(RuleWireEnumAdded, Warning, subject, "", v, "a new enum value in answers: code that switches over the known values misses it")
+			} else {
+				w.add(RuleWireEnumAdded, Compatible, subject, "", v, "a new enum value is accepted")
+			}
+		}
+	}
+}
+
+func (w *wire) union(dir direction, subject string, o, n *ir.Type) {
+	pairs, removed, added := w.matchVariants(o, n)
+	for _, p := range pairs {
+		w.typeRef(dir, subject+" variant "+w.variantName(w.new, p[1]), p[0].Type, p[1].Type)
+	}
+	for _, v := range added {
+		k := w.variantName(w.new, v)
+		if dir == response {
+			w.add(RuleWireTypeChanged, Breaking, subject, "", "variant "+k, "a new variant of the union in answers: the old client cannot decode it")
+		} else {
+			w.add(RuleWireTypeChanged, Compatible, subject, "", "variant "+k, "a new variant of the union is accepted")
+		}
+	}
+	for _, v := range removed {
+		k := w.variantName(w.old, v)
+		if dir == request {
+			w.add(RuleWireTypeChanged, Breaking, subject, "variant "+k, "", "a variant of the union is no longer accepted")
+		} else {
+			w.add(RuleWireTypeChanged, Compatible, subject, "variant "+k, "", "a variant of the union is no longer answered")
+		}
+	}
+}
+
+// variantName names a variant in the report: the named type it refers
+// to, else its shape.
+func (w *wire) variantName(svc *ir.Service, v *ir.Variant) string {
+	if v.Type != nil && v.Type.Kind == ir.KindNamed {
+		return v.Type.Name
+	}
+	rt, nt := resolved(svc, v.Type)
+	return shape(rt, nt)
+}
+
+// variantPrint is what tells a variant apart from the others whatever
+// its generated name (an inline variant's name is its position): its
+// discriminator values, else the properties of an object with the
+// values of those that are one-value enums (a "type": "x" marker), else
+// its shape.
+func variantPrint(svc *ir.Service, v *ir.Variant) string {
+	if len(v.Tags) > 0 {
+		return "tags " + strings.Join(v.Tags, "|")
+	}
+	rt, nt := resolved(svc, v.Type)
+	if nt == nil || nt.Kind != ir.TypeStruct {
+		return shape(rt, nt)
+	}
+	var parts []string
+	for _, f := range nt.Fields {
+		part := f.JSONName
+		if _, ft := resolved(svc, f.Type); ft != nil && ft.Kind == ir.TypeEnum && len(ft.Enum.Values) == 1 {
+			part += "=" + fmt.Sprint(ft.Enum.Values[0].Value)
+		}
+		parts = append(parts, part)
+	}
+	slices.Sort(parts)
+	return "object " + strings.Join(parts, ",")
+}
+
+// matchVariants pairs the variants of two versions of a union, each
+// round among those left and by a key unique in both: their print, their
+// one-value enum markers, the named type they refer to, their shape; the
+// rest were removed or added.
+func (w *wire) matchVariants(o, n *ir.Type) (pairs [][2]*ir.Variant, removed, added []*ir.Variant) {
+	oldLeft := slices.Clone(o.Union.Variants)
+	newLeft := slices.Clone(n.Union.Variants)
+	match := func(key func(*ir.Service, *ir.Variant) string, unique bool) {
+		count := func(svc *ir.Service, vs []*ir.Variant) map[string]int {
+			m := map[string]int{}
+			for _, v := range vs {
+				m[key(svc, v)]++
+			}
+			return m
+		}
+		oc, nc := count(w.old, oldLeft), count(w.new, newLeft)
+		var keepNew []*ir.Variant
+		for _, nv := range newLeft {
+			k := key(w.new, nv)
+			if k == "" || unique && (oc[k] != 1 || nc[k] != 1) {
+				keepNew = append(keepNew, nv)
+				continue
+			}
+			i := slices.IndexFunc(oldLeft, func(ov *ir.Variant) bool { return key(w.old, ov) == k })
+			if i < 0 {
+				keepNew = append(keepNew, nv)
+				continue
+			}
+			pairs = append(pairs, [2]*ir.Variant{oldLeft[i], nv})
+			oldLeft = slices.Delete(oldLeft, i, i+1)
+		}
+		newLeft = keepNew
+	}
+	match(variantPrint, true)
+	// The one-value enum markers alone: a variant whose other properties
+	// changed.
+	match(func(svc *ir.Service, v *ir.Variant) string {
+		var markers []string
+		for _, part := range strings.Split(strings.TrimPrefix(variantPrint(svc, v), "object "), ",") {
+			if strings.Contains(part, "=") {
+				markers = append(markers, part)
+			}
+		}
+		return strings.Join(markers, ",")
+	}, true)
+	match(func(svc *ir.Service, v *ir.Variant) string {
+		if v.Type != nil && v.Type.Kind == ir.KindNamed {
+			return "type " + v.Type.Name
+		}
+		return ""
+	}, true)
+	match(func(svc *ir.Service, v *ir.Variant) string {
+		rt, nt := resolved(svc, v.Type)
+		return shape(rt, nt)
+	}, true)
+	return pairs, oldLeft, newLeft
+}

@@ -1,0 +1,127 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/resilientgo/resilient/gen/golang/grpcgen"
+	"github.com/resilientgo/resilient/gen/protoir"
+	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/policyspec"
+	"github.com/resilientgo/resilient/policyspec/diag"
+)
+
+// ProtoSnapshot is one version of a set of .proto files as a spec-change
+// diff compares it.
+type ProtoSnapshot struct {
+	// Plugin holds the files as protoc-gen-resilient sees them; the files
+	// that define a service, and those they import but the standard and
+	// resilient.v1 ones, are the files to generate.
+	Plugin *protogen.Plugin
+	// Services are the services of the files to generate, with their
+	// resolved policy, in file order.
+	Services []*resolve.Service
+	// Code holds the <name>_resilient.pb.go files protoc-gen-resilient
+	// writes for them.
+	Code [][]byte
+	// PolicyErrors are the policy errors after which the policy still
+	// resolves (see [Snapshot]).
+	PolicyErrors []diag.Diagnostic
+}
+
+// NewProtoSnapshot reads the descriptor set (protoc -o with
+// --include_imports, or buf build -o) with the policy file (nil when there
+// is none). A file of the set without a go_package is given one named
+// after its folder, as a diff needs only names.
+func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.File) (*ProtoSnapshot, error) {
+	req := &pluginpb.CodeGeneratorRequest{ProtoFile: set.File}
+	byName := map[string]*descriptorpb.FileDescriptorProto{}
+	for _, f := range set.File {
+		byName[f.GetName()] = f
+	}
+	var params []string
+	generate := map[string]bool{}
+	var mark func(name string)
+	mark = func(name string) {
+		f := byName[name]
+		if f == nil || generate[name] || strings.HasPrefix(name, "google/protobuf/") || strings.HasPrefix(name, "resilient/v1/") {
+			return
+		}
+		generate[name] = true
+		for _, dep := range f.Dependency {
+			mark(dep)
+		}
+	}
+	for _, f := range set.File {
+		if len(f.Service) > 0 {
+			mark(f.GetName())
+		}
+	}
+	for _, f := range set.File {
+		if generate[f.GetName()] {
+			req.FileToGenerate = append(req.FileToGenerate, f.GetName())
+		}
+		if f.GetOptions().GetGoPackage() == "" {
+			dir := path.Dir(f.GetName())
+			pkg := PackageName(strings.ReplaceAll(f.GetPackage(), ".", "_"), "pb")
+			params = append(params, fmt.Sprintf("M%s=resilient.invalid/%s;%s", f.GetName(), dir, pkg))
+		}
+	}
+	if len(req.FileToGenerate) == 0 {
+		return nil, fmt.Errorf("the descriptor set defines no service")
+	}
+	if len(params) > 0 {
+		req.Parameter = proto.String(strings.Join(params, ","))
+	}
+	plugin, err := protogen.Options{}.New(req)
+	if err != nil {
+		return nil, requestError(req, err)
+	}
+	snap := &ProtoSnapshot{Plugin: plugin}
+	services, _, err := protoir.Files(plugin)
+	if err != nil {
+		return nil, err
+	}
+	var list diag.List
+	for _, svc := range services {
+		res, _, err := resolve.RPC(svc, policy)
+		for _, d := range diag.From(err) {
+			if !reviewable(d.Rule) {
+				return nil, err
+			}
+			list.Add(d)
+		}
+		if res == nil {
+			return nil, err
+		}
+		snap.Services = append(snap.Services, res)
+	}
+	snap.PolicyErrors = list
+	// The files protoc-gen-resilient writes, one per .proto file with
+	// services, rendered straight from the resolved services (also under
+	// a policy it refuses, whose values the diff shows).
+	var order []string
+	bySource := map[string][]*resolve.Service{}
+	for _, svc := range snap.Services {
+		if bySource[svc.IR.Source] == nil {
+			order = append(order, svc.IR.Source)
+		}
+		bySource[svc.IR.Source] = append(bySource[svc.IR.Source], svc)
+	}
+	for _, src := range order {
+		svcs := bySource[src]
+		var buf bytes.Buffer
+		if err := grpcgen.Emit(&buf, grpcgen.File{Source: src, Package: svcs[0].IR.GoPackage, Services: svcs}); err != nil {
+			return nil, err
+		}
+		snap.Code = append(snap.Code, buf.Bytes())
+	}
+	return snap, nil
+}
