@@ -12,7 +12,9 @@ import (
 
 // String returns the line a command prints for -version: its name, the
 // version of the module it was built from, and the commit when known, for
-// example "oapi-resilient v0.4.0" or "oapi-resilient (devel) 0e05f42 +dirty".
+// example "oapi-resilient v0.4.0", "oapi-resilient (devel) 0e05f42aa1b2
+// +dirty (go1.26.8)" in a clone, or with "=> /path/to/clone" when a
+// module's replace directive points at a clone.
 func String(command string) string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -31,6 +33,14 @@ func line(command string, info *debug.BuildInfo) string {
 		v = "(devel)"
 	}
 	b.WriteString(v)
+	if r := info.Main.Replace; r != nil {
+		b.WriteString(" => ")
+		b.WriteString(r.Path)
+		if r.Version != "" && r.Version != "(devel)" {
+			b.WriteByte(' ')
+			b.WriteString(r.Version)
+		}
+	}
 	var rev string
 	dirty := false
 	for _, s := range info.Settings {

@@ -19,6 +19,8 @@ func TestLine(t *testing.T) {
 		{"pseudo-version names its commit", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0-20261204023257-0e05f42aa1b2"}, Settings: []debug.BuildSetting{
 			{Key: "vcs.revision", Value: "0e05f42aa1b2c3d4e5f60718293a4b5c6d7e8f90"}}},
 			"x v0.0.0-20261204023257-0e05f42aa1b2 (go1.26.8)"},
+		{"replaced by a clone", debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0", Replace: &debug.Module{Path: "../resilient"}}},
+			"x v0.0.0 => ../resilient (go1.26.8)"},
 		{"no version", debug.BuildInfo{GoVersion: "go1.26.8"}, "x (devel) (go1.26.8)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
