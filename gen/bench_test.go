@@ -16,7 +16,7 @@ import (
 )
 
 // benchSpec is a spec the benchmarks run on: the Stripe spec of the
-// shared corpus, laid beside the repository by CI, and large third-party
+// corpus in testdata/corpus, and large third-party
 // specs whose path an environment variable gives (gen/bench/README.md
 // says where to get them). A benchmark whose spec is absent skips.
 type benchSpec struct {
@@ -27,7 +27,7 @@ type benchSpec struct {
 }
 
 var benchSpecs = []benchSpec{
-	{name: "stripe", dir: filepath.Join("..", "..", "shared", "corpus", "openapi", "stripe"), file: "spec3.yaml"},
+	{name: "stripe", dir: filepath.Join("testdata", "corpus", "openapi", "stripe"), file: "spec3.yaml"},
 	{name: "github", env: "RESILIENT_GITHUB_SPEC"},
 	{name: "msgraph", env: "RESILIENT_MSGRAPH_SPEC"},
 }

@@ -103,7 +103,7 @@ const (
 // the averages of the clients of GitHub's REST spec, OpenAI's and
 // Twilio's (within 5 % of their sizes; Stripe's, whose types are larger,
 // is underestimated but well above the threshold). Every golden case and
-// every spec of the shared corpus but OpenAI's, Stripe's and GitHub's
+// every spec of the corpus but OpenAI's, Stripe's and GitHub's
 // stays one file.
 const AutoSplitBytes = 3 << 20
 

@@ -14,8 +14,8 @@ import (
 	"github.com/resilientgo/resilient/internal/testtier"
 )
 
-// corpusProto is the shared proto corpus, relative to this folder.
-const corpusProto = "../../shared/corpus/proto"
+// corpusProto is the proto corpus, relative to this folder.
+const corpusProto = "../gen/testdata/corpus/proto"
 
 // moduleRoot returns the absolute path of the module root.
 func moduleRoot(t *testing.T) string {
@@ -67,10 +67,7 @@ func goBuild(t *testing.T, dir string) {
 // protoc-gen-go-grpc and protoc-gen-resilient, then builds the result.
 func TestProtocEndToEnd(t *testing.T) {
 	testtier.Slow(t)
-	protoc, err := exec.LookPath("protoc")
-	if err != nil {
-		t.Skip("protoc is not installed (apt-get install protobuf-compiler); the in-process golden tests still ran")
-	}
+	protoc := testtier.Tool(t, "protoc", "apt-get install -y protobuf-compiler")
 	bin := t.TempDir()
 	root := moduleRoot(t)
 	for _, c := range [][2]string{
@@ -117,7 +114,7 @@ func TestProtocEndToEnd(t *testing.T) {
 func TestProtoCorpusBuilds(t *testing.T) {
 	testtier.Slow(t)
 	if _, err := os.Stat(corpusProto); err != nil {
-		t.Skipf("the shared corpus is not at %s", corpusProto)
+		t.Fatalf("the proto corpus belongs at %s: %v", corpusProto, err)
 	}
 	entries := []struct{ root, file string }{
 		{"grpc-proto", "grpc/health/v1/health.proto"},

@@ -388,17 +388,24 @@
 //
 // # go generate
 //
-// Add the command as a tool of your module once:
+// No version is published yet. From a clone of the repository, install
+// the command with "go install ./cmd/oapi-resilient", or make the clone a
+// dependency and tool of your module:
 //
-//	go get -tool github.com/resilientgo/resilient/cmd/oapi-resilient
+//	go mod edit -require=github.com/resilientgo/resilient@v0.0.0 \
+//	  -replace=github.com/resilientgo/resilient=../resilient \
+//	  -tool=github.com/resilientgo/resilient/cmd/oapi-resilient
+//	go mod tidy
 //
 // and put a directive beside the spec:
 //
 //	//go:generate go tool oapi-resilient generate -o client.gen.go -policy policy.yaml openapi.yaml
 //
-// Without the tool directive, run a released version directly:
-//
-//	go run github.com/resilientgo/resilient/cmd/oapi-resilient@latest generate -o client.gen.go openapi.yaml
+// Once a version is published, "go get -tool
+// github.com/resilientgo/resilient/cmd/oapi-resilient" replaces the
+// replace, and "go run github.com/resilientgo/resilient/cmd/oapi-resilient@latest
+// generate ..." runs it without adding it to your module. -version prints
+// which build runs.
 //
 // In CI, "oapi-resilient check -policy policy.yaml openapi.yaml" fails the
 // build on policy violations without generating anything, and the

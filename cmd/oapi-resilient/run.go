@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
 	"github.com/resilientgo/resilient/gen/input"
+	"github.com/resilientgo/resilient/internal/version"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -33,6 +34,7 @@ const usage = `usage:
   oapi-resilient check    [-policy POLICY.yaml] SPEC
   oapi-resilient review   [-policy POLICY.yaml] SPEC
   oapi-resilient diff     [-policy POLICY.yaml] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
+  oapi-resilient -version
 Run "oapi-resilient COMMAND -h" for a command's flags.
 `
 
@@ -48,6 +50,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "generate", "check", "review", "diff":
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version.String("oapi-resilient"))
 		return exitOK
 	default:
 		fmt.Fprintf(stderr, "oapi-resilient: unknown command %q\n%s", args[0], usage)

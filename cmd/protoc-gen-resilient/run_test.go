@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
+	"github.com/resilientgo/resilient/internal/version"
 )
 
 const greeter = "syntax = \"proto3\";\npackage hello;\nimport \"resilient/v1/resilient.proto\";\noption go_package = \"example.com/hello\";\n" +
@@ -54,7 +55,7 @@ func TestRun(t *testing.T) {
 		stderr []string
 	}{
 		{name: "version", args: []string{"--version"}, status: 0,
-			stdout: "protoc-gen-resilient (github.com/resilientgo/resilient)\n"},
+			stdout: version.String("protoc-gen-resilient") + "\n"},
 		{name: "an argument protoc never passes", args: []string{"--policy=p.yaml"}, status: 1,
 			stderr: []string{`protoc-gen-resilient: unknown argument "--policy=p.yaml": protoc and buf pass parameters in the request (--resilient_opt)`}},
 		{name: "stdin is not a request", stdin: []byte("not a request\xff"), status: 1,

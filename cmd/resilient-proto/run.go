@@ -22,6 +22,7 @@ import (
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
 	"github.com/resilientgo/resilient/gen/input"
+	"github.com/resilientgo/resilient/internal/version"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -35,6 +36,7 @@ const (
 
 const usage = `usage:
   resilient-proto diff [-I DIR]... [-policy POLICY.yaml] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
+  resilient-proto -version
 OLD and NEW: a descriptor set (protoc -o, buf build -o), a .proto file, a folder of them, or git:REV:PATH of any.
 Run "resilient-proto diff -h" for the flags.
 `
@@ -70,6 +72,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "diff":
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version.String("resilient-proto"))
 		return exitOK
 	default:
 		fmt.Fprintf(stderr, "resilient-proto: unknown command %q\n%s", args[0], usage)

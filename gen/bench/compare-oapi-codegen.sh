@@ -7,15 +7,15 @@
 #
 #	gen/bench/compare-oapi-codegen.sh [SPEC] [N]
 #
-# SPEC defaults to the Stripe spec of the shared corpus
-# (../shared/corpus/openapi/stripe/spec3.yaml beside the repository), N to 5.
+# SPEC defaults to the Stripe spec of the corpus
+# (gen/testdata/corpus/openapi/stripe/spec3.yaml), N to 5.
 # Both binaries are built first, so compilation is not timed. Needs Go,
 # network access to the module proxy for oapi-codegen, and GNU time at
 # /usr/bin/time.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-spec=${1:-$repo/../shared/corpus/openapi/stripe/spec3.yaml}
+spec=${1:-$repo/gen/testdata/corpus/openapi/stripe/spec3.yaml}
 runs=${2:-5}
 oapi_codegen=github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2
 

@@ -100,12 +100,12 @@ func TestParseJSONNodeCases(t *testing.T) {
 // TestParseJSONNodeCorpus: the corpus's specs, written as JSON indented
 // and minified, give the YAML parser's tree.
 func TestParseJSONNodeCorpus(t *testing.T) {
-	specs, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "corpus", "openapi", "*", "*.yaml"))
+	specs, _ := filepath.Glob(filepath.Join("..", "testdata", "corpus", "openapi", "*", "*.yaml"))
+	if len(specs) == 0 {
+		t.Fatal("no spec in ../testdata/corpus/openapi")
+	}
 	more, _ := filepath.Glob(filepath.Join("testdata", "*.yaml"))
 	specs = append(specs, more...)
-	if len(specs) == 0 {
-		t.Skip("no specs")
-	}
 	for _, spec := range specs {
 		data, err := os.ReadFile(spec)
 		if err != nil {

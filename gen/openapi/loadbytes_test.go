@@ -16,11 +16,11 @@ import (
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
-// prettyJSON is the Spotify spec of the shared corpus as indented JSON,
+// prettyJSON is the Spotify spec of the corpus as indented JSON,
 // whose first line is its opening brace.
 func prettyJSON(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "openapi", "spotify", "fixed-spotify-open-api.yml"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", "openapi", "spotify", "fixed-spotify-open-api.yml"))
 	if err != nil {
 		t.Skip("no corpus:", err)
 	}

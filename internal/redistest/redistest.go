@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/resilientgo/resilient/internal/testtier"
 	"time"
 )
 
@@ -35,13 +37,12 @@ type Server struct {
 }
 
 // Start starts a redis-server on 127.0.0.1 and a free port, and stops it
-// when t ends. It skips t when redis-server cannot be found or started.
+// when t ends. It fails t when redis-server is not installed
+// ([testtier.Tool]) and skips it when the server cannot be started.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skipf("redis-server not found (%v): install it with 'apt-get install -y redis-server', as .ci/run does", err)
-	}
+	bin := testtier.Tool(t, "redis-server", "apt-get install -y redis-server")
+	var err error
 	s := &Server{t: t, bin: bin, dir: t.TempDir()}
 	var last error
 	for range 5 {

@@ -5,7 +5,7 @@
 // well under a minute on two cores.
 //
 // The slow tier adds what builds or runs other programs or waits on the
-// wall clock: the shared corpus generated and built in a temporary module,
+// wall clock: the corpus (gen/testdata/corpus) generated and built in a temporary module,
 // the real protoc and its plugins, the dependency check of a fresh module,
 // the fault-injection scenarios and the demo's own run. It runs when the
 // environment variable RESILIENT_SLOW is 1 (or true), as .ci/run sets it:

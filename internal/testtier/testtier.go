@@ -2,6 +2,7 @@ package testtier
 
 import (
 	"os"
+	"os/exec"
 	"strconv"
 	"testing"
 )
@@ -42,4 +43,20 @@ func enabled(value string) (bool, error) {
 		return false, nil
 	}
 	return strconv.ParseBool(value)
+}
+
+// Tool returns the path of the program name that a slow test runs
+// (protoc, redis-server), and fails t when it is not installed: a test
+// the slow tier was asked to run never passes by skipping unseen, since
+// "go test" shows no skip message of a passing package. install says how
+// to get the program, for example "apt-get install -y protobuf-compiler".
+// Call it after [Slow].
+func Tool(t testing.TB, name, install string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		t.Fatalf("%s is not installed, and the slow tier (%s=1) needs it: %s (.ci/run installs it), or run without %s to skip the slow tier", name, Env, install, Env)
+		return ""
+	}
+	return path
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // BenchmarkFleetCall measures one successful call against a real
-// redis-server on loopback (skipped when none can be started):
+// redis-server on loopback (it fails when redis-server is not installed):
 //
 //   - local: runtime.Do, breaker and budget in process;
 //   - fleet: runtime.Do with the breaker and budget shared through this
