@@ -47,7 +47,7 @@ const (
 	DefaultThrottleRatio = 3.0
 	// DefaultThrottleWindow is the span over which requests and accepts
 	// are counted.
-	DefaultThrottleWindow = 150 * time.Millisecond
+	DefaultThrottleWindow = 250 * time.Millisecond
 	// DefaultThrottleMaxReject leaves at least one attempt in five
 	// reaching a dependency that sheds everything.
 	DefaultThrottleMaxReject = 0.8
@@ -57,6 +57,12 @@ const (
 
 // throttleBuckets is how many buckets divide the window.
 const throttleBuckets = 10
+
+// recoveredAccepts is how many accepts in a row, with no shed answer for a
+// third of the window, tell that the dependency recovered: the throttle
+// then stops at once instead of letting the refusals of the outage age out
+// of its window.
+const recoveredAccepts = 3
 
 // throttle is the adaptive throttle of one dependency. It counts nothing
 // until the dependency sheds an attempt, and stops counting once a whole
@@ -78,6 +84,8 @@ type throttle struct {
 	epoch    int64
 	requests [throttleBuckets]int64
 	accepts  [throttleBuckets]int64
+	// streak counts the accepts since the last shed answer.
+	streak int64
 }
 
 func newThrottle(p ThrottlePolicy) *throttle {
@@ -94,11 +102,17 @@ func (t *throttle) admit() bool {
 		return true
 	}
 	now := time.Now().UnixNano()
-	if now-t.lastShed.Load() > int64(t.window) {
+	quiet := now - t.lastShed.Load()
+	if quiet > int64(t.window) {
 		t.active.Store(false)
 		return true
 	}
 	t.mu.Lock()
+	if quiet > int64(t.window)/3 && t.streak >= recoveredAccepts {
+		t.active.Store(false)
+		t.mu.Unlock()
+		return true
+	}
 	i := t.rotate(now)
 	t.requests[i]++
 	var req, acc int64
@@ -138,6 +152,9 @@ func (t *throttle) record(accepted, shed bool) {
 	now := time.Now().UnixNano()
 	if shed {
 		t.lastShed.Store(now)
+		t.mu.Lock()
+		t.streak = 0
+		t.mu.Unlock()
 		if !t.active.Load() {
 			t.mu.Lock()
 			if !t.active.Load() {
@@ -155,6 +172,7 @@ func (t *throttle) record(accepted, shed bool) {
 	}
 	t.mu.Lock()
 	t.accepts[t.rotate(now)]++
+	t.streak++
 	t.mu.Unlock()
 }
 
