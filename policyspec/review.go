@@ -228,8 +228,25 @@ func retriesCell(d *Dependency, op *Operation) string {
 // open time, and ", fleet (redis)" when the breaker is the fleet's.
 func breakerCell(d *Dependency) string {
 	b := d.Policy.Breaker
-	return fmt.Sprintf("%s%%/%d calls/%s%s%s", strconv.FormatFloat(b.FailureRate, 'f', -1, 64), b.MinimumCalls, formatDuration(b.OpenFor),
-		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]), fleetCell(d))
+	return fmt.Sprintf("%s%%/%d calls/%s%s%s, %s", strconv.FormatFloat(b.FailureRate, 'f', -1, 64), b.MinimumCalls, formatDuration(b.OpenFor),
+		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]), fleetCell(d), throttleCell(d.Policy.Throttle))
+}
+
+// throttleCell renders the adaptive throttle in force, "throttle 3×/150 ms":
+// while the dependency sheds load the client sends about 3 times what it
+// accepted over the last 150 ms (the Marks line says so).
+func throttleCell(t runtime.ThrottlePolicy) string {
+	if t.Disabled {
+		return "no throttle"
+	}
+	ratio, window := t.Ratio, t.Window
+	if ratio == 0 {
+		ratio = runtime.DefaultThrottleRatio
+	}
+	if window == 0 {
+		window = runtime.DefaultThrottleWindow
+	}
+	return "throttle " + strconv.FormatFloat(ratio, 'f', -1, 64) + "×/" + formatDuration(window)
 }
 
 // fleetCell renders ", fleet (redis)" when the dependency shares its
@@ -303,9 +320,9 @@ func legend(rows [][]string) string {
 			" × the observed p99, the hedge delay to "+h+" × the observed p90, the bulkhead up to twice its size while the dependency answers; "+
 			"an attempt is cut only when a retry can follow, hedged and last attempts run to the total")
 	}
-	if len(parts) == 0 {
-		return ""
-	}
+	parts = append(parts, "throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) "+
+		"the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, "+
+		"which opens on unanswered attempts, resets, 500s and gateway errors")
 	return "\nMarks: " + strings.Join(parts, "; ") + ".\n"
 }
 

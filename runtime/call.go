@@ -197,7 +197,7 @@ func (r *attemptResult[T]) answered() bool {
 	if r.err == nil {
 		return true
 	}
-	return !r.interrupted && !r.timedOut && (r.class == Rejected || r.class == Throttled)
+	return !r.interrupted && !r.timedOut && (r.class == Rejected || r.class.shed())
 }
 
 // retryLoop runs attempts until one succeeds or the policy says stop. With
@@ -217,10 +217,10 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 		var r attemptResult[T]
 		if hedge && op.hedgeDelay > 0 {
 			before := attempts
-			var refused bool
+			var refused refusal
 			r, refused = hedgedRound(ctx, op, deadline, attempt, &attempts, handedOver)
-			if refused {
-				return zero, op.circuitOpen(attempts, !reached, last)
+			if refused != admitted {
+				return zero, op.refused(refused, attempts, !reached, last)
 			}
 			if attempts-before > 1 {
 				reached = true // the other attempts' fate is not tracked
@@ -230,13 +230,13 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 			// steps follow each other closely: its mutex, shared by every
 			// call to the dependency, then changes cores half as often.
 			actx, cancel, early := op.attemptContext(ctx, deadline, retry, held)
-			done, ok := d.breaker.allow()
+			done, why := d.admit()
 			d.report()
-			if !ok {
+			if why != admitted {
 				if cancel != nil {
 					cancel()
 				}
-				return zero, op.circuitOpen(attempts, !reached, last)
+				return zero, op.refused(why, attempts, !reached, last)
 			}
 			attempts++
 			r = runAttempt(ctx, actx, op, attempt, done, attempts, false, early)
@@ -399,7 +399,7 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 			switch {
 			case r.class.breakerFailure():
 				verdict = errBreakerFailure
-			case r.class == Throttled, r.class == Permanent:
+			case r.class.shed(), r.class == Permanent:
 				// Pacing, or a failure on the caller's side: says nothing of
 				// the dependency's health.
 				verdict = errBreakerExcluded
@@ -414,6 +414,8 @@ func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt
 			d.noteSlowdown(elapsed, op.attemptTimeout, late)
 		}
 	}
+	d.throttle.record(err == nil || !r.interrupted && !r.timedOut && (r.class == Rejected || r.class == Failed),
+		err != nil && !r.interrupted && !r.timedOut && r.class.shed())
 	if done != nil {
 		switch {
 		case r.timedOut && early:
@@ -492,6 +494,19 @@ func (o *Operation) stopped(ctx context.Context, attempts int, notSent bool, las
 		return o.fail(EndDeadline, attempts, notSent, &DeadlineExceededError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Last: last})
 	}
 	return o.fail(EndCanceled, attempts, notSent, &CanceledError{Dependency: o.dep.name, Operation: o.name, Attempts: attempts, Cause: context.Cause(ctx), Last: last})
+}
+
+// refused returns the error of a call whose next attempt the dependency's
+// breaker or throttle refused (why).
+func (o *Operation) refused(why refusal, attempts int, notSent bool, last error) *CallError {
+	if why == refusedThrottle {
+		d := o.dep
+		if d.observed {
+			d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: o.name, Reason: RejectThrottled, Attempts: attempts})
+		}
+		return o.fail(EndThrottled, attempts, notSent, &ThrottledError{Dependency: d.name, Operation: o.name, Attempts: attempts, Reject: d.throttle.rejecting(), Last: last})
+	}
+	return o.circuitOpen(attempts, notSent, last)
 }
 
 func (o *Operation) circuitOpen(attempts int, notSent bool, last error) *CallError {

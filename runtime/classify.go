@@ -11,10 +11,10 @@ import (
 type Class uint8
 
 const (
-	// Transient failures (connect errors, resets, attempt timeouts, 502,
-	// 503, 504, gRPC UNAVAILABLE) are retried when the operation allows it
-	// and count as breaker failures. It is the class of an error that does
-	// not say otherwise.
+	// Transient failures (connect errors, resets, attempt timeouts, 408,
+	// 502, 504, gRPC UNAVAILABLE before the server was reached) are retried
+	// when the operation allows it and count as breaker failures. It is the
+	// class of an error that does not say otherwise.
 	Transient Class = iota
 	// Throttled answers (429, gRPC RESOURCE_EXHAUSTED with pushback) are
 	// retried when the operation allows it, after the delay the dependency
@@ -31,6 +31,12 @@ const (
 	// Permanent errors raised by the caller's own code (an invalid request,
 	// an undecodable success body) are neither retried nor counted.
 	Permanent
+	// Overloaded answers (503, gRPC UNAVAILABLE from a server the attempt
+	// reached) say that the dependency has no capacity for this request
+	// now. They are retried when the operation allows it, are not breaker
+	// failures, and, with [Throttled] answers, make the client send less
+	// (see "Overload" in the package documentation).
+	Overloaded
 )
 
 // String returns the class name in lower case.
@@ -46,13 +52,19 @@ func (c Class) String() string {
 		return "rejected"
 	case Permanent:
 		return "permanent"
+	case Overloaded:
+		return "overloaded"
 	default:
 		return "unknown"
 	}
 }
 
 // retryable reports whether the class allows a retry of an eligible call.
-func (c Class) retryable() bool { return c == Transient || c == Throttled }
+func (c Class) retryable() bool { return c == Transient || c == Throttled || c == Overloaded }
+
+// shed reports whether the class is a dependency's refusal for lack of
+// capacity ([Throttled], [Overloaded]): a sign to send less.
+func (c Class) shed() bool { return c == Throttled || c == Overloaded }
 
 // breakerFailure reports whether the breaker counts the class as a failure.
 func (c Class) breakerFailure() bool { return c == Transient || c == Failed }

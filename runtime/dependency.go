@@ -19,6 +19,7 @@ type Dependency struct {
 	policy   Policy
 	bulkhead *bulkhead
 	breaker  *breaker
+	throttle *throttle // nil when disabled
 	budget   *budget
 	store    FallbackStore
 	observer Observer
@@ -53,6 +54,7 @@ func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
 		logger:   slog.Default(),
 	}
 	d.breaker = newBreaker(name, p.Breaker)
+	d.throttle = newThrottle(p.Throttle)
 	for _, o := range opts {
 		o.applyDependency(d)
 	}
@@ -83,6 +85,34 @@ func (d *Dependency) BreakerState() BreakerState {
 
 // BreakerCounts returns the breaker's counts in its current window.
 func (d *Dependency) BreakerCounts() BreakerCounts { return d.breaker.counts() }
+
+// refusal says why an attempt was not let through.
+type refusal uint8
+
+const (
+	admitted refusal = iota
+	refusedOpen
+	refusedThrottle
+)
+
+// admit asks the throttle, then the breaker, for one attempt. When both let
+// it through it returns the function that reports the attempt's outcome to
+// the breaker (nil when the breaker is disabled).
+func (d *Dependency) admit() (func(error), refusal) {
+	if !d.throttle.admit() {
+		return nil, refusedThrottle
+	}
+	done, ok := d.breaker.allow()
+	if !ok {
+		return nil, refusedOpen
+	}
+	return done, admitted
+}
+
+// ThrottleRejecting returns the probability with which the dependency's
+// adaptive throttle refuses an attempt now: zero while the dependency
+// sheds nothing (see [ThrottlePolicy]).
+func (d *Dependency) ThrottleRejecting() float64 { return d.throttle.rejecting() }
 
 // RetryBudget returns the retries the dependency's local retry budget
 // holds now (its balance, fractions included), not counting the floor of
@@ -161,6 +191,29 @@ func (p Policy) resolve() (Policy, error) {
 		g.MaxBalance = DefaultBudgetMaxBalance
 	case g.MaxBalance < 0:
 		bad("retry budget balance %v is negative", g.MaxBalance)
+	}
+	th := &p.Throttle
+	switch {
+	case th.Ratio == 0:
+		th.Ratio = DefaultThrottleRatio
+	case th.Ratio < 1:
+		bad("throttle ratio %v is below 1: the dependency would never see more than it accepts", th.Ratio)
+	}
+	th.Window = durationOr(th.Window, DefaultThrottleWindow, "throttle window", bad)
+	if th.Window > 0 && th.Window < throttleBuckets*time.Millisecond {
+		bad("throttle window %v is below %v", th.Window, throttleBuckets*time.Millisecond)
+	}
+	switch {
+	case th.MinRequests == 0:
+		th.MinRequests = DefaultThrottleMinRequests
+	case th.MinRequests < 0:
+		bad("throttle minimum of requests %d is negative", th.MinRequests)
+	}
+	switch {
+	case th.MaxReject == 0:
+		th.MaxReject = DefaultThrottleMaxReject
+	case th.MaxReject < 0 || th.MaxReject >= 1:
+		bad("throttle maximum rejection %v is outside (0, 1)", th.MaxReject)
 	}
 	f := &p.Fleet
 	if f.Prefix == "" {

@@ -26,13 +26,17 @@
 //     begins, and every retry is paid from the dependency's retry budget;
 //     when the budget is spent the call fails with [ErrBudgetExhausted]
 //     instead of retrying.
-//  4. Circuit breaker, consulted by each attempt and told each attempt's
-//     outcome, so it sees every failure. An open breaker ends the loop at
-//     once with [ErrCircuitOpen]. Unanswered timeouts and [Transient] or
-//     [Failed] errors (5xx, UNAVAILABLE) are failures; [Rejected] answers
-//     (4xx) count as successes; [Throttled] answers (429), the caller's
-//     cancellation and attempts that were only slow are not counted (see
-//     below).
+//  4. Adaptive throttle, then circuit breaker, consulted by each attempt
+//     and told each attempt's outcome. The throttle refuses an attempt
+//     locally with [ErrThrottled] while the dependency sheds load (see
+//     "Overload" below); an open breaker ends the loop at once with
+//     [ErrCircuitOpen]. Unanswered timeouts and [Transient] or [Failed]
+//     errors (connection refused or reset, 500, 502, 504, UNAVAILABLE
+//     before the server was reached) are breaker failures; [Rejected]
+//     answers (4xx) count as successes; shed answers ([Overloaded]: 503,
+//     UNAVAILABLE from a reached server; [Throttled]: 429,
+//     RESOURCE_EXHAUSTED with pushback), the caller's cancellation and
+//     attempts that were only slow are not counted (see below).
 //  5. Per-attempt timeout: an attempt that a retry could still follow ends
 //     at the attempt timeout in force or the overall deadline, whichever
 //     comes first; the call's last attempt runs to the deadline. Either
@@ -47,6 +51,47 @@
 // A non-idempotent operation is sent once; when it fails after its request
 // may have reached the dependency, without an answer, the error is an
 // [*OutcomeUnknownError], since the dependency may have applied it.
+//
+// # Overload: send what the dependency can take
+//
+// A dependency that answers 503 or 429 (or, over gRPC, UNAVAILABLE once
+// the request reached it, or RESOURCE_EXHAUSTED) is telling its callers to
+// send less, not to stop: it is answering, and the share it accepts is
+// the goodput its callers can have. Opening the breaker on such answers
+// would refuse every call for a whole open period, leaving that capacity
+// unused and filling the gap with stale fallbacks, and after the
+// dependency recovered the client would go on refusing until the period
+// ended. So shed answers are not breaker failures; they drive the
+// dependency's adaptive throttle instead ([ThrottlePolicy], after the
+// client-side throttling of the Google SRE book, "Handling Overload").
+// Over a short sliding window ([DefaultThrottleWindow], 250 ms) it counts
+// the attempts the callers wanted to send and those the dependency
+// accepted (answered with anything but a shed answer), and refuses each
+// new attempt locally with probability
+//
+//	max(0, (requests − K·accepts) / (requests + 1))
+//
+// with K = [DefaultThrottleRatio] (3), at most [DefaultThrottleMaxReject]
+// (0.8). A dependency that can serve a third of the demand therefore
+// still receives about K times what it accepts: it stays busy, its
+// callers get every fresh answer it can give (a refused read may still be
+// answered from its fallback, marked degraded), and the excess, which it
+// would have refused anyway, costs it nothing. Retries are attempts too:
+// during overload they are refused with the rest, so they never deepen
+// it. A dependency that sheds everything still receives at least a fifth
+// of the attempts, and when it recovers, a few accepted attempts in a row
+// with no shed answer for a third of the window end the throttle at once:
+// fresh answers come back within a fraction of the window, not after an
+// open period. The throttle counts nothing until a shed answer arrives,
+// and refuses nothing while the window holds fewer than
+// [DefaultThrottleMinRequests] attempts, so a healthy or quiet dependency
+// pays one atomic load per attempt.
+//
+// Hard failures are the breaker's: connections refused or reset, attempts
+// the dependency never answered, 500s and gateway errors open it after
+// [BreakerPolicy.MinimumCalls] as before, since a dependency that cannot
+// answer at all gains nothing from a fifth of the traffic. Its half-open
+// probes, every [BreakerPolicy.OpenFor], bring it back.
 //
 // # Cached answers never cross callers
 //
@@ -200,6 +245,7 @@
 //	EndInvalidRequest     *InvalidRequestError               ErrInvalidRequest, ErrNotSent
 //	EndBulkheadFull       *BulkheadFullError                 ErrBulkheadFull, ErrNotSent
 //	EndCircuitOpen        *CircuitOpenError (last attempt)   ErrCircuitOpen
+//	EndThrottled          *ThrottledError (last attempt)     ErrThrottled
 //	EndBudgetExhausted    *BudgetExhaustedError (last)       ErrBudgetExhausted
 //	EndRetryAfter         *RetryAfterExceedsDeadlineError    ErrRetryAfterExceedsDeadline
 //	EndDeadline           *DeadlineExceededError (last)      context.DeadlineExceeded
@@ -222,8 +268,9 @@
 //     ([ErrInvalidRequest]): never retried, never counted by the breaker
 //     or the retry budget, never answered by a fallback, and taking no
 //     bulkhead permit;
-//   - refused by the pipeline: bulkhead full, breaker open, budget spent,
-//     deadline already spent ([ErrBulkheadFull], [ErrCircuitOpen],
+//   - refused by the pipeline: bulkhead full, breaker open, throttled
+//     while the dependency sheds load, budget spent, deadline already
+//     spent ([ErrBulkheadFull], [ErrCircuitOpen], [ErrThrottled],
 //     [ErrBudgetExhausted], [EndDeadline] with no attempt);
 //   - answered with an error by the dependency ([*RemoteError]);
 //   - ended with the outcome unknown ([ErrOutcomeUnknown]): a

@@ -209,7 +209,7 @@ func TestDoHTTPEditorFailureIsCallersError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				s := &scripted{statuses: []int{503}}
+				s := &scripted{statuses: []int{502}}
 				rig := newHTTPRig(t, s)
 				d := testDependency(t)
 				var calls atomic.Int64
@@ -227,7 +227,7 @@ func TestDoHTTPEditorFailureIsCallersError(t *testing.T) {
 					t.Errorf("server got %d requests, want 1: the failing attempt sends nothing", n)
 				}
 				if c := d.BreakerCounts(); c.Failures != 1 {
-					t.Errorf("breaker counted %d failures, want 1 (the 503 only)", c.Failures)
+					t.Errorf("breaker counted %d failures, want 1 (the 502 only)", c.Failures)
 				}
 			})
 		})

@@ -35,6 +35,10 @@ var (
 	// the retry (Retry-After, gRPC pushback) that the deadline does not
 	// leave. See [RetryAfterExceedsDeadlineError].
 	ErrRetryAfterExceedsDeadline = errors.New("resilient: retry delay asked for exceeds the deadline")
+	// ErrThrottled: the dependency is shedding load and the client's
+	// adaptive throttle refused the attempt locally, so it was not sent.
+	// See [ThrottlePolicy].
+	ErrThrottled = errors.New("resilient: throttled locally while the dependency sheds load")
 	// ErrDegraded: the answer comes from a fallback, not from the dependency.
 	ErrDegraded = errors.New("resilient: degraded answer")
 )
@@ -79,6 +83,9 @@ const (
 	// have reached the dependency, with no answer that says what became of
 	// it; the cause is an [*OutcomeUnknownError].
 	EndOutcomeUnknown
+	// EndThrottled: the dependency was shedding load and the adaptive
+	// throttle refused an attempt; the cause is a [*ThrottledError].
+	EndThrottled
 )
 
 // String returns the end's name in lower case, such as "circuit open".
@@ -102,6 +109,8 @@ func (e End) String() string {
 		return "canceled"
 	case EndOutcomeUnknown:
 		return "outcome unknown"
+	case EndThrottled:
+		return "throttled"
 	default:
 		return "unknown end " + strconv.Itoa(int(e))
 	}
@@ -303,6 +312,34 @@ func (e *CircuitOpenError) Is(target error) bool { return target == ErrCircuitOp
 
 // Unwrap returns the last attempt's error.
 func (e *CircuitOpenError) Unwrap() error { return e.Last }
+
+// ThrottledError reports an attempt refused by the dependency's adaptive
+// throttle while the dependency sheds load ([ThrottlePolicy]). It matches
+// [ErrThrottled]; Unwrap gives the last attempt's error, if an earlier
+// attempt was made.
+type ThrottledError struct {
+	Dependency string
+	Operation  string
+	// Attempts is the number of attempts sent before the throttle refused.
+	Attempts int
+	// Reject is the probability with which the throttle was refusing
+	// attempts.
+	Reject float64
+	// Last is the error of the last attempt sent, or nil.
+	Last error
+}
+
+// Error describes the failure.
+func (e *ThrottledError) Error() string {
+	return withLast(fmt.Sprintf("resilient: %s %s: throttled locally (%.0f%% of attempts refused while the dependency sheds load) after %d attempts",
+		e.Dependency, e.Operation, 100*e.Reject, e.Attempts), e.Last)
+}
+
+// Is reports whether target is [ErrThrottled].
+func (e *ThrottledError) Is(target error) bool { return target == ErrThrottled }
+
+// Unwrap returns the last attempt's error.
+func (e *ThrottledError) Unwrap() error { return e.Last }
 
 // BulkheadFullError reports a call rejected by the dependency's bulkhead. It
 // matches [ErrBulkheadFull]. A rejected call is never retried and never

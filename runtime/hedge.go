@@ -17,8 +17,8 @@ import (
 // the last failure. Every attempt of the round runs to the call's deadline:
 // the hedge, not a timeout and a retry, is a slow attempt's second chance.
 // The delay is the one in force when the round starts
-// ([Operation.EffectiveHedgeDelay]). refused is true when the breaker
-// refused the first attempt. attempts is increased by the number of
+// ([Operation.EffectiveHedgeDelay]). refused says why the breaker or the
+// throttle refused the first attempt, admitted when neither did. attempts is increased by the number of
 // attempts started.
 //
 // The first attempt runs on the call's own bulkhead permit, each hedge on a
@@ -34,12 +34,12 @@ import (
 // caller left to tell, and re-raising its panic on its own goroutine would
 // end the whole process for an answer nobody waits for: it is recovered and
 // reported instead (reportAbandonedPanic), with its stack.
-func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], attempts *int, handedOver *bool) (r attemptResult[T], refused bool) {
+func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], attempts *int, handedOver *bool) (r attemptResult[T], refused refusal) {
 	d := op.dep
-	done, ok := d.breaker.allow()
+	done, why := d.admit()
 	d.report()
-	if !ok {
-		return r, true
+	if why != admitted {
+		return r, why
 	}
 	// mu orders the end of the round against the end of each attempt, so
 	// that every result (a panic above all) is either read by the round or
@@ -133,7 +133,7 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 			}
 			if res.err == nil || outstanding == 0 {
 				end()
-				return res, false
+				return res, admitted
 			}
 			r = res
 		case <-timer.C:
@@ -187,9 +187,9 @@ func (o *Operation) startHedge(start func(func(error), bool)) bool {
 		}
 		return false
 	}
-	done, ok := d.breaker.allow()
+	done, why := d.admit()
 	d.report()
-	if !ok {
+	if why != admitted {
 		d.budget.refund()
 		d.bulkhead.release()
 		return false

@@ -493,15 +493,17 @@ func remoteError(resp *http.Response, decodeErr ErrorDecoder) error {
 }
 
 // StatusClass returns the [Class] of an HTTP status outside 2xx: 429 is
-// [Throttled]; 408, 502, 503 and 504 are [Transient]; other 5xx are
+// [Throttled]; 503 is [Overloaded]; 408, 502 and 504 are [Transient]; other 5xx are
 // [Failed]; anything else (400, 401, 403, 404, 409, 422, an unfollowed
 // redirect) is [Rejected].
 func StatusClass(status int) Class {
 	switch {
 	case status == http.StatusTooManyRequests:
 		return Throttled
+	case status == http.StatusServiceUnavailable:
+		return Overloaded
 	case status == http.StatusRequestTimeout, status == http.StatusBadGateway,
-		status == http.StatusServiceUnavailable, status == http.StatusGatewayTimeout:
+		status == http.StatusGatewayTimeout:
 		return Transient
 	case status >= 500 && status <= 599:
 		return Failed

@@ -217,19 +217,22 @@ func TestDoHTTPStatusClasses(t *testing.T) {
 		wantClass    Class
 		wantFailures uint32 // breaker failures
 	}{
-		{"GET 503 twice then 200", ReadOnly, []int{503, 503, 200}, 3, 0, 0, 2},
+		{"GET 503 twice then 200 is not a breaker failure", ReadOnly, []int{503, 503, 200}, 3, 0, 0, 0},
+		{"GET 502 twice then 200", ReadOnly, []int{502, 502, 200}, 3, 0, 0, 2},
 		{"GET 502 then 200", ReadOnly, []int{502, 200}, 2, 0, 0, 1},
 		{"GET 504 then 200", ReadOnly, []int{504, 200}, 2, 0, 0, 1},
 		{"GET 408 then 200", ReadOnly, []int{408, 200}, 2, 0, 0, 1},
 		{"GET 429 then 200 is not a breaker failure", ReadOnly, []int{429, 200}, 2, 0, 0, 0},
-		{"GET 503 until retries run out", ReadOnly, []int{503}, 3, 503, Transient, 3},
+		{"GET 503 until retries run out", ReadOnly, []int{503}, 3, 503, Overloaded, 0},
+		{"GET 502 until retries run out", ReadOnly, []int{502}, 3, 502, Transient, 3},
 		{"GET 404 is rejected once, not a breaker failure", ReadOnly, []int{404, 200}, 1, 404, Rejected, 0},
 		{"GET 400 is rejected once", ReadOnly, []int{400, 200}, 1, 400, Rejected, 0},
 		{"PUT 409 is rejected once", Idempotent, []int{409, 200}, 1, 409, Rejected, 0},
 		{"GET 422 is rejected once", ReadOnly, []int{422, 200}, 1, 422, Rejected, 0},
 		{"GET 500 fails once and counts", ReadOnly, []int{500, 200}, 1, 500, Failed, 1},
 		{"GET 501 fails once and counts", ReadOnly, []int{501, 200}, 1, 501, Failed, 1},
-		{"POST without key 503 is not retried", NotIdempotent, []int{503, 200}, 1, 503, Transient, 1},
+		{"POST without key 503 is not retried", NotIdempotent, []int{503, 200}, 1, 503, Overloaded, 0},
+		{"POST without key 502 is not retried", NotIdempotent, []int{502, 200}, 1, 502, Transient, 1},
 		{"POST without key 429 is not retried", NotIdempotent, []int{429, 200}, 1, 429, Throttled, 0},
 	}
 	for _, tt := range tests {
@@ -275,7 +278,7 @@ func TestStatusClass(t *testing.T) {
 		status int
 		want   Class
 	}{
-		{429, Throttled}, {408, Transient}, {502, Transient}, {503, Transient}, {504, Transient},
+		{429, Throttled}, {408, Transient}, {502, Transient}, {503, Overloaded}, {504, Transient},
 		{500, Failed}, {501, Failed}, {505, Failed}, {599, Failed},
 		{400, Rejected}, {401, Rejected}, {403, Rejected}, {404, Rejected}, {409, Rejected}, {422, Rejected}, {304, Rejected},
 	}

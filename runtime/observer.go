@@ -114,15 +114,20 @@ const (
 	RejectCircuitOpen
 	// RejectBudgetExhausted: the retry budget refused a retry.
 	RejectBudgetExhausted
+	// RejectThrottled: the adaptive throttle refused the attempt.
+	RejectThrottled
 )
 
-// String returns "bulkhead full", "circuit open" or "budget exhausted".
+// String returns "bulkhead full", "circuit open", "budget exhausted" or
+// "throttled".
 func (r RejectReason) String() string {
 	switch r {
 	case RejectCircuitOpen:
 		return "circuit open"
 	case RejectBudgetExhausted:
 		return "budget exhausted"
+	case RejectThrottled:
+		return "throttled"
 	default:
 		return "bulkhead full"
 	}

@@ -87,6 +87,9 @@ type Policy struct {
 	Bulkhead BulkheadPolicy
 	// Budget bounds retries and hedges as a share of requests.
 	Budget BudgetPolicy
+	// Throttle makes the client send less while the dependency sheds
+	// load.
+	Throttle ThrottlePolicy
 	// Fleet configures the sharing of the breaker and the budget with the
 	// service's other replicas. It takes effect only for a dependency given
 	// a store with [WithFleet]; without one the state is local whatever it

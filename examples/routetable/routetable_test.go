@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -176,21 +177,30 @@ func TestOapiCodegenClientGetsThePipeline(t *testing.T) {
 	})
 
 	t.Run("the breaker opens after its minimum of failed calls", func(t *testing.T) {
-		store := newStore(map[string]int{"adoptPet": 1000}, nil)
-		srv := httptest.NewServer(store.handler())
+		// A 500 is a failure of the store; a 503 would be load shed, which
+		// the throttle answers by sending less rather than the breaker by
+		// sending nothing.
+		var seen atomic.Int32
+		mux := http.NewServeMux()
+		mux.HandleFunc("POST /pets/{id}/adopt", func(w http.ResponseWriter, r *http.Request) {
+			seen.Add(1)
+			w.WriteHeader(http.StatusInternalServerError)
+			json.NewEncoder(w).Encode(oapigen.Error{Code: 500, Message: "broken"})
+		})
+		srv := httptest.NewServer(mux)
 		defer srv.Close()
 		c := client(t, srv)
 		for i := range 20 {
 			resp, err := c.AdoptPetWithResponse(ctx, "7")
-			if err != nil || resp.StatusCode() != http.StatusServiceUnavailable {
-				t.Fatalf("AdoptPet %d = %v, %v; want the 503", i, resp, err)
+			if err != nil || resp.StatusCode() != http.StatusInternalServerError {
+				t.Fatalf("AdoptPet %d = %v, %v; want the 500", i, resp, err)
 			}
 		}
 		_, err := c.AdoptPetWithResponse(ctx, "7")
 		if !errors.Is(err, runtime.ErrCircuitOpen) {
 			t.Errorf("AdoptPet after 20 failures = %v, want ErrCircuitOpen", err)
 		}
-		if n := len(store.seen["adoptPet"]); n != 20 {
+		if n := seen.Load(); n != 20 {
 			t.Errorf("the store saw %d requests, want 20: none once the breaker is open", n)
 		}
 	})

@@ -76,7 +76,7 @@ func byName(spans []sdktrace.ReadOnlySpan, name string) []sdktrace.ReadOnlySpan 
 }
 
 // TestHTTPSpans: a GET that gets a 503 and then a 200 makes one call span,
-// two attempt spans (the second saying it retries a transient failure),
+// two attempt spans (the second saying it retries an overloaded answer),
 // and under each attempt span the otelhttp client span whose context the
 // server receives in traceparent. The attempt metrics carry exemplars of
 // the attempt spans.
@@ -147,11 +147,11 @@ func TestHTTPSpans(t *testing.T) {
 			t.Errorf("attempt %d attributes %v", i+1, a.Attributes())
 		}
 	}
-	if at := attrs(attempts[0]); at[otelobserver.OutcomeKey].AsString() != "transient" || attempts[0].Status().Code != codes.Error {
-		t.Errorf("first attempt: %v, status %v; want outcome transient and an error status", attempts[0].Attributes(), attempts[0].Status())
+	if at := attrs(attempts[0]); at[otelobserver.OutcomeKey].AsString() != "overloaded" || attempts[0].Status().Code != codes.Error {
+		t.Errorf("first attempt: %v, status %v; want outcome overloaded and an error status", attempts[0].Attributes(), attempts[0].Status())
 	}
-	if at := attrs(attempts[1]); at[oteltrace.RetryReasonKey].AsString() != "transient" || at[otelobserver.OutcomeKey].AsString() != "success" {
-		t.Errorf("second attempt: %v; want retry reason transient and outcome success", attempts[1].Attributes())
+	if at := attrs(attempts[1]); at[oteltrace.RetryReasonKey].AsString() != "overloaded" || at[otelobserver.OutcomeKey].AsString() != "success" {
+		t.Errorf("second attempt: %v; want retry reason overloaded and outcome success", attempts[1].Attributes())
 	}
 	// The HTTP client spans are the attempts' children, and the server
 	// got their context.

@@ -63,7 +63,7 @@ func newClient(addr string) *redis.Client {
 }
 
 // target is the dependency the replicas call: an HTTP server on
-// 127.0.0.1 that answers 503 while down and 200 otherwise, and counts the
+// 127.0.0.1 that answers 502 while down and 200 otherwise, and counts the
 // requests of each replica (header X-Replica).
 type target struct {
 	srv  *httptest.Server
@@ -80,7 +80,7 @@ func newTarget(t testing.TB) *target {
 		tg.hits[id] = append(tg.hits[id], time.Now())
 		tg.mu.Unlock()
 		if tg.down.Load() {
-			http.Error(w, "down", http.StatusServiceUnavailable)
+			http.Error(w, "down", http.StatusBadGateway)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")

@@ -60,7 +60,8 @@ func wrap(err error) error {
 //     UNKNOWN;
 //   - [runtime.EndInvalidRequest]: INVALID_ARGUMENT (refused before it was
 //     sent; [runtime.ErrInvalidRequest] tells it from a server's);
-//   - [runtime.EndCircuitOpen] and [runtime.EndBulkheadFull]: UNAVAILABLE
+//   - [runtime.EndCircuitOpen], [runtime.EndBulkheadFull] and
+//     [runtime.EndThrottled]: UNAVAILABLE
 //     (the dependency is, for this caller, unavailable; neither was sent);
 //   - [runtime.EndBudgetExhausted] and [runtime.EndRetryAfter]: the last
 //     answer's status, UNAVAILABLE if there was none;
@@ -100,7 +101,7 @@ func Status(err error) *status.Status {
 			return re.st
 		}
 		return status.New(codes.Unavailable, err.Error())
-	case *runtime.CircuitOpenError, *runtime.BulkheadFullError:
+	case *runtime.CircuitOpenError, *runtime.BulkheadFullError, *runtime.ThrottledError:
 		return status.New(codes.Unavailable, err.Error())
 	case *runtime.DeadlineExceededError:
 		return status.New(codes.DeadlineExceeded, err.Error())
@@ -134,7 +135,7 @@ func callStatus(e *runtime.CallError) *status.Status {
 		return status.New(st.Code(), e.Error())
 	case runtime.EndInvalidRequest:
 		return status.New(codes.InvalidArgument, e.Error())
-	case runtime.EndCircuitOpen, runtime.EndBulkheadFull:
+	case runtime.EndCircuitOpen, runtime.EndBulkheadFull, runtime.EndThrottled:
 		return status.New(codes.Unavailable, e.Error())
 	case runtime.EndBudgetExhausted, runtime.EndRetryAfter:
 		if re := lastAnswer(e.Err); re != nil {
@@ -227,7 +228,13 @@ func attemptError(err error, trailer metadata.MD, committed bool, s stream) erro
 	}
 	delay, pb := ParsePushback(trailer)
 	class := Classify(st.Code(), pb, committed)
-	hinted := pb == PushbackDelay && (class == runtime.Transient || class == runtime.Throttled)
+	if class == runtime.Transient && st.Code() == codes.Unavailable && (s == streamOpen || pb == PushbackDelay) {
+		// The server (or a proxy in front of it) was reached and said it
+		// cannot serve the request now: a sign to send less, not a failure
+		// that should open the breaker.
+		class = runtime.Overloaded
+	}
+	hinted := pb == PushbackDelay && (class == runtime.Transient || class == runtime.Throttled || class == runtime.Overloaded)
 	if !hinted {
 		delay = 0
 	}

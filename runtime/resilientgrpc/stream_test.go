@@ -256,7 +256,9 @@ func TestBidiStream(t *testing.T) {
 // reaching the server.
 func TestStreamBreakerOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := &echoServer{list: sendN(100, 0, nil)}
+		s := &echoServer{list: func(int, *wrapperspb.StringValue, grpc.ServerStream) error {
+			return status.Error(codes.Internal, "down")
+		}}
 		cc := serveBufconn(t, s)
 		op := newOp(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 3}},
 			runtime.OperationPolicy{Name: "List", Idempotency: runtime.NotIdempotent})

@@ -76,7 +76,10 @@ func Invoke[Resp any](ctx context.Context, cc grpc.ClientConnInterface, op *runt
 		return nil, wrap(runtime.InvalidRequest(op, err))
 	}
 	_, trusted := cc.(*grpc.ClientConn)
-	traced := trusted && op.Idempotency() == runtime.NotIdempotent
+	// Whether the stream was open tells a non-idempotent call's outcome,
+	// and an UNAVAILABLE the server was reached for (load shed) from one
+	// that never left the client (no connection).
+	traced := trusted
 	extra := 3
 	if traced {
 		extra++

@@ -244,14 +244,14 @@ func TestInvokeCommitted(t *testing.T) {
 
 func TestInvokeBreakerOpens(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := &echoServer{unary: failing(100, status.Error(codes.Unavailable, "down"))}
+		s := &echoServer{unary: failing(100, status.Error(codes.Internal, "down"))}
 		cc := serveBufconn(t, s)
 		op := newOp(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}},
 			runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.NotIdempotent})
 
 		for i := range 5 {
-			if _, err := call(t.Context(), cc, op); status.Code(err) != codes.Unavailable {
-				t.Fatalf("call %d: status.Code(err) = %v, want Unavailable", i+1, status.Code(err))
+			if _, err := call(t.Context(), cc, op); status.Code(err) != codes.Internal {
+				t.Fatalf("call %d: status.Code(err) = %v, want Internal", i+1, status.Code(err))
 			}
 		}
 		if got := op.Dependency().BreakerState(); got != runtime.BreakerOpen {

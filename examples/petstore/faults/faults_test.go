@@ -140,7 +140,7 @@ func TestResultsFileShape(t *testing.T) {
 	}
 	results := f["results"].([]any)
 	first := results[0].(map[string]any)
-	if got := keys(first); got != "arms scenario transport" || first["scenario"] != "slow" || first["transport"] != "http" {
+	if got := keys(first); got != "arms scenario timeline transport" || first["scenario"] != "slow" || first["transport"] != "http" {
 		t.Errorf("result %v", first)
 	}
 	armsObj := first["arms"].(map[string]any)

@@ -69,7 +69,7 @@ type FleetRun struct {
 // RunFleet runs the fleet scenario twice, without and with a shared
 // breaker: several replicas of the pet store's generated HTTP client (each
 // its own client, HTTP transport and Redis connection) call GetPet on one
-// store that answers 503, then recovers.
+// store that answers 500, then recovers.
 func RunFleet(ctx context.Context, opts FleetOptions) ([]FleetRun, error) {
 	if opts.Replicas <= 0 {
 		opts.Replicas = 10
@@ -221,7 +221,7 @@ func runFleetOnce(ctx context.Context, addr string, fleet bool, opts FleetOption
 		return nil
 	}
 
-	store.Faults().SetStatus(http.StatusServiceUnavailable, 0) // down from the start
+	store.Faults().SetStatus(http.StatusInternalServerError, 0) // down from the start
 	stop := make(chan struct{})
 	var failedAfter atomic.Int64
 	var recovered atomic.Bool
@@ -294,7 +294,7 @@ func WriteFleetText(w io.Writer, runs []FleetRun) {
 	if len(runs) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n## Fleet: %d replicas of the pet store's HTTP client, one store answering 503\n\n", runs[0].Replicas)
+	fmt.Fprintf(w, "\n## Fleet: %d replicas of the pet store's HTTP client, one store answering 500\n\n", runs[0].Replicas)
 	fmt.Fprintln(w, "| Breaker and budget | Reached the store | All open within | Probes | Failed after |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, r := range runs {

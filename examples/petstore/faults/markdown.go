@@ -135,12 +135,7 @@ func (rep *Report) Markdown(o MarkdownOptions) string {
 		if r == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "- %s (%s): %s; %s at the end.", row.Scenario.Name, row.Transport, transitions(r.Transitions), r.Breaker)
-		if row.Plan.Window > 0 {
-			d := recoveryVerdict(row, r).Detail
-			fmt.Fprintf(&b, " %s%s.", strings.ToUpper(d[:1]), d[1:])
-		}
-		b.WriteString("\n")
+		fmt.Fprintf(&b, "- %s (%s): %s; %s at the end.\n", row.Scenario.Name, row.Transport, transitions(r.Transitions), r.Breaker)
 	}
 
 	b.WriteString("\n## Pass criteria\n\n### Acceptance, from this run's figures\n\n")
@@ -265,23 +260,14 @@ func sentence(sc Scenario, rows []*Row) string {
 			"common users saw what naive users saw (answered %s, p99 %s), there being nothing to retry.",
 			n(answered), n(p99), r(fresh), r(p99), r(perCall), breaker, c(answered), c(p99))
 	case "503-window":
-		var rec []string
-		for _, row := range rows {
-			if rr := row.Arms[Resilient]; rr != nil {
-				if at, ok := rr.ClosedAfter(); ok && at >= row.Plan.Window {
-					rec = append(rec, secs(at-row.Plan.Window))
-				} else {
-					rec = append(rec, "never")
-				}
-			}
-		}
 		return fmt.Sprintf("naive users lost every call of the %s window and got the rest (answered %s, failed fast %s); "+
-			"resilient users answered more (answered %s, degraded %s, %s requests per call): cached reads while its breaker was open, "+
-			"and the breaker closed again %s after the window ended (at most one open period of %s and one probe round); "+
+			"resilient users got as many fresh answers (fresh %s, naive %s) and more in all (answered %s, degraded %s, %s requests per call): "+
+			"503 is load shed, so its throttle kept sending a fifth of the calls to the store and answered the reads it refused from the cache, "+
+			"and the first answers after the window ended it at once, with its breaker closed throughout (%s); "+
 			"common users lost the same calls as naive users (answered %s) while go-retryablehttp waited for a 1 s backoff that the %s deadline cut, "+
 			"and grpc-go sent each failing call up to four times (%s requests per call, failed slow %s).",
-			secs(pl.Window), n(answered), n(fast), r(answered), r(degraded), r(perCall), strings.Join(rec, " / "),
-			secs(openFor(rows[0].Policy)), c(answered), ms(rows[0].Deadline), c(perCall), c(slow))
+			secs(pl.Window), n(answered), n(fast), r(fresh), n(fresh), r(answered), r(degraded), r(perCall), breaker,
+			c(answered), ms(rows[0].Deadline), c(perCall), c(slow))
 	case "black-hole":
 		return fmt.Sprintf("naive users waited the whole deadline for nothing (answered %s, p99 %s); "+
 			"resilient users got cached reads (answered %s) and, once %s on calls that ended unanswered, failed fast instead of waiting (failed fast %s, %s requests per call); "+
@@ -305,11 +291,12 @@ func sentence(sc Scenario, rows []*Row) string {
 	case "overload":
 		demand := pl.Rate * (pl.Value + rows[0].Policy.Latency.P50).Seconds()
 		return fmt.Sprintf("the store, slowed by %s, could serve %d requests at once, about %s of the calls in flight: naive users got the rest shed at once (answered %s, failed fast %s); "+
-			"resilient users got more answers in all (answered %s, of which fresh %s): a shed answer's 1 s Retry-After does not fit the deadline, so reads were answered from the cache, "+
-			"and %s on the shed answers, sparing the store most requests (%s requests per call), the bulkhead of %d refusing the rest within %s; "+
+			"resilient users got as many fresh answers (fresh %s, naive %s) and more in all (answered %s): its throttle sent the store about three times what it accepted "+
+			"and refused the rest at once, answering the reads from the cache (a shed answer's 1 s Retry-After does not fit the deadline); %s, shed answers not being failures, "+
+			"and the store was spared requests (%s requests per call), the bulkhead of %d refusing any excess within %s; "+
 			"common users got no more answers than naive users but waited for them (answered %s, failed slow %s): go-retryablehttp waits out the Retry-After, grpc-go the pushback, past the deadline.",
 			ms(pl.Value), pl.Shed.MaxConcurrent, pct(float64(pl.Shed.MaxConcurrent)/demand), n(answered), n(fast),
-			r(answered), r(fresh), breaker, r(perCall), bulkheadSize(rows[0].Policy), ms(bulkheadWait(rows[0].Policy)), c(answered), c(slow))
+			r(fresh), n(fresh), r(answered), breaker, r(perCall), bulkheadSize(rows[0].Policy), ms(bulkheadWait(rows[0].Policy)), c(answered), c(slow))
 	case "spent-deadline":
 		return fmt.Sprintf("calls arrived with %s left, less than the store's p50: naive users sent them anyway and failed (answered %s, %s requests per call); "+
 			"resilient users got cached reads or an immediate error without anything being sent (answered %s, %s requests per call); "+

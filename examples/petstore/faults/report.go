@@ -80,15 +80,16 @@ func Word(row *Row) string {
 	return "same"
 }
 
-// summaryFormat is one line of the terminal summary: 93 columns.
-const summaryFormat = "%-14s %-4s  %5s %5s %5s   %6s %6s %6s   %5s %5s %5s   %s\n"
+// summaryFormat is one line of the terminal summary: 99 columns.
+const summaryFormat = "%-14s %-4s  %7s %7s %7s   %6s %6s %6s   %5s %5s %5s   %s\n"
 
 // WriteSummary writes the terminal summary, under 100 columns: one line per
-// scenario and transport with each arm's answered share, p99 and requests
-// per call, and a verdict word (see [Word]); then the acceptance tally.
+// scenario and transport with each arm's share of fresh answers beside its
+// answered share (fresh or degraded), p99 and requests per call, and a
+// verdict word (see [Word]); then the acceptance tally.
 func (rep *Report) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "Pet store under faults: every call with a %s deadline; arms naive, resilient, common.\n", ms(rep.Deadline))
-	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%21s%s   %s   %s", "", center("answered %", 17), center("p99 ms", 20), center("requests/call", 17)), " "))
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%21s%s   %s   %s", "", center("fresh/answered %", 23), center("p99 ms", 20), center("requests/call", 17)), " "))
 	fmt.Fprintf(w, summaryFormat, "scenario", "", "naive", "res.", "common", "naive", "res.", "common", "naive", "res.", "common", "verdict")
 	for _, row := range rep.Rows {
 		n, r, c := arms(row)
@@ -98,7 +99,9 @@ func (rep *Report) WriteSummary(w io.Writer) {
 			}
 			return f(x)
 		}
-		answered := func(x *Result) string { return fmt.Sprintf("%.0f", 100*x.Share(x.Answered())) }
+		answered := func(x *Result) string {
+			return fmt.Sprintf("%.0f/%.0f", 100*x.Share(x.OK), 100*x.Share(x.Answered()))
+		}
 		p99 := func(x *Result) string { return fmtMs(x.P99) }
 		perCall := func(x *Result) string { return fmt.Sprintf("%.2f", x.PerCall()) }
 		fmt.Fprintf(w, summaryFormat, row.Scenario.Name, transportID(row.Transport),
@@ -155,6 +158,25 @@ type ResultsRow struct {
 	Scenario  string     `json:"scenario"`
 	Transport string     `json:"transport"`
 	Arms      ResultArms `json:"arms"`
+	// Timeline has one entry per 100 ms of the fault phase, by the calls'
+	// planned start: each arm's calls and fresh answers.
+	Timeline []TimelineBucket `json:"timeline"`
+	// RecoveryMs is, where the fault ends within the phase, how long after
+	// its end each arm's fresh answers per bucket were back to 90 % of its
+	// warm-up level; -1 if never. Absent for other scenarios.
+	RecoveryMs map[string]float64 `json:"recoveryMs,omitempty"`
+}
+
+// TimelineBucket is one 100 ms bucket of the timeline.
+type TimelineBucket struct {
+	AtMs float64                  `json:"atMs"`
+	Arms map[string]BucketFigures `json:"arms"`
+}
+
+// BucketFigures are one arm's calls in one bucket and its fresh answers.
+type BucketFigures struct {
+	OK    int `json:"ok"`
+	Calls int `json:"calls"`
 }
 
 // ResultArms holds the figures of the three arms.
@@ -183,8 +205,30 @@ func (rep *Report) Results() ResultsFile {
 	f := ResultsFile{DeadlineMs: msFloat(rep.Deadline), Results: []ResultsRow{}}
 	for _, row := range rep.Rows {
 		n, r, c := arms(row)
-		f.Results = append(f.Results, ResultsRow{Scenario: row.Scenario.Name, Transport: transportID(row.Transport),
-			Arms: ResultArms{Naive: figures(n), Resilient: figures(r), Common: figures(c)}})
+		res := ResultsRow{Scenario: row.Scenario.Name, Transport: transportID(row.Transport),
+			Arms: ResultArms{Naive: figures(n), Resilient: figures(r), Common: figures(c)}, Timeline: []TimelineBucket{}}
+		for _, a := range Arms {
+			ar := row.Arms[a]
+			if ar == nil {
+				continue
+			}
+			for i, b := range ar.Timeline {
+				for len(res.Timeline) <= i {
+					res.Timeline = append(res.Timeline, TimelineBucket{AtMs: msFloat(time.Duration(len(res.Timeline)) * BucketLength), Arms: map[string]BucketFigures{}})
+				}
+				res.Timeline[i].Arms[string(a)] = BucketFigures{OK: b.OK, Calls: b.Calls}
+			}
+			if row.Plan.Window > 0 {
+				if res.RecoveryMs == nil {
+					res.RecoveryMs = map[string]float64{}
+				}
+				res.RecoveryMs[string(a)] = -1
+				if ar.Recovered {
+					res.RecoveryMs[string(a)] = msFloat(ar.Recovery)
+				}
+			}
+		}
+		f.Results = append(f.Results, res)
 	}
 	return f
 }

@@ -254,7 +254,8 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 	// retry budget.
 	warm := row.Plan
 	warm.Deadline = row.Deadline
-	r.WarmupCalls = len(drive(ctx, c, row.Scenario.Mix, warm, opts.Warmup, string(a)+"-warm", nil))
+	healthy := drive(ctx, c, row.Scenario.Mix, warm, opts.Warmup, string(a)+"-warm", nil)
+	r.WarmupCalls, r.WarmupOK = len(healthy), okShare(healthy)
 	ready()
 	<-begin
 
@@ -275,6 +276,10 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 	st.Faults.Reset()
 
 	r.fill(samples, row.Deadline)
+	r.Timeline = timeline(samples)
+	if row.Plan.Window > 0 {
+		r.Recovery, r.Recovered = recovery(r.Timeline, row.Plan.Window, r.WarmupOK)
+	}
 	r.Requests = snap.Requests + snap.Shed
 	r.Shed = snap.Shed
 	r.MaxInFlight = snap.MaxInFlight
@@ -376,6 +381,8 @@ type sample struct {
 	degraded bool
 	// late is how long after its planned time the call started.
 	late time.Duration
+	// at is the call's planned start since its run began.
+	at time.Duration
 }
 
 // drive makes calls for d and returns them. Calls start at pl.Rate per
@@ -388,6 +395,7 @@ func drive(ctx context.Context, c petstore.Client, mix []Op, pl Plan, d time.Dur
 		all []sample
 		wg  sync.WaitGroup
 	)
+	start := time.Now()
 	one := func(k int, planned time.Time) {
 		late := time.Since(planned)
 		op := mix[k%len(mix)]
@@ -398,13 +406,12 @@ func drive(ctx context.Context, c petstore.Client, mix []Op, pl Plan, d time.Dur
 		lat := time.Since(t0)
 		cancel()
 		mu.Lock()
-		all = append(all, sample{op: op, latency: lat, err: err, degraded: a.Degraded, late: late})
+		all = append(all, sample{op: op, latency: lat, err: err, degraded: a.Degraded, late: late, at: planned.Sub(start)})
 		mu.Unlock()
 		if live != nil {
 			live.Add(1)
 		}
 	}
-	start := time.Now()
 	end := start.Add(d)
 	wait := func(until time.Time) bool {
 		if w := time.Until(until); w > 0 {
@@ -453,12 +460,16 @@ func call(ctx context.Context, c petstore.Client, op Op, k int) (petstore.Answer
 }
 
 // refusedBeforeSending reports whether the pipeline failed a call before
-// any attempt was sent: breaker open, bulkhead full, or the deadline too
-// close to try.
+// any attempt was sent: breaker open, throttled, bulkhead full, or the
+// deadline too close to try.
 func refusedBeforeSending(err error) bool {
 	var co *runtime.CircuitOpenError
 	if errors.As(err, &co) {
 		return co.Attempts == 0
+	}
+	var te *runtime.ThrottledError
+	if errors.As(err, &te) {
+		return te.Attempts == 0
 	}
 	if errors.Is(err, runtime.ErrBulkheadFull) {
 		return true

@@ -110,6 +110,10 @@ func start(t *testing.T, s *server, opts ...CounterOption) CounterClient {
 
 func unavailable(context.Context, int64) error { return status.Error(codes.Unavailable, "down") }
 
+// broken answers INTERNAL: a hard failure, which the breaker counts (an
+// UNAVAILABLE from the server is load shed, which the throttle handles).
+func broken(context.Context, int64) error { return status.Error(codes.Internal, "broken") }
+
 func TestIdempotentMethodRetriedUpToTheLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &server{answer: unavailable}
@@ -185,7 +189,7 @@ func TestServerDeadlineWithinCallerBudget(t *testing.T) {
 
 func TestBreakerOpensAndFailsFast(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := &server{answer: unavailable}
+		s := &server{answer: broken}
 		c := start(t, s)
 		for i := 0; i < 4; i++ { // minimum_calls 4, failure_rate 50
 			c.Add(context.Background(), &Request{})

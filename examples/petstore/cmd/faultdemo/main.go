@@ -29,13 +29,19 @@
 //
 // The results file has one entry per scenario and transport:
 //
-//	{"deadlineMs": 500, "results": [{"scenario": "slow", "transport": "http",
-//	  "arms": {"naive": ARM, "resilient": ARM, "common": ARM}}, …]}
+//	{"deadlineMs": 500, "results": [{"scenario": "503-window", "transport": "http",
+//	  "arms": {"naive": ARM, "resilient": ARM, "common": ARM},
+//	  "timeline": [{"atMs": 0, "arms": {"naive": {"ok": n, "calls": n}, …}}, …],
+//	  "recoveryMs": {"naive": x, "resilient": x, "common": x}}, …]}
 //
 // with ARM = {"calls", "ok", "degraded", "failedFast", "failedSlow",
 // "p50Ms", "p99Ms", "requestsPerCall", "duplicateEffects"}, where ok +
 // degraded + failedFast + failedSlow = calls and a fast failure is an error
-// in under a tenth of deadlineMs.
+// in under a tenth of deadlineMs. The timeline counts each arm's calls and
+// fresh answers (ok) per 100 ms of the fault phase, by planned start;
+// recoveryMs, only where the fault ends within the phase (503-window), is
+// how long after its end an arm's fresh answers in a bucket were back to
+// 90 % of its share during the healthy warm-up, -1 if never.
 //
 // It exits with status 1 when an acceptance line or a fault-suite criterion
 // is not met, 2 on bad flags.
