@@ -232,9 +232,9 @@ func breakerCell(d *Dependency) string {
 		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]), fleetCell(d), throttleCell(d.Policy.Throttle))
 }
 
-// throttleCell renders the adaptive throttle in force, "throttle 3×/150 ms":
+// throttleCell renders the adaptive throttle in force, "throttle 3×/250 ms":
 // while the dependency sheds load the client sends about 3 times what it
-// accepted over the last 150 ms (the Marks line says so).
+// accepted over the last 250 ms (the Marks line says so).
 func throttleCell(t runtime.ThrottlePolicy) string {
 	if t.Disabled {
 		return "no throttle"

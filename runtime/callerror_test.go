@@ -153,3 +153,22 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		})
 	}
 }
+
+// TestCallErrorSaysTheCountOnce: a call failed by the dependency's answer
+// says how many attempts it made once, in the call's words, not again in
+// the answer's.
+func TestCallErrorSaysTheCountOnce(t *testing.T) {
+	for _, tc := range []struct {
+		attempts int
+		want     string
+	}{
+		{1, "resilient: pets GetPet: failed after 1 attempt: remote error 503 Service Unavailable: busy (retry after 1s)"},
+		{3, "resilient: pets GetPet: failed after 3 attempts: remote error 503 Service Unavailable: busy (retry after 1s)"},
+	} {
+		re := &runtime.RemoteError{Status: 503, Code: "Service Unavailable", Message: "busy", Attempts: tc.attempts, RetryAfter: time.Second, Class: runtime.Overloaded}
+		err := &runtime.CallError{Dependency: "pets", Operation: "GetPet", Attempts: tc.attempts, End: runtime.EndAttempt, Err: re}
+		if got := err.Error(); got != tc.want {
+			t.Errorf("Error() = %q, want %q", got, tc.want)
+		}
+	}
+}

@@ -49,6 +49,10 @@ type Credential struct {
 	// Scheme is the name of the security scheme, as the spec writes it
 	// ("bearerAuth"); errors name it, never the credential.
 	Scheme string
+	// Option names what gives the client the credential, such as a
+	// generated client's option "WithBearerToken"; a missing credential's
+	// error tells the caller to use it. Empty when there is none to name.
+	Option string
 	// Apply adds the credential to an attempt's request (see the helpers
 	// [BearerToken], [BasicAuth], [APIKeyHeader], [APIKeyQuery],
 	// [APIKeyCookie], [AuthorizationHeader]); nil when the client was
@@ -94,12 +98,16 @@ func WithCredentials(alternatives ...[]Credential) CallOption {
 			return
 		}
 		req := make([][]string, len(alternatives))
+		var opts []string
 		for i, alt := range alternatives {
 			for _, c := range alt {
 				req[i] = append(req[i], c.Scheme)
+				if c.Apply == nil && c.Option != "" && !slices.Contains(opts, c.Option) {
+					opts = append(opts, c.Option)
+				}
 			}
 		}
-		o.missing = &MissingCredentialError{Dependency: o.dep.name, Operation: o.name, Requirement: req}
+		o.missing = &MissingCredentialError{Dependency: o.dep.name, Operation: o.name, Requirement: req, Options: opts}
 	})
 }
 
@@ -119,6 +127,9 @@ type MissingCredentialError struct {
 	// Requirement lists the alternatives of the operation's security
 	// requirement, each the names of the schemes it needs together.
 	Requirement [][]string
+	// Options names what would give the client a missing credential
+	// ([Credential.Option]), such as "WithBearerToken"; empty when unknown.
+	Options []string
 }
 
 // Error names the schemes that would do.
@@ -138,7 +149,18 @@ func (e *MissingCredentialError) Error() string {
 			b.WriteString(printable(s))
 		}
 	}
-	b.WriteString("); give the client one with its credential options")
+	b.WriteString(")")
+	if len(e.Options) == 0 {
+		b.WriteString("; give the client one with its credential options")
+		return b.String()
+	}
+	b.WriteString("; give the client one with ")
+	for i, o := range e.Options {
+		if i > 0 {
+			b.WriteString(" or ")
+		}
+		b.WriteString(printable(o))
+	}
 	return b.String()
 }
 

@@ -187,7 +187,11 @@ type InvalidRequestError struct {
 
 // Error describes the failure.
 func (e *InvalidRequestError) Error() string {
-	return "resilient: " + e.Dependency + " " + e.Operation + ": invalid request, not sent: " + e.Err.Error()
+	// The reason may name the call itself (a *MissingCredentialError
+	// does): say it once.
+	why := strings.TrimPrefix(e.Err.Error(), "resilient: ")
+	why = strings.TrimPrefix(why, e.Dependency+" "+e.Operation+": ")
+	return "resilient: " + e.Dependency + " " + e.Operation + ": invalid request, not sent: " + why
 }
 
 // Is reports whether target is [ErrInvalidRequest] or [ErrNotSent].
@@ -526,12 +530,8 @@ func (e *RemoteError) Error() string {
 	if e.Message != "" {
 		msg += ": " + e.Message
 	}
-	if e.Attempts > 0 {
-		msg += " (attempts " + strconv.Itoa(e.Attempts)
-		if e.RetryAfter > 0 {
-			msg += ", retry after " + e.RetryAfter.String()
-		}
-		msg += ")"
+	if e.RetryAfter > 0 {
+		msg += " (retry after " + e.RetryAfter.String() + ")"
 	}
 	return msg
 }

@@ -204,8 +204,8 @@ func credentialsDoc(creds [][]*schemeView) []string {
 // credentialsCode writes, in NewClient, the credentials of op's calls:
 //
 //	c.ops.GetMe = c.ops.GetMe.With(resilient.WithCredentials(
-//		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
-//		[]resilient.Credential{{Scheme: "api_key", Apply: o.credAPIKey}, {Scheme: "app_id", Apply: o.credAPIKeyAppID}},
+//		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+//		[]resilient.Credential{{Scheme: "api_key", Option: "WithAPIKey", Apply: o.credAPIKey}, …},
 //	))
 func credentialsCode(op *opView) jen.Code {
 	var alts []jen.Code
@@ -213,6 +213,9 @@ func credentialsCode(op *opView) jen.Code {
 		var creds []jen.Code
 		for _, s := range set {
 			fields := []jen.Code{jen.Id("Scheme").Op(":").Lit(s.src.Name)}
+			if s.option != "" {
+				fields = append(fields, jen.Id("Option").Op(":").Lit(s.option))
+			}
 			if s.field != "" {
 				fields = append(fields, jen.Id("Apply").Op(":").Id("o").Dot(s.field))
 			}

@@ -290,8 +290,8 @@ func TestGRPCSpans(t *testing.T) {
 	if len(calls) != 1 || len(attempts) != 2 {
 		t.Fatalf("%d call and %d attempt spans, want 1 and 2", len(calls), len(attempts))
 	}
-	if r := attrs(attempts[1])[oteltrace.RetryReasonKey].AsString(); r != "transient" {
-		t.Errorf("second attempt's retry reason %q, want transient", r)
+	if r := attrs(attempts[1])[oteltrace.RetryReasonKey].AsString(); r != "overloaded" {
+		t.Errorf("second attempt's retry reason %q, want overloaded (an UNAVAILABLE the server answered)", r)
 	}
 	var clients int
 	for _, s := range spans {

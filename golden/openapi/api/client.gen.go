@@ -677,56 +677,56 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.ops.CreateJob = c.ops.CreateJob.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "oauth", Apply: o.credOAuth2}},
-		[]resilient.Credential{{Scheme: "apiKey", Apply: o.credAPIKey}, {Scheme: "appID", Apply: o.credAPIKeyAppID}},
+		[]resilient.Credential{{Scheme: "oauth", Option: "WithOAuth2", Apply: o.credOAuth2}},
+		[]resilient.Credential{{Scheme: "apiKey", Option: "WithAPIKey", Apply: o.credAPIKey}, {Scheme: "appID", Option: "WithAPIKeyAppID", Apply: o.credAPIKeyAppID}},
 	))
 	if c.ops.DeleteJob, err = dep.Operation(p.DeleteJob); err != nil {
 		return nil, err
 	}
 	c.ops.DeleteJob = c.ops.DeleteJob.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "basicAuth", Apply: o.credBasicAuth}, {Scheme: "session", Apply: o.credAPIKeySession}},
+		[]resilient.Credential{{Scheme: "basicAuth", Option: "WithBasicAuth", Apply: o.credBasicAuth}, {Scheme: "session", Option: "WithAPIKeySession", Apply: o.credAPIKeySession}},
 	))
 	if c.ops.GetJob, err = dep.Operation(p.GetJob); err != nil {
 		return nil, err
 	}
 	c.ops.GetJob = c.ops.GetJob.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.GetArtifact, err = dep.Operation(p.GetArtifact); err != nil {
 		return nil, err
 	}
 	c.ops.GetArtifact = c.ops.GetArtifact.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "oidc", Apply: o.credOpenIDConnect}},
+		[]resilient.Credential{{Scheme: "oidc", Option: "WithOpenIDConnect", Apply: o.credOpenIDConnect}},
 	))
 	if c.ops.PutArtifact, err = dep.Operation(p.PutArtifact); err != nil {
 		return nil, err
 	}
 	c.ops.PutArtifact = c.ops.PutArtifact.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.AddAttachment, err = dep.Operation(p.AddAttachment); err != nil {
 		return nil, err
 	}
 	c.ops.AddAttachment = c.ops.AddAttachment.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.WatchJob, err = dep.Operation(p.WatchJob); err != nil {
 		return nil, err
 	}
 	c.ops.WatchJob = c.ops.WatchJob.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.TailLog, err = dep.Operation(p.TailLog); err != nil {
 		return nil, err
 	}
 	c.ops.TailLog = c.ops.TailLog.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.CreateSubscription, err = dep.Operation(p.CreateSubscription); err != nil {
 		return nil, err
 	}
 	c.ops.CreateSubscription = c.ops.CreateSubscription.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.CreateToken, err = dep.Operation(p.CreateToken); err != nil {
 		return nil, err

@@ -447,7 +447,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.ops.GetAudit = c.ops.GetAudit.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "oidc", Apply: o.credOpenIDConnect}},
+		[]resilient.Credential{{Scheme: "oidc", Option: "WithOpenIDConnect", Apply: o.credOpenIDConnect}},
 		[]resilient.Credential{},
 	))
 	if c.ops.GetHealth, err = dep.Operation(p.GetHealth); err != nil {
@@ -457,20 +457,20 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.ops.GetMe = c.ops.GetMe.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Apply: o.credBearerToken}},
+		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.GetSecret, err = dep.Operation(p.GetSecret); err != nil {
 		return nil, err
 	}
 	c.ops.GetSecret = c.ops.GetSecret.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "oauth", Apply: o.credOAuth2}},
-		[]resilient.Credential{{Scheme: "apiKey", Apply: o.credAPIKey}, {Scheme: "appID", Apply: o.credAPIKeyAppID}},
+		[]resilient.Credential{{Scheme: "oauth", Option: "WithOAuth2", Apply: o.credOAuth2}},
+		[]resilient.Credential{{Scheme: "apiKey", Option: "WithAPIKey", Apply: o.credAPIKey}, {Scheme: "appID", Option: "WithAPIKeyAppID", Apply: o.credAPIKeyAppID}},
 	))
 	if c.ops.PutSecret, err = dep.Operation(p.PutSecret); err != nil {
 		return nil, err
 	}
 	c.ops.PutSecret = c.ops.PutSecret.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "basicAuth", Apply: o.credBasicAuth}, {Scheme: "session", Apply: o.credAPIKeySession}},
+		[]resilient.Credential{{Scheme: "basicAuth", Option: "WithBasicAuth", Apply: o.credBasicAuth}, {Scheme: "session", Option: "WithAPIKeySession", Apply: o.credAPIKeySession}},
 	))
 	return c, nil
 }

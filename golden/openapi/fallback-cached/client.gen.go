@@ -324,7 +324,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.ops.GetCatalogItem = c.ops.GetCatalogItem.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "token", Apply: o.credBearerToken}},
+		[]resilient.Credential{{Scheme: "token", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.GetProfile, err = dep.Operation(p.GetProfile); err != nil {
 		return nil, err
