@@ -54,6 +54,11 @@ latency: {p99: 180ms, rps: 200}
 			wantErrs: []string{`api.yaml:1:9: E-EXT-UNKNOWN: unknown key "retires" in retry (#/x-resilience/retry/retires); did you mean "maxRetries"?`},
 		},
 		{
+			name:     "a plural suggests its singular",
+			src:      "retries: {maxRetries: 2}",
+			wantErrs: []string{`api.yaml:1:1: E-EXT-UNKNOWN: unknown key "retries" in policy (#/x-resilience/retries); did you mean "retry"?`},
+		},
+		{
 			name:     "snake_case key in yaml suggests camelCase",
 			src:      "retry: {max_retries: 2}",
 			wantErrs: []string{`api.yaml:1:9: E-EXT-UNKNOWN: unknown key "max_retries" in retry (#/x-resilience/retry/max_retries); did you mean "maxRetries"?`},

@@ -7,19 +7,29 @@ import (
 
 // suggest returns the candidate nearest to word, or "" when none is near
 // enough to be a likely typo. Case and underscores are ignored, a swap of
-// two letters counts as one edit, and a candidate also matches by its last
-// camelCase words ("retries" is near "maxRetries").
+// two letters counts as one edit, a candidate also matches by its last
+// camelCase words ("retries" is near "maxRetries"), and a plural word by
+// its singular ("retries" is near "retry").
 func suggest(word string, candidates []string) string {
 	w := normalize(word)
 	if len(w) > 64 {
 		return ""
 	}
+	forms := []string{w}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		forms = append(forms, w[:len(w)-3]+"y")
+	case strings.HasSuffix(w, "s") && len(w) > 3:
+		forms = append(forms, w[:len(w)-1])
+	}
 	best, bestDist := "", -1
 	for _, c := range candidates {
 		for _, form := range suffixes(c) {
-			d := editDistance(w, normalize(form))
-			if bestDist < 0 || d < bestDist {
-				best, bestDist = c, d
+			for _, wf := range forms {
+				d := editDistance(wf, normalize(form))
+				if bestDist < 0 || d < bestDist {
+					best, bestDist = c, d
+				}
 			}
 		}
 	}
