@@ -58,6 +58,7 @@ func Proto(req *pluginpb.CodeGeneratorRequest, opts ProtoOptions) (*pluginpb.Cod
 	plugin.SupportedFeatures = supportedFeatures
 	plugin.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
 	plugin.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
+	params.module = moduleParam(req.GetParameter())
 	var list diag.List
 	if err := generateProto(plugin, params, opts, &list); err != nil {
 		plugin.Error(err)
@@ -190,11 +191,52 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 			return list.Err()
 		}
 	}
-	if params.review != "" {
-		g := plugin.NewGeneratedFile(params.review, "")
-		g.P(protoReview(resolved))
-	}
+	writeReviews(plugin, params, services, resolved)
 	return nil
+}
+
+// writeReviews adds the Markdown reviews that review= asks for: none when
+// the run generates no service; one file for the run, or, when the name
+// holds {package}, one per proto package, named for it (buf runs the
+// plugin once per directory, and each run must write names of its own).
+// Under module= the name is given the module's prefix, which protogen
+// strips from every generated name.
+func writeReviews(plugin *protogen.Plugin, params protoParams, services []*ir.Service, resolved []*resolve.Service) {
+	if params.review == "" || len(services) == 0 {
+		return
+	}
+	groups := map[string][]*resolve.Service{}
+	var names []string
+	for i, svc := range services {
+		if resolved[i] == nil {
+			continue
+		}
+		name := strings.ReplaceAll(params.review, reviewPackage, protoPackage(svc.FullName, svc.Name))
+		if _, ok := groups[name]; !ok {
+			names = append(names, name)
+		}
+		groups[name] = append(groups[name], resolved[i])
+	}
+	for _, name := range names {
+		out := name
+		if params.module != "" {
+			out = params.module + "/" + name
+		}
+		g := plugin.NewGeneratedFile(out, "")
+		g.P(protoReview(groups[name]))
+	}
+}
+
+// protoPackage is the proto package of a service by its full name, or
+// "_" for a file without one.
+func protoPackage(fullName, name string) string {
+	if pkg, ok := strings.CutSuffix(fullName, "."+name); ok && pkg != "" {
+		return pkg
+	}
+	if i := strings.LastIndexByte(fullName, '.'); i > 0 {
+		return fullName[:i]
+	}
+	return "_"
 }
 
 // protoReview renders the Markdown review of every generated service.

@@ -46,7 +46,17 @@
 //	                               generated in this run to <file> under the output directory:
 //	                               a relative slash-separated path that stays inside it (an
 //	                               absolute path, a ".." that climbs out, a backslash, a ":" or
-//	                               a control character is an error); default none
+//	                               a control character is an error); default none.
+//	                               {package} in the name stands for the proto package:
+//	                               each package gets its own review (reviews/{package}.md
+//	                               gives reviews/google.pubsub.v1.md). A run that generates
+//	                               no service writes no review. Under module= the name is
+//	                               not prefixed: it is written as given.
+//
+// buf runs a local plugin once per directory by default, and each run
+// would write the same review= name: name the review with {package}, or
+// set strategy: all on the plugin in buf.gen.yaml for one review of
+// everything.
 //
 // Policy layers, widest first: built-in defaults, the policy file's
 // defaults and its entry for the service (named by its full name, such as
