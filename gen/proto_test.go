@@ -364,3 +364,32 @@ func TestProtoPolicyWarningIsNotFatal(t *testing.T) {
 		t.Errorf("warnings = %v, want one W-SHADOWED warning", warnings)
 	}
 }
+
+// TestProtoIdempotencyKeyNotMetadata: an idempotency key name that gRPC
+// cannot send as metadata is refused at generation time, where it was
+// written, with a fix; a valid one generates.
+func TestProtoIdempotencyKeyNotMetadata(t *testing.T) {
+	for _, tt := range []struct{ key, want string }{
+		{"idem#key", `x.proto:8:3: E-METADATA-KEY: idempotency key "idem#key" of method /p.S/A is not a gRPC metadata key`},
+		{"grpc-idem", `E-METADATA-KEY: idempotency key "grpc-idem"`},
+		{"idem-bin", `E-METADATA-KEY: idempotency key "idem-bin"`},
+		{"Idempotency-Key", ""},
+	} {
+		src := protoHeader + "service S {\n  rpc A(M) returns (M) {\n  option (resilient.v1.method) = {idempotency_key: \"" + tt.key + "\"};\n  }\n}\n"
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "", "x.proto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := runProto(req, nil, nil)
+		got := resp.GetError()
+		if tt.want == "" {
+			if got != "" || len(resp.File) == 0 {
+				t.Errorf("%q: error %q, %d files; want files", tt.key, got, len(resp.File))
+			}
+			continue
+		}
+		if !strings.Contains(got, tt.want) || !strings.Contains(got, "such as idempotency-key") || len(resp.File) != 0 {
+			t.Errorf("%q: error %q, %d files; want %q with its fix, no file", tt.key, got, len(resp.File), tt.want)
+		}
+	}
+}

@@ -144,6 +144,7 @@
 //	E-FALLBACK-STATIC      a static fallback on an RPC, whose value a policy cannot spell as a message
 //	E-FALLBACK-STREAM      a fallback on a streaming method
 //	W-KEY-NOT-GRPC         connectTimeout or deadlineHeader written for a gRPC service, left out
+//	E-METADATA-KEY         an idempotency key name that gRPC cannot send as a metadata key
 //
 // # One retry layer
 //
