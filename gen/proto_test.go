@@ -393,3 +393,40 @@ func TestProtoIdempotencyKeyNotMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestProtoReviewIdempotencyBasis: on Google's Pub/Sub protos, which set
+// no idempotency_level, the review says where each idempotency comes
+// from, and a GET-bound method is retried.
+func TestProtoReviewIdempotencyBasis(t *testing.T) {
+	req, err := prototest.Request([]string{"testdata/googleapis"}, nil, "review=REVIEW.md", "google/pubsub/v1/pubsub.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := runProto(req, nil, nil)
+	if resp.GetError() != "" {
+		t.Fatal(resp.GetError())
+	}
+	review := resp.File[len(resp.File)-1].GetContent()
+	var getTopic string
+	for _, line := range strings.Split(review, "\n") {
+		if strings.HasPrefix(line, "| google.pubsub.v1.Publisher/GetTopic (gRPC) |") {
+			getTopic = line
+		}
+	}
+	if !strings.Contains(getTopic, "| 2 (default), full jitter") || !strings.HasSuffix(getTopic, "| yes (from google.api.http GET) |") {
+		t.Errorf("GetTopic's row = %q, want 2 retries, read-only from google.api.http GET", getTopic)
+	}
+	for _, want := range []string{
+		"| yes (from google.api.http GET) |\n",
+		"| yes (from google.api.http PUT) |\n",
+		"| yes (from google.api.http DELETE) |\n",
+		"| no (from google.api.http POST) |\n",
+	} {
+		if !strings.Contains(review, want) {
+			t.Errorf("review lacks %q:\n%s", want, review)
+		}
+	}
+	if n := strings.Count(review, "(from google.api.http GET)"); n != 8 {
+		t.Errorf("%d GET-bound methods are reads, want 8", n)
+	}
+}

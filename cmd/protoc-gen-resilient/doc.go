@@ -5,9 +5,18 @@
 // NewResilient<Service>Client(cc, opts...) <Service>Client: the interface
 // protoc-gen-go-grpc generates, so adoption is one constructor change.
 // Every RPC gets deadline propagation, a bulkhead, a circuit breaker and
-// retries only where the proto says the method is idempotent
-// (idempotency_level NO_SIDE_EFFECTS or IDEMPOTENT, or the
-// (resilient.v1.method) option).
+// retries only where the proto says the method is idempotent.
+//
+// Idempotency is read from what the proto says, the first that applies:
+// the (resilient.v1.method) option (idempotent, idempotency_key); the
+// idempotency_level (NO_SIDE_EFFECTS is a read, IDEMPOTENT idempotent);
+// the google.api.http binding (GET is a read; PUT and DELETE are
+// idempotent, unless they return a google.longrunning.Operation, which
+// stays sent once; POST, PATCH and custom are sent once); with no binding,
+// a standard Get<X> (AIP-131) or List<Xs> (AIP-132) method with its
+// standard request, a read. The review shows the basis: "yes (from
+// google.api.http GET)", "yes (from AIP-131)". Retried status codes follow
+// AIP-194: UNAVAILABLE, and RESOURCE_EXHAUSTED only with a retry pushback.
 //
 // With protoc:
 //

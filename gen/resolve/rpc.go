@@ -56,7 +56,11 @@ func rpcRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Opera
 		return
 	}
 	res.Policy.Name = op.RPC.FullMethod
-	explainIdempotency(res, "idempotency_level")
+	basis := op.RPC.IdempotencyBasis
+	if basis == "" {
+		basis = "idempotency_level"
+	}
+	explainIdempotency(res, basis)
 	// Metadata keys are lower case; the runtime sends the key as written.
 	res.IdempotencyKey = strings.ToLower(res.IdempotencyKey)
 	res.Policy.IdempotencyKey = res.IdempotencyKey

@@ -172,8 +172,9 @@ var _ PlaceholderClient = (*resilientPlaceholderClient)(nil)
 // NewResilientPlaceholderClient returns a PlaceholderClient, as NewPlaceholderClient does, whose
 // every method runs through the resilience pipeline of the dependency
 // golden.empty.Placeholder: overall deadline (sent natively as grpc-timeout), bulkhead,
-// retries of idempotent methods only (idempotency_level IDEMPOTENT or
-// NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy
+// retries of idempotent methods only (by idempotency_level, else a
+// google.api.http GET, PUT or DELETE, else a standard Get or List method),
+// circuit breaker and per-attempt timeout, with the policy
 // of DefaultPlaceholderPolicy as changed by the options. Per call,
 // resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.
 //
@@ -396,8 +397,9 @@ var _ PingerClient = (*resilientPingerClient)(nil)
 // NewResilientPingerClient returns a PingerClient, as NewPingerClient does, whose
 // every method runs through the resilience pipeline of the dependency
 // golden.empty.Pinger: overall deadline (sent natively as grpc-timeout), bulkhead,
-// retries of idempotent methods only (idempotency_level IDEMPOTENT or
-// NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy
+// retries of idempotent methods only (by idempotency_level, else a
+// google.api.http GET, PUT or DELETE, else a standard Get or List method),
+// circuit breaker and per-attempt timeout, with the policy
 // of DefaultPingerPolicy as changed by the options. Per call,
 // resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.
 //
