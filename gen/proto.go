@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
@@ -79,9 +79,13 @@ func errorResponse(err error) *pluginpb.CodeGeneratorResponse {
 }
 
 // requestError turns protogen's refusal of req into a diagnostic: our own
-// parameters' errors already are; protogen's about a file's Go package
-// become E-GO-PACKAGE on that file, about its parameters E-PARAMETER, any
-// other E-REQUEST. Its multi-line text is cut to the first line.
+// parameters' errors already are. The others are classified by where in
+// the request the refusal lies, never by protogen's wording: when
+// protogen refuses the parameters alone, E-PARAMETER; when every
+// descriptor builds and protogen refuses the first file it is given with
+// its imports, E-GO-PACKAGE on that file (a Go import path it cannot
+// determine or accept); any other E-REQUEST. Its multi-line text is cut
+// to the first line.
 func requestError(req *pluginpb.CodeGeneratorRequest, err error) error {
 	var d diag.Diagnostic
 	if errors.As(err, &d) {
@@ -89,22 +93,42 @@ func requestError(req *pluginpb.CodeGeneratorRequest, err error) error {
 	}
 	msg, _ := diag.FirstLine(err.Error(), len(err.Error()))
 	d = diag.Diagnostic{Rule: diag.RuleRequest, Message: msg}
-	switch {
-	case strings.Contains(msg, "Go import path") || strings.Contains(msg, "Go package"):
-		d.Rule = diag.RuleGoPackage
-		d.Fix = `give the file an option go_package = "example.com/pets/v1;petsv1", or pass the parameter M<file>=<import path>`
-		for _, f := range req.GetProtoFile() {
-			if strings.Contains(msg, strconv.Quote(f.GetName())) {
-				d.Location.File = f.GetName()
-				d.Message += fmt.Sprintf(" (proto package %q)", f.GetPackage())
-				break
-			}
-		}
-	case strings.Contains(msg, "parameter") || strings.Contains(msg, "path type") || strings.Contains(msg, "module="):
+	if parameterRefused(req) {
 		d.Rule = diag.RuleParameter
 		d.Fix = "pass parameters as protoc-gen-resilient's documentation lists them"
+	} else if f := goPackageRefused(req); f != nil {
+		d.Rule = diag.RuleGoPackage
+		d.Fix = `give the file an option go_package = "example.com/pets/v1;petsv1", or pass the parameter M<file>=<import path>`
+		d.Location.File = f.GetName()
+		d.Message += fmt.Sprintf(" (proto package %q)", f.GetPackage())
 	}
 	return diag.List{d}
+}
+
+// parameterRefused reports whether protogen refuses req's parameters
+// alone, with no file.
+func parameterRefused(req *pluginpb.CodeGeneratorRequest) bool {
+	var params protoParams
+	_, err := protogen.Options{ParamFunc: params.set}.New(&pluginpb.CodeGeneratorRequest{Parameter: req.Parameter})
+	return err != nil
+}
+
+// goPackageRefused returns the first file of req, in the request's order
+// (imports first), that protogen refuses when given it with the files
+// before it, once every descriptor of req builds; nil when the
+// descriptors do not build or no file is refused on its own.
+func goPackageRefused(req *pluginpb.CodeGeneratorRequest) *descriptorpb.FileDescriptorProto {
+	if _, err := protodesc.NewFiles(&descriptorpb.FileDescriptorSet{File: req.GetProtoFile()}); err != nil {
+		return nil
+	}
+	var params protoParams
+	for i, f := range req.GetProtoFile() {
+		one := &pluginpb.CodeGeneratorRequest{Parameter: req.Parameter, ProtoFile: req.GetProtoFile()[:i+1], FileToGenerate: []string{f.GetName()}}
+		if _, err := (protogen.Options{ParamFunc: params.set}).New(one); err != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 // generateProto adds the generated files to plugin. Diagnostics go to

@@ -430,3 +430,25 @@ func TestProtoReviewIdempotencyBasis(t *testing.T) {
 		t.Errorf("%d GET-bound methods are reads, want 8", n)
 	}
 }
+
+// TestProtoRequestErrorByPosition: protogen's refusals are classified by
+// where in the request they lie, not by their wording: a descriptor that
+// does not build is E-REQUEST even when the file's name reads like a
+// parameter or a Go package problem.
+func TestProtoRequestErrorByPosition(t *testing.T) {
+	for _, name := range []string{"parameter.proto", "no Go package.proto", "module=.proto"} {
+		broken := &descriptorpb.FileDescriptorProto{
+			Name: proto.String(name), Package: proto.String("p"), Syntax: proto.String("proto3"),
+			Options: &descriptorpb.FileOptions{GoPackage: proto.String("example.com/p")},
+			MessageType: []*descriptorpb.DescriptorProto{{Name: proto.String("M"), Field: []*descriptorpb.FieldDescriptorProto{{
+				Name: proto.String("x"), Number: proto.Int32(1), Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
+				Type: descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(), TypeName: proto.String(".p.Missing"),
+			}}}},
+		}
+		req := &pluginpb.CodeGeneratorRequest{FileToGenerate: []string{name}, ProtoFile: []*descriptorpb.FileDescriptorProto{broken}}
+		got := runProto(req, nil, nil).GetError()
+		if !strings.HasPrefix(got, "E-REQUEST: ") {
+			t.Errorf("%s: error %q, want E-REQUEST", name, got)
+		}
+	}
+}
