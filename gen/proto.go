@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
@@ -58,6 +58,7 @@ func Proto(req *pluginpb.CodeGeneratorRequest, opts ProtoOptions) (*pluginpb.Cod
 	plugin.SupportedFeatures = supportedFeatures
 	plugin.SupportedEditionsMinimum = descriptorpb.Edition_EDITION_PROTO2
 	plugin.SupportedEditionsMaximum = descriptorpb.Edition_EDITION_2023
+	params.module = moduleParam(req.GetParameter())
 	var list diag.List
 	if err := generateProto(plugin, params, opts, &list); err != nil {
 		plugin.Error(err)
@@ -78,9 +79,13 @@ func errorResponse(err error) *pluginpb.CodeGeneratorResponse {
 }
 
 // requestError turns protogen's refusal of req into a diagnostic: our own
-// parameters' errors already are; protogen's about a file's Go package
-// become E-GO-PACKAGE on that file, about its parameters E-PARAMETER, any
-// other E-REQUEST. Its multi-line text is cut to the first line.
+// parameters' errors already are. The others are classified by where in
+// the request the refusal lies, never by protogen's wording: when
+// protogen refuses the parameters alone, E-PARAMETER; when every
+// descriptor builds and protogen refuses the first file it is given with
+// its imports, E-GO-PACKAGE on that file (a Go import path it cannot
+// determine or accept); any other E-REQUEST. Its multi-line text is cut
+// to the first line.
 func requestError(req *pluginpb.CodeGeneratorRequest, err error) error {
 	var d diag.Diagnostic
 	if errors.As(err, &d) {
@@ -88,22 +93,42 @@ func requestError(req *pluginpb.CodeGeneratorRequest, err error) error {
 	}
 	msg, _ := diag.FirstLine(err.Error(), len(err.Error()))
 	d = diag.Diagnostic{Rule: diag.RuleRequest, Message: msg}
-	switch {
-	case strings.Contains(msg, "Go import path") || strings.Contains(msg, "Go package"):
-		d.Rule = diag.RuleGoPackage
-		d.Fix = `give the file an option go_package = "example.com/pets/v1;petsv1", or pass the parameter M<file>=<import path>`
-		for _, f := range req.GetProtoFile() {
-			if strings.Contains(msg, strconv.Quote(f.GetName())) {
-				d.Location.File = f.GetName()
-				d.Message += fmt.Sprintf(" (proto package %q)", f.GetPackage())
-				break
-			}
-		}
-	case strings.Contains(msg, "parameter") || strings.Contains(msg, "path type") || strings.Contains(msg, "module="):
+	if parameterRefused(req) {
 		d.Rule = diag.RuleParameter
 		d.Fix = "pass parameters as protoc-gen-resilient's documentation lists them"
+	} else if f := goPackageRefused(req); f != nil {
+		d.Rule = diag.RuleGoPackage
+		d.Fix = `give the file an option go_package = "example.com/pets/v1;petsv1", or pass the parameter M<file>=<import path>`
+		d.Location.File = f.GetName()
+		d.Message += fmt.Sprintf(" (proto package %q)", f.GetPackage())
 	}
 	return diag.List{d}
+}
+
+// parameterRefused reports whether protogen refuses req's parameters
+// alone, with no file.
+func parameterRefused(req *pluginpb.CodeGeneratorRequest) bool {
+	var params protoParams
+	_, err := protogen.Options{ParamFunc: params.set}.New(&pluginpb.CodeGeneratorRequest{Parameter: req.Parameter})
+	return err != nil
+}
+
+// goPackageRefused returns the first file of req, in the request's order
+// (imports first), that protogen refuses when given it with the files
+// before it, once every descriptor of req builds; nil when the
+// descriptors do not build or no file is refused on its own.
+func goPackageRefused(req *pluginpb.CodeGeneratorRequest) *descriptorpb.FileDescriptorProto {
+	if _, err := protodesc.NewFiles(&descriptorpb.FileDescriptorSet{File: req.GetProtoFile()}); err != nil {
+		return nil
+	}
+	var params protoParams
+	for i, f := range req.GetProtoFile() {
+		one := &pluginpb.CodeGeneratorRequest{Parameter: req.Parameter, ProtoFile: req.GetProtoFile()[:i+1], FileToGenerate: []string{f.GetName()}}
+		if _, err := (protogen.Options{ParamFunc: params.set}).New(one); err != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 // generateProto adds the generated files to plugin. Diagnostics go to
@@ -190,11 +215,52 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 			return list.Err()
 		}
 	}
-	if params.review != "" {
-		g := plugin.NewGeneratedFile(params.review, "")
-		g.P(protoReview(resolved))
-	}
+	writeReviews(plugin, params, services, resolved)
 	return nil
+}
+
+// writeReviews adds the Markdown reviews that review= asks for: none when
+// the run generates no service; one file for the run, or, when the name
+// holds {package}, one per proto package, named for it (buf runs the
+// plugin once per directory, and each run must write names of its own).
+// Under module= the name is given the module's prefix, which protogen
+// strips from every generated name.
+func writeReviews(plugin *protogen.Plugin, params protoParams, services []*ir.Service, resolved []*resolve.Service) {
+	if params.review == "" || len(services) == 0 {
+		return
+	}
+	groups := map[string][]*resolve.Service{}
+	var names []string
+	for i, svc := range services {
+		if resolved[i] == nil {
+			continue
+		}
+		name := strings.ReplaceAll(params.review, reviewPackage, protoPackage(svc.FullName, svc.Name))
+		if _, ok := groups[name]; !ok {
+			names = append(names, name)
+		}
+		groups[name] = append(groups[name], resolved[i])
+	}
+	for _, name := range names {
+		out := name
+		if params.module != "" {
+			out = params.module + "/" + name
+		}
+		g := plugin.NewGeneratedFile(out, "")
+		g.P(protoReview(groups[name]))
+	}
+}
+
+// protoPackage is the proto package of a service by its full name, or
+// "_" for a file without one.
+func protoPackage(fullName, name string) string {
+	if pkg, ok := strings.CutSuffix(fullName, "."+name); ok && pkg != "" {
+		return pkg
+	}
+	if i := strings.LastIndexByte(fullName, '.'); i > 0 {
+		return fullName[:i]
+	}
+	return "_"
 }
 
 // protoReview renders the Markdown review of every generated service.

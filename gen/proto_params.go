@@ -19,6 +19,26 @@ type protoParams struct {
 	// generated file (review=), a relative slash-separated path inside
 	// protoc's output directory; empty for none.
 	review string
+	// module is protogen's module= prefix, which the review's name is
+	// given so that protogen can strip it as from every generated name.
+	module string
+}
+
+// reviewPackage in the review= name stands for the proto package of the
+// services it reviews: each package gets its own review.
+const reviewPackage = "{package}"
+
+// moduleParam returns the value of the module= parameter in parameter,
+// the comma-separated parameters of the request; protogen keeps it to
+// itself.
+func moduleParam(parameter string) string {
+	module := ""
+	for _, p := range strings.Split(parameter, ",") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(p), "module="); ok {
+			module = v
+		}
+	}
+	return module
 }
 
 // set sets the parameter name to value, for protogen.Options.ParamFunc.

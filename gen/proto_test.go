@@ -364,3 +364,91 @@ func TestProtoPolicyWarningIsNotFatal(t *testing.T) {
 		t.Errorf("warnings = %v, want one W-SHADOWED warning", warnings)
 	}
 }
+
+// TestProtoIdempotencyKeyNotMetadata: an idempotency key name that gRPC
+// cannot send as metadata is refused at generation time, where it was
+// written, with a fix; a valid one generates.
+func TestProtoIdempotencyKeyNotMetadata(t *testing.T) {
+	for _, tt := range []struct{ key, want string }{
+		{"idem#key", `x.proto:8:3: E-METADATA-KEY: idempotency key "idem#key" of method /p.S/A is not a gRPC metadata key`},
+		{"grpc-idem", `E-METADATA-KEY: idempotency key "grpc-idem"`},
+		{"idem-bin", `E-METADATA-KEY: idempotency key "idem-bin"`},
+		{"Idempotency-Key", ""},
+	} {
+		src := protoHeader + "service S {\n  rpc A(M) returns (M) {\n  option (resilient.v1.method) = {idempotency_key: \"" + tt.key + "\"};\n  }\n}\n"
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "", "x.proto")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := runProto(req, nil, nil)
+		got := resp.GetError()
+		if tt.want == "" {
+			if got != "" || len(resp.File) == 0 {
+				t.Errorf("%q: error %q, %d files; want files", tt.key, got, len(resp.File))
+			}
+			continue
+		}
+		if !strings.Contains(got, tt.want) || !strings.Contains(got, "such as idempotency-key") || len(resp.File) != 0 {
+			t.Errorf("%q: error %q, %d files; want %q with its fix, no file", tt.key, got, len(resp.File), tt.want)
+		}
+	}
+}
+
+// TestProtoReviewIdempotencyBasis: on Google's Pub/Sub protos, which set
+// no idempotency_level, the review says where each idempotency comes
+// from, and a GET-bound method is retried.
+func TestProtoReviewIdempotencyBasis(t *testing.T) {
+	req, err := prototest.Request([]string{"testdata/googleapis"}, nil, "review=REVIEW.md", "google/pubsub/v1/pubsub.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := runProto(req, nil, nil)
+	if resp.GetError() != "" {
+		t.Fatal(resp.GetError())
+	}
+	review := resp.File[len(resp.File)-1].GetContent()
+	var getTopic string
+	for _, line := range strings.Split(review, "\n") {
+		if strings.HasPrefix(line, "| google.pubsub.v1.Publisher/GetTopic (gRPC) |") {
+			getTopic = line
+		}
+	}
+	if !strings.Contains(getTopic, "| 2 (default), full jitter") || !strings.HasSuffix(getTopic, "| yes (from google.api.http GET) |") {
+		t.Errorf("GetTopic's row = %q, want 2 retries, read-only from google.api.http GET", getTopic)
+	}
+	for _, want := range []string{
+		"| yes (from google.api.http GET) |\n",
+		"| yes (from google.api.http PUT) |\n",
+		"| yes (from google.api.http DELETE) |\n",
+		"| no (from google.api.http POST) |\n",
+	} {
+		if !strings.Contains(review, want) {
+			t.Errorf("review lacks %q:\n%s", want, review)
+		}
+	}
+	if n := strings.Count(review, "(from google.api.http GET)"); n != 8 {
+		t.Errorf("%d GET-bound methods are reads, want 8", n)
+	}
+}
+
+// TestProtoRequestErrorByPosition: protogen's refusals are classified by
+// where in the request they lie, not by their wording: a descriptor that
+// does not build is E-REQUEST even when the file's name reads like a
+// parameter or a Go package problem.
+func TestProtoRequestErrorByPosition(t *testing.T) {
+	for _, name := range []string{"parameter.proto", "no Go package.proto", "module=.proto"} {
+		broken := &descriptorpb.FileDescriptorProto{
+			Name: proto.String(name), Package: proto.String("p"), Syntax: proto.String("proto3"),
+			Options: &descriptorpb.FileOptions{GoPackage: proto.String("example.com/p")},
+			MessageType: []*descriptorpb.DescriptorProto{{Name: proto.String("M"), Field: []*descriptorpb.FieldDescriptorProto{{
+				Name: proto.String("x"), Number: proto.Int32(1), Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
+				Type: descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(), TypeName: proto.String(".p.Missing"),
+			}}}},
+		}
+		req := &pluginpb.CodeGeneratorRequest{FileToGenerate: []string{name}, ProtoFile: []*descriptorpb.FileDescriptorProto{broken}}
+		got := runProto(req, nil, nil).GetError()
+		if !strings.HasPrefix(got, "E-REQUEST: ") {
+			t.Errorf("%s: error %q, want E-REQUEST", name, got)
+		}
+	}
+}

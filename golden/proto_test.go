@@ -40,6 +40,7 @@ var protoCases = []protoCase{
 	{"editions", []string{"route.proto"}, "paths=source_relative,review=review.md"},
 	{"behaviour", []string{"counter.proto"}, "paths=source_relative"},
 	{"fleet", []string{"stock.proto"}, "paths=source_relative,review=review.md"},
+	{"empty", []string{"empty.proto"}, "paths=source_relative,review=review.md"},
 }
 
 // protoRequest compiles a case's files in-process.

@@ -192,12 +192,16 @@ func (r *resolution) add(loc diag.Location, rule diag.Rule, msg, fix string) {
 
 func (r *resolution) source(key string, f field) { r.op.Sources[key] = sourceOf(f) }
 
+// methodBasis is the basis of an idempotency taken from the method until
+// the front end names what it was taken from.
+const methodBasis = "from the method"
+
 // idempotency applies "idempotent" and "idempotencyKey" to the method's
 // idempotency: idempotent: false makes any operation not idempotent,
 // idempotent: true makes a non-idempotent one idempotent (a read stays a
 // read), and a key makes a non-idempotent operation idempotent.
 func (r *resolution) idempotency(idem runtime.Idempotency) {
-	src := Source{Origin: OriginDefault, Basis: "from the method"}
+	src := Source{Origin: OriginDefault, Basis: methodBasis}
 	if f := r.s.Idempotent; f.Set {
 		src = sourceOf(&f)
 		switch {

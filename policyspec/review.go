@@ -281,15 +281,23 @@ func fallbackCell(op *Operation) string {
 	return "none"
 }
 
-// idempotentCell renders "yes", "no" or "with key Idempotency-Key".
+// idempotentCell renders "yes", "no" or "with key Idempotency-Key". An
+// idempotency inferred from what the input says elsewhere, whose basis
+// reads "from ..." ("from google.api.http GET", "from AIP-131") and is
+// not the method's own default, is
+// followed by it in parentheses.
 func idempotentCell(op *Operation) string {
+	cell := "yes"
 	switch {
 	case op.IdempotencyKey != "" && op.Policy.Idempotency != runtime.NotIdempotent:
 		return "with key " + op.IdempotencyKey
 	case op.Policy.Idempotency == runtime.NotIdempotent:
-		return "no"
+		cell = "no"
 	}
-	return "yes"
+	if src := op.Sources["idempotent"]; src.Origin == OriginDefault && strings.HasPrefix(src.Basis, "from ") && src.Basis != methodBasis {
+		cell += " (" + src.Basis + ")"
+	}
+	return cell
 }
 
 // legend explains the marks the rows use.

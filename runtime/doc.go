@@ -333,7 +333,10 @@
 // context; the call is retried only before a header arrives, never once
 // its stream was handed over; and it holds a bulkhead permit until the
 // body is closed, read to its end, or the context is done ([DoHeld]).
-// [NewEventStream], [NewJSONLinesStream] and [NewJSONSeqStream] read such
+// [DoStream] is for streams that live long (gRPC streams): it holds the
+// permit only while the stream is being established, so that open streams
+// never starve the dependency's other calls; package resilientgrpc uses
+// it. [NewEventStream], [NewJSONLinesStream] and [NewJSONSeqStream] read such
 // a body as a [Stream] of typed items, each delivered as soon as it is
 // complete.
 //

@@ -449,3 +449,27 @@ func DecodeJSON[T any](data []byte) (T, error) {
 
 // DecodeText returns the item as a string, for events whose data is text.
 func DecodeText(data []byte) (string, error) { return string(data), nil }
+
+// DoStream is [DoHeld] for a long-lived stream, such as a gRPC stream:
+// the bulkhead permit is held only while the stream is being established
+// (the attempts, up to the result), and given back as soon as the
+// pipeline returns, so that open streams never starve the dependency's
+// other calls. end must be called once the stream has ended, with the
+// error that ended it (nil for a clean end); it ends the call's trace,
+// and calling it again does nothing. It is never nil.
+//
+// Open streams are bounded by the server's limit on concurrent streams
+// (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS) and by the caller, not by the
+// bulkhead, which keeps its permits for calls that wait for an answer.
+func DoStream[T any](ctx context.Context, op *Operation, key string, attempt Attempt[T]) (v T, end func(error), err error) {
+	v, held, tr, err := call(ctx, op, key, attempt, true)
+	if !held {
+		return v, func(error) {}, err
+	}
+	op.dep.bulkhead.release()
+	if tr == nil {
+		return v, func(error) {}, err
+	}
+	var once sync.Once
+	return v, func(err error) { once.Do(func() { tr.end(err, true) }) }, err
+}

@@ -5,9 +5,18 @@
 // NewResilient<Service>Client(cc, opts...) <Service>Client: the interface
 // protoc-gen-go-grpc generates, so adoption is one constructor change.
 // Every RPC gets deadline propagation, a bulkhead, a circuit breaker and
-// retries only where the proto says the method is idempotent
-// (idempotency_level NO_SIDE_EFFECTS or IDEMPOTENT, or the
-// (resilient.v1.method) option).
+// retries only where the proto says the method is idempotent.
+//
+// Idempotency is read from what the proto says, the first that applies:
+// the (resilient.v1.method) option (idempotent, idempotency_key); the
+// idempotency_level (NO_SIDE_EFFECTS is a read, IDEMPOTENT idempotent);
+// the google.api.http binding (GET is a read; PUT and DELETE are
+// idempotent, unless they return a google.longrunning.Operation, which
+// stays sent once; POST, PATCH and custom are sent once); with no binding,
+// a standard Get<X> (AIP-131) or List<Xs> (AIP-132) method with its
+// standard request, a read. The review shows the basis: "yes (from
+// google.api.http GET)", "yes (from AIP-131)". Retried status codes follow
+// AIP-194: UNAVAILABLE, and RESOURCE_EXHAUSTED only with a retry pushback.
 //
 // With protoc:
 //
@@ -46,7 +55,17 @@
 //	                               generated in this run to <file> under the output directory:
 //	                               a relative slash-separated path that stays inside it (an
 //	                               absolute path, a ".." that climbs out, a backslash, a ":" or
-//	                               a control character is an error); default none
+//	                               a control character is an error); default none.
+//	                               {package} in the name stands for the proto package:
+//	                               each package gets its own review (reviews/{package}.md
+//	                               gives reviews/google.pubsub.v1.md). A run that generates
+//	                               no service writes no review. Under module= the name is
+//	                               not prefixed: it is written as given.
+//
+// buf runs a local plugin once per directory by default, and each run
+// would write the same review= name: name the review with {package}, or
+// set strategy: all on the plugin in buf.gen.yaml for one review of
+// everything.
 //
 // Policy layers, widest first: built-in defaults, the policy file's
 // defaults and its entry for the service (named by its full name, such as
@@ -134,6 +153,7 @@
 //	E-FALLBACK-STATIC      a static fallback on an RPC, whose value a policy cannot spell as a message
 //	E-FALLBACK-STREAM      a fallback on a streaming method
 //	W-KEY-NOT-GRPC         connectTimeout or deadlineHeader written for a gRPC service, left out
+//	E-METADATA-KEY         an idempotency key name that gRPC cannot send as a metadata key
 //
 // # One retry layer
 //

@@ -57,6 +57,10 @@ type RPC struct {
 	// Input and Output are the Go types of the request and response
 	// messages.
 	Input, Output GoIdent
+	// IdempotencyBasis is what the operation's Idempotency was taken
+	// from, for the review: "idempotency_level", "from google.api.http
+	// GET", "from AIP-131"; empty reads as "idempotency_level".
+	IdempotencyBasis string
 	// Leading is the method's leading comment, without comment markers;
 	// empty when there is none.
 	Leading string

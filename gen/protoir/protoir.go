@@ -102,12 +102,14 @@ func method(f *protogen.File, s *protogen.Service, m *protogen.Method, list *dia
 	}
 	opts, _ := m.Desc.Options().(*descriptorpb.MethodOptions)
 	rpc.Deprecated = opts.GetDeprecated()
+	idem, basis := idempotency(m, opts)
+	rpc.IdempotencyBasis = basis
 	op := &ir.Operation{
 		Name:        m.GoName,
 		ID:          string(m.Desc.Name()),
 		Description: rpc.Leading,
 		Deprecated:  rpc.Deprecated,
-		Idempotency: Idempotency(opts.GetIdempotencyLevel()),
+		Idempotency: idem,
 		RPC:         rpc,
 		Location:    location(f, m.Desc),
 	}

@@ -56,13 +56,44 @@ func rpcRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Opera
 		return
 	}
 	res.Policy.Name = op.RPC.FullMethod
-	explainIdempotency(res, "idempotency_level")
+	basis := op.RPC.IdempotencyBasis
+	if basis == "" {
+		basis = "idempotency_level"
+	}
+	explainIdempotency(res, basis)
 	// Metadata keys are lower case; the runtime sends the key as written.
 	res.IdempotencyKey = strings.ToLower(res.IdempotencyKey)
 	res.Policy.IdempotencyKey = res.IdempotencyKey
+	metadataKeyRule(op, res, list)
 	staticFallbackRule(op, layers, res, list)
 	streamRules(op, layers, res, list)
 	connectTimeoutRule(res, list)
+}
+
+// metadataKeyRule refuses an idempotency key name that gRPC cannot send:
+// every call would fail as an invalid request, not sent. A metadata key
+// is made of a-z, 0-9, "-", "_" and "." (upper case is lowered), does not
+// start with "grpc-", which gRPC keeps for itself, and does not end with
+// "-bin", which marks binary values.
+func metadataKeyRule(op *ir.Operation, res *policyspec.Operation, list *diag.List) {
+	key := res.IdempotencyKey
+	if key == "" {
+		return
+	}
+	bad := strings.HasPrefix(key, "grpc-") || strings.HasSuffix(key, "-bin") ||
+		strings.ContainsFunc(key, func(r rune) bool {
+			return (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' && r != '_' && r != '.'
+		})
+	if !bad {
+		return
+	}
+	loc := res.Sources["idempotencyKey"].Loc
+	if loc.File == "" {
+		loc = op.Location
+	}
+	list.Errorf(loc, diag.RuleMetadataKey,
+		fmt.Sprintf("idempotency key %q of method %s is not a gRPC metadata key: every call would fail as an invalid request, not sent", key, op.RPC.FullMethod),
+		`name it with a-z, 0-9, "-", "_" and "." only, not starting "grpc-" nor ending "-bin", such as idempotency-key`)
 }
 
 // connectTimeoutRule leaves the connect timeout out of an RPC's policy,

@@ -107,6 +107,7 @@ const (
 	RuleFallbackStatic Rule = "E-FALLBACK-STATIC"
 	RuleFallbackStream Rule = "E-FALLBACK-STREAM"
 	RuleKeyNotGRPC     Rule = "W-KEY-NOT-GRPC"
+	RuleMetadataKey    Rule = "E-METADATA-KEY"
 )
 
 // Tools says which commands report a rule.
@@ -223,6 +224,7 @@ func Rules() []RuleDoc {
 		{RuleFallbackStatic, "a static fallback on an RPC, whose value a policy cannot spell as a message", Proto, false},
 		{RuleFallbackStream, "a fallback on a streaming method", Proto, false},
 		{RuleKeyNotGRPC, "connectTimeout or deadlineHeader written for a gRPC service, left out", Proto, false},
+		{RuleMetadataKey, "an idempotency key name that gRPC cannot send as a metadata key", Proto, false},
 	}
 }
 

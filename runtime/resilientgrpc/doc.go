@@ -10,11 +10,21 @@
 //     attempt's context, so the deadline travels natively as grpc-timeout.
 //   - [ServerStream] runs the establishment of a server stream (up to the
 //     first message) through the pipeline, retrying an idempotent one only
-//     before anything was received, and holds a bulkhead permit until the
-//     stream ends.
+//     before anything was received.
 //   - [ClientStream] and [BidiStream] run the establishment through the
-//     deadline, the bulkhead and the breaker, never retry, and hold the
-//     permit until the stream ends.
+//     deadline, the bulkhead and the breaker, and never retry.
+//
+// A stream holds a bulkhead permit of its dependency only while it is being
+// established ([runtime.DoStream]); an open stream holds none. Long-lived
+// streams (a Pub/Sub StreamingPull, a Firestore Listen) would otherwise keep
+// the permits of the dependency's unary calls for their whole life: with
+// the default 32 permits, 32 open streams rejected every unary call. The
+// number of open streams is bounded by the server's HTTP/2
+// MAX_CONCURRENT_STREAMS and by the caller. A test keeps 100 server
+// streams open beside unary traffic on loopback: every stream opens, no
+// unary call is refused, and the unary calls' p99 (the median of
+// alternating rounds, best of five tries) stays within 10 % of the p99
+// without them.
 //
 // # Status codes
 //

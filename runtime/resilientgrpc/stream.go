@@ -41,10 +41,12 @@ import (
 // The stream itself lives under ctx: ctx's deadline, if any, goes out as
 // grpc-timeout, and the operation's total timeout does not cut a stream
 // that is already established. The call holds one bulkhead permit of the
-// dependency until the stream ends: Recv returning an error (io.EOF
-// included) or ctx being done. A caller that abandons a stream without
-// either keeps the permit, so cancel ctx when done. Hedging and fallback do
-// not apply to streams.
+// dependency only while the stream is being established, up to the first
+// message ([runtime.DoStream]): open streams never starve the dependency's
+// unary calls. The stream's context is cancelled, and its trace ended,
+// when it ends: Recv returning an error (io.EOF included) or ctx being
+// done; cancel ctx when done with a stream you abandon. Hedging and
+// fallback do not apply to streams.
 func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, req any, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Res], error) {
 	copts, pol := splitOptions(opts)
 	op = op.With(append(pol, runtime.WithoutHedging(), runtime.WithoutFallback())...)
@@ -53,7 +55,7 @@ func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op 
 		return nil, wrap(runtime.InvalidRequest(op, err))
 	}
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
-	s, release, err := runtime.DoHeld(ctx, op, "", func(actx context.Context) (*serverStream[Res], error) {
+	s, end, err := runtime.DoStream(ctx, op, "", func(actx context.Context) (*serverStream[Res], error) {
 		sctx, cancel := context.WithCancel(ctx)
 		stop := context.AfterFunc(actx, cancel)
 		fail := func(err error, trailer metadata.MD, committed bool, s stream) (*serverStream[Res], error) {
@@ -105,7 +107,7 @@ func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op 
 	if err != nil {
 		return nil, wrap(err)
 	}
-	s.hold(release)
+	s.hold(func() { end(nil) })
 	if s.err != nil {
 		s.end()
 	}
@@ -116,7 +118,9 @@ func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op 
 // pipeline. Establishment (grpc-go's NewStream) is bounded by the
 // operation's timeouts, needs a bulkhead permit and the breaker's consent,
 // and is never retried: the messages are the caller's to send once. The
-// permit is held until CloseAndRecv (or RecvMsg) returns, or ctx is done.
+// permit is held only while the stream is being opened; the stream's
+// context is cancelled when CloseAndRecv (or RecvMsg) returns, or ctx is
+// done.
 // The stream lives under ctx, whose deadline goes out as grpc-timeout.
 //
 // A stream that could not be opened (no connection) matches
@@ -138,7 +142,8 @@ func ClientStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface
 // op's pipeline, as [ClientStream] does: establishment bounded, bulkheaded
 // and seen by the breaker, never retried, and its failures told apart as
 // ClientStream's are (not sent, or outcome unknown for a non-idempotent
-// operation). The permit is held until Recv returns an error (io.EOF
+// operation). The permit is held only while the stream is being opened;
+// the stream's context is cancelled when Recv returns an error (io.EOF
 // included) or ctx is done.
 func BidiStream[Req, Res any](ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Req, Res], error) {
 	h, err := openStream(ctx, cc, op, desc, method, opts, false)
@@ -158,7 +163,7 @@ func openStream(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Op
 		return nil, wrap(runtime.InvalidRequest(op, err))
 	}
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
-	h, release, err := runtime.DoHeld(ctx, op, "", func(actx context.Context) (*heldStream, error) {
+	h, end, err := runtime.DoStream(ctx, op, "", func(actx context.Context) (*heldStream, error) {
 		sctx, cancel := context.WithCancel(ctx)
 		stop := context.AfterFunc(actx, cancel)
 		cs, err := cc.NewStream(sctx, desc, method, copts...)
@@ -187,13 +192,13 @@ func openStream(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Op
 	if err != nil {
 		return nil, wrap(err)
 	}
-	h.hold(release)
+	h.hold(func() { end(nil) })
 	return h, nil
 }
 
-// held is the end of an established stream's life: it gives back the
-// bulkhead permit and cancels the stream's context, once, when the stream
-// ends or its context is done.
+// held is the end of an established stream's life: it cancels the
+// stream's context and ends the call's trace, once, when the stream ends
+// or its context is done.
 type held struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -209,7 +214,7 @@ func (h *held) hold(release func()) {
 	context.AfterFunc(h.ctx, h.end)
 }
 
-// heldStream is an established client or bidi stream that holds a permit.
+// heldStream is an established client or bidi stream.
 type heldStream struct {
 	grpc.ClientStream
 	held

@@ -306,8 +306,9 @@ var _ PetStoreClient = (*resilientPetStoreClient)(nil)
 // NewResilientPetStoreClient returns a PetStoreClient, as NewPetStoreClient does, whose
 // every method runs through the resilience pipeline of the dependency
 // petstore.v1.PetStore: overall deadline (sent natively as grpc-timeout), bulkhead,
-// retries of idempotent methods only (idempotency_level IDEMPOTENT or
-// NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy
+// retries of idempotent methods only (by idempotency_level, else a
+// google.api.http GET, PUT or DELETE, else a standard Get or List method),
+// circuit breaker and per-attempt timeout, with the policy
 // of DefaultPetStorePolicy as changed by the options. Per call,
 // resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.
 //

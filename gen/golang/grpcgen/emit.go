@@ -189,8 +189,9 @@ func emitConstructor(f *jen.File, v *serviceView) {
 		name + " returns a " + v.goName + "Client, as New" + v.goName + "Client does, whose",
 		"every method runs through the resilience pipeline of the dependency",
 		v.fullName + ": overall deadline (sent natively as grpc-timeout), bulkhead,",
-		"retries of idempotent methods only (idempotency_level IDEMPOTENT or",
-		"NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy",
+		"retries of idempotent methods only (by idempotency_level, else a",
+		"google.api.http GET, PUT or DELETE, else a standard Get or List method),",
+		"circuit breaker and per-attempt timeout, with the policy",
 		"of " + v.names.defaultPolicy + " as changed by the options. Per call,",
 		"resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.",
 		"",
@@ -216,22 +217,31 @@ func emitConstructor(f *jen.File, v *serviceView) {
 			jen.Id("c").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(v.pkg+": %w"), jen.Err()),
 			jen.Return(jen.Id("c")),
 		),
-		jen.Var().Id("errs").Index().Error(),
-		jen.Id("op").Op(":=").Func().Params(jen.Id("p").Add(rt("OperationPolicy"))).Op("*").Add(rt("Operation")).Block(
-			jen.List(jen.Id("op"), jen.Err()).Op(":=").Id("dep").Dot("Operation").Call(jen.Id("p")),
-			jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()),
-			jen.Return(jen.Id("op")),
-		),
 	)
-	for _, m := range v.methods {
-		body = append(body, jen.Id("c").Dot(m.field).Op("=").Id("op").Call(jen.Id("p").Dot(m.goName)))
+	// A service with no rpcs has no operation to set up: the closure and
+	// the error list would be declared and not used.
+	if len(v.methods) > 0 {
+		body = append(body,
+			jen.Var().Id("errs").Index().Error(),
+			jen.Id("op").Op(":=").Func().Params(jen.Id("p").Add(rt("OperationPolicy"))).Op("*").Add(rt("Operation")).Block(
+				jen.List(jen.Id("op"), jen.Err()).Op(":=").Id("dep").Dot("Operation").Call(jen.Id("p")),
+				jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()),
+				jen.Return(jen.Id("op")),
+			),
+		)
+		for _, m := range v.methods {
+			body = append(body, jen.Id("c").Dot(m.field).Op("=").Id("op").Call(jen.Id("p").Dot(m.goName)))
+		}
+		body = append(body,
+			jen.If(jen.Err().Op(":=").Qual("errors", "Join").Call(jen.Id("errs").Op("...")), jen.Err().Op("!=").Nil()).Block(
+				jen.Id("c").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(v.pkg+": %w"), jen.Err()),
+			),
+		)
 	}
-	body = append(body,
-		jen.If(jen.Err().Op(":=").Qual("errors", "Join").Call(jen.Id("errs").Op("...")), jen.Err().Op("!=").Nil()).Block(
-			jen.Id("c").Dot("err").Op("=").Qual("fmt", "Errorf").Call(jen.Lit(v.pkg+": %w"), jen.Err()),
-		),
-		jen.Return(jen.Id("c")),
-	)
+	if len(v.methods) == 0 {
+		body = append(body, jen.Id("_").Op("=").Id("dep").Comment("no rpc uses it; made to check the policy"))
+	}
+	body = append(body, jen.Return(jen.Id("c")))
 	f.Add(comments(doc...).Func().Id(name).Params(
 		jen.Id("cc").Add(grpcName("ClientConnInterface")),
 		jen.Id("opts").Op("...").Id(v.names.option),

@@ -229,8 +229,9 @@ var _ CounterClient = (*resilientCounterClient)(nil)
 // NewResilientCounterClient returns a CounterClient, as NewCounterClient does, whose
 // every method runs through the resilience pipeline of the dependency
 // golden.behaviour.Counter: overall deadline (sent natively as grpc-timeout), bulkhead,
-// retries of idempotent methods only (idempotency_level IDEMPOTENT or
-// NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy
+// retries of idempotent methods only (by idempotency_level, else a
+// google.api.http GET, PUT or DELETE, else a standard Get or List method),
+// circuit breaker and per-attempt timeout, with the policy
 // of DefaultCounterPolicy as changed by the options. Per call,
 // resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.
 //

@@ -209,8 +209,9 @@ var _ StockClient = (*resilientStockClient)(nil)
 // NewResilientStockClient returns a StockClient, as NewStockClient does, whose
 // every method runs through the resilience pipeline of the dependency
 // golden.fleet.Stock: overall deadline (sent natively as grpc-timeout), bulkhead,
-// retries of idempotent methods only (idempotency_level IDEMPOTENT or
-// NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy
+// retries of idempotent methods only (by idempotency_level, else a
+// google.api.http GET, PUT or DELETE, else a standard Get or List method),
+// circuit breaker and per-attempt timeout, with the policy
 // of DefaultStockPolicy as changed by the options. Per call,
 // resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.
 //

@@ -189,8 +189,9 @@ var _ UsersClient = (*resilientUsersClient)(nil)
 // NewResilientUsersClient returns a UsersClient, as NewUsersClient does, whose
 // every method runs through the resilience pipeline of the dependency
 // golden.two.Users: overall deadline (sent natively as grpc-timeout), bulkhead,
-// retries of idempotent methods only (idempotency_level IDEMPOTENT or
-// NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy
+// retries of idempotent methods only (by idempotency_level, else a
+// google.api.http GET, PUT or DELETE, else a standard Get or List method),
+// circuit breaker and per-attempt timeout, with the policy
 // of DefaultUsersPolicy as changed by the options. Per call,
 // resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.
 //
@@ -451,8 +452,9 @@ var _ GroupsClient = (*resilientGroupsClient)(nil)
 // NewResilientGroupsClient returns a GroupsClient, as NewGroupsClient does, whose
 // every method runs through the resilience pipeline of the dependency
 // golden.two.Groups: overall deadline (sent natively as grpc-timeout), bulkhead,
-// retries of idempotent methods only (idempotency_level IDEMPOTENT or
-// NO_SIDE_EFFECTS), circuit breaker and per-attempt timeout, with the policy
+// retries of idempotent methods only (by idempotency_level, else a
+// google.api.http GET, PUT or DELETE, else a standard Get or List method),
+// circuit breaker and per-attempt timeout, with the policy
 // of DefaultGroupsPolicy as changed by the options. Per call,
 // resilientgrpc.CallPolicy(...) among the grpc.CallOptions overrides it.
 //

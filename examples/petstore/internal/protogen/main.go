@@ -63,7 +63,7 @@ func run() error {
 	}{
 		{"protoc-gen-go", module, goMessages},
 		{"protoc-gen-go-grpc", module, goGRPC},
-		{"protoc-gen-resilient", module + ",policy=policy.grpc.yaml,review=github.com/resilientgo/resilient/examples/petstore/petstorepb/REVIEW.md", resilient},
+		{"protoc-gen-resilient", module + ",policy=policy.grpc.yaml,review=petstorepb/REVIEW.md", resilient},
 	}
 	for _, g := range plugins {
 		r := proto.CloneOf(req)
