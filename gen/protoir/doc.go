@@ -9,7 +9,7 @@
 // idempotency taken from what the .proto file says, in this order: its
 // idempotency_level option (NO_SIDE_EFFECTS is [ir.ReadOnly], IDEMPOTENT
 // is [ir.Idempotent]); else its google.api.http binding (GET is a read,
-// PUT and DELETE are idempotent unless they return a
+// PUT and DELETE are idempotent, also when they return a
 // google.longrunning.Operation, POST, PATCH and custom are not); else,
 // unbound, the standard methods of Google's API conventions, Get<X> with
 // a Get<X>Request carrying a name (AIP-131) and List<Xs> with a

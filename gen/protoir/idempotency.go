@@ -31,9 +31,12 @@ const longRunning = "google.longrunning.Operation"
 // idempotency infers a method's idempotency from what its .proto file
 // says, most specific first: its idempotency_level; then its
 // google.api.http binding (GET is a read, PUT and DELETE are idempotent,
-// POST, PATCH and custom are not), where a PUT or DELETE that starts a
-// long-running operation (returns google.longrunning.Operation) stays not
-// idempotent; then, with no binding, the standard methods of Google's API
+// POST, PATCH and custom are not), as RFC 9110 defines the methods: a PUT
+// or DELETE that starts a long-running operation (returns
+// google.longrunning.Operation) is idempotent too, since sending it again
+// applies nothing twice (the server answers with the operation under way,
+// or that the resource is gone), and its basis says "long-running"; then,
+// with no binding, the standard methods of Google's API
 // conventions, Get<X> (AIP-131) and List<Xs> (AIP-132) with their
 // standard request, which are reads. The basis says which applied, for
 // the review. The resilience option, a policy layer, overrides all of
@@ -46,7 +49,7 @@ func idempotency(m *protogen.Method, opts *descriptorpb.MethodOptions) (ir.Idemp
 	if rule := httpRule(opts); rule != nil {
 		verb, idem := httpVerb(rule)
 		if idem == ir.Idempotent && lro {
-			return ir.NotIdempotent, BasisHTTP + verb + ", long-running"
+			return ir.Idempotent, BasisHTTP + verb + ", long-running"
 		}
 		return idem, BasisHTTP + verb
 	}

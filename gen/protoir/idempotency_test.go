@@ -77,7 +77,7 @@ service Library {
 		"FetchBook":  "read-only from google.api.http GET",
 		"PutBook":    "idempotent from google.api.http PUT",
 		"DeleteBook": "idempotent from google.api.http DELETE",
-		"PurgeBook":  "not idempotent from google.api.http DELETE, long-running",
+		"PurgeBook":  "idempotent from google.api.http DELETE, long-running",
 		"WatchBook":  "read-only from google.api.http GET",
 		"CreateBook": "not idempotent from google.api.http POST",
 		"UpdateBook": "not idempotent from google.api.http PATCH",
