@@ -100,17 +100,19 @@ type fleet struct {
 	view       atomic.Uint32
 	successes  atomic.Uint64 // attempt outcomes since the last sync
 	failures   atomic.Uint64
-	calls      atomic.Uint64 // calls admitted since the last sync
-	tokens     atomic.Int64  // retry tokens leased from the fleet
-	used       atomic.Int64  // tokens spent since the last sync
-	missed     atomic.Int64  // retries refused for want of a token
-	refused    atomic.Bool   // calls refused by the fleet's breaker
-	probes     atomic.Int64  // probes this replica may still send
-	probeOK    atomic.Int64  // probes that succeeded
-	probeBad   atomic.Bool   // a probe failed
-	probeEpoch atomic.Uint64 // bumped when a probe round ends
-	wake       chan struct{} // an early sync, at most every SyncInterval/10
-	heard      chan struct{} // a transition announced: sync at once
+	calls      atomic.Uint64  // calls admitted since the last sync
+	tokens     atomic.Int64   // retry tokens leased from the fleet
+	used       atomic.Int64   // tokens spent since the last sync
+	missed     atomic.Int64   // retries refused for want of a token
+	refused    atomic.Bool    // calls refused by the fleet's breaker
+	probes     atomic.Int64   // probes this replica may still send
+	probeOK    atomic.Int64   // probes that succeeded
+	probeBad   atomic.Bool    // a probe failed
+	probeEpoch atomic.Uint64  // bumped when a probe round ends
+	abandoned  atomic.Int32   // synchronisations abandoned, still running
+	running    sync.WaitGroup // every synchronisation still running
+	wake       chan struct{}  // an early sync, at most every SyncInterval/10
+	heard      chan struct{}  // a transition announced: sync at once
 
 	stop     chan struct{}
 	done     chan struct{}
@@ -280,6 +282,10 @@ func (f *fleet) leaseMax() int64 {
 // run is the synchronising goroutine.
 func (f *fleet) run() {
 	defer close(f.done)
+	// Synchronisations abandoned at their deadline were cancelled; a
+	// store's client that ignores its context ends them at its own
+	// timeout.
+	defer f.running.Wait()
 	stopWatch := f.store.Watch(f.policy.Prefix, f.dep, f.hear)
 	defer stopWatch()
 	minGap := f.policy.SyncInterval / 10
@@ -339,34 +345,59 @@ type syncResult struct {
 	err   error
 }
 
+// maxAbandoned bounds the synchronisations abandoned at their deadline
+// that may still be running in the store (a client that ignores its
+// context's deadline blocks until the store answers or its own timeout):
+// past it, a synchronisation fails at once rather than pile up more.
+const maxAbandoned = 32
+
 // syncOnce makes one synchronisation and reports whether the goroutine
-// goes on.
+// goes on. It waits for the store until the synchronisation's deadline
+// and no longer, whatever the store's client does with its context: a
+// synchronisation still running then is abandoned, and what its request
+// carried is dropped (the store drops a request that reaches it after its
+// deadline), so that counts are never sent twice nor late.
 func (f *fleet) syncOnce() bool {
 	req := f.request()
 	timeout := min(f.policy.SyncInterval, f.policy.StaleAfter/2)
+	if n := f.abandoned.Load(); n >= maxAbandoned {
+		return f.handle(req, syncResult{err: fmt.Errorf("resilient: fleet store has not answered %d synchronisations abandoned at their deadline", n)})
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
 	res := make(chan syncResult, 1)
-	go func() {
+	f.running.Go(func() {
 		r, err := f.store.Sync(ctx, req)
 		res <- syncResult{r, err}
-	}()
+	})
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
 	var stale <-chan time.Time
 	if f.shared {
 		t := time.NewTimer(max(f.policy.StaleAfter-time.Since(f.lastOK), 0))
 		defer t.Stop()
 		stale = t.C
 	}
+	abandon := func() {
+		cancel()
+		f.abandoned.Add(1)
+		f.running.Go(func() {
+			<-res
+			f.abandoned.Add(-1)
+		})
+	}
 	for {
 		select {
 		case r := <-res:
+			cancel()
 			return f.handle(req, r)
+		case <-deadline.C:
+			abandon()
+			return f.handle(req, syncResult{err: fmt.Errorf("resilient: fleet store did not answer within %v", timeout)})
 		case <-stale:
 			stale = nil
 			f.goLocal(fmt.Errorf("resilient: fleet store did not answer for %v", f.policy.StaleAfter), "store too slow")
 		case <-f.stop:
-			cancel()
-			<-res
+			abandon()
 			f.goLocal(nil, "closed")
 			return false
 		}
@@ -396,9 +427,12 @@ func (f *fleet) request() *FleetRequest {
 	bu := &req.Budget
 	bu.Calls = f.calls.Swap(0)
 	bu.Policy = f.budgetP
-	if !f.shared {
+	if !f.shared || f.abandoned.Load() > 0 {
 		// Counted while the state was local, maybe long ago: the fleet's
-		// window must not receive them all at once when the store is back.
+		// window must not receive them all at once when the store is
+		// back. Nor while an abandoned synchronisation may still reach
+		// the store: only the first of a stall carries counts, the
+		// outcomes of one interval before it.
 		br.Successes, br.Failures, bu.Calls = 0, 0, 0
 	}
 	if !f.budgetP.Disabled {
@@ -411,25 +445,19 @@ func (f *fleet) request() *FleetRequest {
 	return req
 }
 
-// restore gives back the counts of a request that did not reach the store.
-func (f *fleet) restore(req *FleetRequest) {
-	f.successes.Add(req.Breaker.Successes)
-	f.failures.Add(req.Breaker.Failures)
-	f.calls.Add(req.Budget.Calls)
-	if req.Breaker.WantProbe {
-		f.refused.Store(true)
-	}
-}
-
 // handle applies the result of a synchronisation.
 func (f *fleet) handle(req *FleetRequest, r syncResult) bool {
 	err := r.err
 	if err == nil {
 		err = checkReply(req, r.reply)
-	} else {
-		f.restore(req)
 	}
 	if err != nil {
+		// The counts the request carried are dropped: the store may
+		// have applied them before failing, and a request that reaches
+		// it late is dropped there. A wish to probe still holds.
+		if req.Breaker.WantProbe {
+			f.refused.Store(true)
+		}
 		f.setErr(err)
 		if errors.Is(err, ErrFleetClosed) {
 			f.goLocal(err, "store closed")
@@ -465,11 +493,16 @@ func checkReply(req *FleetRequest, r FleetReply) error {
 // apply adopts the fleet's state.
 func (f *fleet) apply(r FleetReply) {
 	now := time.Now()
-	if r.Generation != f.gen {
-		// Counts and probes of the previous generation mean nothing now.
+	if r.Generation != f.gen || !f.shared {
+		// Counts and probes of the previous generation mean nothing now;
+		// and outcomes counted while the state was local, before this
+		// reply, stay local.
 		f.successes.Store(0)
 		f.failures.Store(0)
 		f.endProbes()
+	}
+	if !f.shared {
+		f.calls.Store(0)
 	}
 	from := f.state
 	f.gen, f.state = r.Generation, r.State

@@ -25,6 +25,9 @@ type memFleet struct {
 	nextID   int
 	syncs    atomic.Int64
 	hook     atomic.Pointer[func(context.Context, *runtime.FleetReply) error]
+	// late, when set, applies a request that arrives after its deadline,
+	// as a store that cannot tell would.
+	late atomic.Bool
 }
 
 type memDep struct {
@@ -77,6 +80,10 @@ func (m *memFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime
 		if garbage != (runtime.FleetReply{}) {
 			return garbage, nil
 		}
+	}
+	if err := ctx.Err(); err != nil && !m.late.Load() {
+		// A request that arrives after its deadline is dropped.
+		return runtime.FleetReply{}, err
 	}
 	m.mu.Lock()
 	k := req.Prefix + req.Dependency
@@ -634,6 +641,52 @@ func TestFleetRejoinDropsLocalCounts(t *testing.T) {
 		st := rs[0].dep.Fleet()
 		if !st.Shared || st.Requests != 0 {
 			t.Errorf("after rejoining: shared %v, fleet window %d requests; want shared, 0 (the local failures stay local)", st.Shared, st.Requests)
+		}
+	})
+}
+
+// TestFleetStallDropsStaleCounts: a store whose client ignores the
+// context's deadline (as go-redis does with its default options) stalls
+// for 3 s. Each synchronisation is abandoned at its deadline and the next
+// ones are still made; the replicas go local; and when the store answers
+// again, none of the outcomes counted during the stall reach the fleet's
+// window, neither through the synchronisations that were stuck nor
+// through the first ones after.
+func TestFleetStallDropsStaleCounts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := newMemFleet()
+		store.late.Store(true)
+		p := fleetPolicy()
+		rs := newReplicas(t, 2, p, store, readOp())
+		time.Sleep(time.Second)
+		release := make(chan struct{})
+		var started atomic.Int64
+		store.setHook(func(context.Context, *runtime.FleetReply) error {
+			started.Add(1)
+			<-release // the deadline is ignored
+			return nil
+		})
+		dep := &fakeDep{}
+		stalled, _ := driveReplicas(rs, dep, 20*time.Millisecond, 3*time.Second) // stalled from the start
+		for i, r := range rs {
+			if r.dep.Fleet().Shared {
+				t.Errorf("replica %d still shared after a 3 s stall", i)
+			}
+		}
+		store.setHook(nil)
+		close(release)
+		after, _ := driveReplicas(rs, dep, 20*time.Millisecond, time.Second)
+		time.Sleep(2 * p.Fleet.SyncInterval)
+		st := rs[0].dep.Fleet()
+		t.Logf("%d synchronisations started during the stall; %d calls during it, %d after; fleet window %d requests", started.Load(), stalled, after, st.Requests)
+		if n := started.Load(); n <= int64(len(rs)) {
+			t.Errorf("%d synchronisations started during the stall by %d replicas: each blocked on its first", n, len(rs))
+		}
+		// The first synchronisation of the stall, applied when it ends,
+		// carries the outcomes of one interval before the stall.
+		bound := uint64(after) + uint64(len(rs))*uint64(p.Fleet.SyncInterval/(20*time.Millisecond))
+		if !st.Shared || st.Requests > bound {
+			t.Errorf("after the stall: shared %v, fleet window %d requests; want shared, at most the %d calls made since and one interval before the stall (the %d of the stall stay local)", st.Shared, st.Requests, after, stalled)
 		}
 	})
 }
