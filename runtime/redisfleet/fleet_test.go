@@ -557,3 +557,95 @@ func TestRedisPaused(t *testing.T) {
 		t.Errorf("%d of %d calls failed while Redis was paused", failed, calls)
 	}
 }
+
+// windowCount returns the attempts counted in the fleet's window of the
+// dependency "target" under prefix: every bucket of the counts hash.
+func windowCount(t *testing.T, rdb *redis.Client, prefix string) int64 {
+	t.Helper()
+	_, counts, _, _ := redisfleetKeys(prefix, "target")
+	h, err := rdb.HGetAll(context.Background(), counts).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for k, v := range h {
+		if strings.HasPrefix(k, "s") || strings.HasPrefix(k, "f") {
+			x, _ := strconv.ParseInt(v, 10, 64)
+			n += x
+		}
+	}
+	return n
+}
+
+// TestRedisStopped: redis-server suspended (SIGSTOP) for 4 s under 20
+// replicas whose go-redis clients have the default options, which do not
+// enforce a context's deadline and retry a command after their 3 s read
+// timeout. Each synchronisation is given up at its 200 ms deadline, no
+// call fails, the replicas go local within the staleness bound; and when
+// the server resumes, what they counted during the stall is not sent: the
+// fleet's window gains at most the attempts made just before the stall and
+// in the second after it.
+func TestRedisStopped(t *testing.T) {
+	srv, admin := newRedis(t)
+	tg := newTarget(t)
+	p := breakerPolicy()
+	p.Breaker.Window = 30 * time.Second // the whole run in one window
+	cfg := replicaConfig{Target: tg.srv.URL, Pace: 20 * time.Millisecond, Policy: p, Retries: 2, Redis: srv.Addr(), DefaultClient: true}
+	cfg.Policy.Fleet.Prefix = "stopped:"
+	f := startFleet(t, replicas, cfg)
+	time.Sleep(time.Second)
+	before := time.Now()
+	counted := windowCount(t, admin, cfg.Policy.Fleet.Prefix)
+	stopped := time.Now()
+	srv.Stop()
+	local := make([]bool, replicas)
+	deadlineSeen := false
+	for end := time.Now().Add(4 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		for i, r := range f.rs {
+			st := r.dep.Fleet()
+			if !st.Shared && !local[i] {
+				local[i] = true
+				if d := time.Since(stopped); d > p.Fleet.StaleAfter+p.Fleet.SyncInterval {
+					t.Errorf("replica %d went local %v after the stall began, want within %v", i, d, p.Fleet.StaleAfter+p.Fleet.SyncInterval)
+				}
+			}
+			if st.Err != nil && strings.Contains(st.Err.Error(), "did not answer within") {
+				deadlineSeen = true
+			}
+		}
+	}
+	srv.Continue()
+	resumed := time.Now()
+	waitFor(t, 5*time.Second, "every replica shared again", func() bool {
+		for _, r := range f.rs {
+			if !r.dep.Fleet().Shared {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(time.Until(resumed.Add(time.Second)))
+	added := windowCount(t, admin, cfg.Policy.Fleet.Prefix) - counted
+	end := time.Now()
+	f.close()
+	// What may be counted: the attempts from one sync interval before the
+	// first count was read to the stall, and those after it.
+	around := tg.count(-1, before.Add(-p.Fleet.SyncInterval), stopped) + tg.count(-1, resumed, end)
+	during := tg.count(-1, stopped, resumed)
+	var calls, failed int64
+	for _, r := range f.rs {
+		s := r.stats()
+		calls, failed = calls+s.Calls, failed+s.Failed
+	}
+	t.Logf("stall of %v: %d attempts during it; the fleet's window gained %d outcomes in the stall and the %v after it, against %d attempts just before and after; %d calls, %d failed",
+		resumed.Sub(stopped).Round(time.Millisecond), during, added, end.Sub(resumed).Round(time.Millisecond), around, calls, failed)
+	if added > int64(around) {
+		t.Errorf("the fleet's window gained %d outcomes, more than the %d attempts made outside the stall: outcomes counted while local were sent", added, around)
+	}
+	if !deadlineSeen {
+		t.Error("no synchronisation was given up at its deadline: the client's stall blocked it")
+	}
+	if failed != 0 {
+		t.Errorf("%d of %d calls failed", failed, calls)
+	}
+}

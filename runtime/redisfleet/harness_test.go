@@ -35,7 +35,10 @@ func TestMain(m *testing.M) {
 		os.Exit(replicaProcess(cfg))
 	}
 	redis.SetLogger(quietRedis{}) // the tests kill Redis on purpose
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m,
+		// go-redis starts it for a client with the default options
+		// (maintenance notifications) and does not end it on Close.
+		goleak.IgnoreTopFunction("github.com/redis/go-redis/v9/maintnotifications.(*CircuitBreakerManager).cleanupLoop"))
 }
 
 // quietRedis drops go-redis's own log lines.
@@ -118,6 +121,10 @@ type replicaConfig struct {
 	Policy runtime.Policy
 	// Retries is the operation's MaxRetries (runtime.NoRetries for none).
 	Retries int
+	// DefaultClient gives the replica a go-redis client with the
+	// default options (3 s read timeout, 3 retries, contexts' deadlines
+	// not enforced) instead of the tests' short timeouts.
+	DefaultClient bool
 }
 
 // replicaStats is what one replica saw.
@@ -178,6 +185,9 @@ func newReplica(cfg replicaConfig) (*replica, error) {
 	opts := []runtime.Option{runtime.WithObserver(r.w), runtime.WithLogger(slog.New(slog.DiscardHandler))}
 	if cfg.Redis != "" {
 		r.rdb = newClient(cfg.Redis)
+		if cfg.DefaultClient {
+			r.rdb = redis.NewClient(&redis.Options{Addr: cfg.Redis})
+		}
 		opts = append(opts, runtime.WithFleet(redisfleet.New(r.rdb)))
 	}
 	dep, err := runtime.NewDependency("target", cfg.Policy, opts...)
