@@ -100,16 +100,21 @@ type fleet struct {
 	view       atomic.Uint32
 	successes  atomic.Uint64 // attempt outcomes since the last sync
 	failures   atomic.Uint64
-	calls      atomic.Uint64  // calls admitted since the last sync
-	tokens     atomic.Int64   // retry tokens leased from the fleet
-	used       atomic.Int64   // tokens spent since the last sync
-	missed     atomic.Int64   // retries refused for want of a token
-	refused    atomic.Bool    // calls refused by the fleet's breaker
-	probes     atomic.Int64   // probes this replica may still send
-	probeOK    atomic.Int64   // probes that succeeded
-	probeBad   atomic.Bool    // a probe failed
-	probeEpoch atomic.Uint64  // bumped when a probe round ends
-	abandoned  atomic.Int32   // synchronisations abandoned, still running
+	calls      atomic.Uint64 // calls admitted since the last sync
+	tokens     atomic.Int64  // retry tokens leased from the fleet
+	used       atomic.Int64  // tokens spent since the last sync
+	missed     atomic.Int64  // retries refused for want of a token
+	refused    atomic.Bool   // calls refused by the fleet's breaker
+	probes     atomic.Int64  // probes this replica may still send
+	probeOK    atomic.Int64  // probes that succeeded
+	probeBad   atomic.Bool   // a probe failed
+	probeEpoch atomic.Uint64 // bumped when a probe round ends
+	abandoned  atomic.Int32  // synchronisations abandoned, still running
+	taken      atomic.Uint64 // requests taken: the number of the last
+	failSeq    atomic.Uint64 // the request that carries the last failure
+	repMu      sync.Mutex
+	reported   uint64         // the last request whose synchronisation ended
+	repCh      chan struct{}  // closed when reported moves; nil when none waits
 	running    sync.WaitGroup // every synchronisation still running
 	wake       chan struct{}  // an early sync, at most every SyncInterval/10
 	heard      chan struct{}  // a transition announced: sync at once
@@ -200,8 +205,68 @@ func (f *fleet) count(err error) {
 		f.successes.Add(1)
 		return
 	}
+	// The failure goes in the next request taken, or the one after when
+	// a request is being taken now.
+	seq := f.taken.Load() + 1
 	f.failures.Add(1)
+	for {
+		old := f.failSeq.Load()
+		if old >= seq || f.failSeq.CompareAndSwap(old, seq) {
+			break
+		}
+	}
 	f.poke()
+}
+
+// awaitReported waits until the synchronisation that carries the
+// replica's last failure has ended, at most two sync intervals: a retry
+// (or a hedge) is not sent before the fleet has counted the failures
+// before it, so that a fleet whose replicas hold retry tokens still opens
+// after at most twice the minimum calls. It costs nothing while no
+// attempt fails, and about one round trip after a failure (the failure
+// asks for an early synchronisation).
+func (f *fleet) awaitReported() {
+	want := f.failSeq.Load()
+	if want == 0 || f.breakerP.Disabled {
+		return
+	}
+	var t *time.Timer
+	for {
+		f.repMu.Lock()
+		if f.reported >= want {
+			f.repMu.Unlock()
+			break
+		}
+		if f.repCh == nil {
+			f.repCh = make(chan struct{})
+		}
+		ch := f.repCh
+		f.repMu.Unlock()
+		if t == nil {
+			t = time.NewTimer(2 * f.policy.SyncInterval)
+			defer t.Stop()
+		}
+		select {
+		case <-ch:
+			continue
+		case <-t.C:
+		case <-f.stop:
+		}
+		return
+	}
+}
+
+// ended records the end of request seq's synchronisation, whatever became
+// of it, and wakes the calls waiting for it.
+func (f *fleet) ended(seq uint64) {
+	f.repMu.Lock()
+	f.reported = seq
+	ch := f.repCh
+	f.repCh = nil
+	f.repMu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
 }
 
 // allow decides an attempt while the fleet's breaker is not closed (v is
@@ -252,8 +317,10 @@ func (f *fleet) probeDone(epoch uint64, err error) {
 	}
 }
 
-// withdraw takes one retry token from the replica's lease.
+// withdraw takes one retry token from the replica's lease, once the
+// fleet has counted the replica's failures (see awaitReported).
 func (f *fleet) withdraw() bool {
+	f.awaitReported()
 	for {
 		n := f.tokens.Load()
 		if n <= 0 {
@@ -358,6 +425,8 @@ const maxAbandoned = 32
 // carried is dropped (the store drops a request that reaches it after its
 // deadline), so that counts are never sent twice nor late.
 func (f *fleet) syncOnce() bool {
+	seq := f.taken.Add(1) // before the counts are taken: see count
+	defer f.ended(seq)
 	req := f.request()
 	timeout := min(f.policy.SyncInterval, f.policy.StaleAfter/2)
 	if n := f.abandoned.Load(); n >= maxAbandoned {

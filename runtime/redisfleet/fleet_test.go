@@ -649,3 +649,43 @@ func TestRedisStopped(t *testing.T) {
 		t.Errorf("%d of %d calls failed", failed, calls)
 	}
 }
+
+// TestWarmFleetOpensWithinBound: 20 replicas that retry (twice) call a
+// healthy dependency long enough to fill the fleet's retry budget and
+// every replica's lease, make no call for one breaker window, and then
+// the dependency goes down. The fleet still opens after at most twice the
+// minimum calls: a retry holds tokens, but no replica sends one before
+// the fleet has counted the failure that caused it.
+func TestWarmFleetOpensWithinBound(t *testing.T) {
+	srv, _ := newRedis(t)
+	tg := newTarget(t)
+	p := breakerPolicy()
+	p.Breaker.Window = 3 * time.Second
+	cfg := replicaConfig{Target: tg.srv.URL, Pace: pace, Policy: p, Retries: 2, Redis: srv.Addr()}
+	cfg.Policy.Fleet.Prefix = "warm:"
+	f := startFleet(t, replicas, cfg)
+	time.Sleep(6 * time.Second) // 1,200 calls: 120 tokens earned, the balance full
+	var tokens int64
+	for _, r := range f.rs {
+		tokens += r.dep.Fleet().Tokens
+	}
+	for _, r := range f.rs {
+		r.quiet.Store(true)
+	}
+	time.Sleep(p.Breaker.Window + 500*time.Millisecond)
+	down := time.Now()
+	tg.down.Store(true)
+	for _, r := range f.rs {
+		r.quiet.Store(false)
+	}
+	res := outage(t, tg, down, f.all, func() []replicaStats {
+		var s []replicaStats
+		for _, r := range f.rs {
+			s = append(s, r.stats())
+		}
+		return s
+	})
+	f.close()
+	t.Logf("warm: %d retry tokens leased by the replicas before the quiet window", tokens)
+	checkOutage(t, true, res, 0)
+}

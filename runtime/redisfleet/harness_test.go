@@ -177,6 +177,7 @@ type replica struct {
 	w     *watcher
 	st    replicaStats
 	rdb   *redis.Client
+	quiet atomic.Bool // no calls while set
 }
 
 func newReplica(cfg replicaConfig) (*replica, error) {
@@ -239,6 +240,9 @@ func (r *replica) run(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
+		}
+		if r.quiet.Load() {
+			continue
 		}
 		shared := r.dep.Fleet().Shared
 		err := r.call(context.Background())
