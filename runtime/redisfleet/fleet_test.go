@@ -59,7 +59,7 @@ func startFleet(t *testing.T, n int, cfg replicaConfig) *fleet {
 		f.rs = append(f.rs, r)
 	}
 	t.Cleanup(f.close)
-	if cfg.Redis != "" {
+	if cfg.Redis != "" || cfg.Cluster != nil || cfg.Sentinels != nil {
 		waitFor(t, 5*time.Second, "every replica shares the fleet state", func() bool {
 			for _, r := range f.rs {
 				if !r.dep.Fleet().Shared {
