@@ -33,7 +33,13 @@ import (
 //   - retries are paid from tokens leased from the fleet's budget (the
 //     ratio of the fleet's calls, and the floor of MinPerSecond for the
 //     whole fleet); a retry that finds the replica's lease empty fails
-//     with [ErrBudgetExhausted] and has the lease refilled at once.
+//     with [ErrBudgetExhausted] and has the lease refilled at once;
+//   - a retry (or a hedge) after a failed attempt waits, before its
+//     backoff, until the synchronisation that carries the failure has
+//     ended (about one round trip, at most two sync intervals): the fleet
+//     has counted every failure before it, so that however many tokens
+//     the replicas hold, at most twice the minimum calls reach a
+//     dependency that went down before the whole fleet is open.
 //
 // A transition reaches every replica within one round trip after s
 // announces it, and at worst within SyncInterval plus one round trip
@@ -42,7 +48,12 @@ import (
 // unreadable for [FleetPolicy.StaleAfter], the replica goes back to its
 // local breaker and budget, which it kept counting all along, and rejoins
 // the fleet at the next successful synchronisation. No call fails because
-// of the store. A fleet breaker known to be open stays open locally until
+// of the store. A synchronisation is given up at its deadline (the
+// smaller of SyncInterval and half of StaleAfter) whatever the store's
+// client does with its context, and the next one is not held up by it.
+// The outcomes a synchronisation carried are dropped when it fails, and
+// so are those counted while the state was local: a stalled store that
+// comes back receives none of them. A fleet breaker known to be open stays open locally until
 // the end of its open period, never longer. Going local and rejoining are
 // logged once each and reported to a [FleetObserver].
 //
