@@ -690,3 +690,53 @@ func TestFleetStallDropsStaleCounts(t *testing.T) {
 		}
 	})
 }
+
+// TestFleetWarmRetriesWithinBound: 20 replicas whose operation retries
+// twice warm the fleet's budget with healthy calls, make none for one
+// breaker window, and then all call at once a dependency that went down,
+// with the store 4 ms away. At most twice the minimum calls reach it
+// before the fleet is open (43 did when retries did not wait): a replica
+// holds retry tokens, but sends no retry before the fleet has counted the
+// failure before it.
+func TestFleetWarmRetriesWithinBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const replicas = 20
+		p := fleetPolicy()
+		op := readOp()
+		op.Retry = runtime.RetryPolicy{MaxRetries: 2, Base: 5 * time.Millisecond, Cap: 5 * time.Millisecond}
+		store := newMemFleet()
+		rs := newReplicas(t, replicas, p, store, op)
+		time.Sleep(time.Second)
+		dep := &fakeDep{}
+		driveReplicas(rs, dep, 100*time.Millisecond, 6*time.Second)
+		var tokens int64
+		for _, r := range rs {
+			tokens += r.dep.Fleet().Tokens
+		}
+		time.Sleep(p.Breaker.Window)
+		// A round trip of 4 ms to the store, as on a busy machine.
+		store.setHook(func(context.Context, *runtime.FleetReply) error { time.Sleep(4 * time.Millisecond); return nil })
+		dep.down.Store(true)
+		before := dep.attempts.Load()
+		var wg sync.WaitGroup
+		for _, r := range rs {
+			wg.Go(func() {
+				for range 10 {
+					runtime.Do(context.Background(), r.op, "", dep.attempt)
+					time.Sleep(100 * time.Millisecond)
+				}
+			})
+		}
+		wg.Wait()
+		reached := dep.attempts.Load() - before
+		for i, r := range rs {
+			if s := r.dep.BreakerState(); s != runtime.BreakerOpen {
+				t.Errorf("replica %d: breaker %v, want open", i, s)
+			}
+		}
+		t.Logf("%d retry tokens held; %d attempts reached the dependency", tokens, reached)
+		if bound := 2 * int64(p.Breaker.MinimumCalls); reached > bound {
+			t.Errorf("%d attempts reached the dependency, want at most %d", reached, bound)
+		}
+	})
+}
