@@ -34,11 +34,11 @@ import (
 //     ratio of the fleet's calls, and the floor of MinPerSecond for the
 //     whole fleet); a retry that finds the replica's lease empty fails
 //     with [ErrBudgetExhausted] and has the lease refilled at once;
-//   - a retry (or a hedge) after a failed attempt waits, before its
-//     backoff, until the synchronisation that carries the failure has
-//     ended (about one round trip, at most two sync intervals): the fleet
-//     has counted every failure before it, so that however many tokens
-//     the replicas hold, at most twice the minimum calls reach a
+//   - a retry after a failed attempt waits, before its backoff, until
+//     the synchronisation that carries the failure has ended (about one
+//     round trip, at most two sync intervals; a hedge does not wait): the
+//     fleet has counted every failure before it, so that however many
+//     tokens the replicas hold, at most twice the minimum calls reach a
 //     dependency that went down before the whole fleet is open.
 //
 // A transition reaches every replica within one round trip after s
@@ -231,7 +231,7 @@ func (f *fleet) count(err error) {
 
 // awaitReported waits until the synchronisation that carries the
 // replica's last failure has ended, at most two sync intervals: a retry
-// (or a hedge) is not sent before the fleet has counted the failures
+// is not sent before the fleet has counted the failures
 // before it, so that a fleet whose replicas hold retry tokens still opens
 // after at most twice the minimum calls. It costs nothing while no
 // attempt fails, and about one round trip after a failure (the failure
@@ -328,10 +328,8 @@ func (f *fleet) probeDone(epoch uint64, err error) {
 	}
 }
 
-// withdraw takes one retry token from the replica's lease, once the
-// fleet has counted the replica's failures (see awaitReported).
+// withdraw takes one retry token from the replica's lease.
 func (f *fleet) withdraw() bool {
-	f.awaitReported()
 	for {
 		n := f.tokens.Load()
 		if n <= 0 {
