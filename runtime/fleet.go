@@ -53,8 +53,8 @@ import (
 // client does with its context, and the next one is not held up by it.
 // The outcomes a synchronisation carried are dropped when it fails, and
 // so are those counted while the state was local: a stalled store that
-// comes back receives none of them. A fleet breaker known to be open stays open locally until
-// the end of its open period, never longer. Going local and rejoining are
+// comes back receives none of them. A fleet breaker known to be open
+// stays open locally until the end of its open period, never longer. Going local and rejoining are
 // logged once each and reported to a [FleetObserver].
 //
 // The synchronisation goroutine ends with [Dependency.Close], when s
@@ -64,8 +64,10 @@ func WithFleet(s FleetStore) Option {
 }
 
 // Close stops the synchronisation of a dependency with its fleet store
-// and waits for it to end; the dependency goes on with its local breaker
-// and budget. It does nothing for a dependency without a store, and
+// and waits for it to end, and for the store's client to return from a
+// synchronisation it was cancelled (a client that ignores its context's
+// deadline returns at its own timeout); the dependency goes on with its
+// local breaker and budget. It does nothing for a dependency without a store, and
 // nothing when called again. It always returns nil.
 func (d *Dependency) Close() error {
 	if d.fleet != nil {
