@@ -129,6 +129,7 @@ type fleet struct {
 	reported   uint64         // the last request whose synchronisation ended
 	repCh      chan struct{}  // closed when reported moves; nil when none waits
 	running    sync.WaitGroup // every synchronisation still running
+	late       chan lateReply // the newest good answer to an abandoned one
 	wake       chan struct{}  // an early sync, at most every SyncInterval/10
 	heard      chan struct{}  // a transition announced: sync at once
 
@@ -146,6 +147,18 @@ type fleet struct {
 	openUntil time.Time
 	lastOK    time.Time
 	shared    bool
+	applied   uint64 // the request whose answer was applied last
+}
+
+// lateReply is the answer to a synchronisation abandoned at its
+// deadline, received later: the script ran in time (a request that
+// reaches Redis after its deadline changes nothing and answers an error),
+// so it is the fleet's state of one round trip ago, and it is applied
+// unless a newer answer was.
+type lateReply struct {
+	seq uint64
+	req *FleetRequest
+	res syncResult
 }
 
 func newFleet(d *Dependency, s FleetStore) *fleet {
@@ -161,6 +174,7 @@ func newFleet(d *Dependency, s FleetStore) *fleet {
 		logger:   d.logger,
 		wake:     make(chan struct{}, 1),
 		heard:    make(chan struct{}, 1),
+		late:     make(chan lateReply, 1),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -377,6 +391,12 @@ func (f *fleet) run() {
 			return
 		case <-timer.C:
 		case <-f.heard:
+		case l := <-f.late:
+			if l.seq > f.applied && checkReply(l.req, l.res.reply) == nil {
+				f.applied = l.seq
+				f.apply(l.res.reply)
+			}
+			continue
 		case <-f.wake:
 			if gap := minGap - time.Since(last); gap > 0 && !last.IsZero() {
 				t := time.NewTimer(gap)
@@ -434,7 +454,8 @@ const maxAbandoned = 32
 // and no longer, whatever the store's client does with its context: a
 // synchronisation still running then is abandoned, and what its request
 // carried is dropped (the store drops a request that reaches it after its
-// deadline), so that counts are never sent twice nor late.
+// deadline), so that counts are never sent twice nor late. A good answer
+// that comes after all is applied then (see lateReply).
 func (f *fleet) syncOnce() bool {
 	seq := f.taken.Add(1) // before the counts are taken: see count
 	defer f.ended(seq)
@@ -461,14 +482,35 @@ func (f *fleet) syncOnce() bool {
 		cancel()
 		f.abandoned.Add(1)
 		f.running.Go(func() {
-			<-res
+			r := <-res
 			f.abandoned.Add(-1)
+			if r.err != nil {
+				return
+			}
+			l := lateReply{seq, req, r}
+			for { // keep the newest
+				select {
+				case f.late <- l:
+					return
+				default:
+				}
+				select {
+				case old := <-f.late:
+					if old.seq > l.seq {
+						l = old
+					}
+				default:
+				}
+			}
 		})
 	}
 	for {
 		select {
 		case r := <-res:
 			cancel()
+			if r.err == nil {
+				f.applied = seq
+			}
 			return f.handle(req, r)
 		case <-deadline.C:
 			abandon()
