@@ -531,8 +531,17 @@ func (f *fleet) request() *FleetRequest {
 	req := &FleetRequest{Prefix: f.policy.Prefix, Dependency: f.dep, Replica: f.replica}
 	br := &req.Breaker
 	br.Generation = f.gen
-	br.Successes = f.successes.Swap(0)
-	br.Failures = f.failures.Swap(0)
+	// While a synchronisation abandoned at its deadline may still reach
+	// the store, the outcomes counted since stay with the replica: sent
+	// once it has ended, or dropped if the replica goes local first. A
+	// store too slow for a moment delays them; a stall drops them; so
+	// only the first synchronisation of a stall carries counts, the
+	// outcomes of one interval before it.
+	hold := f.shared && f.abandoned.Load() > 0
+	if !hold {
+		br.Successes = f.successes.Swap(0)
+		br.Failures = f.failures.Swap(0)
+	}
 	br.WantProbe = f.refused.Swap(false)
 	if f.view.Load() == viewProbing {
 		switch {
@@ -547,14 +556,14 @@ func (f *fleet) request() *FleetRequest {
 	br.ProbeLease = max(f.policy.StaleAfter, 2*f.policy.SyncInterval)
 
 	bu := &req.Budget
-	bu.Calls = f.calls.Swap(0)
+	if !hold {
+		bu.Calls = f.calls.Swap(0)
+	}
 	bu.Policy = f.budgetP
-	if !f.shared || f.abandoned.Load() > 0 {
+	if !f.shared {
 		// Counted while the state was local, maybe long ago: the fleet's
 		// window must not receive them all at once when the store is
-		// back. Nor while an abandoned synchronisation may still reach
-		// the store: only the first of a stall carries counts, the
-		// outcomes of one interval before it.
+		// back.
 		br.Successes, br.Failures, bu.Calls = 0, 0, 0
 	}
 	if !f.budgetP.Disabled {
