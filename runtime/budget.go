@@ -56,8 +56,19 @@ func (b *budget) onCall() {
 }
 
 // withdraw takes one retry from the budget, from the balance first and the
-// floor second, and reports whether it could.
+// floor second, and reports whether it could. With a fleet, it first
+// waits until the fleet has counted the replica's failures (see
+// fleet.awaitReported).
 func (b *budget) withdraw() bool {
+	if f := b.fleet; f != nil && !b.disabled && f.sharedView() {
+		f.awaitReported()
+	}
+	return b.withdrawNow()
+}
+
+// withdrawNow is withdraw without waiting: for a hedge, which must not
+// hold up the attempt it hedges.
+func (b *budget) withdrawNow() bool {
 	if b.disabled {
 		return true
 	}

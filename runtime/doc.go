@@ -315,7 +315,9 @@
 // (the store announces it). When the store is unreachable, slow or
 // answers nonsense for [FleetPolicy.StaleAfter], the replica uses its
 // local breaker and budget, which kept counting, and rejoins when the
-// store answers; no call fails because of the store. [Dependency.Fleet]
+// store answers, without sending what it counted meanwhile; no call fails
+// because of the store. A retry after a failure waits about one round
+// trip, until the fleet has counted that failure. [Dependency.Fleet]
 // tells where the state lives; a [FleetObserver] hears the changes, and
 // [BreakerEvent].Fleet marks the fleet breaker's transitions.
 //

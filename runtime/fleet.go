@@ -33,7 +33,13 @@ import (
 //   - retries are paid from tokens leased from the fleet's budget (the
 //     ratio of the fleet's calls, and the floor of MinPerSecond for the
 //     whole fleet); a retry that finds the replica's lease empty fails
-//     with [ErrBudgetExhausted] and has the lease refilled at once.
+//     with [ErrBudgetExhausted] and has the lease refilled at once;
+//   - a retry after a failed attempt waits, before its backoff, until
+//     the synchronisation that carries the failure has ended (about one
+//     round trip, at most two sync intervals; a hedge does not wait): the
+//     fleet has counted every failure before it, so that however many
+//     tokens the replicas hold, at most twice the minimum calls reach a
+//     dependency that went down before the whole fleet is open.
 //
 // A transition reaches every replica within one round trip after s
 // announces it, and at worst within SyncInterval plus one round trip
@@ -42,8 +48,13 @@ import (
 // unreadable for [FleetPolicy.StaleAfter], the replica goes back to its
 // local breaker and budget, which it kept counting all along, and rejoins
 // the fleet at the next successful synchronisation. No call fails because
-// of the store. A fleet breaker known to be open stays open locally until
-// the end of its open period, never longer. Going local and rejoining are
+// of the store. A synchronisation is given up at its deadline (the
+// smaller of SyncInterval and half of StaleAfter) whatever the store's
+// client does with its context, and the next one is not held up by it.
+// The outcomes a synchronisation carried are dropped when it fails, and
+// so are those counted while the state was local: a stalled store that
+// comes back receives none of them. A fleet breaker known to be open
+// stays open locally until the end of its open period, never longer. Going local and rejoining are
 // logged once each and reported to a [FleetObserver].
 //
 // The synchronisation goroutine ends with [Dependency.Close], when s
@@ -53,8 +64,10 @@ func WithFleet(s FleetStore) Option {
 }
 
 // Close stops the synchronisation of a dependency with its fleet store
-// and waits for it to end; the dependency goes on with its local breaker
-// and budget. It does nothing for a dependency without a store, and
+// and waits for it to end, and for the store's client to return from a
+// synchronisation it was cancelled (a client that ignores its context's
+// deadline returns at its own timeout); the dependency goes on with its
+// local breaker and budget. It does nothing for a dependency without a store, and
 // nothing when called again. It always returns nil.
 func (d *Dependency) Close() error {
 	if d.fleet != nil {
@@ -109,8 +122,16 @@ type fleet struct {
 	probeOK    atomic.Int64  // probes that succeeded
 	probeBad   atomic.Bool   // a probe failed
 	probeEpoch atomic.Uint64 // bumped when a probe round ends
-	wake       chan struct{} // an early sync, at most every SyncInterval/10
-	heard      chan struct{} // a transition announced: sync at once
+	abandoned  atomic.Int32  // synchronisations abandoned, still running
+	taken      atomic.Uint64 // requests taken: the number of the last
+	failSeq    atomic.Uint64 // the request that carries the last failure
+	repMu      sync.Mutex
+	reported   uint64         // the last request whose synchronisation ended
+	repCh      chan struct{}  // closed when reported moves; nil when none waits
+	running    sync.WaitGroup // every synchronisation still running
+	late       chan lateReply // the newest good answer to an abandoned one
+	wake       chan struct{}  // an early sync, at most every SyncInterval/10
+	heard      chan struct{}  // a transition announced: sync at once
 
 	stop     chan struct{}
 	done     chan struct{}
@@ -126,6 +147,18 @@ type fleet struct {
 	openUntil time.Time
 	lastOK    time.Time
 	shared    bool
+	applied   uint64 // the request whose answer was applied last
+}
+
+// lateReply is the answer to a synchronisation abandoned at its
+// deadline, received later: the script ran in time (a request that
+// reaches Redis after its deadline changes nothing and answers an error),
+// so it is the fleet's state of one round trip ago, and it is applied
+// unless a newer answer was.
+type lateReply struct {
+	seq uint64
+	req *FleetRequest
+	res syncResult
 }
 
 func newFleet(d *Dependency, s FleetStore) *fleet {
@@ -141,6 +174,7 @@ func newFleet(d *Dependency, s FleetStore) *fleet {
 		logger:   d.logger,
 		wake:     make(chan struct{}, 1),
 		heard:    make(chan struct{}, 1),
+		late:     make(chan lateReply, 1),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -198,8 +232,68 @@ func (f *fleet) count(err error) {
 		f.successes.Add(1)
 		return
 	}
+	// The failure goes in the next request taken, or the one after when
+	// a request is being taken now.
+	seq := f.taken.Load() + 1
 	f.failures.Add(1)
+	for {
+		old := f.failSeq.Load()
+		if old >= seq || f.failSeq.CompareAndSwap(old, seq) {
+			break
+		}
+	}
 	f.poke()
+}
+
+// awaitReported waits until the synchronisation that carries the
+// replica's last failure has ended, at most two sync intervals: a retry
+// is not sent before the fleet has counted the failures
+// before it, so that a fleet whose replicas hold retry tokens still opens
+// after at most twice the minimum calls. It costs nothing while no
+// attempt fails, and about one round trip after a failure (the failure
+// asks for an early synchronisation).
+func (f *fleet) awaitReported() {
+	want := f.failSeq.Load()
+	if want == 0 || f.breakerP.Disabled {
+		return
+	}
+	var t *time.Timer
+	for {
+		f.repMu.Lock()
+		if f.reported >= want {
+			f.repMu.Unlock()
+			break
+		}
+		if f.repCh == nil {
+			f.repCh = make(chan struct{})
+		}
+		ch := f.repCh
+		f.repMu.Unlock()
+		if t == nil {
+			t = time.NewTimer(2 * f.policy.SyncInterval)
+			defer t.Stop()
+		}
+		select {
+		case <-ch:
+			continue
+		case <-t.C:
+		case <-f.stop:
+		}
+		return
+	}
+}
+
+// ended records the end of request seq's synchronisation, whatever became
+// of it, and wakes the calls waiting for it.
+func (f *fleet) ended(seq uint64) {
+	f.repMu.Lock()
+	f.reported = seq
+	ch := f.repCh
+	f.repCh = nil
+	f.repMu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
 }
 
 // allow decides an attempt while the fleet's breaker is not closed (v is
@@ -280,6 +374,10 @@ func (f *fleet) leaseMax() int64 {
 // run is the synchronising goroutine.
 func (f *fleet) run() {
 	defer close(f.done)
+	// Synchronisations abandoned at their deadline were cancelled; a
+	// store's client that ignores its context ends them at its own
+	// timeout.
+	defer f.running.Wait()
 	stopWatch := f.store.Watch(f.policy.Prefix, f.dep, f.hear)
 	defer stopWatch()
 	minGap := f.policy.SyncInterval / 10
@@ -293,6 +391,12 @@ func (f *fleet) run() {
 			return
 		case <-timer.C:
 		case <-f.heard:
+		case l := <-f.late:
+			if l.seq > f.applied && checkReply(l.req, l.res.reply) == nil {
+				f.applied = l.seq
+				f.apply(l.res.reply)
+			}
+			continue
 		case <-f.wake:
 			if gap := minGap - time.Since(last); gap > 0 && !last.IsZero() {
 				t := time.NewTimer(gap)
@@ -339,34 +443,83 @@ type syncResult struct {
 	err   error
 }
 
+// maxAbandoned bounds the synchronisations abandoned at their deadline
+// that may still be running in the store (a client that ignores its
+// context's deadline blocks until the store answers or its own timeout):
+// past it, a synchronisation fails at once rather than pile up more.
+const maxAbandoned = 32
+
 // syncOnce makes one synchronisation and reports whether the goroutine
-// goes on.
+// goes on. It waits for the store until the synchronisation's deadline
+// and no longer, whatever the store's client does with its context: a
+// synchronisation still running then is abandoned, and what its request
+// carried is dropped (the store drops a request that reaches it after its
+// deadline), so that counts are never sent twice nor late. A good answer
+// that comes after all is applied then (see lateReply).
 func (f *fleet) syncOnce() bool {
+	seq := f.taken.Add(1) // before the counts are taken: see count
+	defer f.ended(seq)
 	req := f.request()
 	timeout := min(f.policy.SyncInterval, f.policy.StaleAfter/2)
+	if n := f.abandoned.Load(); n >= maxAbandoned {
+		return f.handle(req, syncResult{err: fmt.Errorf("resilient: fleet store has not answered %d synchronisations abandoned at their deadline", n)})
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
 	res := make(chan syncResult, 1)
-	go func() {
+	f.running.Go(func() {
 		r, err := f.store.Sync(ctx, req)
 		res <- syncResult{r, err}
-	}()
+	})
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
 	var stale <-chan time.Time
 	if f.shared {
 		t := time.NewTimer(max(f.policy.StaleAfter-time.Since(f.lastOK), 0))
 		defer t.Stop()
 		stale = t.C
 	}
+	abandon := func() {
+		cancel()
+		f.abandoned.Add(1)
+		f.running.Go(func() {
+			r := <-res
+			f.abandoned.Add(-1)
+			if r.err != nil {
+				return
+			}
+			l := lateReply{seq, req, r}
+			for { // keep the newest
+				select {
+				case f.late <- l:
+					return
+				default:
+				}
+				select {
+				case old := <-f.late:
+					if old.seq > l.seq {
+						l = old
+					}
+				default:
+				}
+			}
+		})
+	}
 	for {
 		select {
 		case r := <-res:
+			cancel()
+			if r.err == nil {
+				f.applied = seq
+			}
 			return f.handle(req, r)
+		case <-deadline.C:
+			abandon()
+			return f.handle(req, syncResult{err: fmt.Errorf("resilient: fleet store did not answer within %v", timeout)})
 		case <-stale:
 			stale = nil
 			f.goLocal(fmt.Errorf("resilient: fleet store did not answer for %v", f.policy.StaleAfter), "store too slow")
 		case <-f.stop:
-			cancel()
-			<-res
+			abandon()
 			f.goLocal(nil, "closed")
 			return false
 		}
@@ -378,8 +531,17 @@ func (f *fleet) request() *FleetRequest {
 	req := &FleetRequest{Prefix: f.policy.Prefix, Dependency: f.dep, Replica: f.replica}
 	br := &req.Breaker
 	br.Generation = f.gen
-	br.Successes = f.successes.Swap(0)
-	br.Failures = f.failures.Swap(0)
+	// While a synchronisation abandoned at its deadline may still reach
+	// the store, the outcomes counted since stay with the replica: sent
+	// once it has ended, or dropped if the replica goes local first. A
+	// store too slow for a moment delays them; a stall drops them; so
+	// only the first synchronisation of a stall carries counts, the
+	// outcomes of one interval before it.
+	hold := f.shared && f.abandoned.Load() > 0
+	if !hold {
+		br.Successes = f.successes.Swap(0)
+		br.Failures = f.failures.Swap(0)
+	}
 	br.WantProbe = f.refused.Swap(false)
 	if f.view.Load() == viewProbing {
 		switch {
@@ -394,11 +556,14 @@ func (f *fleet) request() *FleetRequest {
 	br.ProbeLease = max(f.policy.StaleAfter, 2*f.policy.SyncInterval)
 
 	bu := &req.Budget
-	bu.Calls = f.calls.Swap(0)
+	if !hold {
+		bu.Calls = f.calls.Swap(0)
+	}
 	bu.Policy = f.budgetP
 	if !f.shared {
 		// Counted while the state was local, maybe long ago: the fleet's
-		// window must not receive them all at once when the store is back.
+		// window must not receive them all at once when the store is
+		// back.
 		br.Successes, br.Failures, bu.Calls = 0, 0, 0
 	}
 	if !f.budgetP.Disabled {
@@ -411,25 +576,19 @@ func (f *fleet) request() *FleetRequest {
 	return req
 }
 
-// restore gives back the counts of a request that did not reach the store.
-func (f *fleet) restore(req *FleetRequest) {
-	f.successes.Add(req.Breaker.Successes)
-	f.failures.Add(req.Breaker.Failures)
-	f.calls.Add(req.Budget.Calls)
-	if req.Breaker.WantProbe {
-		f.refused.Store(true)
-	}
-}
-
 // handle applies the result of a synchronisation.
 func (f *fleet) handle(req *FleetRequest, r syncResult) bool {
 	err := r.err
 	if err == nil {
 		err = checkReply(req, r.reply)
-	} else {
-		f.restore(req)
 	}
 	if err != nil {
+		// The counts the request carried are dropped: the store may
+		// have applied them before failing, and a request that reaches
+		// it late is dropped there. A wish to probe still holds.
+		if req.Breaker.WantProbe {
+			f.refused.Store(true)
+		}
 		f.setErr(err)
 		if errors.Is(err, ErrFleetClosed) {
 			f.goLocal(err, "store closed")
@@ -465,11 +624,16 @@ func checkReply(req *FleetRequest, r FleetReply) error {
 // apply adopts the fleet's state.
 func (f *fleet) apply(r FleetReply) {
 	now := time.Now()
-	if r.Generation != f.gen {
-		// Counts and probes of the previous generation mean nothing now.
+	if r.Generation != f.gen || !f.shared {
+		// Counts and probes of the previous generation mean nothing now;
+		// and outcomes counted while the state was local, before this
+		// reply, stay local.
 		f.successes.Store(0)
 		f.failures.Store(0)
 		f.endProbes()
+	}
+	if !f.shared {
+		f.calls.Store(0)
 	}
 	from := f.state
 	f.gen, f.state = r.Generation, r.State

@@ -25,6 +25,9 @@ type memFleet struct {
 	nextID   int
 	syncs    atomic.Int64
 	hook     atomic.Pointer[func(context.Context, *runtime.FleetReply) error]
+	// late, when set, applies a request that arrives after its deadline,
+	// as a store that cannot tell would.
+	late atomic.Bool
 }
 
 type memDep struct {
@@ -77,6 +80,10 @@ func (m *memFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime
 		if garbage != (runtime.FleetReply{}) {
 			return garbage, nil
 		}
+	}
+	if err := ctx.Err(); err != nil && !m.late.Load() {
+		// A request that arrives after its deadline is dropped.
+		return runtime.FleetReply{}, err
 	}
 	m.mu.Lock()
 	k := req.Prefix + req.Dependency
@@ -634,6 +641,102 @@ func TestFleetRejoinDropsLocalCounts(t *testing.T) {
 		st := rs[0].dep.Fleet()
 		if !st.Shared || st.Requests != 0 {
 			t.Errorf("after rejoining: shared %v, fleet window %d requests; want shared, 0 (the local failures stay local)", st.Shared, st.Requests)
+		}
+	})
+}
+
+// TestFleetStallDropsStaleCounts: a store whose client ignores the
+// context's deadline (as go-redis does with its default options) stalls
+// for 3 s. Each synchronisation is abandoned at its deadline and the next
+// ones are still made; the replicas go local; and when the store answers
+// again, none of the outcomes counted during the stall reach the fleet's
+// window, neither through the synchronisations that were stuck nor
+// through the first ones after.
+func TestFleetStallDropsStaleCounts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := newMemFleet()
+		store.late.Store(true)
+		p := fleetPolicy()
+		rs := newReplicas(t, 2, p, store, readOp())
+		time.Sleep(time.Second)
+		release := make(chan struct{})
+		var started atomic.Int64
+		store.setHook(func(context.Context, *runtime.FleetReply) error {
+			started.Add(1)
+			<-release // the deadline is ignored
+			return nil
+		})
+		dep := &fakeDep{}
+		stalled, _ := driveReplicas(rs, dep, 20*time.Millisecond, 3*time.Second) // stalled from the start
+		for i, r := range rs {
+			if r.dep.Fleet().Shared {
+				t.Errorf("replica %d still shared after a 3 s stall", i)
+			}
+		}
+		store.setHook(nil)
+		close(release)
+		after, _ := driveReplicas(rs, dep, 20*time.Millisecond, time.Second)
+		time.Sleep(2 * p.Fleet.SyncInterval)
+		st := rs[0].dep.Fleet()
+		t.Logf("%d synchronisations started during the stall; %d calls during it, %d after; fleet window %d requests", started.Load(), stalled, after, st.Requests)
+		if n := started.Load(); n <= int64(len(rs)) {
+			t.Errorf("%d synchronisations started during the stall by %d replicas: each blocked on its first", n, len(rs))
+		}
+		// The first synchronisation of the stall, applied when it ends,
+		// carries the outcomes of one interval before the stall.
+		bound := uint64(after) + uint64(len(rs))*uint64(p.Fleet.SyncInterval/(20*time.Millisecond)+1)
+		if !st.Shared || st.Requests > bound {
+			t.Errorf("after the stall: shared %v, fleet window %d requests; want shared, at most the %d calls made since and one interval before the stall (the %d of the stall stay local)", st.Shared, st.Requests, after, stalled)
+		}
+	})
+}
+
+// TestFleetWarmRetriesWithinBound: 20 replicas whose operation retries
+// twice warm the fleet's budget with healthy calls, make none for one
+// breaker window, and then all call at once a dependency that went down,
+// with the store 4 ms away. At most twice the minimum calls reach it
+// before the fleet is open (43 did when retries did not wait): a replica
+// holds retry tokens, but sends no retry before the fleet has counted the
+// failure before it.
+func TestFleetWarmRetriesWithinBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const replicas = 20
+		p := fleetPolicy()
+		op := readOp()
+		op.Retry = runtime.RetryPolicy{MaxRetries: 2, Base: 5 * time.Millisecond, Cap: 5 * time.Millisecond}
+		store := newMemFleet()
+		rs := newReplicas(t, replicas, p, store, op)
+		time.Sleep(time.Second)
+		dep := &fakeDep{}
+		driveReplicas(rs, dep, 100*time.Millisecond, 6*time.Second)
+		var tokens int64
+		for _, r := range rs {
+			tokens += r.dep.Fleet().Tokens
+		}
+		time.Sleep(p.Breaker.Window)
+		// A round trip of 4 ms to the store, as on a busy machine.
+		store.setHook(func(context.Context, *runtime.FleetReply) error { time.Sleep(4 * time.Millisecond); return nil })
+		dep.down.Store(true)
+		before := dep.attempts.Load()
+		var wg sync.WaitGroup
+		for _, r := range rs {
+			wg.Go(func() {
+				for range 10 {
+					runtime.Do(context.Background(), r.op, "", dep.attempt)
+					time.Sleep(100 * time.Millisecond)
+				}
+			})
+		}
+		wg.Wait()
+		reached := dep.attempts.Load() - before
+		for i, r := range rs {
+			if s := r.dep.BreakerState(); s != runtime.BreakerOpen {
+				t.Errorf("replica %d: breaker %v, want open", i, s)
+			}
+		}
+		t.Logf("%d retry tokens held; %d attempts reached the dependency", tokens, reached)
+		if bound := 2 * int64(p.Breaker.MinimumCalls); reached > bound {
+			t.Errorf("%d attempts reached the dependency, want at most %d", reached, bound)
 		}
 	})
 }

@@ -37,10 +37,13 @@ import (
 // Every transition bumps the generation and is announced to the watchers
 // of the dependency ([FleetStore.Watch]).
 //
-// Implementations must be safe for concurrent use. Sync must return within
-// ctx's deadline or soon after; a store that cannot be reached, answers
-// slowly or answers something it cannot read returns an error, and the
-// dependency then keeps its state locally (see [WithFleet]).
+// Implementations must be safe for concurrent use. ctx always has a
+// deadline: the dependency stops waiting for Sync then (it gives the
+// synchronisation up, and drops the counts it carried), so a request that
+// reaches the store after it must change nothing there. A store that
+// cannot be reached, answers slowly or answers something it cannot read
+// returns an error, and the dependency then keeps its state locally (see
+// [WithFleet]).
 type FleetStore interface {
 	// Sync pushes what one replica has to say and returns the fleet's
 	// state, in one round trip. It is called by one goroutine per
@@ -94,7 +97,8 @@ type FleetBreakerRequest struct {
 	// any). Counts and verdicts of another generation are dropped.
 	Generation uint64
 	// Successes and Failures are the attempt outcomes the replica saw
-	// since its last successful Sync.
+	// since its last Sync, while sharing the fleet's state (outcomes
+	// counted while it was local are never sent).
 	Successes, Failures uint64
 	// WantProbe asks to become the prober when the breaker is half-open
 	// and has none (or the prober's lease ran out): the replica has calls
@@ -113,8 +117,8 @@ type FleetBreakerRequest struct {
 
 // FleetBudgetRequest is the retry budget part of a [FleetRequest].
 type FleetBudgetRequest struct {
-	// Calls is the number of calls admitted since the last successful
-	// Sync: each earns the fleet's balance Policy.Ratio of a retry.
+	// Calls is the number of calls admitted since the last Sync, while
+	// sharing the fleet's state: each earns the fleet's balance Policy.Ratio of a retry.
 	Calls uint64
 	// Want is the number of retry tokens the replica asks for, taken from
 	// the balance first; at most WantFloor of them may come from the

@@ -180,7 +180,7 @@ func (o *Operation) startHedge(start func(func(error), bool)) bool {
 	if !d.bulkhead.tryAcquireSpare() {
 		return false
 	}
-	if !d.budget.withdraw() {
+	if !d.budget.withdrawNow() {
 		d.bulkhead.release()
 		if d.observed {
 			d.observer.Rejected(RejectedEvent{Dependency: d.name, Operation: o.name, Reason: RejectBudgetExhausted})

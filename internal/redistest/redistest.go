@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/resilientgo/resilient/internal/testtier"
@@ -74,6 +75,28 @@ func (s *Server) Kill() {
 	_ = s.cmd.Process.Kill()
 	<-s.exited
 	s.cmd = nil
+}
+
+// Stop suspends the server (SIGSTOP): it keeps its connections, and the
+// kernel goes on accepting new ones and queueing what clients send, but
+// nothing is answered until [Server.Continue], as a stalled server or a
+// partition looks. It fails the test when the server is not running.
+func (s *Server) Stop() { s.signal(syscall.SIGSTOP) }
+
+// Continue resumes a server suspended by [Server.Stop].
+func (s *Server) Continue() { s.signal(syscall.SIGCONT) }
+
+func (s *Server) signal(sig os.Signal) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		s.t.Fatalf("redis-server on %s is not running", s.Addr())
+		return
+	}
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		s.t.Fatalf("redis-server on %s: %v: %v", s.Addr(), sig, err)
+	}
 }
 
 // Restart starts the server again on the same port, empty, after

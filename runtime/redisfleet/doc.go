@@ -53,9 +53,11 @@
 //	resilient:{inventory}:budget    hash: bal, tat
 //	resilient:{inventory}:events    pub/sub channel
 //
-// The hash tag keeps a dependency's keys on one node of a cluster. Keys
-// expire when no replica has synchronised for twice the window and the
-// open period plus a minute.
+// The hash tag keeps a dependency's keys in one slot, so on one node of a
+// Redis Cluster (TestCluster runs the fleet on three masters; Sentinel,
+// through redis.NewFailoverClient, in TestSentinelFailover). Keys expire
+// when no replica has synchronised for twice the window and the open
+// period plus a minute.
 //
 // # When Redis is in trouble
 //
@@ -64,10 +66,25 @@
 // the replica has had no good answer for [runtime.FleetPolicy.StaleAfter]
 // (1 s by default) it goes back to its local breaker and budget, logs it
 // once and tells a [runtime.FleetObserver]; it rejoins at the first good
-// answer. The script itself repairs what it cannot read: a breaker field
-// out of range resets the breaker to closed (a new generation), a budget
-// field out of range resets the budget, so that no stray value can keep a
-// breaker open.
+// answer.
+//
+// The timeout holds whatever the client's options: go-redis enforces a
+// context's deadline only with ContextTimeoutEnabled, and otherwise waits
+// for its ReadTimeout (3 s by default) and retries. The runtime gives a
+// Sync up at its deadline and goes on with the next; the Sync itself
+// carries its deadline, translated to the server's clock (as the last
+// reply read it, so the replica's clock does not matter), and the script
+// drops a request that reaches the server after it, as those written to
+// a stalled server's socket do when it resumes. The outcomes a failed
+// Sync carried are dropped, not sent again, and those counted while the
+// replica was local are never sent: a stall does not replay old counts
+// into the fleet's window.
+//
+// The script itself repairs what it cannot read: a key of another type (a
+// string, a list, a set where a hash belongs) is deleted and rebuilt, a
+// breaker field out of range resets the breaker to closed (a new
+// generation), a budget field out of range resets the budget, so that no
+// stray value can keep a breaker open or the replicas local.
 //
 // # Why not gobreaker's DistributedCircuitBreaker
 //

@@ -59,7 +59,7 @@ func startFleet(t *testing.T, n int, cfg replicaConfig) *fleet {
 		f.rs = append(f.rs, r)
 	}
 	t.Cleanup(f.close)
-	if cfg.Redis != "" {
+	if cfg.Redis != "" || cfg.Cluster != nil || cfg.Sentinels != nil {
 		waitFor(t, 5*time.Second, "every replica shares the fleet state", func() bool {
 			for _, r := range f.rs {
 				if !r.dep.Fleet().Shared {
@@ -556,4 +556,139 @@ func TestRedisPaused(t *testing.T) {
 	if failed != 0 {
 		t.Errorf("%d of %d calls failed while Redis was paused", failed, calls)
 	}
+}
+
+// windowCount returns the attempts counted in the fleet's window of the
+// dependency "target" under prefix: every bucket of the counts hash.
+func windowCount(t *testing.T, rdb *redis.Client, prefix string) int64 {
+	t.Helper()
+	_, counts, _, _ := redisfleetKeys(prefix, "target")
+	h, err := rdb.HGetAll(context.Background(), counts).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for k, v := range h {
+		if strings.HasPrefix(k, "s") || strings.HasPrefix(k, "f") {
+			x, _ := strconv.ParseInt(v, 10, 64)
+			n += x
+		}
+	}
+	return n
+}
+
+// TestRedisStopped: redis-server suspended (SIGSTOP) for 4 s under 20
+// replicas whose go-redis clients have the default options, which do not
+// enforce a context's deadline and retry a command after their 3 s read
+// timeout. Each synchronisation is given up at its 200 ms deadline, no
+// call fails, the replicas go local within the staleness bound; and when
+// the server resumes, what they counted during the stall is not sent: the
+// fleet's window gains at most the attempts made just before the stall and
+// in the second after it.
+func TestRedisStopped(t *testing.T) {
+	srv, admin := newRedis(t)
+	tg := newTarget(t)
+	p := breakerPolicy()
+	p.Breaker.Window = 30 * time.Second // the whole run in one window
+	cfg := replicaConfig{Target: tg.srv.URL, Pace: 20 * time.Millisecond, Policy: p, Retries: 2, Redis: srv.Addr(), DefaultClient: true}
+	cfg.Policy.Fleet.Prefix = "stopped:"
+	f := startFleet(t, replicas, cfg)
+	time.Sleep(time.Second)
+	before := time.Now()
+	counted := windowCount(t, admin, cfg.Policy.Fleet.Prefix)
+	stopped := time.Now()
+	srv.Stop()
+	deadlineSeen := false
+	for end := time.Now().Add(4 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		for _, r := range f.rs {
+			st := r.dep.Fleet()
+			if st.Err != nil && strings.Contains(st.Err.Error(), "did not answer within") {
+				deadlineSeen = true
+			}
+		}
+	}
+	srv.Continue()
+	resumed := time.Now()
+	waitFor(t, 5*time.Second, "every replica shared again", func() bool {
+		for _, r := range f.rs {
+			if !r.dep.Fleet().Shared {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(time.Until(resumed.Add(time.Second)))
+	added := windowCount(t, admin, cfg.Policy.Fleet.Prefix) - counted
+	end := time.Now()
+	f.close()
+	// What may be counted: the attempts from one sync interval before the
+	// first count was read to the stall, and those after it.
+	around := tg.count(-1, before.Add(-p.Fleet.SyncInterval), stopped) + tg.count(-1, resumed, end)
+	during := tg.count(-1, stopped, resumed)
+	var calls, failed int64
+	var local time.Duration
+	for i, r := range f.rs {
+		s := r.stats()
+		calls, failed = calls+s.Calls, failed+s.Failed
+		if len(s.Local) == 0 {
+			t.Errorf("replica %d never went local during the stall", i)
+			continue
+		}
+		local = max(local, time.Duration(s.Local[0]-stopped.UnixNano()))
+	}
+	if bound := p.Fleet.StaleAfter + p.Fleet.SyncInterval; local > bound {
+		t.Errorf("the last replica went local %v after the stall began, want within %v", local, bound)
+	}
+	t.Logf("every replica local within %v of the stall", local.Round(time.Millisecond))
+	t.Logf("stall of %v: %d attempts during it; the fleet's window gained %d outcomes in the stall and the %v after it, against %d attempts just before and after; %d calls, %d failed",
+		resumed.Sub(stopped).Round(time.Millisecond), during, added, end.Sub(resumed).Round(time.Millisecond), around, calls, failed)
+	if added > int64(around) {
+		t.Errorf("the fleet's window gained %d outcomes, more than the %d attempts made outside the stall: outcomes counted while local were sent", added, around)
+	}
+	if !deadlineSeen {
+		t.Error("no synchronisation was given up at its deadline: the client's stall blocked it")
+	}
+	if failed != 0 {
+		t.Errorf("%d of %d calls failed", failed, calls)
+	}
+}
+
+// TestWarmFleetOpensWithinBound: 20 replicas that retry (twice) call a
+// healthy dependency long enough to fill the fleet's retry budget and
+// every replica's lease, make no call for one breaker window, and then
+// the dependency goes down. The fleet still opens after at most twice the
+// minimum calls: a retry holds tokens, but no replica sends one before
+// the fleet has counted the failure that caused it.
+func TestWarmFleetOpensWithinBound(t *testing.T) {
+	srv, _ := newRedis(t)
+	tg := newTarget(t)
+	p := breakerPolicy()
+	p.Breaker.Window = 3 * time.Second
+	cfg := replicaConfig{Target: tg.srv.URL, Pace: pace, Policy: p, Retries: 2, Redis: srv.Addr()}
+	cfg.Policy.Fleet.Prefix = "warm:"
+	f := startFleet(t, replicas, cfg)
+	time.Sleep(6 * time.Second) // 1,200 calls: 120 tokens earned, the balance full
+	var tokens int64
+	for _, r := range f.rs {
+		tokens += r.dep.Fleet().Tokens
+	}
+	for _, r := range f.rs {
+		r.quiet.Store(true)
+	}
+	time.Sleep(p.Breaker.Window + 500*time.Millisecond)
+	down := time.Now()
+	tg.down.Store(true)
+	for _, r := range f.rs {
+		r.quiet.Store(false)
+	}
+	res := outage(t, tg, down, f.all, func() []replicaStats {
+		var s []replicaStats
+		for _, r := range f.rs {
+			s = append(s, r.stats())
+		}
+		return s
+	})
+	f.close()
+	t.Logf("warm: %d retry tokens leased by the replicas before the quiet window", tokens)
+	checkOutage(t, true, res, 0)
 }

@@ -35,7 +35,10 @@ func TestMain(m *testing.M) {
 		os.Exit(replicaProcess(cfg))
 	}
 	redis.SetLogger(quietRedis{}) // the tests kill Redis on purpose
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m,
+		// go-redis starts it for a client with the default options
+		// (maintenance notifications) and does not end it on Close.
+		goleak.IgnoreTopFunction("github.com/redis/go-redis/v9/maintnotifications.(*CircuitBreakerManager).cleanupLoop"))
 }
 
 // quietRedis drops go-redis's own log lines.
@@ -118,6 +121,17 @@ type replicaConfig struct {
 	Policy runtime.Policy
 	// Retries is the operation's MaxRetries (runtime.NoRetries for none).
 	Retries int
+	// DefaultClient gives the replica a go-redis client with the
+	// default options (3 s read timeout, 3 retries, contexts' deadlines
+	// not enforced) instead of the tests' short timeouts.
+	DefaultClient bool
+	// Cluster, when set, are the nodes of a Redis Cluster to use instead
+	// of Redis.
+	Cluster []string
+	// Sentinels, when set, are the sentinels that know the master
+	// named Master, to use instead of Redis.
+	Sentinels []string
+	Master    string
 }
 
 // replicaStats is what one replica saw.
@@ -169,15 +183,29 @@ type replica struct {
 	httpc *runtime.HTTPClient
 	w     *watcher
 	st    replicaStats
-	rdb   *redis.Client
+	rdb   redis.UniversalClient
+	quiet atomic.Bool // no calls while set
 }
 
 func newReplica(cfg replicaConfig) (*replica, error) {
 	r := &replica{cfg: cfg}
 	r.w = &watcher{st: &r.st}
 	opts := []runtime.Option{runtime.WithObserver(r.w), runtime.WithLogger(slog.New(slog.DiscardHandler))}
-	if cfg.Redis != "" {
+	switch {
+	case cfg.Cluster != nil:
+		r.rdb = redis.NewClusterClient(&redis.ClusterOptions{Addrs: cfg.Cluster,
+			DialTimeout: 200 * time.Millisecond, ReadTimeout: 500 * time.Millisecond, WriteTimeout: 500 * time.Millisecond,
+			MaxRetries: -1, PoolSize: 4})
+	case cfg.Sentinels != nil:
+		r.rdb = redis.NewFailoverClient(&redis.FailoverOptions{MasterName: cfg.Master, SentinelAddrs: cfg.Sentinels,
+			DialTimeout: 200 * time.Millisecond, ReadTimeout: 500 * time.Millisecond, WriteTimeout: 500 * time.Millisecond,
+			MaxRetries: -1, PoolSize: 4})
+	case cfg.DefaultClient:
+		r.rdb = redis.NewClient(&redis.Options{Addr: cfg.Redis})
+	case cfg.Redis != "":
 		r.rdb = newClient(cfg.Redis)
+	}
+	if r.rdb != nil {
 		opts = append(opts, runtime.WithFleet(redisfleet.New(r.rdb)))
 	}
 	dep, err := runtime.NewDependency("target", cfg.Policy, opts...)
@@ -229,6 +257,9 @@ func (r *replica) run(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
+		}
+		if r.quiet.Load() {
+			continue
 		}
 		shared := r.dep.Fleet().Shared
 		err := r.call(context.Background())

@@ -15,10 +15,17 @@ package redisfleet
 // the window, 9 minimum calls, 10 failure rate (percent), 11 open ms,
 // 12 probe lease ms, 13 budget off (0/1), 14 calls, 15 tokens wanted,
 // 16 of which from the floor, 17 deposit per call (milli-tokens), 18 max
-// balance (milli-tokens), 19 floor per second, 20 channel, 21 key TTL ms.
+// balance (milli-tokens), 19 floor per second, 20 channel, 21 key TTL ms,
+// 22 expiry: the server time (Unix ms) after which the request is
+// dropped (0: none).
+//
+// A key of another type than the script's (a string, a list, a set...)
+// is deleted and rebuilt: for the breaker, as a new closed generation.
 //
 // Reply: {generation, state (0 closed, 1 half-open, 2 open), open ms
-// left, prober (0/1), window requests, window failures, tokens granted}.
+// left, prober (0/1), window requests, window failures, tokens granted,
+// server time (Unix ms)}; {-1, server time} when the request arrived
+// after its expiry, and changed nothing.
 const syncScript = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -30,6 +37,21 @@ local bucketMs, n = tonumber(ARGV[7]), tonumber(ARGV[8])
 local minCalls, rate = tonumber(ARGV[9]), tonumber(ARGV[10])
 local openMs, leaseMs = tonumber(ARGV[11]), tonumber(ARGV[12])
 local ttl = tonumber(ARGV[21])
+local expiry = tonumber(ARGV[22]) or 0
+if expiry > 0 and now > expiry then
+  -- Abandoned by its replica: what it carries was counted long ago.
+  return {-1, now}
+end
+
+-- A key of the wrong type (written by something else) is rebuilt.
+local wrongType = false
+for i = 1, 3 do
+  local ty = redis.call('TYPE', KEYS[i])['ok']
+  if ty ~= 'hash' and ty ~= 'none' then
+    redis.call('DEL', KEYS[i])
+    if i == 1 then wrongType = true end
+  end
+end
 
 local function int(v, lo, hi)
   local x = tonumber(v)
@@ -54,7 +76,7 @@ end
 
 if gen == nil or state == nil or (state == 2 and untl == nil) then
   -- Nothing yet, or something this script did not write: start closed.
-  local fresh = st[1] == false and st[2] == false
+  local fresh = st[1] == false and st[2] == false and not wrongType
   gen = int(st[1], 0, 9007199254740991) or 0
   state = 0
   if fresh then
@@ -141,5 +163,5 @@ local openLeft = 0
 if state == 2 then openLeft = untl - now end
 local isProber = 0
 if state == 1 and prober == me then isProber = 1 end
-return {gen, state, openLeft, isProber, reqs, fails, granted}
+return {gen, state, openLeft, isProber, reqs, fails, granted, now}
 `

@@ -20,6 +20,8 @@ type Store struct {
 	rdb    redis.UniversalClient
 	script *redis.Script
 
+	clocks sync.Map // channel → *clock: the server's time, as last read
+
 	mu       sync.Mutex
 	watchers map[string]map[uint64]func() // channel → id → notify
 	nextID   uint64
@@ -65,16 +67,64 @@ func (s *Store) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime.Fl
 		bucket, buckets, p.MinimumCalls, p.FailureRate, open, max(br.ProbeLease.Milliseconds(), 1),
 		flag(bu.Policy.Disabled), strconv.FormatUint(bu.Calls, 10), bu.Want, bu.WantFloor,
 		int64(bu.Policy.Ratio*1000 + 0.5), int64(bu.Policy.MaxBalance * 1000), bu.Policy.MinPerSecond,
-		channel, ttl,
+		channel, ttl, s.expiry(ctx, channel),
 	}
 	v, err := s.script.Run(ctx, s.rdb, []string{breaker, counts, budget}, args...).Result()
+	received := time.Now()
 	if err != nil {
 		if errors.Is(err, redis.ErrClosed) {
 			return runtime.FleetReply{}, fmt.Errorf("redisfleet: %w: %w", runtime.ErrFleetClosed, err)
 		}
 		return runtime.FleetReply{}, fmt.Errorf("redisfleet: sync of %s: %w", req.Dependency, err)
 	}
-	return parseReply(v)
+	r, now, err := parseReply(v)
+	if now > 0 {
+		c, _ := s.clocks.LoadOrStore(channel, &clock{})
+		c.(*clock).set(now, received)
+	}
+	if err != nil {
+		return r, fmt.Errorf("redisfleet: sync of %s: %w", req.Dependency, err)
+	}
+	return r, nil
+}
+
+// clock is the server's time (Unix ms) as a reply last read it, and when
+// that reply was received: the server's time now is estimated from it,
+// never from the replica's wall clock.
+type clock struct {
+	mu sync.Mutex
+	ms int64
+	at time.Time
+}
+
+func (c *clock) set(ms int64, at time.Time) {
+	c.mu.Lock()
+	c.ms, c.at = ms, at
+	c.mu.Unlock()
+}
+
+// expiry returns the server time (Unix ms) after which the script drops
+// a request made under ctx, or 0 when ctx has no deadline or the server's
+// clock is not known yet. The estimate is low by the reply's trip back
+// from the server, so the request expires a little before ctx does, never
+// after.
+func (s *Store) expiry(ctx context.Context, channel string) int64 {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	v, ok := s.clocks.Load(channel)
+	if !ok {
+		return 0
+	}
+	c := v.(*clock)
+	c.mu.Lock()
+	ms, at := c.ms, c.at
+	c.mu.Unlock()
+	if at.IsZero() {
+		return 0
+	}
+	return ms + deadline.Sub(at).Milliseconds()
 }
 
 func flag(b bool) int {
@@ -84,17 +134,26 @@ func flag(b bool) int {
 	return 0
 }
 
-// parseReply reads the script's reply, refusing anything else.
-func parseReply(v any) (runtime.FleetReply, error) {
-	a, ok := v.([]any)
-	if !ok || len(a) != 7 {
-		return runtime.FleetReply{}, fmt.Errorf("redisfleet: unexpected reply %T of length %d, want 7 integers", v, len(a))
+// parseReply reads the script's reply, refusing anything else, and
+// returns the server's time it carries (0 when none).
+func parseReply(v any) (runtime.FleetReply, int64, error) {
+	a, _ := v.([]any)
+	if len(a) == 2 {
+		// {-1, now}: the request reached the server after its deadline.
+		code, _ := a[0].(int64)
+		now, _ := a[1].(int64)
+		if code == -1 && now > 0 {
+			return runtime.FleetReply{}, now, errors.New("the request reached the server after its deadline and was dropped")
+		}
 	}
-	var n [7]int64
+	if len(a) != 8 {
+		return runtime.FleetReply{}, 0, fmt.Errorf("unexpected reply %T of length %d, want 8 integers", v, len(a))
+	}
+	var n [8]int64
 	for i, x := range a {
 		k, ok := x.(int64)
 		if !ok || k < 0 {
-			return runtime.FleetReply{}, fmt.Errorf("redisfleet: reply element %d is %v, want a non-negative integer", i, x)
+			return runtime.FleetReply{}, 0, fmt.Errorf("reply element %d is %v, want a non-negative integer", i, x)
 		}
 		n[i] = k
 	}
@@ -107,14 +166,14 @@ func parseReply(v any) (runtime.FleetReply, error) {
 	case 2:
 		r.State = runtime.BreakerOpen
 	default:
-		return r, fmt.Errorf("redisfleet: reply breaker state %d, want 0, 1 or 2", n[1])
+		return r, n[7], fmt.Errorf("reply breaker state %d, want 0, 1 or 2", n[1])
 	}
 	r.Generation = uint64(n[0])
 	r.OpenLeft = time.Duration(n[2]) * time.Millisecond
 	r.Prober = n[3] == 1
 	r.Requests, r.Failures = uint64(n[4]), uint64(n[5])
 	r.Granted = n[6]
-	return r, nil
+	return r, n[7], nil
 }
 
 // Watch subscribes to the dependency's channel. All the watches of a

@@ -3,6 +3,7 @@ package redisfleet_test
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -169,17 +170,24 @@ func TestScript(t *testing.T) {
 	}
 }
 
-// TestGarbage: whatever is found under the keys, no call fails, no
-// breaker opens because of it, and the state is shared again once the
-// keys hold something the script can use.
+// TestGarbage: whatever is found under the keys, values out of range or
+// keys of another type, no call fails, no breaker opens because of it,
+// and the script repairs it: the replicas never go local.
 func TestGarbage(t *testing.T) {
 	srv, admin := newRedis(t)
 	ctx := context.Background()
 	breaker, counts, budget, _ := redisfleet.Keys("garbage:", "target")
+	replace := func(key string, write func(redis.Pipeliner)) error {
+		_, err := admin.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, key)
+			write(p)
+			return nil
+		})
+		return err
+	}
 	for _, tt := range []struct {
 		name  string
 		write func() error
-		local bool // the replicas must go local (the script cannot run)
 	}{
 		{name: "open for ever", write: func() error {
 			return admin.HSet(ctx, breaker, "gen", 7, "state", 2, "until", "99999999999999999").Err()
@@ -189,7 +197,22 @@ func TestGarbage(t *testing.T) {
 			return admin.HSet(ctx, counts, "i0", "x", "f0", "-5", "s1", "1e400").Err()
 		}},
 		{name: "negative balance", write: func() error { return admin.HSet(ctx, budget, "bal", "-1e9", "tat", "nan").Err() }},
-		{name: "wrong type", local: true, write: func() error { return admin.Set(ctx, breaker, "hello", 0).Err() }},
+		// A key of another type replaces the script's, atomically.
+		{name: "breaker a string", write: func() error {
+			return replace(breaker, func(p redis.Pipeliner) { p.Set(ctx, breaker, "hello", 0) })
+		}},
+		{name: "breaker a list", write: func() error {
+			return replace(breaker, func(p redis.Pipeliner) { p.RPush(ctx, breaker, "open", "open") })
+		}},
+		{name: "counts a set", write: func() error {
+			return replace(counts, func(p redis.Pipeliner) { p.SAdd(ctx, counts, "f0", "f1") })
+		}},
+		{name: "budget a sorted set", write: func() error {
+			return replace(budget, func(p redis.Pipeliner) { p.ZAdd(ctx, budget, redis.Z{Score: 1, Member: "bal"}) })
+		}},
+		{name: "budget a stream", write: func() error {
+			return replace(budget, func(p redis.Pipeliner) { p.XAdd(ctx, &redis.XAddArgs{Stream: budget, Values: []any{"bal", 1}}) })
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			admin.Del(ctx, breaker, counts, budget)
@@ -200,12 +223,19 @@ func TestGarbage(t *testing.T) {
 			if err := tt.write(); err != nil {
 				t.Fatal(err)
 			}
-			if tt.local {
-				waitFor(t, 3*time.Second, "the replicas local", func() bool { return !f.rs[0].dep.Fleet().Shared })
-				admin.Del(ctx, breaker)
+			// Past the staleness bound: a replica that could not use the
+			// keys would have gone local by now.
+			time.Sleep(breakerPolicy().Fleet.StaleAfter + 500*time.Millisecond)
+			for i, r := range f.rs {
+				if st := r.dep.Fleet(); !st.Shared || len(r.stats().Local) != 0 {
+					t.Errorf("replica %d: shared %v, went local %d times (%v); want shared throughout", i, st.Shared, len(r.stats().Local), st.Err)
+				}
 			}
-			time.Sleep(time.Second)
-			waitFor(t, 3*time.Second, "the state shared", func() bool { return f.rs[0].dep.Fleet().Shared })
+			for _, k := range []string{breaker, counts, budget} {
+				if ty := admin.Type(ctx, k).Val(); ty != "hash" && ty != "none" {
+					t.Errorf("%s is a %s after the repair, want a hash", k, ty)
+				}
+			}
 			if s := f.rs[0].dep.BreakerState(); s != runtime.BreakerClosed {
 				t.Errorf("breaker %v, want closed", s)
 			}
@@ -216,5 +246,57 @@ func TestGarbage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// lateSender holds each command back for delay and then sends it
+// whatever its context says, as a stalled connection does.
+type lateSender struct{ delay atomic.Int64 }
+
+func (l *lateSender) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (l *lateSender) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if d := time.Duration(l.delay.Load()); d > 0 {
+			time.Sleep(d)
+			ctx = context.WithoutCancel(ctx)
+		}
+		return next(ctx, cmd)
+	}
+}
+func (l *lateSender) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestLateRequestDropped: a request that reaches the server after its
+// context's deadline (by the server's clock, as the replica last read
+// it) changes nothing: its counts were counted long ago, and its replica
+// has given up on it.
+func TestLateRequestDropped(t *testing.T) {
+	_, rdb := newRedis(t)
+	late := &lateSender{}
+	rdb.AddHook(late)
+	s := redisfleet.New(rdb)
+	req := &runtime.FleetRequest{Prefix: "late:", Dependency: "dep", Replica: "a",
+		Breaker: runtime.FleetBreakerRequest{Policy: breakerPolicy().Breaker, Bucket: time.Second, ProbeLease: time.Second},
+		Budget:  runtime.FleetBudgetRequest{Policy: runtime.BudgetPolicy{Disabled: true}}}
+	sync := func(delay time.Duration, successes uint64) (runtime.FleetReply, error) {
+		late.delay.Store(int64(delay))
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		req.Breaker.Successes = successes
+		return s.Sync(ctx, req)
+	}
+	if _, err := sync(0, 5); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sync(300*time.Millisecond, 7); err == nil || !strings.Contains(err.Error(), "after its deadline") {
+		t.Fatalf("a request sent 300 ms late with a 100 ms deadline: error %v, want dropped after its deadline", err)
+	}
+	r, err := sync(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Requests != 5 {
+		t.Errorf("fleet window %d requests, want the 5 of the request in time (the 7 of the late one dropped)", r.Requests)
 	}
 }
