@@ -129,8 +129,7 @@ func reachableTypes(all []*ir.Type, ops []*ir.Operation) []*ir.Type {
 	}
 	reached := map[string]bool{}
 	var pending []*ir.Type
-	var ref func(r *ir.TypeRef)
-	ref = func(r *ir.TypeRef) {
+	ref := func(r *ir.TypeRef) {
 		for ; r != nil; r = r.Elem {
 			if r.Kind != ir.KindNamed || reached[r.Name] {
 				continue

@@ -52,9 +52,6 @@ type bodyFieldValue struct {
 	// present is nil for a value always sent (required, or its own zero).
 	present *jen.Statement
 	value   *jen.Statement
-	// each: the value is a slice, sent one element at a time (the element
-	// in "v").
-	each bool
 }
 
 // fieldValue returns how a property of body is read: pointers
