@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestEmitJoined: the models and the client rendered apart and joined
@@ -70,4 +72,55 @@ func TestJoinFilesRefuses(t *testing.T) {
 	if !ok || string(got) != want {
 		t.Errorf("got %q, %v", got, ok)
 	}
+}
+
+// FuzzEmitJoined: on every spec the fuzzer assembles (see
+// FuzzOpenAPIPipeline), the models and the client rendered apart and
+// joined give the bytes of one rendering, or the join declines and the
+// one rendering is used.
+//
+//	go test -run '^$' -fuzz FuzzEmitJoined -fuzztime 5m ./gen
+func FuzzEmitJoined(f *testing.F) {
+	goldens, _ := filepath.Glob(filepath.Join("..", "golden", "openapi", "*", "openapi.yaml"))
+	for _, g := range goldens {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, seed := range []string{"", "\x05\x03\x07\x02\x09\x01\x04\x06\x08", strings.Repeat("\x07\x03", 40)} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		spec := data
+		trimmed := bytes.TrimSpace(data)
+		if !bytes.HasPrefix(trimmed, []byte("openapi")) && !bytes.HasPrefix(trimmed, []byte("swagger")) && !bytes.HasPrefix(trimmed, []byte("{")) {
+			spec = buildSpec(&program{data: data})
+		}
+		opts := OpenAPIOptions{Package: "fuzzed"}
+		s, err := prepare(fstest.MapFS{"api.yaml": {Data: spec}}, "api.yaml", opts, false)
+		if err == nil {
+			err = s.validated()
+		}
+		if err != nil {
+			return
+		}
+		joined, err := emit(s, opts)
+		if err != nil {
+			return
+		}
+		pkg, source := s.fileNames(opts)
+		whole, err := s.emitFile(pkg, source)
+		if err != nil {
+			t.Fatalf("one rendering fails where the joined one did not: %v\nspec:\n%s", err, spec)
+		}
+		code, err := render(whole)
+		if err != nil {
+			t.Fatalf("one rendering fails where the joined one did not: %v\nspec:\n%s", err, spec)
+		}
+		if !bytes.Equal(joined, code) {
+			t.Fatalf("the joined file differs from one rendering\nspec:\n%s\njoined:\n%s\nwhole:\n%s", spec, joined, code)
+		}
+	})
 }
