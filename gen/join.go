@@ -20,9 +20,29 @@ func joinFiles(a, b []byte) (code []byte, ok bool) {
 	if !okA || !okB || !bytes.Equal(headA, headB) {
 		return nil, false
 	}
-	byPath := map[string]string{}
+	byPath, ok := mergeImports(append(importsA, importsB...))
+	if !ok {
+		return nil, false
+	}
+	var out bytes.Buffer
+	out.Grow(len(a) + len(b))
+	out.Write(headA)
+	writeImports(&out, byPath)
+	out.Write(bodyA)
+	if len(bodyA) > 0 && len(bodyB) > 0 {
+		out.WriteByte('\n')
+	}
+	out.Write(bodyB)
+	return out.Bytes(), true
+}
+
+// mergeImports returns the alias ("" for none) of each import path of
+// imports; ok is false when one path has two aliases or one name stands
+// for two paths.
+func mergeImports(imports []importSpec) (byPath map[string]string, ok bool) {
+	byPath = map[string]string{}
 	byName := map[string]string{}
-	for _, imp := range append(importsA, importsB...) {
+	for _, imp := range imports {
 		if prev, seen := byPath[imp.path]; seen {
 			if prev != imp.alias {
 				return nil, false
@@ -38,14 +58,18 @@ func joinFiles(a, b []byte) (code []byte, ok bool) {
 		}
 		byPath[imp.path], byName[name] = imp.alias, imp.path
 	}
+	return byPath, true
+}
+
+// writeImports writes the import declaration of byPath as jennifer
+// writes it: none, one line, or a block, sorted by path, followed by a
+// blank line.
+func writeImports(out *bytes.Buffer, byPath map[string]string) {
 	paths := make([]string, 0, len(byPath))
 	for p := range byPath {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	var out bytes.Buffer
-	out.Grow(len(a) + len(b))
-	out.Write(headA)
 	spec := func(p string) string {
 		if alias := byPath[p]; alias != "" {
 			return alias + ` "` + p + `"`
@@ -63,12 +87,6 @@ func joinFiles(a, b []byte) (code []byte, ok bool) {
 		}
 		out.WriteString(")\n\n")
 	}
-	out.Write(bodyA)
-	if len(bodyA) > 0 && len(bodyB) > 0 {
-		out.WriteByte('\n')
-	}
-	out.Write(bodyB)
-	return out.Bytes(), true
 }
 
 // importSpec is one import of a rendered file.
