@@ -142,33 +142,61 @@ func (c *clientGen) paramValue(p *ir.Param, name string) *paramView {
 	v := &paramView{p: p, name: name, nilable: c.m.nilable(p.Type)}
 	v.typ = func() *jen.Statement { return c.m.goType(p.Type) }
 	v.ptr = !v.nilable && (!p.Required || p.Type.Nullable)
-	objectStyle := p.In == ir.InQuery && (p.Style == ir.StyleDeepObject || p.Style == ir.StyleForm && p.Explode)
-	switch {
-	case p.ContentType != "":
-		v.shape = shapeJSON
+	if c.setShape(v, p) {
 		return v
-	case c.scalarFormat(p.Type) != nil:
-		v.shape, v.format = shapeScalar, c.scalarFormat(p.Type)
-		return v
-	case c.primitiveUnion(p.Type):
-		v.shape = shapePlain
-		return v
-	case p.Type.Kind == ir.KindArray && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil && (p.Style != ir.StyleDeepObject || p.In == ir.InQuery):
-		v.shape, v.format = shapeArray, c.scalarFormat(p.Type.Elem)
-		return v
-	case objectStyle && p.Type.Kind == ir.KindMap && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil:
-		v.shape, v.format = shapeMap, c.scalarFormat(p.Type.Elem)
-		return v
-	case objectStyle && p.Type.Kind == ir.KindNamed:
-		if fields, ok := c.structFields(p.Type); ok {
-			v.shape, v.fields = shapeStruct, fields
-			return v
-		}
 	}
 	v.shape = shapeJSON
 	c.list.Warnf(p.Location, diag.RuleParamJSON,
 		p.In.String()+" parameter "+quote(p.Name)+" (style "+p.Style.String()+") has no serialization the client supports; it is sent as JSON text", "")
 	return v
+}
+
+// setShape sets how the parameter p of v is serialized, the first that
+// fits of: JSON text when it has a content type, a primitive, a union of
+// primitives, an array of primitives, a map or struct of primitives in an
+// object style. It reports false when none fits.
+func (c *clientGen) setShape(v *paramView, p *ir.Param) bool {
+	switch {
+	case p.ContentType != "":
+		v.shape = shapeJSON
+	case c.scalarFormat(p.Type) != nil:
+		v.shape, v.format = shapeScalar, c.scalarFormat(p.Type)
+	case c.primitiveUnion(p.Type):
+		v.shape = shapePlain
+	case c.primitiveArray(p):
+		v.shape, v.format = shapeArray, c.scalarFormat(p.Type.Elem)
+	default:
+		return c.setObjectShape(v, p)
+	}
+	return true
+}
+
+// primitiveArray reports whether p is an array of non-nullable
+// primitives in a style that sends one (deepObject only in the query).
+func (c *clientGen) primitiveArray(p *ir.Param) bool {
+	return p.Type.Kind == ir.KindArray && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil &&
+		(p.Style != ir.StyleDeepObject || p.In == ir.InQuery)
+}
+
+// setObjectShape sets the shape of a query parameter in an object style
+// (deepObject, or exploded form) that is a map of non-nullable primitives
+// or a struct of primitives; it reports false for any other parameter.
+func (c *clientGen) setObjectShape(v *paramView, p *ir.Param) bool {
+	objectStyle := p.In == ir.InQuery && (p.Style == ir.StyleDeepObject || p.Style == ir.StyleForm && p.Explode)
+	if !objectStyle {
+		return false
+	}
+	switch {
+	case p.Type.Kind == ir.KindMap && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil:
+		v.shape, v.format = shapeMap, c.scalarFormat(p.Type.Elem)
+		return true
+	case p.Type.Kind == ir.KindNamed:
+		if fields, ok := c.structFields(p.Type); ok {
+			v.shape, v.fields = shapeStruct, fields
+			return true
+		}
+	}
+	return false
 }
 
 // primitiveUnion reports whether t is a union whose variants are all
