@@ -263,12 +263,7 @@ func (d *deepForm) formObject(f *ir.Field, enc *ir.Encoding, x *jen.Statement) [
 	if enc == nil || enc.Style != ir.StyleForm || d.c.m.fieldNullable(f) {
 		return nil
 	}
-	t := f.Type
-	if t.Kind == ir.KindNamed {
-		if nt := d.c.m.types[t.Name]; nt != nil && nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias.Kind == ir.KindMap {
-			t = nt.Alias
-		}
-	}
+	t := d.mapAlias(f.Type)
 	add := func(name, value jen.Code) jen.Code {
 		if enc.Explode {
 			return jen.Id("form").Dot("Add").Call(name, value)
@@ -276,28 +271,14 @@ func (d *deepForm) formObject(f *ir.Field, enc *ir.Encoding, x *jen.Statement) [
 		return jen.Id("vs").Op("=").Append(jen.Id("vs"), name, value)
 	}
 	var code []jen.Code
+	ok := false
 	switch st := d.c.m.structOf(t); {
 	case t.Kind == ir.KindMap:
-		format := d.scalar(t.Elem)
-		if format == nil || t.Elem.Nullable {
-			return nil
-		}
-		code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(
-			add(jen.Id("k"), format(x.Clone().Index(jen.Id("k")))))}
+		code, ok = d.formMapEntries(t, x, add)
 	case st != nil:
-		for _, p := range st.Fields {
-			format := d.scalar(p.Type)
-			if format == nil || d.c.m.fieldNullable(p) {
-				return nil
-			}
-			px := x.Clone().Dot(p.Name)
-			if d.c.m.fieldPointer(p, true) {
-				code = append(code, jen.If(px.Clone().Op("!=").Nil()).Block(add(jen.Lit(p.JSONName), format(jen.Op("*").Add(px)))))
-			} else {
-				code = append(code, add(jen.Lit(p.JSONName), format(px)))
-			}
-		}
-	default:
+		code, ok = d.formStructFields(st, x, add)
+	}
+	if !ok {
 		return nil
 	}
 	if !enc.Explode {
@@ -312,4 +293,45 @@ func (d *deepForm) formObject(f *ir.Field, enc *ir.Encoding, x *jen.Statement) [
 		code = []jen.Code{jen.If(check).Block(code...)}
 	}
 	return code
+}
+
+// mapAlias returns the map a named alias stands for, else t.
+func (d *deepForm) mapAlias(t *ir.TypeRef) *ir.TypeRef {
+	if t.Kind != ir.KindNamed {
+		return t
+	}
+	if nt := d.c.m.types[t.Name]; nt != nil && nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias.Kind == ir.KindMap {
+		return nt.Alias
+	}
+	return t
+}
+
+// formMapEntries adds the entries of the map x, in key order; ok is
+// false when its values are not non-nullable primitives.
+func (d *deepForm) formMapEntries(t *ir.TypeRef, x *jen.Statement, add func(name, value jen.Code) jen.Code) (code []jen.Code, ok bool) {
+	format := d.scalar(t.Elem)
+	if format == nil || t.Elem.Nullable {
+		return nil, false
+	}
+	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(
+		add(jen.Id("k"), format(x.Clone().Index(jen.Id("k")))))}, true
+}
+
+// formStructFields adds the fields of the struct x, those that are
+// pointers when set; ok is false when one is not a non-nullable
+// primitive.
+func (d *deepForm) formStructFields(st *ir.Type, x *jen.Statement, add func(name, value jen.Code) jen.Code) (code []jen.Code, ok bool) {
+	for _, p := range st.Fields {
+		format := d.scalar(p.Type)
+		if format == nil || d.c.m.fieldNullable(p) {
+			return nil, false
+		}
+		px := x.Clone().Dot(p.Name)
+		if d.c.m.fieldPointer(p, true) {
+			code = append(code, jen.If(px.Clone().Op("!=").Nil()).Block(add(jen.Lit(p.JSONName), format(jen.Op("*").Add(px)))))
+		} else {
+			code = append(code, add(jen.Lit(p.JSONName), format(px)))
+		}
+	}
+	return code, true
 }
