@@ -258,10 +258,7 @@ func (c *clientGen) scalarFormat(t *ir.TypeRef) func(x *jen.Statement) *jen.Stat
 		return func(x *jen.Statement) *jen.Statement { return x }
 	case ir.KindDate, ir.KindUUID:
 		return func(x *jen.Statement) *jen.Statement {
-			if strings.HasPrefix(x.GoString(), "*") {
-				x = jen.Parens(x)
-			}
-			return x.Dot("String").Call()
+			return parenStar(x).Dot("String").Call()
 		}
 	case ir.KindUint, ir.KindUint32:
 		return func(x *jen.Statement) *jen.Statement {
@@ -287,40 +284,51 @@ func (c *clientGen) scalarFormat(t *ir.TypeRef) func(x *jen.Statement) *jen.Stat
 		return sc("FormatFloat", jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))
 	case ir.KindDateTime:
 		return func(x *jen.Statement) *jen.Statement {
-			if strings.HasPrefix(x.GoString(), "*") {
-				x = jen.Parens(x)
-			}
-			return x.Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
+			return parenStar(x).Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
 		}
 	case ir.KindBytes:
 		return func(x *jen.Statement) *jen.Statement {
 			return jen.Qual("encoding/base64", "StdEncoding").Dot("EncodeToString").Call(x)
 		}
 	case ir.KindNamed:
-		nt := c.m.types[t.Name]
-		if nt == nil {
-			return nil
-		}
-		var base *ir.TypeRef
-		switch {
-		case nt.Kind == ir.TypeEnum && nt.Enum != nil:
-			base = &ir.TypeRef{Kind: nt.Enum.Base}
-		case nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias != t && !nt.Alias.Nullable:
-			if nt.Alias.Kind == ir.KindNamed {
-				// A Go alias: the value already has the other type.
-				return c.scalarFormat(nt.Alias)
-			}
-			base = nt.Alias
-		default:
-			return nil
-		}
-		inner := c.scalarFormat(base)
-		if inner == nil {
-			return nil
-		}
-		return func(x *jen.Statement) *jen.Statement { return inner(c.m.goType(base).Call(x)) }
+		return c.namedFormat(t)
 	}
 	return nil
+}
+
+// namedFormat is scalarFormat of a named type: an enum formats its base
+// value, an alias its target's; nil for any other type.
+func (c *clientGen) namedFormat(t *ir.TypeRef) func(x *jen.Statement) *jen.Statement {
+	nt := c.m.types[t.Name]
+	if nt == nil {
+		return nil
+	}
+	var base *ir.TypeRef
+	switch {
+	case nt.Kind == ir.TypeEnum && nt.Enum != nil:
+		base = &ir.TypeRef{Kind: nt.Enum.Base}
+	case nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias != t && !nt.Alias.Nullable:
+		if nt.Alias.Kind == ir.KindNamed {
+			// A Go alias: the value already has the other type.
+			return c.scalarFormat(nt.Alias)
+		}
+		base = nt.Alias
+	default:
+		return nil
+	}
+	inner := c.scalarFormat(base)
+	if inner == nil {
+		return nil
+	}
+	return func(x *jen.Statement) *jen.Statement { return inner(c.m.goType(base).Call(x)) }
+}
+
+// parenStar puts a dereference in parentheses, for a method call on it.
+func parenStar(x *jen.Statement) *jen.Statement {
+	if strings.HasPrefix(x.GoString(), "*") {
+		return jen.Parens(x)
+	}
+	return x
 }
 
 // value is the parameter's value in the Params struct, dereferenced.
