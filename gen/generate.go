@@ -240,39 +240,10 @@ func (s *state) review(mode policyspec.ReviewMode) string {
 	return out
 }
 
-// emit writes the Go file of a resolved service. The models and the
-// client are emitted, rendered and formatted in parallel, as two files,
-// then joined into the one file a single rendering gives (see joinFiles).
-// Both only read the service.
+// emit writes the Go file of a resolved service: the models and the
+// client, emitted into one file and rendered once.
 func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
 	pkg, source := s.fileNames(opts)
-	models, client := golang.NewFile(pkg, source), golang.NewFile(pkg, source)
-	var modelsCode []byte
-	var modelsErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		golang.EmitModels(models, s.svc)
-		modelsCode, modelsErr = render(models)
-	}()
-	warnings, err := golang.EmitClient(client, s.resolved, golang.ClientOptions{DependencyName: s.dependency, Package: pkg})
-	s.add(warnings, err)
-	if err != nil {
-		<-done
-		return nil, s.diags.Err()
-	}
-	clientCode, clientErr := render(client)
-	<-done
-	if modelsErr != nil {
-		return nil, modelsErr
-	}
-	if clientErr != nil {
-		return nil, clientErr
-	}
-	if code, ok := joinFiles(modelsCode, clientCode); ok {
-		return code, nil
-	}
-	// The two files name imports differently: render them as one.
 	f, err := s.emitFile(pkg, source)
 	if err != nil {
 		return nil, err
