@@ -388,67 +388,87 @@ func (pv *paramsView) queryCode() []jen.Code {
 		if v.p.In != ir.InQuery {
 			continue
 		}
-		key := url.QueryEscape(v.p.Name)
-		esc := func(x *jen.Statement) *jen.Statement { return jen.Qual("net/url", "QueryEscape").Call(x) }
-		var code []jen.Code
-		locals := false
-		switch v.shape {
-		case shapeScalar:
-			code = []jen.Code{appendQuery(jen.Lit(key + "=").Op("+").Add(esc(v.format(v.value()))))}
-		case shapeArray:
-			if v.p.Style == ir.StyleForm && v.p.Explode || v.p.Style == ir.StyleDeepObject {
-				name := key + "="
-				if v.p.Style == ir.StyleDeepObject {
-					// OpenAPI leaves arrays in deepObject undefined; this is
-					// the common "k[]=a&k[]=b" convention.
-					name = key + "[]="
-				}
-				code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(v.value())).Block(
-					appendQuery(jen.Lit(name).Op("+").Add(esc(v.format(jen.Id("v"))))),
-				)}
-				break
-			}
-			sep := ","
-			switch v.p.Style {
-			case ir.StyleSpaceDelimited:
-				sep = "%20"
-			case ir.StylePipeDelimited:
-				sep = "|"
-			}
-			code = append(joined(v.value(), v.format, "QueryEscape"),
-				appendQuery(jen.Lit(key+"=").Op("+").Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(sep))))
-			code = []jen.Code{jen.If(jen.Len(v.value()).Op(">").Lit(0)).Block(code...)}
-		case shapeMap:
-			open, close := key+"[", "]="
-			if v.p.Style != ir.StyleDeepObject {
-				open, close = "", "="
-			}
-			code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(v.value()))).Block(
-				appendQuery(jen.Lit(open).Op("+").Add(esc(jen.Id("k"))).Op("+").Lit(close).Op("+").Add(esc(v.format(v.value().Index(jen.Id("k")))))),
-			)}
-		case shapeStruct:
-			for _, f := range v.fields {
-				name := url.QueryEscape(f.wire) + "="
-				if v.p.Style == ir.StyleDeepObject {
-					name = key + "[" + url.QueryEscape(f.wire) + "]="
-				}
-				x := jen.Id("params").Dot(v.name).Dot(f.name)
-				if f.ptr {
-					code = append(code, jen.If(x.Clone().Op("!=").Nil()).Block(appendQuery(jen.Lit(name).Op("+").Add(esc(f.format(jen.Op("*").Add(x)))))))
-					continue
-				}
-				code = append(code, appendQuery(jen.Lit(name).Op("+").Add(esc(f.format(x)))))
-			}
-		case shapeJSON:
-			code = append(jsonText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(esc(jen.String().Call(jen.Id("data"))))))
-			locals = true
-		case shapePlain:
-			code = append(plainText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(esc(jen.Id("data")))))
-			locals = true
-		}
+		code, locals := v.queryParamCode()
 		out = append(out, v.guard(code, locals)...)
 	}
 	return out
+}
+
+// queryEscape is url.QueryEscape(x).
+func queryEscape(x *jen.Statement) *jen.Statement { return jen.Qual("net/url", "QueryEscape").Call(x) }
+
+// queryParamCode adds the query parameter v to q, by its shape; locals
+// reports whether the code declares variables (see guard).
+func (v *paramView) queryParamCode() (code []jen.Code, locals bool) {
+	key := url.QueryEscape(v.p.Name)
+	switch v.shape {
+	case shapeScalar:
+		return []jen.Code{appendQuery(jen.Lit(key + "=").Op("+").Add(queryEscape(v.format(v.value()))))}, false
+	case shapeArray:
+		return v.queryArrayCode(key), false
+	case shapeMap:
+		open, close := key+"[", "]="
+		if v.p.Style != ir.StyleDeepObject {
+			open, close = "", "="
+		}
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(v.value()))).Block(
+			appendQuery(jen.Lit(open).Op("+").Add(queryEscape(jen.Id("k"))).Op("+").Lit(close).Op("+").Add(queryEscape(v.format(v.value().Index(jen.Id("k")))))),
+		)}, false
+	case shapeStruct:
+		return v.queryStructCode(key), false
+	case shapeJSON:
+		return append(jsonText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(queryEscape(jen.String().Call(jen.Id("data")))))), true
+	case shapePlain:
+		return append(plainText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(queryEscape(jen.Id("data"))))), true
+	}
+	return nil, false
+}
+
+// queryArrayCode adds the array query parameter v, whose escaped name is
+// key: one pair per element when exploded (form) or in deepObject style,
+// else one pair of the elements joined by the style's separator.
+func (v *paramView) queryArrayCode(key string) []jen.Code {
+	if v.p.Style == ir.StyleForm && v.p.Explode || v.p.Style == ir.StyleDeepObject {
+		name := key + "="
+		if v.p.Style == ir.StyleDeepObject {
+			// OpenAPI leaves arrays in deepObject undefined; this is
+			// the common "k[]=a&k[]=b" convention.
+			name = key + "[]="
+		}
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(v.value())).Block(
+			appendQuery(jen.Lit(name).Op("+").Add(queryEscape(v.format(jen.Id("v"))))),
+		)}
+	}
+	sep := ","
+	switch v.p.Style {
+	case ir.StyleSpaceDelimited:
+		sep = "%20"
+	case ir.StylePipeDelimited:
+		sep = "|"
+	}
+	code := append(joined(v.value(), v.format, "QueryEscape"),
+		appendQuery(jen.Lit(key+"=").Op("+").Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(sep))))
+	return []jen.Code{jen.If(jen.Len(v.value()).Op(">").Lit(0)).Block(code...)}
+}
+
+// queryStructCode adds the fields of the struct query parameter v, whose
+// escaped name is key: as key[field] in deepObject style, else by their
+// own names; a pointer field only when set.
+func (v *paramView) queryStructCode(key string) []jen.Code {
+	var code []jen.Code
+	for _, f := range v.fields {
+		name := url.QueryEscape(f.wire) + "="
+		if v.p.Style == ir.StyleDeepObject {
+			name = key + "[" + url.QueryEscape(f.wire) + "]="
+		}
+		x := jen.Id("params").Dot(v.name).Dot(f.name)
+		if f.ptr {
+			code = append(code, jen.If(x.Clone().Op("!=").Nil()).Block(appendQuery(jen.Lit(name).Op("+").Add(queryEscape(f.format(jen.Op("*").Add(x)))))))
+			continue
+		}
+		code = append(code, appendQuery(jen.Lit(name).Op("+").Add(queryEscape(f.format(x)))))
+	}
+	return code
 }
 
 // headerCode sets the header and cookie parameters of params on req:
