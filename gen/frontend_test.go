@@ -32,7 +32,3 @@ func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, err
 func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagnostic, error) {
 	return ReviewOf(openAPIFrontEnd(fsys, spec, opts), spec, opts)
 }
-
-func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
-	return prepareFront(openAPIFrontEnd(fsys, spec, opts), spec, opts, examples)
-}
