@@ -13,6 +13,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/openapi"
+	"github.com/resilientgo/resilient/gen/openapigen"
 )
 
 // benchSpec is a spec the benchmarks run on: the Stripe spec of the
@@ -104,7 +105,7 @@ func BenchmarkGenerate(b *testing.B) {
 		fsys := os.DirFS(dir)
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := gen.OpenAPI(fsys, file, gen.OpenAPIOptions{Dir: "spec", Package: "client"}); err != nil {
+			if _, err := openapigen.OpenAPI(fsys, file, gen.OpenAPIOptions{Dir: "spec", Package: "client"}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -136,7 +137,7 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // BenchmarkFrontEndLoad is the generator's first stage alone, as
-// [gen.OpenAPI] runs it: [openapi.Load], which also parses the file for
+// [openapigen.OpenAPI] runs it: [openapi.Load], which also parses the file for
 // positions and checks its $refs before handing it to kin-openapi, then
 // the validation without examples. It tells the pipeline's own load
 // overhead from the rest of BenchmarkGenerate.

@@ -1,21 +1,41 @@
-// Package gen runs the generator's pipelines as pure functions: a spec
-// and its options in, generated Go source, the resilience review and the
-// warnings out. Nothing here touches the process: files are read only
-// through the [io/fs.FS] or the read function given, nothing is written,
-// and there is no package-level state, so generations may run in
-// parallel.
+// Package gen is the generator's back-end driver, run as pure functions:
+// a front end's IR and its diagnostics in, generated Go source, the
+// resilience review and the warnings out. Nothing here touches the
+// process: files are read only through the front end or the read
+// function given, nothing is written, and there is no package-level
+// state, so generations may run in parallel.
 //
-// The two front doors are symmetric. The OpenAPI pipeline is
+// # Front ends and back ends
 //
-//	openapi.Load → openapi.Build → resolve.HTTP → golang.EmitModels, golang.EmitClient
+// A front end reads a source document in its own format and builds the
+// IR (package gen/ir); everything after the IR (this package, gen/golang,
+// gen/golang/grpcgen) sees only the IR, never the document nor the
+// library that parsed it. The seam is [FrontEnd]: Load and Validate give
+// the document's diagnostics, Build the IR with its own, and two
+// questions that only the document can answer once the IR is built are
+// asked in IR terms: which diagnostics concern a selection of operations
+// (Scope), and whether a value matches an operation's result schema
+// (CheckResult). The driver resolves the policy, selects operations,
+// emits and renders, and joins every stage's diagnostics.
 //
-// and three entry points run it to different depths:
+// The OpenAPI pipeline is
 //
-//	res, err := gen.OpenAPI(fsys, "openapi.yaml", gen.OpenAPIOptions{Package: "petstore"})
-//	warnings, err := gen.Check(fsys, "openapi.yaml", gen.OpenAPIOptions{})   // lint only
-//	review, warnings, err := gen.Review(fsys, "openapi.yaml", gen.OpenAPIOptions{})
+//	openapi.NewFrontEnd (openapi.Load, openapi.Build) → gen.Generate: resolve.HTTP → golang.EmitModels, golang.EmitClient
 //
-// The proto pipeline, the whole of protoc-gen-resilient, is
+// and gen/openapigen, which imports both sides, puts it together at three
+// depths:
+//
+//	res, err := openapigen.OpenAPI(fsys, "openapi.yaml", gen.OpenAPIOptions{Package: "petstore"})
+//	warnings, err := openapigen.Check(fsys, "openapi.yaml", gen.OpenAPIOptions{})   // lint only
+//	review, warnings, err := openapigen.Review(fsys, "openapi.yaml", gen.OpenAPIOptions{})
+//
+// so that this package's dependencies hold no kin-openapi package. A test
+// (TestBackEndsNeverSeeTheDocument) keeps it so.
+//
+// The proto pipeline, the whole of protoc-gen-resilient, is still run
+// here, its front end (gen/protoir, on protogen) included; it is to move
+// out the same way, protoir producing the IR and diagnostics behind a
+// front end and [Proto] moving beside it. It is
 //
 //	protoir.Files → resolve.RPC → grpcgen.CheckNames, grpcgen.Emit
 //
@@ -24,7 +44,7 @@
 //
 //	resp, warnings := gen.Proto(req, gen.ProtoOptions{})
 //
-// For a diff of two versions (package gen/diff), [OpenAPISnapshot] and
+// For a diff of two versions (package gen/diff), [SnapshotOf] (openapigen.Snapshot) and
 // [NewProtoSnapshot] run the same pipelines and keep what they built: the
 // services with their resolved policy, and the generated code. Unlike
 // generation, they go on past a policy that breaks a rule the generator

@@ -2,15 +2,10 @@ package gen
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
-	"github.com/resilientgo/resilient/gen/ir"
-	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
@@ -18,17 +13,14 @@ import (
 
 // checkStaticFallbacks checks every static fallback value against the
 // schema of its operation's result, the first 2xx response with a JSON
-// body, so that a value the generated client could not decode is reported
-// with the spec rather than when the client is made.
-func checkStaticFallbacks(doc *openapi.Document, svc *resolve.Service) []diag.Diagnostic {
+// body, which only the front end fe knows, so that a value the generated
+// client could not decode is reported with the spec rather than when the
+// client is made.
+func checkStaticFallbacks(fe FrontEnd, svc *resolve.Service) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, op := range svc.Operations {
 		res := op.Policy
 		if res.Policy.Fallback.Kind != runtime.FallbackStatic {
-			continue
-		}
-		schema, status := resultSchema(doc.T, op.Operation)
-		if schema == nil {
 			continue
 		}
 		// The value as encoding/json gives it to the client: numbers as
@@ -38,19 +30,15 @@ func checkStaticFallbacks(doc *openapi.Document, svc *resolve.Service) []diag.Di
 		if err == nil {
 			err = json.Unmarshal(text, &value)
 		}
+		status, why := "", ""
 		if err == nil {
-			err = schema.VisitJSON(value)
+			status, why = fe.CheckResult(op.Operation, value)
+		} else {
+			status, _ = fe.CheckResult(op.Operation, nil)
+			why = strings.Join(strings.Fields(err.Error()), " ")
 		}
-		if err == nil {
+		if status == "" || why == "" {
 			continue
-		}
-		why := strings.Join(strings.Fields(err.Error()), " ")
-		var se *openapi3.SchemaError
-		if errors.As(err, &se) {
-			why = se.Reason
-			if p := se.JSONPointer(); len(p) > 0 {
-				why = "at /" + strings.Join(p, "/") + ": " + why
-			}
 		}
 		loc := res.Sources["fallback.value"].Loc
 		out = append(out, diag.Diagnostic{
@@ -63,32 +51,6 @@ func checkStaticFallbacks(doc *openapi.Document, svc *resolve.Service) []diag.Di
 		})
 	}
 	return out
-}
-
-// resultSchema returns the schema of op's result, the first 2xx response
-// with a body when that body is JSON, and the response's status.
-func resultSchema(t *openapi3.T, op *ir.Operation) (*openapi3.Schema, string) {
-	r, ct := op.Result()
-	if ct == nil || ct.Kind != ir.ContentJSON || t.Paths == nil {
-		return nil, ""
-	}
-	item := t.Paths.Value(op.Path)
-	if item == nil {
-		return nil, ""
-	}
-	kop := item.GetOperation(op.Method)
-	if kop == nil || kop.Responses == nil {
-		return nil, ""
-	}
-	resp := kop.Responses.Value(r.Status)
-	if resp == nil || resp.Value == nil {
-		return nil, ""
-	}
-	mt := resp.Value.Content.Get(ct.MediaType)
-	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
-		return nil, ""
-	}
-	return mt.Schema.Value, r.Status
 }
 
 // shortText shows a value from a spec in a message: characters that do not

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"bytes"
-	"io/fs"
 	"path"
 	"strings"
 
@@ -10,26 +9,26 @@ import (
 
 	"github.com/resilientgo/resilient/gen/golang"
 	"github.com/resilientgo/resilient/gen/ir"
-	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
-// OpenAPI generates the Go client of the OpenAPI document spec, read from
-// fsys (its $refs may name other files of fsys, nothing else): the
-// models, the client with its policy table, and the resilience review.
+// Generate generates the Go client of the document the front end fe
+// reads, whose file is named spec: the models, the client with its
+// policy table, and the resilience review. gen/openapigen runs it on an
+// OpenAPI document.
 //
 // The document is validated beside generation, except its examples: an
 // example that does not match its schema changes no generated code, and
-// checking them all is the costliest part of loading a large spec. [Check]
+// checking them all is the costliest part of loading a large spec. [Lint]
 // reports them, as warnings.
 //
 // The error joins every error diagnostic of every stage that ran, sorted
 // by position; the Result is then nil. Bad input gives an error, never a
 // panic.
-func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
-	s, err := prepare(fsys, spec, opts, false)
+func Generate(fe FrontEnd, spec string, opts OpenAPIOptions) (*Result, error) {
+	s, err := prepareFront(fe, spec, opts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -56,13 +55,13 @@ func OpenAPI(fsys fs.FS, spec string, opts OpenAPIOptions) (*Result, error) {
 	}, nil
 }
 
-// Check lints the OpenAPI document spec and its policy without generating
-// code: it loads and fully validates the document (examples included),
-// builds the IR, resolves the policy of every operation and runs the
-// client emitter's name checks. It returns the warnings, and the errors
-// joined as with [OpenAPI].
-func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, error) {
-	s, err := prepare(fsys, spec, opts, true)
+// Lint checks the document the front end fe reads, whose file is named
+// spec, and its policy without generating code: it loads and fully
+// validates the document (examples included), builds the IR, resolves the
+// policy of every operation and runs the client emitter's name checks. It
+// returns the warnings, and the errors joined as with [Generate].
+func Lint(fe FrontEnd, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, error) {
+	s, err := prepareFront(fe, spec, opts, true)
 	if err != nil {
 		return s.diags.Warnings(), err
 	}
@@ -75,11 +74,12 @@ func Check(fsys fs.FS, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, err
 	return s.diags.Warnings(), emitErr
 }
 
-// Review returns the Markdown resilience review of the OpenAPI document
-// spec: one table of the resolved policy (see [policyspec.RenderReview]),
-// with the warnings, and the errors joined as with [OpenAPI].
-func Review(fsys fs.FS, spec string, opts OpenAPIOptions) (string, []diag.Diagnostic, error) {
-	s, err := prepare(fsys, spec, opts, false)
+// ReviewOf returns the Markdown resilience review of the document the
+// front end fe reads, whose file is named spec: one table of the resolved
+// policy (see [policyspec.RenderReview]), with the warnings, and the
+// errors joined as with [Generate].
+func ReviewOf(fe FrontEnd, spec string, opts OpenAPIOptions) (string, []diag.Diagnostic, error) {
+	s, err := prepareFront(fe, spec, opts, false)
 	if err == nil {
 		err = s.validated()
 	}
@@ -98,7 +98,7 @@ type state struct {
 	svc        *ir.Service
 	resolved   *resolve.Service
 	dependency string
-	// validation delivers kin-openapi's findings, which are computed
+	// validation delivers the front end's validation, which is computed
 	// while the later stages run; nil once collected.
 	validation chan validation
 	// loaded holds the load's own findings, kept apart from the later
@@ -109,7 +109,7 @@ type state struct {
 	sel *selection
 }
 
-// validation is the outcome of [openapi.Document.Validate].
+// validation is the outcome of [FrontEnd.Validate].
 type validation struct {
 	warnings []diag.Diagnostic
 	err      error
@@ -134,13 +134,13 @@ func (s *state) validated() error {
 	return s.diags.Err()
 }
 
-// prepare runs load, build and policy resolution. With examples, the
-// document's examples are also checked against their schemas. The returned
-// state is never nil; the error joins all error diagnostics.
-func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
+// prepareFront runs load, build and policy resolution. With examples,
+// the document's examples are also checked against their schemas. The
+// returned state is never nil; the error joins all error diagnostics.
+func prepareFront(fe FrontEnd, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
 	s := &state{strict: opts.Strict}
 	file := s.policyFile(opts)
-	doc, loadWarnings, err := openapi.Load(fsys, spec, openapi.LoadOptions{Dir: opts.Dir, DeferValidation: true})
+	loadWarnings, err := fe.Load()
 	if s.add(nil, err); s.diags.HasErrors() {
 		s.add(loadWarnings, nil)
 		return s, s.diags.Err()
@@ -149,16 +149,15 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 	// which only read the document.
 	s.validation = make(chan validation, 1)
 	go func() {
-		w, err := doc.Validate(examples)
+		w, err := fe.Validate(examples)
 		s.validation <- validation{w, err}
 	}()
-	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{Strict: opts.Strict, IgnoreGoNames: opts.IgnoreGoNames,
-		Reserved: golang.ReservedNames(), ReservedMethods: golang.ReservedMethods(), DocumentURL: opts.DocumentURL})
+	svc, warnings, err := fe.Build()
 	if len(opts.Include) > 0 || len(opts.Exclude) > 0 {
 		// From here on, an error of what the selection leaves out is not
 		// reported: only the operations kept and what they reach are
 		// generated.
-		s.sel = newSelection(doc.T, svc, opts.Include, opts.Exclude)
+		s.sel = newSelection(fe, svc, opts.Include, opts.Exclude)
 	}
 	// The load's warnings are added once the selection is known, which
 	// leaves out those of what it leaves out.
@@ -178,7 +177,7 @@ func prepare(fsys fs.FS, spec string, opts OpenAPIOptions, examples bool) (*stat
 	if s.diags.HasErrors() {
 		return s, s.validated()
 	}
-	for _, d := range checkStaticFallbacks(doc, res) {
+	for _, d := range checkStaticFallbacks(fe, res) {
 		s.diags.Add(d)
 	}
 	if s.diags.HasErrors() {
@@ -241,39 +240,10 @@ func (s *state) review(mode policyspec.ReviewMode) string {
 	return out
 }
 
-// emit writes the Go file of a resolved service. The models and the
-// client are emitted, rendered and formatted in parallel, as two files,
-// then joined into the one file a single rendering gives (see joinFiles).
-// Both only read the service.
+// emit writes the Go file of a resolved service: the models and the
+// client, emitted into one file and rendered once.
 func emit(s *state, opts OpenAPIOptions) ([]byte, error) {
 	pkg, source := s.fileNames(opts)
-	models, client := golang.NewFile(pkg, source), golang.NewFile(pkg, source)
-	var modelsCode []byte
-	var modelsErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		golang.EmitModels(models, s.svc)
-		modelsCode, modelsErr = render(models)
-	}()
-	warnings, err := golang.EmitClient(client, s.resolved, golang.ClientOptions{DependencyName: s.dependency, Package: pkg})
-	s.add(warnings, err)
-	if err != nil {
-		<-done
-		return nil, s.diags.Err()
-	}
-	clientCode, clientErr := render(client)
-	<-done
-	if modelsErr != nil {
-		return nil, modelsErr
-	}
-	if clientErr != nil {
-		return nil, clientErr
-	}
-	if code, ok := joinFiles(modelsCode, clientCode); ok {
-		return code, nil
-	}
-	// The two files name imports differently: render them as one.
 	f, err := s.emitFile(pkg, source)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
-// OpenAPIOptions configures [OpenAPI], [Check] and [Review]. The zero
+// OpenAPIOptions configures [Generate], [Lint] and [ReviewOf]. The zero
 // value is ready to use.
 type OpenAPIOptions struct {
 	// Package is the Go package name of the generated file. Empty derives
@@ -78,7 +78,7 @@ type OpenAPIOptions struct {
 	Split SplitMode
 }
 
-// SplitMode says when [OpenAPI] splits the client into several files.
+// SplitMode says when [Generate] splits the client into several files.
 type SplitMode uint8
 
 const (
@@ -125,7 +125,7 @@ func (mode SplitMode) splits(ops, types int) bool {
 	return false
 }
 
-// Result is the outcome of a successful [OpenAPI] run.
+// Result is the outcome of a successful [Generate] run.
 type Result struct {
 	// Code is the generated Go file: the models and the client,
 	// gofmt-clean, deterministic for the same input. It is nil when the

@@ -123,62 +123,80 @@ func selectOperations(res *resolve.Service, include, exclude []Filter, list *dia
 // operations' parameters, bodies and responses name, directly or through
 // other types, in the same order.
 func reachableTypes(all []*ir.Type, ops []*ir.Operation) []*ir.Type {
-	byName := make(map[string]*ir.Type, len(all))
+	r := &typeReach{byName: make(map[string]*ir.Type, len(all)), reached: map[string]bool{}}
 	for _, t := range all {
-		byName[t.Name] = t
-	}
-	reached := map[string]bool{}
-	var pending []*ir.Type
-	var ref func(r *ir.TypeRef)
-	ref = func(r *ir.TypeRef) {
-		for ; r != nil; r = r.Elem {
-			if r.Kind != ir.KindNamed || reached[r.Name] {
-				continue
-			}
-			reached[r.Name] = true
-			if t := byName[r.Name]; t != nil {
-				pending = append(pending, t)
-			}
-		}
-	}
-	contents := func(cs []*ir.Content) {
-		for _, c := range cs {
-			ref(c.Type)
-		}
+		r.byName[t.Name] = t
 	}
 	for _, op := range ops {
-		for _, p := range op.Params {
-			ref(p.Type)
-		}
-		if op.Body != nil {
-			contents(op.Body.Contents)
-		}
-		for _, r := range op.Responses {
-			contents(r.Contents)
-			for _, h := range r.Headers {
-				ref(h.Type)
-			}
-		}
+		r.operation(op)
 	}
 	// Each type is walked once, however many others name it.
-	for len(pending) > 0 {
-		t := pending[len(pending)-1]
-		pending = pending[:len(pending)-1]
-		for _, f := range t.Fields {
-			ref(f.Type)
-		}
-		if t.Union != nil {
-			for _, v := range t.Union.Variants {
-				ref(v.Type)
-			}
-		}
-		ref(t.Alias)
+	for len(r.pending) > 0 {
+		t := r.pending[len(r.pending)-1]
+		r.pending = r.pending[:len(r.pending)-1]
+		r.typ(t)
 	}
 	var out []*ir.Type
 	for _, t := range all {
-		if reached[t.Name] {
+		if r.reached[t.Name] {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// typeReach is the state of [reachableTypes]: the types by name, those
+// reached, and those reached whose own references are still to follow.
+type typeReach struct {
+	byName  map[string]*ir.Type
+	reached map[string]bool
+	pending []*ir.Type
+}
+
+// ref marks the named types of r and its element types as reached.
+func (w *typeReach) ref(r *ir.TypeRef) {
+	for ; r != nil; r = r.Elem {
+		if r.Kind != ir.KindNamed || w.reached[r.Name] {
+			continue
+		}
+		w.reached[r.Name] = true
+		if t := w.byName[r.Name]; t != nil {
+			w.pending = append(w.pending, t)
+		}
+	}
+}
+
+func (w *typeReach) contents(cs []*ir.Content) {
+	for _, c := range cs {
+		w.ref(c.Type)
+	}
+}
+
+// operation marks the types of op's parameters, body and responses.
+func (w *typeReach) operation(op *ir.Operation) {
+	for _, p := range op.Params {
+		w.ref(p.Type)
+	}
+	if op.Body != nil {
+		w.contents(op.Body.Contents)
+	}
+	for _, r := range op.Responses {
+		w.contents(r.Contents)
+		for _, h := range r.Headers {
+			w.ref(h.Type)
+		}
+	}
+}
+
+// typ marks the types of t's fields, union variants and alias name.
+func (w *typeReach) typ(t *ir.Type) {
+	for _, f := range t.Fields {
+		w.ref(f.Type)
+	}
+	if t.Union != nil {
+		for _, v := range t.Union.Variants {
+			w.ref(v.Type)
+		}
+	}
+	w.ref(t.Alias)
 }

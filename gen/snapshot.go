@@ -1,8 +1,6 @@
 package gen
 
 import (
-	"io/fs"
-
 	"github.com/resilientgo/resilient/gen/resolve"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -36,13 +34,13 @@ func reviewable(r diag.Rule) bool {
 	return false
 }
 
-// OpenAPISnapshot loads, checks and generates the OpenAPI document spec
-// as [OpenAPI] does, with opts.Split ignored (one file), and returns what
-// a diff of two versions needs. Errors are joined as with [OpenAPI]; the
-// Snapshot is then nil.
-func OpenAPISnapshot(fsys fs.FS, spec string, opts OpenAPIOptions) (*Snapshot, error) {
+// SnapshotOf loads, checks and generates the document spec through the
+// front end fe as [Generate] does, with opts.Split ignored (one file), and
+// returns what a diff of two versions needs. Errors are joined as with
+// [Generate]; the Snapshot is then nil.
+func SnapshotOf(fe FrontEnd, spec string, opts OpenAPIOptions) (*Snapshot, error) {
 	opts.Split = SplitOff
-	s, err := prepare(fsys, spec, opts, false)
+	s, err := prepareFront(fe, spec, opts, false)
 	var policyErrs []diag.Diagnostic
 	if err != nil {
 		policyErrs = diag.From(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/openapigen"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output of the golden cases")
@@ -95,9 +96,9 @@ func generate(t *testing.T, dir, name string) *gen.Result {
 		t.Fatal(err)
 	}
 	caseFlags(t, dir, &opts)
-	res, err := gen.OpenAPI(os.DirFS(dir), "openapi.yaml", opts)
+	res, err := openapigen.OpenAPI(os.DirFS(dir), "openapi.yaml", opts)
 	if err != nil {
-		t.Fatalf("gen.OpenAPI(%s): %v", dir, err)
+		t.Fatalf("openapigen.OpenAPI(%s): %v", dir, err)
 	}
 	return res
 }

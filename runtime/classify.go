@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"errors"
 	"time"
 )
@@ -118,9 +117,4 @@ func retryAfter(err error) (time.Duration, bool) {
 		return h.RetryAfterHint()
 	}
 	return 0, false
-}
-
-// isContextErr reports whether err is a context cancellation or deadline.
-func isContextErr(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
+	"github.com/resilientgo/resilient/gen/openapigen"
 )
 
 // diff compares two versions of the spec (c.spec and c.newSpec) and
@@ -108,7 +108,7 @@ func (c *command) diffInput(arg string, stderr io.Writer) (diff.Input, int) {
 			opts.PolicyName = gitName(c.policy)
 		}
 	}
-	snap, err := gen.OpenAPISnapshot(root.FS(), name, opts)
+	snap, err := openapigen.Snapshot(root.FS(), name, opts)
 	if err != nil {
 		report(stderr, nil, err)
 		return in, exitUnusable

@@ -409,8 +409,8 @@
 //
 // In CI, "oapi-resilient check -policy policy.yaml openapi.yaml" fails the
 // build on policy violations without generating anything, and the
-// go:generate command with -check added fails it when the committed client
-// is stale.
+// generate command of the go:generate directive, with -check added, fails
+// it when the committed client is stale.
 //
 // # diff
 //

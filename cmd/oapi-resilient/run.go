@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
 	"github.com/resilientgo/resilient/gen/input"
+	"github.com/resilientgo/resilient/gen/openapigen"
 	"github.com/resilientgo/resilient/internal/version"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
@@ -192,10 +193,10 @@ func (c *command) run(stdout, stderr io.Writer) int {
 	fsys := root.FS()
 	switch c.name {
 	case "check":
-		warnings, err := gen.Check(fsys, name, opts)
+		warnings, err := openapigen.Check(fsys, name, opts)
 		return report(stderr, warnings, err)
 	case "review":
-		review, warnings, err := gen.Review(fsys, name, opts)
+		review, warnings, err := openapigen.Review(fsys, name, opts)
 		if status := report(stderr, warnings, err); status != exitOK {
 			return status
 		}
@@ -210,7 +211,7 @@ func (c *command) run(stdout, stderr io.Writer) int {
 		opts.Package = c.defaultPackage()
 	}
 	opts.Source = c.source()
-	res, err := gen.OpenAPI(fsys, name, opts)
+	res, err := openapigen.OpenAPI(fsys, name, opts)
 	var warnings []diag.Diagnostic
 	if res != nil {
 		warnings = res.Warnings

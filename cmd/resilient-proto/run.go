@@ -57,9 +57,6 @@ type command struct {
 	format          string
 	failOn          diff.FailOn
 	oldArg, newArg  string
-	policyFile      *policyspec.File
-	policyData      []byte
-	policyName      string
 	stdout, stderrW io.Writer
 }
 

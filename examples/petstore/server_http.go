@@ -77,7 +77,7 @@ type petJSON struct {
 	Adoptions int64  `json:"adoptions,omitempty"`
 }
 
-func toJSON(p Pet) petJSON { return petJSON{ID: p.ID, Name: p.Name, Adoptions: p.Adoptions} }
+func toJSON(p Pet) petJSON { return petJSON(p) }
 
 // serve runs one request of op: begin (count, faults), then fn, whose
 // answer is written as JSON with status ok, or whose error is mapped.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
+	"github.com/resilientgo/resilient/gen/openapigen"
 )
 
 // benchPair returns the two files an environment variable names
@@ -70,7 +71,7 @@ func BenchmarkOpenAPI(b *testing.B) {
 		for b.Loop() {
 			var inputs [2]diff.Input
 			err := both(old, new, func(path string) error {
-				snap, err := gen.OpenAPISnapshot(os.DirFS(filepath.Dir(path)), filepath.Base(path), gen.OpenAPIOptions{})
+				snap, err := openapigen.Snapshot(os.DirFS(filepath.Dir(path)), filepath.Base(path), gen.OpenAPIOptions{})
 				if err != nil {
 					return err
 				}

@@ -21,7 +21,7 @@
 //     methods and streaming, after buf breaking's FILE and WIRE
 //     categories.
 //
-// [Compare] compares OpenAPI versions ([Input], from gen.OpenAPISnapshot),
+// [Compare] compares OpenAPI versions ([Input], from openapigen.Snapshot),
 // [CompareProto] proto versions ([ProtoInput], from
 // gen.NewProtoSnapshot). Operations are matched by method and path
 // template (path parameter names aside) or by gRPC full method; properties

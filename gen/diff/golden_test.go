@@ -13,6 +13,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
+	"github.com/resilientgo/resilient/gen/openapigen"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected reports of the golden diff cases")
@@ -25,7 +26,7 @@ func loadOpenAPI(t *testing.T, dir, name, policy string) diff.Input {
 	if data, err := os.ReadFile(filepath.Join(dir, policy)); err == nil {
 		opts.PolicyName, opts.PolicyData = policy, data
 	}
-	snap, err := gen.OpenAPISnapshot(os.DirFS(dir), name, opts)
+	snap, err := openapigen.Snapshot(os.DirFS(dir), name, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

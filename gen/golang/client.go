@@ -133,7 +133,7 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 		return list.Warnings(), list.Err()
 	}
 	f.ImportAlias(runtimePath, runtimeAlias)
-	emitVersionCheck(f)
+	EmitVersionCheck(f)
 	emitClientType(f, v)
 	EmitOptions(f, clientOptions(v.fleet, v.schemes))
 	inCore, parts := partsOf(v.ops, f, opts)
@@ -293,12 +293,15 @@ type clientGen struct {
 	form *deepForm
 }
 
-// emitVersionCheck writes
+// EmitVersionCheck writes the check that the runtime module is recent
+// enough for the generated code, which both back ends put in every file
+// that uses the runtime:
 //
-//	// This check fails to compile when the runtime module is older than the
-//	// generated code needs: upgrade github.com/resilientgo/resilient.
+//	// This check fails to compile when the runtime module is older than this
+//	// generated code needs; upgrade it with
+//	// go get github.com/resilientgo/resilient@latest.
 //	const _ = resilient.SupportPackageIsVersion1
-func emitVersionCheck(f *jen.File) {
+func EmitVersionCheck(f *jen.File) {
 	f.Comment("This check fails to compile when the runtime module is older than this")
 	f.Comment("generated code needs; upgrade it with")
 	f.Comment("go get github.com/resilientgo/resilient@latest.")

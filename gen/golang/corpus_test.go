@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -83,7 +82,11 @@ func TestCorpus(t *testing.T) {
 	goCmd(t, mod, "vet", "./...")
 	// The generated files are a fixed point of gofmt, doc comments
 	// written from the specs' Markdown included.
-	cmd := exec.Command(filepath.Join(goruntime.GOROOT(), "bin", "gofmt"), "-l", ".")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	cmd := exec.Command(filepath.Join(strings.TrimSpace(string(goroot)), "bin", "gofmt"), "-l", ".")
 	cmd.Dir = mod
 	out, err := cmd.CombinedOutput()
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {

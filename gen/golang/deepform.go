@@ -104,14 +104,7 @@ func (d *deepForm) scalar(t *ir.TypeRef) func(*jen.Statement) *jen.Statement {
 //	}
 func (d *deepForm) value(t *ir.TypeRef, x *jen.Statement, ptr bool, key formKey, depth int, ret func(jen.Code) jen.Code) []jen.Code {
 	if ptr {
-		deref := jen.Op("*").Add(x.Clone())
-		if d.c.m.structOf(t) != nil || d.union(t) {
-			// A struct's method and AddFormJSON take the pointer as it is.
-			deref = x.Clone()
-		}
-		return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(
-			jen.Id("form").Dot("Add").Call(key.code(), jen.Lit("")),
-		).Else().Block(d.value(t, deref, false, key, depth, ret)...)}
+		return d.pointerValue(t, x, key, depth, ret)
 	}
 	if format := d.scalar(t); format != nil {
 		return []jen.Code{jen.Id("form").Dot("Add").Call(key.code(), format(x))}
@@ -133,23 +126,45 @@ func (d *deepForm) value(t *ir.TypeRef, x *jen.Statement, ptr bool, key formKey,
 		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(
 			d.value(t.Elem, x.Clone().Index(jen.Id(k)), elemPtr, kk, depth+1, ret)...)}
 	case ir.KindNamed:
-		nt := d.c.m.types[t.Name]
-		switch {
-		case nt == nil:
-		case nt.Kind == ir.TypeStruct:
-			d.structs[nt.Name] = true
-			return []jen.Code{jen.If(jen.Err().Op(":=").Add(operand(x)).Dot("encodeForm").Call(jen.Id("form"), key.code()), jen.Err().Op("!=").Nil()).Block(ret(jen.Err()))}
-		case nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias != t:
-			if nt.Alias.Kind == ir.KindNamed {
-				// A Go alias: the value already has the other type.
-				return d.value(nt.Alias, x, false, key, depth, ret)
-			}
-			return d.value(nt.Alias, d.c.m.goType(nt.Alias).Call(x), false, key, depth, ret)
+		if code, ok := d.namedValue(t, x, key, depth, ret); ok {
+			return code
 		}
 	}
 	// A union or a free-form value (json.RawMessage): its JSON text.
 	call := rt("AddFormJSON").Call(jen.Id("form"), key.code(), x)
 	return []jen.Code{jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(ret(jen.Err()))}
+}
+
+// pointerValue is value of a pointer x: an empty value when nil, else
+// what x points to (a struct or a union as the pointer itself).
+func (d *deepForm) pointerValue(t *ir.TypeRef, x *jen.Statement, key formKey, depth int, ret func(jen.Code) jen.Code) []jen.Code {
+	deref := jen.Op("*").Add(x.Clone())
+	if d.c.m.structOf(t) != nil || d.union(t) {
+		// A struct's method and AddFormJSON take the pointer as it is.
+		deref = x.Clone()
+	}
+	return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(
+		jen.Id("form").Dot("Add").Call(key.code(), jen.Lit("")),
+	).Else().Block(d.value(t, deref, false, key, depth, ret)...)}
+}
+
+// namedValue is value of a named struct (its encodeForm method) or
+// alias (its target's value); ok is false for any other named type.
+func (d *deepForm) namedValue(t *ir.TypeRef, x *jen.Statement, key formKey, depth int, ret func(jen.Code) jen.Code) (code []jen.Code, ok bool) {
+	nt := d.c.m.types[t.Name]
+	switch {
+	case nt == nil:
+	case nt.Kind == ir.TypeStruct:
+		d.structs[nt.Name] = true
+		return []jen.Code{jen.If(jen.Err().Op(":=").Add(operand(x)).Dot("encodeForm").Call(jen.Id("form"), key.code()), jen.Err().Op("!=").Nil()).Block(ret(jen.Err()))}, true
+	case nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias != t:
+		if nt.Alias.Kind == ir.KindNamed {
+			// A Go alias: the value already has the other type.
+			return d.value(nt.Alias, x, false, key, depth, ret), true
+		}
+		return d.value(nt.Alias, d.c.m.goType(nt.Alias).Call(x), false, key, depth, ret), true
+	}
+	return nil, false
 }
 
 // field returns the statements that add the property f of the struct
@@ -263,12 +278,7 @@ func (d *deepForm) formObject(f *ir.Field, enc *ir.Encoding, x *jen.Statement) [
 	if enc == nil || enc.Style != ir.StyleForm || d.c.m.fieldNullable(f) {
 		return nil
 	}
-	t := f.Type
-	if t.Kind == ir.KindNamed {
-		if nt := d.c.m.types[t.Name]; nt != nil && nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias.Kind == ir.KindMap {
-			t = nt.Alias
-		}
-	}
+	t := d.mapAlias(f.Type)
 	add := func(name, value jen.Code) jen.Code {
 		if enc.Explode {
 			return jen.Id("form").Dot("Add").Call(name, value)
@@ -276,28 +286,14 @@ func (d *deepForm) formObject(f *ir.Field, enc *ir.Encoding, x *jen.Statement) [
 		return jen.Id("vs").Op("=").Append(jen.Id("vs"), name, value)
 	}
 	var code []jen.Code
+	ok := false
 	switch st := d.c.m.structOf(t); {
 	case t.Kind == ir.KindMap:
-		format := d.scalar(t.Elem)
-		if format == nil || t.Elem.Nullable {
-			return nil
-		}
-		code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(
-			add(jen.Id("k"), format(x.Clone().Index(jen.Id("k")))))}
+		code, ok = d.formMapEntries(t, x, add)
 	case st != nil:
-		for _, p := range st.Fields {
-			format := d.scalar(p.Type)
-			if format == nil || d.c.m.fieldNullable(p) {
-				return nil
-			}
-			px := x.Clone().Dot(p.Name)
-			if d.c.m.fieldPointer(p, true) {
-				code = append(code, jen.If(px.Clone().Op("!=").Nil()).Block(add(jen.Lit(p.JSONName), format(jen.Op("*").Add(px)))))
-			} else {
-				code = append(code, add(jen.Lit(p.JSONName), format(px)))
-			}
-		}
-	default:
+		code, ok = d.formStructFields(st, x, add)
+	}
+	if !ok {
 		return nil
 	}
 	if !enc.Explode {
@@ -312,4 +308,45 @@ func (d *deepForm) formObject(f *ir.Field, enc *ir.Encoding, x *jen.Statement) [
 		code = []jen.Code{jen.If(check).Block(code...)}
 	}
 	return code
+}
+
+// mapAlias returns the map a named alias stands for, else t.
+func (d *deepForm) mapAlias(t *ir.TypeRef) *ir.TypeRef {
+	if t.Kind != ir.KindNamed {
+		return t
+	}
+	if nt := d.c.m.types[t.Name]; nt != nil && nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias.Kind == ir.KindMap {
+		return nt.Alias
+	}
+	return t
+}
+
+// formMapEntries adds the entries of the map x, in key order; ok is
+// false when its values are not non-nullable primitives.
+func (d *deepForm) formMapEntries(t *ir.TypeRef, x *jen.Statement, add func(name, value jen.Code) jen.Code) (code []jen.Code, ok bool) {
+	format := d.scalar(t.Elem)
+	if format == nil || t.Elem.Nullable {
+		return nil, false
+	}
+	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(
+		add(jen.Id("k"), format(x.Clone().Index(jen.Id("k")))))}, true
+}
+
+// formStructFields adds the fields of the struct x, those that are
+// pointers when set; ok is false when one is not a non-nullable
+// primitive.
+func (d *deepForm) formStructFields(st *ir.Type, x *jen.Statement, add func(name, value jen.Code) jen.Code) (code []jen.Code, ok bool) {
+	for _, p := range st.Fields {
+		format := d.scalar(p.Type)
+		if format == nil || d.c.m.fieldNullable(p) {
+			return nil, false
+		}
+		px := x.Clone().Dot(p.Name)
+		if d.c.m.fieldPointer(p, true) {
+			code = append(code, jen.If(px.Clone().Op("!=").Nil()).Block(add(jen.Lit(p.JSONName), format(jen.Op("*").Add(px)))))
+		} else {
+			code = append(code, add(jen.Lit(p.JSONName), format(px)))
+		}
+	}
+	return code, true
 }

@@ -52,9 +52,6 @@ type bodyFieldValue struct {
 	// present is nil for a value always sent (required, or its own zero).
 	present *jen.Statement
 	value   *jen.Statement
-	// each: the value is a slice, sent one element at a time (the element
-	// in "v").
-	each bool
 }
 
 // fieldValue returns how a property of body is read: pointers
@@ -176,50 +173,55 @@ func (c *clientGen) multipartCode(ct *ir.Content) []jen.Code {
 	out := []jen.Code{jen.Id("m").Op(":=").Add(rt("NewMultipart")).Call()}
 	st := c.m.structOf(ct.Type)
 	for _, f := range st.Fields {
-		fv := c.fieldValue(f)
-		enc := ct.EncodingOf(f.JSONName)
 		contentType := jen.Lit("")
-		if enc != nil && enc.ContentType != "" {
+		if enc := ct.EncodingOf(f.JSONName); enc != nil && enc.ContentType != "" {
 			contentType = jen.Lit(enc.ContentType)
 		}
 		key := jen.Lit(f.JSONName)
 		part := func(method string, v jen.Code) jen.Code {
 			return jen.Id("m").Dot(method).Call(key.Clone(), v, contentType.Clone(), c.m.partHeaderArg(st, f.JSONName))
 		}
-		var code []jen.Code
-		switch {
-		case f.Type.Kind == ir.KindBinary:
-			x := jen.Id("body").Dot(f.Name)
-			code = []jen.Code{part("File", x.Clone())}
-			if !f.Required {
-				code = []jen.Code{jen.If(x.Clone().Dot("Body").Op("!=").Nil()).Block(code...)}
-			}
-			out = append(out, code...)
-			continue
-		case f.Type.Kind == ir.KindArray && f.Type.Elem.Kind == ir.KindBinary:
-			code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("body").Dot(f.Name)).Block(part("File", jen.Id("v")))}
-			out = append(out, code...)
-			continue
-		case c.scalarFormat(f.Type) != nil:
-			value := fv.value
-			if c.m.fieldNullable(f) {
-				value = jen.Op("*").Add(value)
-			}
-			code = []jen.Code{part("Field", c.scalarFormat(f.Type)(value))}
-		case f.Type.Kind == ir.KindArray && !f.Type.Elem.Nullable && c.scalarFormat(f.Type.Elem) != nil && !c.m.fieldNullable(f):
-			// One text part per element, all of the property's name.
-			code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(fv.value)).Block(
-				part("Field", c.scalarFormat(f.Type.Elem)(jen.Id("v"))))}
-		default:
-			code = []jen.Code{part("JSON", fv.value)}
-			if fv.present == nil && !f.Required && c.m.nilable(f.Type) {
-				fv.present = jen.Id("body").Dot(f.Name).Op("!=").Nil()
-			}
-		}
-		if fv.present != nil {
-			code = []jen.Code{jen.If(fv.present).Block(code...)}
-		}
-		out = append(out, code...)
+		out = append(out, c.partCode(f, part)...)
 	}
 	return out
+}
+
+// partCode adds the part or parts of the property f, with part: files as
+// they are (when set), primitives and arrays of them as text, anything
+// else as JSON.
+func (c *clientGen) partCode(f *ir.Field, part func(method string, v jen.Code) jen.Code) []jen.Code {
+	switch {
+	case f.Type.Kind == ir.KindBinary:
+		x := jen.Id("body").Dot(f.Name)
+		code := []jen.Code{part("File", x.Clone())}
+		if !f.Required {
+			code = []jen.Code{jen.If(x.Clone().Dot("Body").Op("!=").Nil()).Block(code...)}
+		}
+		return code
+	case f.Type.Kind == ir.KindArray && f.Type.Elem.Kind == ir.KindBinary:
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("body").Dot(f.Name)).Block(part("File", jen.Id("v")))}
+	}
+	fv := c.fieldValue(f)
+	var code []jen.Code
+	switch {
+	case c.scalarFormat(f.Type) != nil:
+		value := fv.value
+		if c.m.fieldNullable(f) {
+			value = jen.Op("*").Add(value)
+		}
+		code = []jen.Code{part("Field", c.scalarFormat(f.Type)(value))}
+	case f.Type.Kind == ir.KindArray && !f.Type.Elem.Nullable && c.scalarFormat(f.Type.Elem) != nil && !c.m.fieldNullable(f):
+		// One text part per element, all of the property's name.
+		code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(fv.value)).Block(
+			part("Field", c.scalarFormat(f.Type.Elem)(jen.Id("v"))))}
+	default:
+		code = []jen.Code{part("JSON", fv.value)}
+		if fv.present == nil && !f.Required && c.m.nilable(f.Type) {
+			fv.present = jen.Id("body").Dot(f.Name).Op("!=").Nil()
+		}
+	}
+	if fv.present != nil {
+		code = []jen.Code{jen.If(fv.present).Block(code...)}
+	}
+	return code
 }

@@ -142,33 +142,61 @@ func (c *clientGen) paramValue(p *ir.Param, name string) *paramView {
 	v := &paramView{p: p, name: name, nilable: c.m.nilable(p.Type)}
 	v.typ = func() *jen.Statement { return c.m.goType(p.Type) }
 	v.ptr = !v.nilable && (!p.Required || p.Type.Nullable)
-	objectStyle := p.In == ir.InQuery && (p.Style == ir.StyleDeepObject || p.Style == ir.StyleForm && p.Explode)
-	switch {
-	case p.ContentType != "":
-		v.shape = shapeJSON
+	if c.setShape(v, p) {
 		return v
-	case c.scalarFormat(p.Type) != nil:
-		v.shape, v.format = shapeScalar, c.scalarFormat(p.Type)
-		return v
-	case c.primitiveUnion(p.Type):
-		v.shape = shapePlain
-		return v
-	case p.Type.Kind == ir.KindArray && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil && (p.Style != ir.StyleDeepObject || p.In == ir.InQuery):
-		v.shape, v.format = shapeArray, c.scalarFormat(p.Type.Elem)
-		return v
-	case objectStyle && p.Type.Kind == ir.KindMap && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil:
-		v.shape, v.format = shapeMap, c.scalarFormat(p.Type.Elem)
-		return v
-	case objectStyle && p.Type.Kind == ir.KindNamed:
-		if fields, ok := c.structFields(p.Type); ok {
-			v.shape, v.fields = shapeStruct, fields
-			return v
-		}
 	}
 	v.shape = shapeJSON
 	c.list.Warnf(p.Location, diag.RuleParamJSON,
 		p.In.String()+" parameter "+quote(p.Name)+" (style "+p.Style.String()+") has no serialization the client supports; it is sent as JSON text", "")
 	return v
+}
+
+// setShape sets how the parameter p of v is serialized, the first that
+// fits of: JSON text when it has a content type, a primitive, a union of
+// primitives, an array of primitives, a map or struct of primitives in an
+// object style. It reports false when none fits.
+func (c *clientGen) setShape(v *paramView, p *ir.Param) bool {
+	switch {
+	case p.ContentType != "":
+		v.shape = shapeJSON
+	case c.scalarFormat(p.Type) != nil:
+		v.shape, v.format = shapeScalar, c.scalarFormat(p.Type)
+	case c.primitiveUnion(p.Type):
+		v.shape = shapePlain
+	case c.primitiveArray(p):
+		v.shape, v.format = shapeArray, c.scalarFormat(p.Type.Elem)
+	default:
+		return c.setObjectShape(v, p)
+	}
+	return true
+}
+
+// primitiveArray reports whether p is an array of non-nullable
+// primitives in a style that sends one (deepObject only in the query).
+func (c *clientGen) primitiveArray(p *ir.Param) bool {
+	return p.Type.Kind == ir.KindArray && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil &&
+		(p.Style != ir.StyleDeepObject || p.In == ir.InQuery)
+}
+
+// setObjectShape sets the shape of a query parameter in an object style
+// (deepObject, or exploded form) that is a map of non-nullable primitives
+// or a struct of primitives; it reports false for any other parameter.
+func (c *clientGen) setObjectShape(v *paramView, p *ir.Param) bool {
+	objectStyle := p.In == ir.InQuery && (p.Style == ir.StyleDeepObject || p.Style == ir.StyleForm && p.Explode)
+	if !objectStyle {
+		return false
+	}
+	switch {
+	case p.Type.Kind == ir.KindMap && !p.Type.Elem.Nullable && c.scalarFormat(p.Type.Elem) != nil:
+		v.shape, v.format = shapeMap, c.scalarFormat(p.Type.Elem)
+		return true
+	case p.Type.Kind == ir.KindNamed:
+		if fields, ok := c.structFields(p.Type); ok {
+			v.shape, v.fields = shapeStruct, fields
+			return true
+		}
+	}
+	return false
 }
 
 // primitiveUnion reports whether t is a union whose variants are all
@@ -230,10 +258,7 @@ func (c *clientGen) scalarFormat(t *ir.TypeRef) func(x *jen.Statement) *jen.Stat
 		return func(x *jen.Statement) *jen.Statement { return x }
 	case ir.KindDate, ir.KindUUID:
 		return func(x *jen.Statement) *jen.Statement {
-			if strings.HasPrefix(x.GoString(), "*") {
-				x = jen.Parens(x)
-			}
-			return x.Dot("String").Call()
+			return parenStar(x).Dot("String").Call()
 		}
 	case ir.KindUint, ir.KindUint32:
 		return func(x *jen.Statement) *jen.Statement {
@@ -259,40 +284,51 @@ func (c *clientGen) scalarFormat(t *ir.TypeRef) func(x *jen.Statement) *jen.Stat
 		return sc("FormatFloat", jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))
 	case ir.KindDateTime:
 		return func(x *jen.Statement) *jen.Statement {
-			if strings.HasPrefix(x.GoString(), "*") {
-				x = jen.Parens(x)
-			}
-			return x.Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
+			return parenStar(x).Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
 		}
 	case ir.KindBytes:
 		return func(x *jen.Statement) *jen.Statement {
 			return jen.Qual("encoding/base64", "StdEncoding").Dot("EncodeToString").Call(x)
 		}
 	case ir.KindNamed:
-		nt := c.m.types[t.Name]
-		if nt == nil {
-			return nil
-		}
-		var base *ir.TypeRef
-		switch {
-		case nt.Kind == ir.TypeEnum && nt.Enum != nil:
-			base = &ir.TypeRef{Kind: nt.Enum.Base}
-		case nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias != t && !nt.Alias.Nullable:
-			if nt.Alias.Kind == ir.KindNamed {
-				// A Go alias: the value already has the other type.
-				return c.scalarFormat(nt.Alias)
-			}
-			base = nt.Alias
-		default:
-			return nil
-		}
-		inner := c.scalarFormat(base)
-		if inner == nil {
-			return nil
-		}
-		return func(x *jen.Statement) *jen.Statement { return inner(c.m.goType(base).Call(x)) }
+		return c.namedFormat(t)
 	}
 	return nil
+}
+
+// namedFormat is scalarFormat of a named type: an enum formats its base
+// value, an alias its target's; nil for any other type.
+func (c *clientGen) namedFormat(t *ir.TypeRef) func(x *jen.Statement) *jen.Statement {
+	nt := c.m.types[t.Name]
+	if nt == nil {
+		return nil
+	}
+	var base *ir.TypeRef
+	switch {
+	case nt.Kind == ir.TypeEnum && nt.Enum != nil:
+		base = &ir.TypeRef{Kind: nt.Enum.Base}
+	case nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias != t && !nt.Alias.Nullable:
+		if nt.Alias.Kind == ir.KindNamed {
+			// A Go alias: the value already has the other type.
+			return c.scalarFormat(nt.Alias)
+		}
+		base = nt.Alias
+	default:
+		return nil
+	}
+	inner := c.scalarFormat(base)
+	if inner == nil {
+		return nil
+	}
+	return func(x *jen.Statement) *jen.Statement { return inner(c.m.goType(base).Call(x)) }
+}
+
+// parenStar puts a dereference in parentheses, for a method call on it.
+func parenStar(x *jen.Statement) *jen.Statement {
+	if strings.HasPrefix(x.GoString(), "*") {
+		return jen.Parens(x)
+	}
+	return x
 }
 
 // value is the parameter's value in the Params struct, dereferenced.
@@ -352,67 +388,87 @@ func (pv *paramsView) queryCode() []jen.Code {
 		if v.p.In != ir.InQuery {
 			continue
 		}
-		key := url.QueryEscape(v.p.Name)
-		esc := func(x *jen.Statement) *jen.Statement { return jen.Qual("net/url", "QueryEscape").Call(x) }
-		var code []jen.Code
-		locals := false
-		switch v.shape {
-		case shapeScalar:
-			code = []jen.Code{appendQuery(jen.Lit(key + "=").Op("+").Add(esc(v.format(v.value()))))}
-		case shapeArray:
-			if v.p.Style == ir.StyleForm && v.p.Explode || v.p.Style == ir.StyleDeepObject {
-				name := key + "="
-				if v.p.Style == ir.StyleDeepObject {
-					// OpenAPI leaves arrays in deepObject undefined; this is
-					// the common "k[]=a&k[]=b" convention.
-					name = key + "[]="
-				}
-				code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(v.value())).Block(
-					appendQuery(jen.Lit(name).Op("+").Add(esc(v.format(jen.Id("v"))))),
-				)}
-				break
-			}
-			sep := ","
-			switch v.p.Style {
-			case ir.StyleSpaceDelimited:
-				sep = "%20"
-			case ir.StylePipeDelimited:
-				sep = "|"
-			}
-			code = append(joined(v.value(), v.format, "QueryEscape"),
-				appendQuery(jen.Lit(key+"=").Op("+").Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(sep))))
-			code = []jen.Code{jen.If(jen.Len(v.value()).Op(">").Lit(0)).Block(code...)}
-		case shapeMap:
-			open, close := key+"[", "]="
-			if v.p.Style != ir.StyleDeepObject {
-				open, close = "", "="
-			}
-			code = []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(v.value()))).Block(
-				appendQuery(jen.Lit(open).Op("+").Add(esc(jen.Id("k"))).Op("+").Lit(close).Op("+").Add(esc(v.format(v.value().Index(jen.Id("k")))))),
-			)}
-		case shapeStruct:
-			for _, f := range v.fields {
-				name := url.QueryEscape(f.wire) + "="
-				if v.p.Style == ir.StyleDeepObject {
-					name = key + "[" + url.QueryEscape(f.wire) + "]="
-				}
-				x := jen.Id("params").Dot(v.name).Dot(f.name)
-				if f.ptr {
-					code = append(code, jen.If(x.Clone().Op("!=").Nil()).Block(appendQuery(jen.Lit(name).Op("+").Add(esc(f.format(jen.Op("*").Add(x)))))))
-					continue
-				}
-				code = append(code, appendQuery(jen.Lit(name).Op("+").Add(esc(f.format(x)))))
-			}
-		case shapeJSON:
-			code = append(jsonText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(esc(jen.String().Call(jen.Id("data"))))))
-			locals = true
-		case shapePlain:
-			code = append(plainText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(esc(jen.Id("data")))))
-			locals = true
-		}
+		code, locals := v.queryParamCode()
 		out = append(out, v.guard(code, locals)...)
 	}
 	return out
+}
+
+// queryEscape is url.QueryEscape(x).
+func queryEscape(x *jen.Statement) *jen.Statement { return jen.Qual("net/url", "QueryEscape").Call(x) }
+
+// queryParamCode adds the query parameter v to q, by its shape; locals
+// reports whether the code declares variables (see guard).
+func (v *paramView) queryParamCode() (code []jen.Code, locals bool) {
+	key := url.QueryEscape(v.p.Name)
+	switch v.shape {
+	case shapeScalar:
+		return []jen.Code{appendQuery(jen.Lit(key + "=").Op("+").Add(queryEscape(v.format(v.value()))))}, false
+	case shapeArray:
+		return v.queryArrayCode(key), false
+	case shapeMap:
+		open, close := key+"[", "]="
+		if v.p.Style != ir.StyleDeepObject {
+			open, close = "", "="
+		}
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(v.value()))).Block(
+			appendQuery(jen.Lit(open).Op("+").Add(queryEscape(jen.Id("k"))).Op("+").Lit(close).Op("+").Add(queryEscape(v.format(v.value().Index(jen.Id("k")))))),
+		)}, false
+	case shapeStruct:
+		return v.queryStructCode(key), false
+	case shapeJSON:
+		return append(jsonText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(queryEscape(jen.String().Call(jen.Id("data")))))), true
+	case shapePlain:
+		return append(plainText("data", v.value()), appendQuery(jen.Lit(key+"=").Op("+").Add(queryEscape(jen.Id("data"))))), true
+	}
+	return nil, false
+}
+
+// queryArrayCode adds the array query parameter v, whose escaped name is
+// key: one pair per element when exploded (form) or in deepObject style,
+// else one pair of the elements joined by the style's separator.
+func (v *paramView) queryArrayCode(key string) []jen.Code {
+	if v.p.Style == ir.StyleForm && v.p.Explode || v.p.Style == ir.StyleDeepObject {
+		name := key + "="
+		if v.p.Style == ir.StyleDeepObject {
+			// OpenAPI leaves arrays in deepObject undefined; this is
+			// the common "k[]=a&k[]=b" convention.
+			name = key + "[]="
+		}
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Add(v.value())).Block(
+			appendQuery(jen.Lit(name).Op("+").Add(queryEscape(v.format(jen.Id("v"))))),
+		)}
+	}
+	sep := ","
+	switch v.p.Style {
+	case ir.StyleSpaceDelimited:
+		sep = "%20"
+	case ir.StylePipeDelimited:
+		sep = "|"
+	}
+	code := append(joined(v.value(), v.format, "QueryEscape"),
+		appendQuery(jen.Lit(key+"=").Op("+").Qual("strings", "Join").Call(jen.Id("vs"), jen.Lit(sep))))
+	return []jen.Code{jen.If(jen.Len(v.value()).Op(">").Lit(0)).Block(code...)}
+}
+
+// queryStructCode adds the fields of the struct query parameter v, whose
+// escaped name is key: as key[field] in deepObject style, else by their
+// own names; a pointer field only when set.
+func (v *paramView) queryStructCode(key string) []jen.Code {
+	var code []jen.Code
+	for _, f := range v.fields {
+		name := url.QueryEscape(f.wire) + "="
+		if v.p.Style == ir.StyleDeepObject {
+			name = key + "[" + url.QueryEscape(f.wire) + "]="
+		}
+		x := jen.Id("params").Dot(v.name).Dot(f.name)
+		if f.ptr {
+			code = append(code, jen.If(x.Clone().Op("!=").Nil()).Block(appendQuery(jen.Lit(name).Op("+").Add(queryEscape(f.format(jen.Op("*").Add(x)))))))
+			continue
+		}
+		code = append(code, appendQuery(jen.Lit(name).Op("+").Add(queryEscape(f.format(x)))))
+	}
+	return code
 }
 
 // headerCode sets the header and cookie parameters of params on req:

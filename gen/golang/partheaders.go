@@ -28,46 +28,67 @@ type partHeader struct {
 func partHeaders(svc *ir.Service, types map[string]*ir.Type) map[string][]*partHeader {
 	out := map[string][]*partHeader{}
 	for _, op := range svc.Operations {
-		if op.Body == nil || len(op.Body.Contents) == 0 {
-			continue
-		}
-		ct := op.Body.Contents[0]
-		if ct.Kind != ir.ContentMultipart || ct.Type == nil || ct.Type.Kind != ir.KindNamed {
-			continue
-		}
-		st := types[ct.Type.Name]
-		if st == nil || st.Kind != ir.TypeStruct {
+		ct, st := multipartStruct(op, types)
+		if st == nil {
 			continue
 		}
 		for _, f := range st.Fields {
-			enc := ct.EncodingOf(f.JSONName)
-			if enc == nil {
-				continue
-			}
-			for _, h := range enc.Headers {
-				wire := http.CanonicalHeaderKey(h.Name)
-				if wire == "Content-Type" || slices.ContainsFunc(out[st.Name], func(p *partHeader) bool {
-					return p.property == f.JSONName && p.wire == wire
-				}) {
-					continue
-				}
-				out[st.Name] = append(out[st.Name], &partHeader{property: f.JSONName, wire: wire, field: f.Name + h.Ident, doc: h.Doc, required: h.Required})
+			if enc := ct.EncodingOf(f.JSONName); enc != nil {
+				out[st.Name] = addPartHeaders(out[st.Name], f, enc)
 			}
 		}
 	}
 	for name, hs := range out {
-		taken := map[string]bool{}
-		for _, f := range types[name].Fields {
-			taken[f.Name] = true
-		}
-		for _, h := range hs {
-			for taken[h.field] {
-				h.field += "Header"
-			}
-			taken[h.field] = true
-		}
+		nameHeaderFields(types[name], hs)
 	}
 	return out
+}
+
+// multipartStruct returns the body content of op and its struct when op
+// sends a named struct as a multipart body; st is nil otherwise.
+func multipartStruct(op *ir.Operation, types map[string]*ir.Type) (ct *ir.Content, st *ir.Type) {
+	if op.Body == nil || len(op.Body.Contents) == 0 {
+		return nil, nil
+	}
+	ct = op.Body.Contents[0]
+	if ct.Kind != ir.ContentMultipart || ct.Type == nil || ct.Type.Kind != ir.KindNamed {
+		return nil, nil
+	}
+	st = types[ct.Type.Name]
+	if st == nil || st.Kind != ir.TypeStruct {
+		return nil, nil
+	}
+	return ct, st
+}
+
+// addPartHeaders adds to hs the headers the encoding enc declares for
+// the part of f, but Content-Type and those hs already has.
+func addPartHeaders(hs []*partHeader, f *ir.Field, enc *ir.Encoding) []*partHeader {
+	for _, h := range enc.Headers {
+		wire := http.CanonicalHeaderKey(h.Name)
+		if wire == "Content-Type" || slices.ContainsFunc(hs, func(p *partHeader) bool {
+			return p.property == f.JSONName && p.wire == wire
+		}) {
+			continue
+		}
+		hs = append(hs, &partHeader{property: f.JSONName, wire: wire, field: f.Name + h.Ident, doc: h.Doc, required: h.Required})
+	}
+	return hs
+}
+
+// nameHeaderFields gives the part headers hs of the struct st field names
+// none of its fields or of the others has, adding "Header" as needed.
+func nameHeaderFields(st *ir.Type, hs []*partHeader) {
+	taken := map[string]bool{}
+	for _, f := range st.Fields {
+		taken[f.Name] = true
+	}
+	for _, h := range hs {
+		for taken[h.field] {
+			h.field += "Header"
+		}
+		taken[h.field] = true
+	}
 }
 
 // partHeaderFields are the struct fields of a multipart body's part

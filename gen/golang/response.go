@@ -73,14 +73,7 @@ func (c *clientGen) resultView(op *ir.Operation) *resultView {
 	if first == nil {
 		return nil
 	}
-	for _, r := range op.Successes() {
-		if r == res || len(r.Contents) == 0 {
-			continue
-		}
-		if ct := r.Contents[0]; ct.Kind != first.Kind || ct.Kind == ir.ContentJSON && !sameType(ct.Type, first.Type) {
-			c.list.Warnf(r.Location, diag.RuleResponseTypes, "operation "+op.Name+": the "+r.Status+" response's body differs from the first success's; it is decoded as that one", "")
-		}
-	}
+	c.warnOtherSuccesses(op, res, first)
 	v := &resultView{mediaType: first.MediaType}
 	if strings.Contains(v.mediaType, "*") {
 		v.mediaType = ""
@@ -99,6 +92,20 @@ func (c *clientGen) resultView(op *ir.Operation) *resultView {
 	}
 	v.typ = func() *jen.Statement { return jen.Index().Byte() }
 	return v
+}
+
+// warnOtherSuccesses warns of each 2xx response of op but res, whose
+// body first is the result, that has a body of another kind or type: it
+// is decoded as first.
+func (c *clientGen) warnOtherSuccesses(op *ir.Operation, res *ir.Response, first *ir.Content) {
+	for _, r := range op.Successes() {
+		if r == res || len(r.Contents) == 0 {
+			continue
+		}
+		if ct := r.Contents[0]; ct.Kind != first.Kind || ct.Kind == ir.ContentJSON && !sameType(ct.Type, first.Type) {
+			c.list.Warnf(r.Location, diag.RuleResponseTypes, "operation "+op.Name+": the "+r.Status+" response's body differs from the first success's; it is decoded as that one", "")
+		}
+	}
 }
 
 // acceptable returns a media type for the Accept header: empty for a

@@ -323,6 +323,12 @@ func (s *resultSet) acceptedStatuses() []int {
 //		return r, h.Err()
 //	}
 func emitResultSet(f *jen.File, s *resultSet) {
+	emitResultSetType(f, s)
+	emitResultSetDecoder(f, s)
+}
+
+// emitResultSetType writes the struct of a result set, with its doc.
+func emitResultSetType(f *jen.File, s *resultSet) {
 	var fields []jen.Code
 	if s.stream != nil {
 		fields = append(fields, comments(s.stream.fieldDoc()).Add(s.stream.embedded()))
@@ -357,42 +363,62 @@ func emitResultSet(f *jen.File, s *resultSet) {
 	}
 	f.Add(comments(doc).
 		Type().Id(s.name).Struct(fields...))
+}
 
-	hasHeaders, hasBody, hasRange := len(s.headers) > 0, false, false
-	var cases []jen.Code
+// resultCases returns the cases of a result set's decoder's switch on
+// the status, one per status with a body or headers to decode and a
+// default one for a 2XX range; hasBody reports whether one of them
+// decodes a body.
+func resultCases(s *resultSet) (cases []jen.Code, hasBody bool) {
 	var rangeCase []jen.Code
 	for _, a := range s.answers {
-		var code []jen.Code
+		code := answerCode(a)
 		if a.field != nil {
 			hasBody = true
-			target := jen.Id("r").Dot(a.field.name)
-			if a.field.json {
-				code = append(code, jen.Err().Op("=").Id("decodeInto").Call(jen.Id("resp"), jen.Op("&").Add(target)))
-			} else {
-				code = append(code, jen.List(target, jen.Err()).Op("=").Qual("io", "ReadAll").Call(jen.Id("resp").Dot("Body")))
-			}
-		}
-		for _, h := range a.headers {
-			target := jen.Id("r").Dot(h.field.name)
-			if h.field.text {
-				code = append(code, target.Op("=").Id("h").Dot("Text").Call(jen.Lit(h.field.wire), jen.Lit(h.required)))
-			} else {
-				code = append(code, target.Op("=").Add(rt("DecodeHeader")).Call(jen.Op("&").Id("h"), jen.Lit(h.field.wire), jen.Lit(h.required), h.field.parse()))
-			}
 		}
 		if len(code) == 0 {
 			continue
 		}
 		if a.code == 0 {
-			hasRange = true
 			rangeCase = code
 			continue
 		}
 		cases = append(cases, jen.Case(statusConst(a.code)).Block(code...))
 	}
-	if hasRange {
+	if rangeCase != nil {
 		cases = append(cases, jen.Default().Block(jen.If(jen.Id("resp").Dot("StatusCode").Op("/").Lit(100).Op("==").Lit(2)).Block(rangeCase...)))
 	}
+	return cases, hasBody
+}
+
+// answerCode returns the statements decoding the body and documented
+// headers of one answer into r.
+func answerCode(a *answerView) []jen.Code {
+	var code []jen.Code
+	if a.field != nil {
+		target := jen.Id("r").Dot(a.field.name)
+		if a.field.json {
+			code = append(code, jen.Err().Op("=").Id("decodeInto").Call(jen.Id("resp"), jen.Op("&").Add(target)))
+		} else {
+			code = append(code, jen.List(target, jen.Err()).Op("=").Qual("io", "ReadAll").Call(jen.Id("resp").Dot("Body")))
+		}
+	}
+	for _, h := range a.headers {
+		target := jen.Id("r").Dot(h.field.name)
+		if h.field.text {
+			code = append(code, target.Op("=").Id("h").Dot("Text").Call(jen.Lit(h.field.wire), jen.Lit(h.required)))
+		} else {
+			code = append(code, target.Op("=").Add(rt("DecodeHeader")).Call(jen.Op("&").Id("h"), jen.Lit(h.field.wire), jen.Lit(h.required), h.field.parse()))
+		}
+	}
+	return code
+}
+
+// emitResultSetDecoder writes the function decoding an answer into a
+// result set.
+func emitResultSetDecoder(f *jen.File, s *resultSet) {
+	hasHeaders := len(s.headers) > 0
+	cases, hasBody := resultCases(s)
 	resp := jen.Id("resp").Op("*").Qual("net/http", "Response")
 	body := []jen.Code{
 		jen.Id("r").Op(":=").Op("&").Id(s.name).Values(

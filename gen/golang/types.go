@@ -11,6 +11,9 @@ import (
 // json.RawMessage, a uuid is a uuid.UUID (github.com/google/uuid), a date
 // a runtime Date, a date-time a time.Time, and nullable elements of
 // arrays and maps are pointers.
+//
+// Its complexity is that of a switch dispatch: one case of one line per
+// kind of the IR, which reads best as one table.
 func (m *models) goType(t *ir.TypeRef) *jen.Statement {
 	switch t.Kind {
 	case ir.KindBool:

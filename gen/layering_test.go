@@ -1,0 +1,24 @@
+package gen
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestBackEndsNeverSeeTheDocument: everything after the IR (this
+// package's driver, the Go back end and the gRPC back end) builds without
+// kin-openapi or the OpenAPI front end; front ends hand over the IR and
+// answer the driver through [FrontEnd].
+func TestBackEndsNeverSeeTheDocument(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".", "./golang", "./golang/grpcgen").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "github.com/getkin/kin-openapi") ||
+			pkg == "github.com/resilientgo/resilient/gen/openapi" || pkg == "github.com/resilientgo/resilient/gen/openapigen" {
+			t.Errorf("the back ends depend on %s", pkg)
+		}
+	}
+}
