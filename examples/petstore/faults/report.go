@@ -155,6 +155,13 @@ type ResultsRow struct {
 	Scenario  string     `json:"scenario"`
 	Transport string     `json:"transport"`
 	Arms      ResultArms `json:"arms"`
+	// Timeline is what each arm's calls got per 100 ms of the phase, by
+	// their planned start.
+	Timeline []TimelineBucket `json:"timeline"`
+	// RecoveryMs is, where the fault ends within the phase, each arm's
+	// time from the fault's end to the first bucket whose ok share is back
+	// to 90 % of the arm's warm-up ok share; -1 when none is.
+	RecoveryMs map[string]float64 `json:"recoveryMs,omitempty"`
 }
 
 // ResultArms holds the figures of the three arms.
@@ -184,7 +191,8 @@ func (rep *Report) Results() ResultsFile {
 	for _, row := range rep.Rows {
 		n, r, c := arms(row)
 		f.Results = append(f.Results, ResultsRow{Scenario: row.Scenario.Name, Transport: transportID(row.Transport),
-			Arms: ResultArms{Naive: figures(n), Resilient: figures(r), Common: figures(c)}})
+			Arms:     ResultArms{Naive: figures(n), Resilient: figures(r), Common: figures(c)},
+			Timeline: timeline(row), RecoveryMs: recoveries(row)})
 	}
 	return f
 }

@@ -80,6 +80,11 @@ type Result struct {
 	// during the phase, with their time since the phase began.
 	Breaker     string
 	Transitions []Transition
+	// Timeline holds what the calls started in each 100 ms of the phase
+	// got ([BucketWidth]); PreFaultOK is the ok share of the warm-up's
+	// calls, against the healthy store: the arm's pre-fault level.
+	Timeline   []Bucket
+	PreFaultOK float64
 	// Err is set when the run itself failed.
 	Err error
 }

@@ -254,7 +254,9 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 	// retry budget.
 	warm := row.Plan
 	warm.Deadline = row.Deadline
-	r.WarmupCalls = len(drive(ctx, c, row.Scenario.Mix, warm, opts.Warmup, string(a)+"-warm", nil))
+	warmSamples := drive(ctx, c, row.Scenario.Mix, warm, opts.Warmup, string(a)+"-warm", nil)
+	r.WarmupCalls = len(warmSamples)
+	r.PreFaultOK = okShare(warmSamples)
 	ready()
 	<-begin
 
@@ -275,6 +277,7 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 	st.Faults.Reset()
 
 	r.fill(samples, row.Deadline)
+	r.Timeline = bucketize(samples, BucketWidth, row.Plan.Phase)
 	r.Requests = snap.Requests + snap.Shed
 	r.Shed = snap.Shed
 	r.MaxInFlight = snap.MaxInFlight
@@ -374,8 +377,23 @@ type sample struct {
 	latency  time.Duration
 	err      error
 	degraded bool
-	// late is how long after its planned time the call started.
-	late time.Duration
+	// late is how long after its planned time the call started; at is its
+	// planned start since the run of calls began.
+	late, at time.Duration
+}
+
+// okShare returns the share of s answered fresh, 0 for none.
+func okShare(s []sample) float64 {
+	if len(s) == 0 {
+		return 0
+	}
+	ok := 0
+	for _, x := range s {
+		if x.err == nil && !x.degraded {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(s))
 }
 
 // drive makes calls for d and returns them. Calls start at pl.Rate per
@@ -388,6 +406,7 @@ func drive(ctx context.Context, c petstore.Client, mix []Op, pl Plan, d time.Dur
 		all []sample
 		wg  sync.WaitGroup
 	)
+	start := time.Now()
 	one := func(k int, planned time.Time) {
 		late := time.Since(planned)
 		op := mix[k%len(mix)]
@@ -398,13 +417,12 @@ func drive(ctx context.Context, c petstore.Client, mix []Op, pl Plan, d time.Dur
 		lat := time.Since(t0)
 		cancel()
 		mu.Lock()
-		all = append(all, sample{op: op, latency: lat, err: err, degraded: a.Degraded, late: late})
+		all = append(all, sample{op: op, latency: lat, err: err, degraded: a.Degraded, late: late, at: planned.Sub(start)})
 		mu.Unlock()
 		if live != nil {
 			live.Add(1)
 		}
 	}
-	start := time.Now()
 	end := start.Add(d)
 	wait := func(until time.Time) bool {
 		if w := time.Until(until); w > 0 {

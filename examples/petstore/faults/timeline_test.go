@@ -1,0 +1,87 @@
+package faults
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestBucketize(t *testing.T) {
+	fail := errors.New("boom")
+	ms := time.Millisecond
+	s := []sample{
+		{at: 0},                        // bucket 0, ok
+		{at: 99 * ms, err: fail},       // bucket 0, failed
+		{at: 100 * ms, degraded: true}, // bucket 1, degraded: not ok
+		{at: 150 * ms},                 // bucket 1, ok
+		{at: 250 * ms},                 // bucket 2, ok
+		{at: 290 * ms, err: fail},      // bucket 2, failed
+		{at: 420 * ms},                 // past the phase: last bucket
+		{at: -5 * ms, err: fail},       // before the phase: first bucket
+	}
+	got := bucketize(s, BucketWidth, 350*ms)
+	want := []Bucket{{OK: 1, Calls: 3}, {OK: 1, Calls: 2}, {OK: 1, Calls: 2}, {OK: 1, Calls: 1}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("bucketize = %v, want %v", got, want)
+	}
+	if got := bucketize(s, BucketWidth, 0); got != nil {
+		t.Errorf("bucketize with no phase = %v, want nil", got)
+	}
+}
+
+func TestRecovery(t *testing.T) {
+	ms := time.Millisecond
+	tl := []Bucket{
+		{OK: 0, Calls: 40},  // 0: fault
+		{OK: 0, Calls: 40},  // 100
+		{OK: 20, Calls: 40}, // 200: fault ended at 250 ms
+		{OK: 30, Calls: 40}, // 300: 75 %
+		{OK: 0, Calls: 0},   // 400: empty, never counts
+		{OK: 36, Calls: 40}, // 500: 90 %
+		{OK: 40, Calls: 40}, // 600
+	}
+	cases := []struct {
+		name     string
+		faultEnd time.Duration
+		pre      float64
+		want     time.Duration
+	}{
+		{"back at 90 % of a full pre-fault level", 250 * ms, 1, 250 * ms},
+		{"a lower pre-fault level is reached sooner", 250 * ms, 0.8, 50 * ms},
+		{"a bucket before the fault's end does not count", 300 * ms, 0.5, 0},
+		{"fault end on a bucket boundary", 200 * ms, 0.5, 0},
+		{"never back", 250 * ms, 1.2, RecoveryNever},
+		{"fault ends after the timeline", 800 * ms, 0.1, RecoveryNever},
+	}
+	for _, c := range cases {
+		if got := Recovery(tl, BucketWidth, c.faultEnd, c.pre); got != c.want {
+			t.Errorf("%s: Recovery = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestResultsTimelineAndRecovery(t *testing.T) {
+	ms := time.Millisecond
+	row := &Row{Scenario: Scenario{Name: "503-window"}, Transport: HTTP, Plan: Plan{Window: 100 * ms, Phase: 300 * ms},
+		Arms: map[Arm]*Result{
+			Naive:     {Calls: 3, OK: 2, PreFaultOK: 1, Timeline: []Bucket{{0, 1}, {1, 1}, {1, 1}}},
+			Resilient: {Calls: 3, OK: 1, PreFaultOK: 1, Timeline: []Bucket{{0, 1}, {0, 1}, {1, 1}}},
+			Common:    {Calls: 3, OK: 0, PreFaultOK: 1, Timeline: []Bucket{{0, 1}, {0, 1}, {0, 1}}},
+		}}
+	f := (&Report{Rows: []*Row{row}}).Results()
+	got := f.Results[0]
+	if len(got.Timeline) != 3 || got.Timeline[2].AtMs != 200 || got.Timeline[1].Arms["naive"] != (Bucket{1, 1}) {
+		t.Fatalf("timeline = %+v", got.Timeline)
+	}
+	want := map[string]float64{"naive": 0, "resilient": 100, "common": -1}
+	for a, v := range want {
+		if got.RecoveryMs[a] != v {
+			t.Errorf("recoveryMs[%s] = %v, want %v (all %v)", a, got.RecoveryMs[a], v, got.RecoveryMs)
+		}
+	}
+	row.Plan.Window = 0
+	if f := (&Report{Rows: []*Row{row}}).Results(); f.Results[0].RecoveryMs != nil {
+		t.Errorf("a scenario without a recovery has recoveryMs %v", f.Results[0].RecoveryMs)
+	}
+}
