@@ -91,7 +91,7 @@ func fabricated() []*Row {
 }
 
 // TestSummaryFitsATerminal: every line of the summary is at most 100
-// columns wide, and each row says who answered what.
+// columns wide, and each row says who answered what, fresh then answered.
 func TestSummaryFitsATerminal(t *testing.T) {
 	rep := NewReport(fabricated())
 	var b bytes.Buffer
@@ -102,7 +102,7 @@ func TestSummaryFitsATerminal(t *testing.T) {
 			t.Errorf("summary line of %d columns: %q", n, l)
 		}
 	}
-	want := []string{"slow", "http", "50", "80", "better"}
+	want := []string{"slow", "http", "50/50", "50/80", "better"}
 	if row := lines[3]; !containsAll(row, want) {
 		t.Errorf("summary row %q lacks %q", row, want)
 	}
@@ -140,8 +140,14 @@ func TestResultsFileShape(t *testing.T) {
 	}
 	results := f["results"].([]any)
 	first := results[0].(map[string]any)
-	if got := keys(first); got != "arms scenario transport" || first["scenario"] != "slow" || first["transport"] != "http" {
+	if got := keys(first); got != "arms scenario timeline transport" || first["scenario"] != "slow" || first["transport"] != "http" {
 		t.Errorf("result %v", first)
+	}
+	// A scenario whose fault ends within the phase has recovery times.
+	if second := results[1].(map[string]any); keys(second) != "arms recoveryMs scenario timeline transport" {
+		t.Errorf("503-window result keys %q", keys(second))
+	} else if got := keys(second["recoveryMs"].(map[string]any)); got != "common naive resilient" {
+		t.Errorf("recoveryMs keys %q", got)
 	}
 	armsObj := first["arms"].(map[string]any)
 	if got := keys(armsObj); got != "common naive resilient" {

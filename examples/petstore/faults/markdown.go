@@ -12,6 +12,9 @@ type MarkdownOptions struct {
 	// Charts are the file names of the outcomes, requests and latency
 	// charts, relative to the report; empty ones are left out.
 	OutcomesChart, RequestsChart, LatencyChart string
+	// GoodputCharts are the goodput-over-time charts: scenario name and
+	// file name, relative to the report.
+	GoodputCharts [][2]string
 	// Run describes the run (machine, wall time), one line.
 	Run string
 	// LogFile names the file holding the clients' log lines, LogLines
@@ -38,7 +41,19 @@ load to a dependency that may be struggling. *Duplicates* are creates or
 adoptions the store applied twice for one call. Read a row as "a user of
 this client, during this fault, saw this": more answered, fewer failed slow,
 a lower p99 and fewer requests per call are better. The verdict word
-compares the resilient client with the better of the other two.`
+compares the resilient client with the better of the other two.
+
+*Goodput over time* counts, per 100 ms bucket of the fault phase, the calls
+planned to start in it and how many of them got a fresh answer (ok). Where a
+fault ends within the phase, the arm's *recovery* is measured from the
+*fault's end* (the moment the store stops injecting it: for 503-window the
+end of the window, since the phase began) to the start of the first bucket,
+beginning at or after that moment, whose ok share is at least 90 % of the
+arm's *pre-fault level*: the ok share of that arm's own warm-up calls,
+made against the healthy store just before the phase. An arm that never
+gets there within the phase has recovery -1 ("never"). Empty buckets never
+count; a bucket is 100 ms, so recoveries are multiples of that step offset
+by where the fault ended.`
 
 // Markdown returns the report as Markdown: how to read it, the summary,
 // one sentence per scenario on what users of each arm saw and why, the
@@ -53,9 +68,10 @@ func (rep *Report) Markdown(o MarkdownOptions) string {
 	b.WriteString("## How to read this\n\n" + HowToRead + "\n\n")
 
 	b.WriteString("## Summary\n\n")
-	b.WriteString("| Scenario | Transport | Answered (naive / resilient / common) | p99 | Requests per call | Duplicates | Verdict |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| Scenario | Transport | OK, fresh (naive / resilient / common) | Answered | p99 | Requests per call | Duplicates | Verdict |\n|---|---|---|---|---|---|---|---|\n")
 	for _, row := range rep.Rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", row.Scenario.Name, row.Transport,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Scenario.Name, row.Transport,
+			triple(row, func(r *Result) string { return pct(r.Share(r.OK)) }),
 			triple(row, func(r *Result) string { return pct(r.Share(r.Answered())) }),
 			triple(row, func(r *Result) string { return ms(r.P99) }),
 			triple(row, func(r *Result) string { return fmt.Sprintf("%.2f", r.PerCall()) }),
@@ -92,6 +108,17 @@ func (rep *Report) Markdown(o MarkdownOptions) string {
 		if c.file != "" {
 			fmt.Fprintf(&b, "![%s](%s)\n\n", c.alt, c.file)
 		}
+	}
+
+	if recs := rep.recoveryLines(); len(recs) > 0 {
+		b.WriteString("## Recovery after the fault ends\n\nTime from the fault's end until each arm's ok share per 100 ms is back to 90 % of its pre-fault level (see how to read this).\n\n")
+		for _, l := range recs {
+			b.WriteString(l)
+		}
+		b.WriteString("\n")
+	}
+	for _, g := range o.GoodputCharts {
+		fmt.Fprintf(&b, "![goodput over time, %s](%s)\n\n", g[0], g[1])
 	}
 
 	b.WriteString("## Fault table\n\n")
@@ -317,4 +344,26 @@ func sentence(sc Scenario, rows []*Row) string {
 			ms(pl.Deadline), n(answered), n(perCall), r(answered), r(perCall), c(answered))
 	}
 	return ""
+}
+
+// recoveryLines returns one Markdown list line per row whose scenario has
+// a recovery, with each arm's recovery time.
+func (rep *Report) recoveryLines() []string {
+	var out []string
+	for _, row := range rep.Rows {
+		var parts []string
+		for _, a := range Arms {
+			if v, ok := recoveryMs(row, row.Arms[a]); ok {
+				w := "never"
+				if v >= 0 {
+					w = fmt.Sprintf("%.0f ms", v)
+				}
+				parts = append(parts, fmt.Sprintf("%s %s (pre-fault ok %s)", a, w, pct(row.Arms[a].PreFaultOK)))
+			}
+		}
+		if len(parts) > 0 {
+			out = append(out, fmt.Sprintf("- %s (%s), fault ended at %s: %s.\n", row.Scenario.Name, row.Transport, ms(row.Plan.Window), strings.Join(parts, ", ")))
+		}
+	}
+	return out
 }

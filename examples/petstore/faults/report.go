@@ -80,15 +80,16 @@ func Word(row *Row) string {
 	return "same"
 }
 
-// summaryFormat is one line of the terminal summary: 93 columns.
-const summaryFormat = "%-14s %-4s  %5s %5s %5s   %6s %6s %6s   %5s %5s %5s   %s\n"
+// summaryFormat is one line of the terminal summary: 96 columns.
+const summaryFormat = "%-14s %-4s  %7s %7s %7s   %6s %6s %6s   %5s %5s %5s   %s\n"
 
 // WriteSummary writes the terminal summary, under 100 columns: one line per
-// scenario and transport with each arm's answered share, p99 and requests
-// per call, and a verdict word (see [Word]); then the acceptance tally.
+// scenario and transport with each arm's fresh (ok) and answered (ok +
+// degraded) shares as "ok/answered", p99 and requests per call, and a
+// verdict word (see [Word]); then the acceptance tally.
 func (rep *Report) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "Pet store under faults: every call with a %s deadline; arms naive, resilient, common.\n", ms(rep.Deadline))
-	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%21s%s   %s   %s", "", center("answered %", 17), center("p99 ms", 20), center("requests/call", 17)), " "))
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%21s%s   %s   %s", "", center("ok/answered %", 23), center("p99 ms", 20), center("requests/call", 17)), " "))
 	fmt.Fprintf(w, summaryFormat, "scenario", "", "naive", "res.", "common", "naive", "res.", "common", "naive", "res.", "common", "verdict")
 	for _, row := range rep.Rows {
 		n, r, c := arms(row)
@@ -98,7 +99,9 @@ func (rep *Report) WriteSummary(w io.Writer) {
 			}
 			return f(x)
 		}
-		answered := func(x *Result) string { return fmt.Sprintf("%.0f", 100*x.Share(x.Answered())) }
+		answered := func(x *Result) string {
+			return fmt.Sprintf("%.0f/%.0f", 100*x.Share(x.OK), 100*x.Share(x.Answered()))
+		}
 		p99 := func(x *Result) string { return fmtMs(x.P99) }
 		perCall := func(x *Result) string { return fmt.Sprintf("%.2f", x.PerCall()) }
 		fmt.Fprintf(w, summaryFormat, row.Scenario.Name, transportID(row.Transport),

@@ -3,6 +3,7 @@ package faults
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -83,5 +84,28 @@ func TestResultsTimelineAndRecovery(t *testing.T) {
 	row.Plan.Window = 0
 	if f := (&Report{Rows: []*Row{row}}).Results(); f.Results[0].RecoveryMs != nil {
 		t.Errorf("a scenario without a recovery has recoveryMs %v", f.Results[0].RecoveryMs)
+	}
+}
+
+func TestGoodputSVG(t *testing.T) {
+	ms := time.Millisecond
+	row := &Row{Scenario: Scenario{Name: "503-window"}, Transport: GRPC, Plan: Plan{Window: 100 * ms, Phase: 300 * ms},
+		Arms: map[Arm]*Result{
+			Naive:     {Client: "naive gRPC", Timeline: []Bucket{{0, 4}, {2, 4}, {4, 4}}},
+			Resilient: {Client: "resilient gRPC", Timeline: []Bucket{{0, 4}, {0, 0}, {4, 4}}},
+		}}
+	rep := &Report{Rows: []*Row{row}}
+	svg := rep.GoodputSVG("503-window")
+	for _, want := range []string{"fault ends", "grpc", "naive gRPC", "resilient gRPC"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("goodput chart lacks %q", want)
+		}
+	}
+	// 3 points for naive, 2 for resilient: the empty bucket is skipped.
+	if n := strings.Count(svg, `points="`); n != 2 {
+		t.Errorf("%d lines, want 2", n)
+	}
+	if got := rep.GoodputSVG("overload"); got != "" {
+		t.Errorf("a chart for a scenario that did not run: %q", got[:min(len(got), 80)])
 	}
 }

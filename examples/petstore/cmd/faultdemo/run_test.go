@@ -49,7 +49,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("stdout line of %d columns: %q", n, l)
 		}
 	}
-	for _, want := range []string{"answered %", "slow           http", "tail           grpc", "Report: "} {
+	for _, want := range []string{"ok/answered %", "slow           http", "tail           grpc", "Report: "} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
