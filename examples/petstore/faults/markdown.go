@@ -342,6 +342,21 @@ func sentence(sc Scenario, rows []*Row) string {
 			"resilient users got cached reads or an immediate error without anything being sent (answered %s, %s requests per call); "+
 			"common users failed like naive users (answered %s).",
 			ms(pl.Deadline), n(answered), n(perCall), r(answered), r(perCall), c(answered))
+	case "retry-storm":
+		rec := func(a Arm) string {
+			var parts []string
+			for _, row := range rows {
+				v, _ := recoveryMs(row, row.Arms[a])
+				parts = append(parts, recText(v))
+			}
+			return strings.Join(parts, " / ")
+		}
+		return fmt.Sprintf("for %s every request took %s more, which put the store past its capacity of %d requests in progress; from then on each request in progress slowed the others, "+
+			"and the store's %s timeout answered 503 while the work went on; after the trigger, users of each arm got fresh answers back after: naive %s, resilient %s, common %s "+
+			"(fresh over the run: naive %s, resilient %s, common %s; requests per call: naive %s, resilient %s, common %s). "+
+			"Retries that fit the deadline (grpc-go's, 10 ms apart) keep the store past its capacity after the trigger is gone; go-retryablehttp's 1 s wait never fits the deadline, so over HTTP the common arm sends what the naive one does.",
+			secs(pl.Window), ms(pl.Value), pl.Load.Capacity, ms(pl.Load.Timeout), rec(Naive), rec(Resilient), rec(Common),
+			n(fresh), r(fresh), c(fresh), n(perCall), r(perCall), c(perCall))
 	}
 	return ""
 }

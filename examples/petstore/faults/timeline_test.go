@@ -109,3 +109,56 @@ func TestGoodputSVG(t *testing.T) {
 		t.Errorf("a chart for a scenario that did not run: %q", got[:min(len(got), 80)])
 	}
 }
+
+// TestStormAcceptance: retry-storm's acceptance lines hold for a resilient
+// arm that recovers soon with the most fresh answers, and fail for one
+// that recovers no sooner than the others.
+func TestStormAcceptance(t *testing.T) {
+	sc := Scenarios()[8]
+	if sc.Name != "retry-storm" {
+		t.Fatalf("scenario 9 is %q", sc.Name)
+	}
+	ms := time.Millisecond
+	tl := func(okAfter int) []Bucket { // ten buckets, ok from bucket okAfter on
+		bs := make([]Bucket, 10)
+		for i := range bs {
+			bs[i] = Bucket{Calls: 10}
+			if i >= okAfter {
+				bs[i].OK = 10
+			}
+		}
+		return bs
+	}
+	arm := func(okAfter int) *Result {
+		r := &Result{Calls: 100, PreFaultOK: 1, Timeline: tl(okAfter)}
+		for _, b := range r.Timeline {
+			r.OK += b.OK
+		}
+		return r
+	}
+	row := &Row{Scenario: sc, Transport: GRPC, Plan: Plan{Window: 200 * ms, Phase: time.Second},
+		Arms: map[Arm]*Result{Naive: arm(7), Resilient: arm(3), Common: arm(10)}}
+	for _, v := range goodputAcceptance(row, row.Arms[Resilient], row.Arms[Naive], row.Arms[Common]) {
+		if !v.Pass {
+			t.Errorf("%s failed: %s", v.Criterion, v.Detail)
+		}
+	}
+	row.Arms[Resilient] = arm(7) // recovers with naive: 500 ms, not < 3 × 500 ms
+	failed := 0
+	for _, v := range goodputAcceptance(row, row.Arms[Resilient], row.Arms[Naive], row.Arms[Common]) {
+		if !v.Pass {
+			failed++
+		}
+	}
+	// Common never recovers, so only the fresh-share line can fail: 30 % ≥
+	// 1.5 × 0 and ≥ naive's 30 % holds; make common as good as naive.
+	row.Arms[Common] = arm(7)
+	for _, v := range goodputAcceptance(row, row.Arms[Resilient], row.Arms[Naive], row.Arms[Common]) {
+		if !v.Pass {
+			failed++
+		}
+	}
+	if failed < 2 {
+		t.Errorf("%d lines failed for a resilient arm no better than the others, want at least 2", failed)
+	}
+}
