@@ -18,7 +18,7 @@
 //
 // # Scenarios
 //
-// [Scenarios] lists the eight runs of the resilience-patterns verification:
+// [Scenarios] lists the nine runs of the resilience-patterns verification:
 // a slow dependency (latency at twice its measured p99), a 503 window then
 // recovery, black-holed connections, answers lost after the store applied
 // the request, 429 with Retry-After, tail latency, demand beyond what the
