@@ -21,7 +21,7 @@ const (
 )
 
 // armColour is the colour of each arm in the requests and latency charts.
-var armColour = map[Arm]string{Naive: "#a0a0a0", Resilient: "#2b6cb0", Common: "#d69e2e"}
+var armColour = map[Arm]string{Naive: "#a0a0a0", Resilient: "#2b6cb0", Common: "#d69e2e", Tuned: "#805ad5"}
 
 // outcome is one of what a user got, with its colour.
 type outcome struct {
@@ -44,7 +44,7 @@ type svgChart struct {
 }
 
 func newChart(rows int, title string, legend [][2]string) *svgChart {
-	c := &svgChart{height: chartTop + rows*(3*chartBar+chartGap) + chartBottom}
+	c := &svgChart{height: chartTop + rows*(len(Arms)*chartBar+chartGap) + chartBottom}
 	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", chartWidth, c.height)
 	fmt.Fprintf(&c.b, `<rect width="%d" height="%d" fill="#fff"/>`+"\n", chartWidth, c.height)
 	fmt.Fprintf(&c.b, `<text x="10" y="18" font-size="14">%s</text>`+"\n", html.EscapeString(title))
@@ -62,7 +62,7 @@ func (c *svgChart) rows(rows []*Row, bar func(y int, a Arm, r *Result)) {
 	y := chartTop
 	for i, row := range rows {
 		if i%2 == 0 {
-			fmt.Fprintf(&c.b, `<rect x="0" y="%d" width="%d" height="%d" fill="#f7f7f7"/>`+"\n", y-chartGap/2, chartWidth, 3*chartBar+chartGap)
+			fmt.Fprintf(&c.b, `<rect x="0" y="%d" width="%d" height="%d" fill="#f7f7f7"/>`+"\n", y-chartGap/2, chartWidth, len(Arms)*chartBar+chartGap)
 		}
 		fmt.Fprintf(&c.b, `<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s</text>`+"\n",
 			chartLeft-70, y+2*chartBar-1, html.EscapeString(row.Scenario.Name+" "+transportID(row.Transport)))

@@ -271,10 +271,15 @@ const FreshSlack = 0.03
 // recovery of the scenarios that have them: overload keeps naive's
 // fresh answers with less than one request per call; 503-window's
 // resilient arm recovers within 300 ms; retry-storm's recovers within
-// 2 s, with at least 1.5 × common's fresh answers and naive's, while
+// 2 s, with at least 1.5 × common's fresh answers and naive's and
+// tuned's, while
 // naive or common recovers later than 3 × resilient's time, or never.
 func goodputAcceptance(row *Row, r, n, c *Result) []Verdict {
 	ro, no, co := r.Share(r.OK), n.Share(n.OK), c.Share(c.OK)
+	tuo := 0.0 // the tuned arm's fresh share, 0 when it did not run
+	if t := row.Arms[Tuned]; t != nil {
+		tuo = t.Share(t.OK)
+	}
 	rec := func(x *Result) float64 { v, _ := recoveryMs(row, x); return v }
 	switch row.Scenario.Name {
 	case "overload":
@@ -290,8 +295,8 @@ func goodputAcceptance(row *Row, r, n, c *Result) []Verdict {
 		return []Verdict{
 			{Criterion: "recovery within 2 s of the trigger's end", Pass: rr >= 0 && rr <= 2000,
 				Detail: fmt.Sprintf("resilient %s", recText(rr))},
-			{Criterion: "fresh ≥ 1.5 × common and ≥ naive", Pass: ro >= 1.5*co && ro >= no,
-				Detail: fmt.Sprintf("resilient %s, common %s, naive %s", pct(ro), pct(co), pct(no))},
+			{Criterion: "fresh ≥ 1.5 × common and ≥ naive, tuned", Pass: ro >= 1.5*co && ro >= no && ro >= tuo,
+				Detail: fmt.Sprintf("resilient %s, common %s, naive %s, tuned %s", pct(ro), pct(co), pct(no), pct(tuo))},
 			{Criterion: "naive or common recovers after 3 × resilient, or never", Pass: later(nr) || later(cr),
 				Detail: fmt.Sprintf("resilient %s, naive %s, common %s", recText(rr), recText(nr), recText(cr))},
 		}
@@ -319,11 +324,19 @@ func Acceptance(rows []*Row) []RowVerdict {
 			continue
 		}
 		rs, ns, cs := r.Share(r.Answered()), n.Share(n.Answered()), c.Share(c.Answered())
-		add(row, Verdict{Criterion: "answered ≥ naive, common − 2 points", Pass: rs >= ns-Slack && rs >= cs-Slack,
-			Detail: fmt.Sprintf("resilient %s, naive %s, common %s", pct(rs), pct(ns), pct(cs))})
 		ro, no := r.Share(r.OK), n.Share(n.OK)
-		add(row, Verdict{Criterion: "fresh (ok) ≥ naive − 3 points", Pass: ro >= no-FreshSlack,
-			Detail: fmt.Sprintf("resilient %s, naive %s", pct(ro), pct(no))})
+		if t := row.Arms[Tuned]; t != nil && t.Calls > 0 {
+			ts, to := t.Share(t.Answered()), t.Share(t.OK)
+			add(row, Verdict{Criterion: "answered ≥ naive, common, tuned − 2 points", Pass: rs >= ns-Slack && rs >= cs-Slack && rs >= ts-Slack,
+				Detail: fmt.Sprintf("resilient %s, naive %s, common %s, tuned %s", pct(rs), pct(ns), pct(cs), pct(ts))})
+			add(row, Verdict{Criterion: "fresh (ok) ≥ naive, tuned − 3 points", Pass: ro >= no-FreshSlack && ro >= to-FreshSlack,
+				Detail: fmt.Sprintf("resilient %s, naive %s, tuned %s", pct(ro), pct(no), pct(to))})
+		} else {
+			add(row, Verdict{Criterion: "answered ≥ naive, common − 2 points", Pass: rs >= ns-Slack && rs >= cs-Slack,
+				Detail: fmt.Sprintf("resilient %s, naive %s, common %s", pct(rs), pct(ns), pct(cs))})
+			add(row, Verdict{Criterion: "fresh (ok) ≥ naive − 3 points", Pass: ro >= no-FreshSlack,
+				Detail: fmt.Sprintf("resilient %s, naive %s", pct(ro), pct(no))})
+		}
 		for _, v := range goodputAcceptance(row, r, n, c) {
 			add(row, v)
 		}

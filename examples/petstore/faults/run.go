@@ -31,7 +31,7 @@ type Options struct {
 	Scenarios []string
 	// Transports to run; nil runs HTTP and gRPC.
 	Transports []Transport
-	// Arms to run in each row; nil runs naive, resilient and common.
+	// Arms to run in each row; nil runs them all ([Arms]).
 	Arms []Arm
 	// NewClient makes the clients; nil uses [NewClient].
 	NewClient NewClientFunc
@@ -241,6 +241,7 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 		Addr:     st.Addr,
 		Logger:   opts.Logger.With("scenario", row.Scenario.Name, "transport", string(row.Transport), "arm", string(a)),
 		Observer: bl,
+		Tuned:    TunedConfig(row.Policy),
 	})
 	if err != nil {
 		r.Err = fmt.Errorf("faults: %s client: %w", a, err)
