@@ -60,6 +60,10 @@ type Faults struct {
 	tailCounter  atomic.Uint64 // requests seen, for the deterministic tail
 	lose         atomic.Uint64 // math.Float64bits of the share of answers lost
 	loseCounter  atomic.Uint64 // requests applied, for the deterministic loss
+	loadCap      atomic.Int64  // requests served at full speed; 0 = no load model
+	loadTimeout  atomic.Int64  // ns the store works on a request before answering 503
+	loadNotice   atomic.Int64  // ns an abandoned request still costs the store
+	wip          atomic.Int64  // work in progress under the load model, abandoned work included
 }
 
 // Counters are what the servers count, for duplicate detection and

@@ -3,6 +3,7 @@ package petstore
 import (
 	"context"
 	"math"
+	"net/http"
 	"time"
 )
 
@@ -79,8 +80,79 @@ func (f *Faults) SetHang(on bool) { f.hang.Store(on) }
 // Hang reports whether the servers hang.
 func (f *Faults) Hang() bool { return f.hang.Load() }
 
+// LoadModel makes the store's capacity real (see [Faults.SetLoad]).
+type LoadModel struct {
+	// Capacity is the work in progress the store serves at full speed:
+	// with more, every request's service time grows in proportion
+	// (service time × work in progress / Capacity, as a CPU shared by
+	// more threads than it has cores). Zero turns the model off.
+	Capacity int
+	// Timeout, when positive, is the longest the store works on a request
+	// before it answers 503 (gRPC UNAVAILABLE), as a server or proxy
+	// timeout does; the work goes on until the store notices (Notice).
+	Timeout time.Duration
+	// Notice is how long a request abandoned by its caller (its context
+	// ended) or cut by Timeout still counts as work in progress, at most
+	// the rest of its service time: the store only notices at its next
+	// check.
+	Notice time.Duration
+}
+
+// SetLoad sets the store's load model; the zero LoadModel removes it.
+// Requests already in progress keep the service time they were given.
+func (f *Faults) SetLoad(m LoadModel) {
+	f.loadTimeout.Store(int64(m.Timeout))
+	f.loadNotice.Store(int64(m.Notice))
+	f.loadCap.Store(int64(m.Capacity))
+}
+
+// Load returns the load model.
+func (f *Faults) Load() LoadModel {
+	return LoadModel{Capacity: int(f.loadCap.Load()), Timeout: time.Duration(f.loadTimeout.Load()), Notice: time.Duration(f.loadNotice.Load())}
+}
+
+// WorkInProgress returns the requests the load model counts as in
+// progress, abandoned ones not yet noticed included.
+func (f *Faults) WorkInProgress() int64 { return f.wip.Load() }
+
+// serveLoaded serves a request of service time d under the load model m:
+// it counts as work in progress, its service time grows with the work in
+// progress beyond m.Capacity, and it is cut by m.Timeout (a 503) or by
+// ctx. A cut request stays in progress for m.Notice more, at most the
+// rest of its service time.
+func (f *Faults) serveLoaded(ctx context.Context, d time.Duration, m LoadModel) error {
+	wip := f.wip.Add(1)
+	if over := float64(wip) / float64(m.Capacity); over > 1 {
+		d = time.Duration(float64(d) * over)
+	}
+	leave := func() { f.wip.Add(-1) }
+	linger := func(rest time.Duration) {
+		if rest = min(rest, m.Notice); rest > 0 {
+			time.AfterFunc(rest, leave)
+			return
+		}
+		leave()
+	}
+	wait := d
+	if m.Timeout > 0 && m.Timeout < d {
+		wait = m.Timeout
+	}
+	start := time.Now()
+	if !sleep(ctx, wait) {
+		linger(d - time.Since(start))
+		return ctx.Err()
+	}
+	if wait < d {
+		linger(d - wait)
+		return &FaultError{Status: http.StatusServiceUnavailable}
+	}
+	leave()
+	return nil
+}
+
 // Reset clears every fault: the servers are healthy again.
 func (f *Faults) Reset() {
+	f.SetLoad(LoadModel{})
 	f.SetLatency(0)
 	f.SetStatus(0, 0)
 	f.SetTail(0, 0)

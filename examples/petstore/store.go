@@ -103,7 +103,9 @@ func (s *Store) Counters() *Counters { return s.counters }
 // begin counts a request for op and serves its faults: a hang waits for
 // ctx to end; the latency (base, added, tail) is slept with ctx; a status
 // fault is returned as a *FaultError. The caller must call done when the
-// request is answered, whatever err is.
+// request is answered, whatever err is. Under a load model
+// ([Faults.SetLoad]) the service time grows with the work in progress and
+// abandoned requests keep costing until the store notices.
 func (s *Store) begin(ctx context.Context, op string) (done func(), err error) {
 	done = s.counters.enter(op)
 	if s.faults.Hang() {
@@ -111,6 +113,15 @@ func (s *Store) begin(ctx context.Context, op string) (done func(), err error) {
 		return done, ctx.Err()
 	}
 	d, slow := s.faults.delay(BaseLatency)
+	if m := s.faults.Load(); m.Capacity > 0 {
+		if err := s.faults.serveLoaded(ctx, d, m); err != nil {
+			return done, err
+		}
+		if st, ra := s.faults.Status(); st != 0 {
+			return done, &FaultError{Status: st, RetryAfter: ra}
+		}
+		return done, nil
+	}
 	waited := sleep(ctx, d)
 	if slow {
 		s.counters.countSlow(waited)

@@ -21,7 +21,7 @@ const (
 )
 
 // armColour is the colour of each arm in the requests and latency charts.
-var armColour = map[Arm]string{Naive: "#a0a0a0", Resilient: "#2b6cb0", Common: "#d69e2e"}
+var armColour = map[Arm]string{Naive: "#a0a0a0", Resilient: "#2b6cb0", Common: "#d69e2e", Tuned: "#805ad5"}
 
 // outcome is one of what a user got, with its colour.
 type outcome struct {
@@ -44,7 +44,7 @@ type svgChart struct {
 }
 
 func newChart(rows int, title string, legend [][2]string) *svgChart {
-	c := &svgChart{height: chartTop + rows*(3*chartBar+chartGap) + chartBottom}
+	c := &svgChart{height: chartTop + rows*(len(Arms)*chartBar+chartGap) + chartBottom}
 	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", chartWidth, c.height)
 	fmt.Fprintf(&c.b, `<rect width="%d" height="%d" fill="#fff"/>`+"\n", chartWidth, c.height)
 	fmt.Fprintf(&c.b, `<text x="10" y="18" font-size="14">%s</text>`+"\n", html.EscapeString(title))
@@ -62,7 +62,7 @@ func (c *svgChart) rows(rows []*Row, bar func(y int, a Arm, r *Result)) {
 	y := chartTop
 	for i, row := range rows {
 		if i%2 == 0 {
-			fmt.Fprintf(&c.b, `<rect x="0" y="%d" width="%d" height="%d" fill="#f7f7f7"/>`+"\n", y-chartGap/2, chartWidth, 3*chartBar+chartGap)
+			fmt.Fprintf(&c.b, `<rect x="0" y="%d" width="%d" height="%d" fill="#f7f7f7"/>`+"\n", y-chartGap/2, chartWidth, len(Arms)*chartBar+chartGap)
 		}
 		fmt.Fprintf(&c.b, `<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s</text>`+"\n",
 			chartLeft-70, y+2*chartBar-1, html.EscapeString(row.Scenario.Name+" "+transportID(row.Transport)))
@@ -174,4 +174,67 @@ func armLegend() [][2]string {
 		l = append(l, [2]string{string(a), armColour[a]})
 	}
 	return l
+}
+
+// GoodputScenarios are the scenarios charted as goodput over time.
+var GoodputScenarios = []string{"503-window", "overload", "retry-storm"}
+
+// GoodputSVG charts goodput over time for the rows of scenario name: for
+// each transport a panel with, per arm, the share of the calls planned in
+// each 100 ms bucket that got a fresh answer; a dashed line marks where
+// the fault ended, when it does within the phase. It returns "" when the
+// run has no such row.
+func (rep *Report) GoodputSVG(name string) string {
+	rows := rep.rowsOf(name)
+	if len(rows) == 0 {
+		return ""
+	}
+	const panel, top, gap = 170, 56, 40
+	height := top + len(rows)*(panel+gap)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", chartWidth, height)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/>`+"\n", chartWidth, height)
+	fmt.Fprintf(&b, `<text x="10" y="18" font-size="14">Goodput over time, %s: share of the calls of each 100 ms answered fresh (ok)</text>`+"\n", html.EscapeString(name))
+	x := 10
+	for _, l := range armLegend() {
+		fmt.Fprintf(&b, `<rect x="%d" y="28" width="10" height="10" fill="%s"/><text x="%d" y="37">%s</text>`+"\n", x, l[1], x+14, html.EscapeString(l[0]))
+		x += 24 + 7*len([]rune(l[0]))
+	}
+	const left = 90
+	plot := float64(chartWidth - left - chartRight)
+	for i, row := range rows {
+		y0 := top + i*(panel+gap)
+		phase := row.Plan.Phase
+		px := func(d time.Duration) float64 { return left + plot*float64(d)/float64(phase) }
+		py := func(share float64) float64 { return float64(y0+panel) - share*panel }
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", 10, y0+panel/2, html.EscapeString(transportID(row.Transport)))
+		for _, v := range []float64{0, 0.5, 1} {
+			fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n",
+				left, py(v), px(phase), py(v), left-4, py(v)+4, pct(v))
+		}
+		for t := time.Duration(0); t <= phase; t += 500 * time.Millisecond {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%gs</text>`+"\n", px(t), y0+panel+14, t.Seconds())
+		}
+		if w := row.Plan.Window; w > 0 {
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e53e3e" stroke-dasharray="4 3"/><text x="%.1f" y="%d" fill="#e53e3e">fault ends</text>`+"\n",
+				px(w), y0, px(w), y0+panel, px(w)+3, y0+10)
+		}
+		for _, a := range Arms {
+			r := row.Arms[a]
+			if r == nil || len(r.Timeline) == 0 {
+				continue
+			}
+			var pts []string
+			for k, bk := range r.Timeline {
+				if bk.Calls == 0 {
+					continue
+				}
+				mid := time.Duration(k)*BucketWidth + BucketWidth/2
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(min(mid, phase)), py(bk.Share())))
+			}
+			fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"><title>%s</title></polyline>`+"\n",
+				armColour[a], strings.Join(pts, " "), html.EscapeString(r.Client))
+		}
+	}
+	return b.String() + "</svg>\n"
 }

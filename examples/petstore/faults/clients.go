@@ -24,10 +24,15 @@ const (
 	// UNAVAILABLE for every method (petstore.NewCommonHTTP,
 	// petstore.NewCommonGRPC).
 	Common Arm = "common"
+	// Tuned is the plain client wrapped by hand in failsafe-go's timeout,
+	// retry (idempotent calls only), circuit breaker and bulkhead,
+	// configured from the policy's measured latency
+	// (petstore.NewTuned, examples/petstore/tuned.go).
+	Tuned Arm = "tuned"
 )
 
 // Arms lists the arms in report order.
-var Arms = []Arm{Naive, Resilient, Common}
+var Arms = []Arm{Naive, Resilient, Common, Tuned}
 
 // ClientConfig is what a client of one arm is made with.
 type ClientConfig struct {
@@ -38,6 +43,18 @@ type ClientConfig struct {
 	Logger *slog.Logger
 	// Observer, for the resilient arm, sees its pipeline's events.
 	Observer runtime.Observer
+	// Tuned configures the tuned arm ([TunedConfig]).
+	Tuned petstore.TunedConfig
+}
+
+// TunedConfig returns the tuned arm's configuration from the resilient
+// client's policy p: the same measured latency, breaker and bulkhead.
+func TunedConfig(p Policy) petstore.TunedConfig {
+	b := p.Shared.Breaker
+	return petstore.TunedConfigFor(p.Latency.P50, p.Latency.P99, p.Latency.P999, petstore.TunedConfig{
+		FailureRate: b.FailureRate, MinimumCalls: uint(max(0, b.MinimumCalls)), Window: b.Window, OpenFor: openFor(p),
+		HalfOpenProbes: uint(max(0, b.HalfOpenProbes)), Bulkhead: uint(bulkheadSize(p)), BulkheadWait: bulkheadWait(p),
+	})
 }
 
 // NewClientFunc returns a client of arm a for transport t.
@@ -67,6 +84,14 @@ func NewClient(a Arm, t Transport, c ClientConfig) (petstore.Client, error) {
 		return petstore.NewResilientGRPC(c.Addr, opts...)
 	case t == GRPC && a == Common:
 		return petstore.NewCommonGRPC(c.Addr)
+	case t == HTTP && a == Tuned:
+		return petstore.NewTuned(petstore.NewNaiveHTTP("http://"+c.Addr), "tuned HTTP", c.Tuned), nil
+	case t == GRPC && a == Tuned:
+		inner, err := petstore.NewNaiveGRPC(c.Addr)
+		if err != nil {
+			return nil, err
+		}
+		return petstore.NewTuned(inner, "tuned gRPC", c.Tuned), nil
 	}
 	return nil, fmt.Errorf("faults: no client for arm %q over %q", a, t)
 }

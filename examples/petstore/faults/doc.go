@@ -18,11 +18,14 @@
 //
 // # Scenarios
 //
-// [Scenarios] lists the eight runs of the resilience-patterns verification:
+// [Scenarios] lists the nine runs of the resilience-patterns verification:
 // a slow dependency (latency at twice its measured p99), a 503 window then
 // recovery, black-holed connections, answers lost after the store applied
 // the request, 429 with Retry-After, tail latency, demand beyond what the
-// store can serve, and callers whose deadline is nearly spent on entry.
+// store can serve, callers whose deadline is nearly spent on entry, and a
+// retry storm: a store whose capacity is real ([petstore.LoadModel]) tipped
+// past it by one second of slowdown, after which what the callers send
+// decides whether it recovers.
 // Calls arrive at the policy's measured rate whatever the earlier calls are
 // doing (open loop), so that every arm is judged on the same calls however
 // fast it fails them. Every figure a scenario uses (the p99, the bulkhead
@@ -38,7 +41,9 @@
 // requests reaching the store per call; duplicate side effects (creates
 // and adopts applied twice for one call, counted by the store per
 // idempotency key and per call id); the resilient breaker's transitions;
-// goroutine and socket counts before and after. A row in which the
+// a timeline of fresh answers per 100 ms ([Result.Timeline]) and, where the
+// fault ends within the phase, each arm's recovery ([Recovery]); goroutine
+// and socket counts before and after. A row in which the
 // machine stalled the harness (a call started well after its planned time)
 // is run again ([Options.MaxStall]).
 //

@@ -82,6 +82,7 @@ func fabricated() []*Row {
 			Naive:     mk(Naive, 50, 0, 50, 0, 8*time.Millisecond, 100),
 			Resilient: mk(Resilient, 50, 30, 20, 0, 9*time.Millisecond, 60),
 			Common:    mk(Common, 50, 0, 0, 50, 500*time.Millisecond, 170),
+			Tuned:     mk(Tuned, 45, 0, 40, 15, 60*time.Millisecond, 120),
 		}}
 		row.Arms[Resilient].Breaker = "closed"
 		row.Arms[Resilient].Transitions = []Transition{{At: 50 * time.Millisecond, From: runtime.BreakerClosed, To: runtime.BreakerOpen}}
@@ -91,7 +92,7 @@ func fabricated() []*Row {
 }
 
 // TestSummaryFitsATerminal: every line of the summary is at most 100
-// columns wide, and each row says who answered what.
+// columns wide, and each row says who answered what, fresh then answered.
 func TestSummaryFitsATerminal(t *testing.T) {
 	rep := NewReport(fabricated())
 	var b bytes.Buffer
@@ -102,7 +103,7 @@ func TestSummaryFitsATerminal(t *testing.T) {
 			t.Errorf("summary line of %d columns: %q", n, l)
 		}
 	}
-	want := []string{"slow", "http", "50", "80", "better"}
+	want := []string{"slow", "http", "50/50", "50/80", "45/45", "1.20", "better"}
 	if row := lines[3]; !containsAll(row, want) {
 		t.Errorf("summary row %q lacks %q", row, want)
 	}
@@ -143,8 +144,14 @@ func TestResultsFileShape(t *testing.T) {
 	if got := keys(first); got != "arms scenario timeline transport" || first["scenario"] != "slow" || first["transport"] != "http" {
 		t.Errorf("result %v", first)
 	}
+	// A scenario whose fault ends within the phase has recovery times.
+	if second := results[1].(map[string]any); keys(second) != "arms recoveryMs scenario timeline transport" {
+		t.Errorf("503-window result keys %q", keys(second))
+	} else if got := keys(second["recoveryMs"].(map[string]any)); got != "common naive resilient tuned" {
+		t.Errorf("recoveryMs keys %q", got)
+	}
 	armsObj := first["arms"].(map[string]any)
-	if got := keys(armsObj); got != "common naive resilient" {
+	if got := keys(armsObj); got != "common naive resilient tuned" {
 		t.Errorf("arms keys %q", got)
 	}
 	arm := armsObj["resilient"].(map[string]any)

@@ -59,13 +59,17 @@ func arms(row *Row) (n, r, c *Result) { return row.Arms[Naive], row.Arms[Resilie
 // requests per call than max(naive, 1.1); "better" when it answered more;
 // "faster" when it answered as many with a p99 at least a fifth lower;
 // "slower" when its p99 is a quarter above both others' (and above 10 ms);
-// "same" otherwise; "failed" when an arm did not run.
+// "same" otherwise; "failed" when an arm did not run. The others are
+// naive and common, and tuned when it ran.
 func Word(row *Row) string {
 	n, r, c := arms(row)
 	if n == nil || r == nil || c == nil || r.Calls == 0 || n.Calls == 0 || c.Calls == 0 {
 		return "failed"
 	}
 	best := math.Max(n.Share(n.Answered()), c.Share(c.Answered()))
+	if t := row.Arms[Tuned]; t != nil && t.Calls > 0 {
+		best = math.Max(best, t.Share(t.Answered()))
+	}
 	rs := r.Share(r.Answered())
 	switch {
 	case rs < best-Slack || r.PerCall() > math.Max(n.PerCall(), 1.1):
@@ -80,34 +84,32 @@ func Word(row *Row) string {
 	return "same"
 }
 
-// summaryFormat is one line of the terminal summary: 99 columns.
-const summaryFormat = "%-14s %-4s  %7s %7s %7s   %6s %6s %6s   %5s %5s %5s   %s\n"
+// summaryFormat is one line of the terminal summary: 94 columns.
+const summaryFormat = "%-14s %-4s  %7s %7s %7s %7s   %5s %5s %5s %5s   %s\n"
 
 // WriteSummary writes the terminal summary, under 100 columns: one line per
-// scenario and transport with each arm's share of fresh answers beside its
-// answered share (fresh or degraded), p99 and requests per call, and a
-// verdict word (see [Word]); then the acceptance tally.
+// scenario and transport with each arm's fresh (ok) and answered (ok +
+// degraded) shares as "ok/answered" and its requests per call, and a
+// verdict word (see [Word]); then the acceptance tally. The p99s are in
+// the report.
 func (rep *Report) WriteSummary(w io.Writer) {
-	fmt.Fprintf(w, "Pet store under faults: every call with a %s deadline; arms naive, resilient, common.\n", ms(rep.Deadline))
-	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%21s%s   %s   %s", "", center("fresh/answered %", 23), center("p99 ms", 20), center("requests/call", 17)), " "))
-	fmt.Fprintf(w, summaryFormat, "scenario", "", "naive", "res.", "common", "naive", "res.", "common", "naive", "res.", "common", "verdict")
+	fmt.Fprintf(w, "Pet store under faults: every call with a %s deadline; arms naive, resilient, common, tuned.\n", ms(rep.Deadline))
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%21s%s   %s", "", center("ok/answered %", 31), center("requests/call", 23)), " "))
+	fmt.Fprintf(w, summaryFormat, "scenario", "", "naive", "res.", "common", "tuned", "naive", "res.", "common", "tuned", "verdict")
 	for _, row := range rep.Rows {
-		n, r, c := arms(row)
-		cell := func(x *Result, f func(*Result) string) string {
-			if x == nil || x.Calls == 0 {
-				return "–"
+		cell := func(a Arm, f func(*Result) string) string {
+			if x := row.Arms[a]; x != nil && x.Calls > 0 {
+				return f(x)
 			}
-			return f(x)
+			return "–"
 		}
 		answered := func(x *Result) string {
 			return fmt.Sprintf("%.0f/%.0f", 100*x.Share(x.OK), 100*x.Share(x.Answered()))
 		}
-		p99 := func(x *Result) string { return fmtMs(x.P99) }
 		perCall := func(x *Result) string { return fmt.Sprintf("%.2f", x.PerCall()) }
 		fmt.Fprintf(w, summaryFormat, row.Scenario.Name, transportID(row.Transport),
-			cell(n, answered), cell(r, answered), cell(c, answered),
-			cell(n, p99), cell(r, p99), cell(c, p99),
-			cell(n, perCall), cell(r, perCall), cell(c, perCall), Word(row))
+			cell(Naive, answered), cell(Resilient, answered), cell(Common, answered), cell(Tuned, answered),
+			cell(Naive, perCall), cell(Resilient, perCall), cell(Common, perCall), cell(Tuned, perCall), Word(row))
 	}
 	fmt.Fprintf(w, "Acceptance: %d of %d met; fault-suite criteria: %d of %d met.\n",
 		len(rep.Acceptance)-len(Failed(rep.Acceptance)), len(rep.Acceptance), len(rep.Suite)-len(Failed(rep.Suite)), len(rep.Suite))
@@ -158,32 +160,22 @@ type ResultsRow struct {
 	Scenario  string     `json:"scenario"`
 	Transport string     `json:"transport"`
 	Arms      ResultArms `json:"arms"`
-	// Timeline has one entry per 100 ms of the fault phase, by the calls'
-	// planned start: each arm's calls and fresh answers.
+	// Timeline is what each arm's calls got per 100 ms of the phase, by
+	// their planned start.
 	Timeline []TimelineBucket `json:"timeline"`
-	// RecoveryMs is, where the fault ends within the phase, how long after
-	// its end each arm's fresh answers per bucket were back to 90 % of its
-	// warm-up level; -1 if never. Absent for other scenarios.
+	// RecoveryMs is, where the fault ends within the phase, each arm's
+	// time from the fault's end to the first bucket whose ok share is back
+	// to 90 % of the arm's warm-up ok share; -1 when none is.
 	RecoveryMs map[string]float64 `json:"recoveryMs,omitempty"`
 }
 
-// TimelineBucket is one 100 ms bucket of the timeline.
-type TimelineBucket struct {
-	AtMs float64                  `json:"atMs"`
-	Arms map[string]BucketFigures `json:"arms"`
-}
-
-// BucketFigures are one arm's calls in one bucket and its fresh answers.
-type BucketFigures struct {
-	OK    int `json:"ok"`
-	Calls int `json:"calls"`
-}
-
-// ResultArms holds the figures of the three arms.
+// ResultArms holds the figures of the four arms; an arm that did not
+// run has zero figures.
 type ResultArms struct {
 	Naive     ArmFigures `json:"naive"`
 	Resilient ArmFigures `json:"resilient"`
 	Common    ArmFigures `json:"common"`
+	Tuned     ArmFigures `json:"tuned"`
 }
 
 // ArmFigures are one arm's figures; OK + Degraded + FailedFast +
@@ -205,30 +197,9 @@ func (rep *Report) Results() ResultsFile {
 	f := ResultsFile{DeadlineMs: msFloat(rep.Deadline), Results: []ResultsRow{}}
 	for _, row := range rep.Rows {
 		n, r, c := arms(row)
-		res := ResultsRow{Scenario: row.Scenario.Name, Transport: transportID(row.Transport),
-			Arms: ResultArms{Naive: figures(n), Resilient: figures(r), Common: figures(c)}, Timeline: []TimelineBucket{}}
-		for _, a := range Arms {
-			ar := row.Arms[a]
-			if ar == nil {
-				continue
-			}
-			for i, b := range ar.Timeline {
-				for len(res.Timeline) <= i {
-					res.Timeline = append(res.Timeline, TimelineBucket{AtMs: msFloat(time.Duration(len(res.Timeline)) * BucketLength), Arms: map[string]BucketFigures{}})
-				}
-				res.Timeline[i].Arms[string(a)] = BucketFigures{OK: b.OK, Calls: b.Calls}
-			}
-			if row.Plan.Window > 0 {
-				if res.RecoveryMs == nil {
-					res.RecoveryMs = map[string]float64{}
-				}
-				res.RecoveryMs[string(a)] = -1
-				if ar.Recovered {
-					res.RecoveryMs[string(a)] = msFloat(ar.Recovery)
-				}
-			}
-		}
-		f.Results = append(f.Results, res)
+		f.Results = append(f.Results, ResultsRow{Scenario: row.Scenario.Name, Transport: transportID(row.Transport),
+			Arms:     ResultArms{Naive: figures(n), Resilient: figures(r), Common: figures(c), Tuned: figures(row.Arms[Tuned])},
+			Timeline: timeline(row), RecoveryMs: recoveries(row)})
 	}
 	return f
 }

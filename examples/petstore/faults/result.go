@@ -61,20 +61,8 @@ type Result struct {
 	// the phase's measured length; MaxLate the latest start of a call after
 	// its planned time.
 	WarmupCalls int
-	// WarmupOK is the share of the warm-up's calls answered fresh: the
-	// arm's level before the fault.
-	WarmupOK float64
-	// Timeline counts the calls and fresh answers of each BucketLength of
-	// the phase, by planned start.
-	Timeline []Bucket
-	// Recovery is, for a fault that ends within the phase (Plan.Window),
-	// how long after its end the arm's fresh answers were back to
-	// RecoveredShare of WarmupOK in a bucket (see recovery); Recovered is
-	// false when they never were.
-	Recovery  time.Duration
-	Recovered bool
-	Elapsed   time.Duration
-	MaxLate   time.Duration
+	Elapsed     time.Duration
+	MaxLate     time.Duration
 	// Requests counts requests reaching the store during the phase, those
 	// its shedder refused included; Shed those; MaxInFlight the store's
 	// peak of requests handled at once.
@@ -92,6 +80,11 @@ type Result struct {
 	// during the phase, with their time since the phase began.
 	Breaker     string
 	Transitions []Transition
+	// Timeline holds what the calls started in each 100 ms of the phase
+	// got ([BucketWidth]); PreFaultOK is the ok share of the warm-up's
+	// calls, against the healthy store: the arm's pre-fault level.
+	Timeline   []Bucket
+	PreFaultOK float64
 	// Err is set when the run itself failed.
 	Err error
 }

@@ -31,7 +31,7 @@ type Options struct {
 	Scenarios []string
 	// Transports to run; nil runs HTTP and gRPC.
 	Transports []Transport
-	// Arms to run in each row; nil runs naive, resilient and common.
+	// Arms to run in each row; nil runs them all ([Arms]).
 	Arms []Arm
 	// NewClient makes the clients; nil uses [NewClient].
 	NewClient NewClientFunc
@@ -241,6 +241,7 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 		Addr:     st.Addr,
 		Logger:   opts.Logger.With("scenario", row.Scenario.Name, "transport", string(row.Transport), "arm", string(a)),
 		Observer: bl,
+		Tuned:    TunedConfig(row.Policy),
 	})
 	if err != nil {
 		r.Err = fmt.Errorf("faults: %s client: %w", a, err)
@@ -254,8 +255,9 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 	// retry budget.
 	warm := row.Plan
 	warm.Deadline = row.Deadline
-	healthy := drive(ctx, c, row.Scenario.Mix, warm, opts.Warmup, string(a)+"-warm", nil)
-	r.WarmupCalls, r.WarmupOK = len(healthy), okShare(healthy)
+	warmSamples := drive(ctx, c, row.Scenario.Mix, warm, opts.Warmup, string(a)+"-warm", nil)
+	r.WarmupCalls = len(warmSamples)
+	r.PreFaultOK = okShare(warmSamples)
 	ready()
 	<-begin
 
@@ -276,10 +278,7 @@ func runArm(ctx context.Context, row *Row, a Arm, opts Options, warmed *sync.Wai
 	st.Faults.Reset()
 
 	r.fill(samples, row.Deadline)
-	r.Timeline = timeline(samples)
-	if row.Plan.Window > 0 {
-		r.Recovery, r.Recovered = recovery(r.Timeline, row.Plan.Window, r.WarmupOK)
-	}
+	r.Timeline = bucketize(samples, BucketWidth, row.Plan.Phase)
 	r.Requests = snap.Requests + snap.Shed
 	r.Shed = snap.Shed
 	r.MaxInFlight = snap.MaxInFlight
@@ -379,10 +378,23 @@ type sample struct {
 	latency  time.Duration
 	err      error
 	degraded bool
-	// late is how long after its planned time the call started.
-	late time.Duration
-	// at is the call's planned start since its run began.
-	at time.Duration
+	// late is how long after its planned time the call started; at is its
+	// planned start since the run of calls began.
+	late, at time.Duration
+}
+
+// okShare returns the share of s answered fresh, 0 for none.
+func okShare(s []sample) float64 {
+	if len(s) == 0 {
+		return 0
+	}
+	ok := 0
+	for _, x := range s {
+		if x.err == nil && !x.degraded {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(s))
 }
 
 // drive makes calls for d and returns them. Calls start at pl.Rate per

@@ -3,8 +3,10 @@ package faults
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
+	"github.com/resilientgo/resilient/examples/petstore"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -33,11 +35,11 @@ var mixReads = []Op{GetPet, ListPets}
 
 // Scenario is one fault and how callers meet it.
 type Scenario struct {
-	// ID numbers the scenario (1 to 8), in report order.
+	// ID numbers the scenario (1 to 9), in report order.
 	ID int
 	// Name is the scenario's short id, as in the results file: "slow",
 	// "503-window", "black-hole", "reset", "429", "tail", "overload",
-	// "spent-deadline".
+	// "spent-deadline", "retry-storm".
 	Name string
 	// Title says what is injected, in a few words.
 	Title string
@@ -73,8 +75,20 @@ type Plan struct {
 	// Value is the scenario's main figure (latency, window), for Inject.
 	Value time.Duration
 	// Window, when positive, is when the fault ends within the phase
-	// (scenario 2); the store is healthy for the rest of the phase.
+	// (503-window, and retry-storm's trigger); the store is healthy for
+	// the rest of the phase.
 	Window time.Duration
+	// Load is the store's load model during the phase (retry-storm); the
+	// zero value leaves the store's capacity unmodelled.
+	Load petstore.LoadModel
+}
+
+// stormLoad is retry-storm's load model: capacity twice the work in
+// progress that rate brings at the p50, a server timeout of 5 × the p99,
+// and abandoned work noticed after 10 × the p99.
+func stormLoad(p Policy, rate float64) petstore.LoadModel {
+	wip := rate * p.Latency.P50.Seconds()
+	return petstore.LoadModel{Capacity: max(2, int(math.Ceil(2*wip))), Timeout: 5 * p.Latency.P99, Notice: 10 * p.Latency.P99}
 }
 
 // basePlan starts calls at the policy's measured request rate and gives
@@ -120,7 +134,7 @@ func openFor(p Policy) time.Duration {
 	return runtime.DefaultOpenFor
 }
 
-// Scenarios returns the eight scenarios of the fault suite.
+// Scenarios returns the nine scenarios of the fault suite.
 func Scenarios() []Scenario {
 	return []Scenario{
 		{
@@ -249,6 +263,41 @@ func Scenarios() []Scenario {
 				return pl
 			},
 			Inject: func(ctx context.Context, s *Stack, pl Plan) error {
+				<-ctx.Done()
+				return nil
+			},
+		},
+		{
+			ID: 9, Name: "retry-storm", Title: "a one-second slowdown tips a load-sensitive store past its capacity", Mix: mixAll,
+			Plan: func(p Policy, phase time.Duration) Plan {
+				// The store's capacity is real (petstore.LoadModel): twice
+				// the work in progress the measured rate brings at the p50,
+				// every request slower beyond it, a server timeout that
+				// answers 503 at the hedge-free p99 × 5 while the work goes
+				// on, and abandoned requests that cost until noticed. For
+				// one second every request takes five times the p50 more:
+				// demand is then about three times the capacity, a backlog
+				// builds, and whether it drains afterwards depends on what
+				// the callers send.
+				pl := basePlan(p, phase)
+				pl.Load = stormLoad(p, pl.Rate)
+				pl.Value = 5 * p.Latency.P50
+				pl.Window = time.Second
+				pl.Phase = max(phase, pl.Window+2*time.Second)
+				pl.Shed = runtime.ShedConfig{MaxConcurrent: 1 << 16, MaxQueue: -1}
+				pl.Fault = fmt.Sprintf("load-sensitive store (capacity %d in progress, timeout %v, abandoned work noticed after %v); "+
+					"latency +%v for the first %v, then healthy; phase %v",
+					pl.Load.Capacity, pl.Load.Timeout, pl.Load.Notice, pl.Value, pl.Window, pl.Phase)
+				return pl
+			},
+			Inject: func(ctx context.Context, s *Stack, pl Plan) error {
+				s.Faults.SetLoad(pl.Load)
+				s.Faults.SetLatency(pl.Value)
+				select {
+				case <-ctx.Done():
+				case <-time.After(pl.Window):
+				}
+				s.Faults.SetLatency(0)
 				<-ctx.Done()
 				return nil
 			},

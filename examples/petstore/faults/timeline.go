@@ -1,68 +1,119 @@
 package faults
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
-// BucketLength is the span of one timeline bucket.
-const BucketLength = 100 * time.Millisecond
+// BucketWidth is the width of a timeline bucket.
+const BucketWidth = 100 * time.Millisecond
 
-// RecoveredShare is the share of its pre-fault level of fresh answers at
-// which an arm counts as recovered.
-const RecoveredShare = 0.9
+// recoveryShare is the share of its pre-fault ok share an arm must reach
+// again, in one bucket, to count as recovered.
+const recoveryShare = 0.9
 
-// Bucket is what an arm's calls planned within one BucketLength of the
-// fault phase got: At is the bucket's start since the phase began, Calls
-// the calls planned in it, OK those answered fresh (not degraded).
+// Bucket is what the calls started in one 100 ms slice of the fault phase
+// got: OK of them a fresh answer, of Calls.
 type Bucket struct {
-	At        time.Duration
-	OK, Calls int
+	OK    int `json:"ok"`
+	Calls int `json:"calls"`
 }
 
-// timeline groups the samples by the bucket of their planned start.
-func timeline(s []sample) []Bucket {
-	var out []Bucket
-	for _, x := range s {
-		i := int(x.at / BucketLength)
-		if x.at < 0 {
-			i = 0
-		}
-		for len(out) <= i {
-			out = append(out, Bucket{At: time.Duration(len(out)) * BucketLength})
-		}
-		out[i].Calls++
-		if x.err == nil && !x.degraded {
-			out[i].OK++
+// TimelineBucket is one bucket of a row's timeline in the results file:
+// AtMs is its start since the fault phase began, Arms each arm's bucket.
+type TimelineBucket struct {
+	AtMs float64           `json:"atMs"`
+	Arms map[string]Bucket `json:"arms"`
+}
+
+// timeline returns row's timeline for the results file, every arm that
+// ran in each bucket.
+func timeline(row *Row) []TimelineBucket {
+	n := 0
+	for _, r := range row.Arms {
+		n = max(n, len(r.Timeline))
+	}
+	tl := make([]TimelineBucket, n)
+	for i := range tl {
+		tl[i] = TimelineBucket{AtMs: msFloat(time.Duration(i) * BucketWidth), Arms: map[string]Bucket{}}
+		for _, a := range Arms {
+			if r := row.Arms[a]; r != nil && i < len(r.Timeline) {
+				tl[i].Arms[string(a)] = r.Timeline[i]
+			}
 		}
 	}
-	return out
+	return tl
 }
 
-// okShare returns the share of the samples answered fresh, 0 for none.
-func okShare(s []sample) float64 {
-	if len(s) == 0 {
+// recoveries returns each arm's recovery time in ms for the results
+// file, nil when the row's scenario has no recovery.
+func recoveries(row *Row) map[string]float64 {
+	var m map[string]float64
+	for _, a := range Arms {
+		if v, ok := recoveryMs(row, row.Arms[a]); ok {
+			if m == nil {
+				m = map[string]float64{}
+			}
+			m[string(a)] = v
+		}
+	}
+	return m
+}
+
+// Share returns OK/Calls, 0 for an empty bucket.
+func (b Bucket) Share() float64 {
+	if b.Calls == 0 {
 		return 0
 	}
-	ok := 0
-	for _, x := range s {
-		if x.err == nil && !x.degraded {
-			ok++
-		}
-	}
-	return float64(ok) / float64(len(s))
+	return float64(b.OK) / float64(b.Calls)
 }
 
-// recovery returns how long after the fault ended (end, since the phase
-// began) an arm's fresh answers came back: the start of the first bucket
-// that begins at or after end and whose share of fresh answers is at
-// least RecoveredShare of level (the arm's share during the healthy
-// warm-up), less end. It returns false when no bucket qualifies.
-func recovery(tl []Bucket, end time.Duration, level float64) (time.Duration, bool) {
-	for _, b := range tl {
-		if b.At < end || b.Calls == 0 {
-			continue
-		}
-		if float64(b.OK)/float64(b.Calls) >= RecoveredShare*level {
-			return b.At - end, true
+// bucketize splits samples by their planned start since the phase began
+// into buckets of width, enough of them to cover phase; a sample past
+// the last bucket goes into it.
+func bucketize(s []sample, width, phase time.Duration) []Bucket {
+	if width <= 0 || phase <= 0 {
+		return nil
+	}
+	n := int((phase + width - 1) / width)
+	bs := make([]Bucket, n)
+	for _, x := range s {
+		i := min(max(int(x.at/width), 0), n-1)
+		bs[i].Calls++
+		if x.err == nil && !x.degraded {
+			bs[i].OK++
 		}
 	}
-	return 0, false
+	return bs
+}
+
+// RecoveryNever is the recovery time of an arm that did not recover.
+const RecoveryNever = -1 * time.Millisecond
+
+// Recovery returns the time from the fault's end (faultEnd since the
+// phase began) to the start of the first bucket, among those starting
+// at or after it, whose ok share is at least 90 % of pre (the arm's ok
+// share before the fault), and RecoveryNever when no bucket is. Empty
+// buckets never count.
+func Recovery(tl []Bucket, width, faultEnd time.Duration, pre float64) time.Duration {
+	first := int((faultEnd + width - 1) / width)
+	for i := max(first, 0); i < len(tl); i++ {
+		if tl[i].Calls > 0 && tl[i].Share() >= recoveryShare*pre-1e-9 {
+			return time.Duration(i)*width - faultEnd
+		}
+	}
+	return RecoveryNever
+}
+
+// recoveryMs returns r's recovery time in the row in milliseconds, -1
+// when it never recovered, and whether the row's scenario has a recovery.
+func recoveryMs(row *Row, r *Result) (float64, bool) {
+	if row.Plan.Window <= 0 || r == nil {
+		return 0, false
+	}
+	d := Recovery(r.Timeline, BucketWidth, row.Plan.Window, r.PreFaultOK)
+	if d < 0 {
+		return -1, true
+	}
+	return math.Round(float64(d) / float64(time.Millisecond)), true
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -95,16 +96,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	run := fmt.Sprintf("Run with %s on %s/%s, %d CPUs; %d scenario rows, %s in all.",
 		goruntime.Version(), goruntime.GOOS, goruntime.GOARCH, goruntime.NumCPU(), len(rows), took.Round(time.Second))
-	files := map[string][]byte{
+	files := map[string][]byte{}
+	var goodput [][2]string
+	for _, name := range faults.GoodputScenarios {
+		if svg := rep.GoodputSVG(name); svg != "" {
+			file := "goodput-" + name + ".svg"
+			files[file] = []byte(svg)
+			goodput = append(goodput, [2]string{name, file})
+		}
+	}
+	maps.Copy(files, map[string][]byte{
 		reportFile: []byte(rep.Markdown(faults.MarkdownOptions{
-			OutcomesChart: outcomesFile, RequestsChart: requestsFile, LatencyChart: latencyFile, Run: run,
-			LogFile: logFile, LogLines: len(logLines), LogHead: logLines[:min(len(logLines), 12)],
+			OutcomesChart: outcomesFile, RequestsChart: requestsFile, LatencyChart: latencyFile, GoodputCharts: goodput,
+			Run: run, LogFile: logFile, LogLines: len(logLines), LogHead: logLines[:min(len(logLines), 12)],
 		})),
 		outcomesFile: []byte(rep.OutcomesSVG()),
 		requestsFile: []byte(rep.RequestsSVG()),
 		latencyFile:  []byte(rep.LatencySVG()),
 		logFile:      logBuf.Bytes(),
-	}
+	})
 	var results bytes.Buffer
 	if err := rep.WriteJSON(&results); err != nil {
 		return err

@@ -49,7 +49,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("stdout line of %d columns: %q", n, l)
 		}
 	}
-	for _, want := range []string{"fresh/answered %", "slow           http", "tail           grpc", "Report: "} {
+	for _, want := range []string{"ok/answered %", "slow           http", "tail           grpc", "Report: "} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
@@ -94,5 +94,19 @@ func TestRunBadFlags(t *testing.T) {
 		if err := run(context.Background(), args, &stdout, &stderr); !errors.Is(err, errUsage) {
 			t.Errorf("run(%q) = %v, want usage error", args, err)
 		}
+	}
+}
+
+// TestFleetWithoutRedis: without redis-server on PATH the demo says in one
+// line why the fleet section is missing and how to get it.
+func TestFleetWithoutRedis(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if err := runFleet(t.Context(), "", filepath.Join(t.TempDir(), "report.md"), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.TrimSpace(stdout.String())
+	if strings.Count(out, "\n") != 0 || utf8.RuneCountInString(out) > 100 || !strings.Contains(out, "apt-get install redis-server") || !strings.Contains(out, "-redis HOST:PORT") {
+		t.Errorf("without redis-server the demo printed %q, want one line saying how to get the fleet section", out)
 	}
 }
