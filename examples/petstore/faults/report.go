@@ -127,15 +127,6 @@ func center(s string, n int) string {
 	return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
 }
 
-// fmtMs formats d in milliseconds for the summary: one decimal below 10.
-func fmtMs(d time.Duration) string {
-	f := float64(d) / float64(time.Millisecond)
-	if f < 10 {
-		return fmt.Sprintf("%.1f", f)
-	}
-	return fmt.Sprintf("%.0f", f)
-}
-
 func clip(s string, n int) string {
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
