@@ -193,3 +193,11 @@ func (b *breaker) counts() BreakerCounts {
 	c := b.cb.Counts()
 	return BreakerCounts{Requests: c.Requests, Successes: c.TotalSuccesses, Failures: c.TotalFailures, Exclusions: c.TotalExclusions}
 }
+
+// admit asks the dependency's breaker whether an attempt may start, and
+// reports any change of its state; done takes the attempt's verdict.
+func (d *Dependency) admit() (done func(error), ok bool) {
+	done, ok = d.breaker.allow()
+	d.report()
+	return done, ok
+}

@@ -36,8 +36,7 @@ import (
 // reported instead (reportAbandonedPanic), with its stack.
 func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], attempts *int, handedOver *bool) (r attemptResult[T], refused bool) {
 	d := op.dep
-	done, ok := d.breaker.allow()
-	d.report()
+	done, ok := d.admit()
 	if !ok {
 		return r, true
 	}
@@ -187,8 +186,7 @@ func (o *Operation) startHedge(start func(func(error), bool)) bool {
 		}
 		return false
 	}
-	done, ok := d.breaker.allow()
-	d.report()
+	done, ok := d.admit()
 	if !ok {
 		d.budget.refund()
 		d.bulkhead.release()
