@@ -43,7 +43,7 @@
 // retry loop in retry.go (the budget in budget.go), the breaker in
 // breaker.go, hedged rounds in hedge.go, one attempt under its timeout in
 // attempt.go (the adaptive timeouts' state in adaptive.go), and the
-// fallback answer in call.go (the store in fallback.go).
+// fallback answer with its store in fallback.go.
 //
 // Around the loop, read-only operations may hedge (a second attempt after
 // the hedge delay, paid from the retry budget and only with spare
