@@ -113,10 +113,7 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 		return zero, false, tr, op.stopped(ctx, 0, true, nil)
 	}
 	now := time.Now()
-	deadline := now.Add(op.timeout)
-	if cd, ok := ctx.Deadline(); ok && cd.Before(deadline) {
-		deadline = cd
-	}
+	deadline := op.deadline(ctx, now)
 	if op.minAttempt > 0 && deadline.Sub(now) < op.minAttempt {
 		// Less time left than the dependency usually takes: an attempt
 		// would only load it with work nobody waits for.
@@ -162,6 +159,16 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 		return v, true, tr, nil
 	}
 	return v, false, tr, nil
+}
+
+// deadline returns the overall deadline of a call starting at now: ctx's
+// deadline capped by the operation's total timeout.
+func (o *Operation) deadline(ctx context.Context, now time.Time) time.Time {
+	deadline := now.Add(o.timeout)
+	if cd, ok := ctx.Deadline(); ok && cd.Before(deadline) {
+		return cd
+	}
+	return deadline
 }
 
 // Run is [Do] for attempts that return only an error.
