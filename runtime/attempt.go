@@ -38,32 +38,6 @@ func (r *attemptResult[T]) answered() bool {
 	return !r.interrupted && !r.timedOut && (r.class == Rejected || r.class == Throttled)
 }
 
-// singleAttempt runs attempt number retry (from 0) of an unhedged call:
-// its context first, then the breaker's consent, then the attempt. The
-// context comes first so that the breaker's two steps follow each other
-// closely: its mutex, shared by every call to the dependency, then changes
-// cores half as often. refused is true when the breaker refused it; *n is
-// increased when the attempt started.
-func singleAttempt[T any](ctx context.Context, op *Operation, deadline time.Time, attempt Attempt[T], retry int, n *int, held *heldVerdicts) (r attemptResult[T], refused bool) {
-	actx, cancel, early := op.attemptContext(ctx, deadline, retry, held)
-	done, ok := op.dep.admit()
-	if !ok {
-		if cancel != nil {
-			cancel()
-		}
-		return r, true
-	}
-	*n++
-	r = runAttempt(ctx, actx, op, attempt, done, *n, false, early)
-	if cancel != nil {
-		cancel()
-	}
-	if r.held != nil {
-		held.hold(r.held)
-	}
-	return r, false
-}
-
 // runAttempt runs one attempt under actx, reports its outcome to the
 // breaker through done (nil when the breaker is disabled) and to the
 // observer, records its latency when the operation adapts to it, and
@@ -71,30 +45,42 @@ func singleAttempt[T any](ctx context.Context, op *Operation, deadline time.Time
 // the call's deadline: when that timeout ends the attempt, its breaker
 // report is not made but returned in the result's held field.
 func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt[T], done func(error), n int, hedge, early bool) attemptResult[T] {
-	actx, span, start := op.beginAttempt(ctx, actx, n, hedge)
+	d := op.dep
+	var (
+		span  AttemptSpan
+		start time.Time
+	)
+	if d.observed || d.traced || op.adaptive() {
+		actx, span, start = op.beginAttempt(ctx, actx, n, hedge)
+	}
 	v, err := attempt(actx)
 	var elapsed time.Duration
 	if !start.IsZero() {
 		elapsed = time.Since(start)
 	}
-	j := op.judge(ctx, actx, err, elapsed)
-	r := attemptResult[T]{v: v, err: j.err, class: j.class, timedOut: j.timedOut, interrupted: j.interrupted}
+	r := attemptResult[T]{v: v, err: err}
+	var j attemptVerdict // a success
+	if err != nil {
+		j = op.judge(ctx, actx, err, elapsed)
+		r.err, r.class, r.timedOut, r.interrupted = j.err, j.class, j.timedOut, j.interrupted
+	} else if op.adaptive() {
+		op.observeLatency(elapsed)
+	}
 	if done != nil {
 		r.held = op.tellBreaker(done, &j, early)
 	}
-	op.attemptEnded(actx, span, n, hedge, elapsed, err, r.class)
+	if d.observed || span != nil {
+		op.attemptEnded(actx, span, n, hedge, elapsed, err, r.class)
+	}
 	return r
 }
 
-// beginAttempt starts attempt n's clock when someone reads its duration
-// (the observer, the adaptive timeouts, the trace) and its trace span.
-// start is zero when no one does.
+// beginAttempt starts the clock of attempt n, whose duration someone
+// reads (the observer, the adaptive timeouts, the trace), and its trace
+// span.
 func (o *Operation) beginAttempt(ctx, actx context.Context, n int, hedge bool) (_ context.Context, span AttemptSpan, start time.Time) {
-	d := o.dep
-	if d.observed || d.traced || o.adaptive() {
-		start = time.Now()
-	}
-	if d.traced {
+	start = time.Now()
+	if o.dep.traced {
 		if tr := traceOf(ctx); tr != nil {
 			actx, span = tr.startAttempt(actx, o, n, hedge)
 		}
@@ -118,15 +104,10 @@ type attemptVerdict struct {
 	unanswered bool
 }
 
-// judge reads the end of an attempt that returned err after elapsed: ctx
-// is the call's context, actx the attempt's. A success's latency goes to
-// the adaptive state.
+// judge reads the end of an attempt that failed with err after elapsed:
+// ctx is the call's context, actx the attempt's.
 func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Duration) attemptVerdict {
 	j := attemptVerdict{err: err}
-	if err == nil {
-		o.observeLatency(elapsed)
-		return j
-	}
 	switch {
 	case ctx.Err() != nil:
 		j.interrupted = true
@@ -164,12 +145,10 @@ func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Dur
 	return j
 }
 
-// observeLatency records a successful attempt's latency when the operation
-// adapts its timeouts to it, and tells the dependency's slowdown detector.
+// observeLatency records a successful attempt's latency, for an operation
+// that adapts its timeouts to it, and tells the dependency's slowdown
+// detector.
 func (o *Operation) observeLatency(elapsed time.Duration) {
-	if !o.adaptive() {
-		return
-	}
 	at := o.effectiveAttemptTimeout()
 	late := at > 0 && elapsed > at
 	o.latency.observe(elapsed, late)
@@ -200,9 +179,6 @@ func (o *Operation) tellBreaker(done func(error), j *attemptVerdict, early bool)
 // attempt n ended after elapsed with err, read as class.
 func (o *Operation) attemptEnded(actx context.Context, span AttemptSpan, n int, hedge bool, elapsed time.Duration, err error, class Class) {
 	d := o.dep
-	if !d.observed && span == nil {
-		return
-	}
 	ev := AttemptEvent{Dependency: d.name, Operation: o.name, Attempt: n, Hedge: hedge,
 		Duration: elapsed, Err: err, Class: class, Context: actx}
 	if d.observed {

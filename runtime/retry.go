@@ -7,7 +7,7 @@ import (
 
 // The retry stage: the loop of attempts of one call, with backoff,
 // Retry-After and the dependency's retry budget. Inside it, each round is
-// either one attempt (singleAttempt, attempt.go) or a hedged round
+// either one attempt (runAttempt, attempt.go) or a hedged round
 // (hedgedRound, hedge.go), both asking the breaker first.
 
 // retryState is what the retry stage knows of one call so far.
@@ -42,7 +42,22 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 				s.reached = true // the other attempts' fate is not tracked
 			}
 		} else {
-			r, refused = singleAttempt(ctx, op, deadline, attempt, retry, &s.attempts, held)
+			// The attempt's context comes first so that the breaker's two
+			// steps follow each other closely: its mutex, shared by every
+			// call to the dependency, then changes cores half as often.
+			actx, cancel, early := op.attemptContext(ctx, deadline, retry, held)
+			done, ok := op.dep.breaker.allow()
+			op.dep.report()
+			if refused = !ok; ok {
+				s.attempts++
+				r = runAttempt(ctx, actx, op, attempt, done, s.attempts, false, early)
+				if r.held != nil {
+					held.hold(r.held)
+				}
+			}
+			if cancel != nil {
+				cancel()
+			}
 		}
 		if refused {
 			return zero, op.circuitOpen(s.attempts, !s.reached, s.last)
