@@ -42,6 +42,13 @@
 //     comes first; the call's last attempt runs to the deadline. Either
 //     ending cancels the attempt's work.
 //
+// Each stage keeps its state in a file of its own: the overall deadline
+// and the bulkhead permit in call.go (the semaphore in bulkhead.go), the
+// retry loop in retry.go (the budget in budget.go), the breaker in
+// breaker.go, hedged rounds in hedge.go, one attempt under its timeout in
+// attempt.go (the adaptive timeouts' state in adaptive.go), and the
+// fallback answer with its store in fallback.go.
+//
 // Around the loop, read-only operations may hedge (a second attempt after
 // the hedge delay, paid from the retry budget and only with spare
 // capacity: a bulkhead permit that leaves half the bulkhead free;

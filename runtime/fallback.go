@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"hash"
 	"net/http"
 	"net/textproto"
@@ -241,4 +242,50 @@ func writeQuery(h hash.Hash, raw string) {
 		writeField(h, p.name)
 		writeField(h, p.value)
 	}
+}
+
+// fallback answers a failed call from the operation's fallback when one is
+// configured and allowed for err, and returns err otherwise. No fallback
+// answers the caller's own errors: a cancellation, an invalid request, or
+// an answer of the dependency that rejects the request (4xx) or could not
+// be used (an undecodable or too large body).
+func fallback[T any](ctx context.Context, op *Operation, key string, err *CallError) (T, error) {
+	var zero T
+	if op.fallback.Kind == FallbackNone || errors.Is(ctx.Err(), context.Canceled) {
+		return zero, err
+	}
+	switch err.End {
+	case EndInvalidRequest, EndCanceled:
+		return zero, err
+	case EndAttempt:
+		if c := classify(err.Err); c == Rejected || c == Permanent {
+			return zero, err
+		}
+	}
+	var (
+		raw any
+		age time.Duration
+	)
+	switch op.fallback.Kind {
+	case FallbackStatic:
+		raw = op.fallback.Static
+	case FallbackCached:
+		v, at, ok := op.dep.store.Load(op.storeKey(ctx, key))
+		if !ok {
+			return zero, err
+		}
+		if age = time.Since(at); age > op.fallback.TTL {
+			return zero, err
+		}
+		raw = v
+	}
+	v, ok := raw.(T)
+	if !ok {
+		return zero, err
+	}
+	d := op.dep
+	if d.observed {
+		d.observer.Degraded(DegradedEvent{Dependency: d.name, Operation: op.name, Source: op.fallback.Kind, Age: age, Cause: err, Context: ctx})
+	}
+	return v, &DegradedError{Dependency: d.name, Operation: op.name, Source: op.fallback.Kind, Age: age, Cause: err}
 }

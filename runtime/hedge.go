@@ -41,22 +41,14 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 	if why != admitted {
 		return r, why
 	}
-	// mu orders the end of the round against the end of each attempt, so
-	// that every result (a panic above all) is either read by the round or
-	// known by its attempt to be unread, and the call's permit is released
-	// exactly once.
-	var (
-		mu          sync.Mutex
-		over        bool // the round has ended
-		primaryDone bool // the first attempt delivered its result
-	)
-	results := make(chan attemptResult[T], 1+op.maxHedges)
+	rs := &roundState[T]{results: make(chan attemptResult[T], 1+op.maxHedges)}
 	cancels := make([]context.CancelFunc, 0, 1+op.maxHedges)
 	defer func() {
 		for _, cancel := range cancels {
 			cancel()
 		}
 	}()
+	results := rs.results
 	start := func(done func(error), hedge bool) {
 		*attempts++
 		n := *attempts
@@ -66,32 +58,12 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 			var res attemptResult[T]
 			completed := false
 			defer func() {
-				var (
-					p     any
-					stack []byte
-				)
 				if !completed {
-					p = recover()
-					stack = debug.Stack()
-					res = attemptResult[T]{err: errAttemptPanicked, panicked: p}
+					res = attemptResult[T]{err: errAttemptPanicked, panicked: recover()}
+					rs.deliver(op, res, n, hedge, debug.Stack())
+					return
 				}
-				mu.Lock()
-				delivered := !over
-				if delivered {
-					results <- res // buffered for every attempt: never blocks
-					if !hedge {
-						primaryDone = true
-					}
-				}
-				mu.Unlock()
-				if hedge || !delivered {
-					// A hedge's own permit, or the call's one that the
-					// round handed over.
-					d.bulkhead.release()
-				}
-				if !completed && !delivered {
-					d.reportAbandonedPanic(op, n, hedge, p, stack)
-				}
+				rs.deliver(op, res, n, hedge, nil)
 			}()
 			res = runAttempt(ctx, actx, op, attempt, done, n, hedge, false)
 			completed = true
@@ -99,23 +71,7 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 	}
 	// end ends the round: the first attempt, if still running, takes over
 	// the call's permit, and a panic delivered meanwhile is raised here.
-	end := func() {
-		mu.Lock()
-		over = true
-		if !primaryDone {
-			*handedOver = true
-		}
-		var panicked *attemptResult[T]
-		for len(results) > 0 {
-			if res := <-results; res.err == errAttemptPanicked {
-				panicked = &res
-			}
-		}
-		mu.Unlock()
-		if panicked != nil {
-			panic(panicked.panicked)
-		}
-	}
+	end := func() { rs.end(handedOver) }
 
 	began := time.Now()
 	start(done, false)
@@ -149,6 +105,63 @@ func hedgedRound[T any](ctx context.Context, op *Operation, deadline time.Time, 
 				timer.Reset(delay)
 			}
 		}
+	}
+}
+
+// roundState is what a hedged round and its attempts share. mu orders the
+// end of the round against the end of each attempt, so that every result
+// (a panic above all) is either read by the round or known by its attempt
+// to be unread, and the call's permit is released exactly once.
+type roundState[T any] struct {
+	mu          sync.Mutex
+	over        bool // the round has ended
+	primaryDone bool // the first attempt delivered its result
+	// results is buffered for every attempt: a send never blocks.
+	results chan attemptResult[T]
+}
+
+// deliver hands attempt n's result res to the round unless the round has
+// ended, and gives back the permit the attempt ran on when it is a hedge's
+// own or the call's one that the round handed over. stack is where a
+// panicking attempt panicked (res.panicked), nil otherwise; the panic of
+// an attempt whose round has ended is reported (reportAbandonedPanic).
+func (rs *roundState[T]) deliver(op *Operation, res attemptResult[T], n int, hedge bool, stack []byte) {
+	d := op.dep
+	rs.mu.Lock()
+	delivered := !rs.over
+	if delivered {
+		rs.results <- res
+		if !hedge {
+			rs.primaryDone = true
+		}
+	}
+	rs.mu.Unlock()
+	if hedge || !delivered {
+		d.bulkhead.release()
+	}
+	if stack != nil && !delivered {
+		d.reportAbandonedPanic(op, n, hedge, res.panicked, stack)
+	}
+}
+
+// end ends the round: when the first attempt is still running it takes
+// over the call's permit (*handedOver is set), and a panic delivered
+// meanwhile is raised on the caller's goroutine.
+func (rs *roundState[T]) end(handedOver *bool) {
+	rs.mu.Lock()
+	rs.over = true
+	if !rs.primaryDone {
+		*handedOver = true
+	}
+	var panicked *attemptResult[T]
+	for len(rs.results) > 0 {
+		if res := <-rs.results; res.err == errAttemptPanicked {
+			panicked = &res
+		}
+	}
+	rs.mu.Unlock()
+	if panicked != nil {
+		panic(panicked.panicked)
 	}
 }
 

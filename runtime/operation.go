@@ -83,16 +83,7 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	if o.attemptTimeout >= o.timeout {
 		o.attemptTimeout = 0
 	}
-	switch {
-	case p.Retry.MaxRetries == 0:
-		o.maxRetries = DefaultMaxRetries
-	case p.Retry.MaxRetries == NoRetries:
-		o.maxRetries = 0
-	case p.Retry.MaxRetries < 0:
-		bad("max retries %d is negative", p.Retry.MaxRetries)
-	default:
-		o.maxRetries = p.Retry.MaxRetries
-	}
+	o.maxRetries = maxRetriesOf(p.Retry.MaxRetries, bad)
 	if o.idempotency == NotIdempotent {
 		o.maxRetries = 0
 	}
@@ -102,22 +93,45 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	if o.hedgeDelay > 0 && o.idempotency != ReadOnly {
 		bad("hedging needs a read-only operation, this one is %v", o.idempotency)
 	}
-	if o.fallback.Kind != FallbackNone && o.idempotency != ReadOnly {
-		bad("a fallback needs a read-only operation, this one is %v", o.idempotency)
-	}
-	if o.fallback.Kind == FallbackCached && o.fallback.TTL == 0 {
-		o.fallback.TTL = DefaultFallbackTTL
-	}
-	if o.fallback.TTL < 0 {
-		bad("fallback TTL %v is negative", o.fallback.TTL)
-	}
-	if o.fallback.Kind == FallbackStatic && o.fallback.Static == nil {
-		bad("a static fallback needs a value")
-	}
+	resolveFallback(&o.fallback, o.idempotency, bad)
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("resilient: %s %s: %w", d.name, p.Name, err)
 	}
 	return o, nil
+}
+
+// maxRetriesOf returns the number of retries a policy's MaxRetries n
+// stands for: the default for zero, none for [NoRetries]; a negative n
+// other than NoRetries goes to bad.
+func maxRetriesOf(n int, bad func(string, ...any)) int {
+	switch {
+	case n == 0:
+		return DefaultMaxRetries
+	case n == NoRetries:
+		return 0
+	case n < 0:
+		bad("max retries %d is negative", n)
+		return 0
+	default:
+		return n
+	}
+}
+
+// resolveFallback gives a cached fallback its default TTL and sends what
+// is wrong with f, on an operation of idempotency idem, to bad.
+func resolveFallback(f *FallbackPolicy, idem Idempotency, bad func(string, ...any)) {
+	if f.Kind != FallbackNone && idem != ReadOnly {
+		bad("a fallback needs a read-only operation, this one is %v", idem)
+	}
+	if f.Kind == FallbackCached && f.TTL == 0 {
+		f.TTL = DefaultFallbackTTL
+	}
+	if f.TTL < 0 {
+		bad("fallback TTL %v is negative", f.TTL)
+	}
+	if f.Kind == FallbackStatic && f.Static == nil {
+		bad("a static fallback needs a value")
+	}
 }
 
 // With returns a copy of o with opts applied, for calls that need another

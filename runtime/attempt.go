@@ -1,0 +1,237 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+)
+
+// The attempt stage, innermost of the pipeline: one attempt under its own
+// context (attempt timeout in force, adaptive state of adaptive.go), its
+// breaker report, its latency record and its observer event.
+
+// attemptResult is what one attempt produced and how the pipeline reads it.
+type attemptResult[T any] struct {
+	v     T
+	err   error
+	class Class
+	// timedOut: the attempt's own deadline (attempt timeout or total
+	// timeout) ended it.
+	timedOut bool
+	// interrupted: the caller's context, or the hedge race, ended it.
+	interrupted bool
+	// panicked holds what a hedged attempt panicked with, for the caller's
+	// goroutine to panic with again.
+	panicked any
+	// held is the breaker report of an attempt cut by its attempt timeout
+	// while a retry could follow, left to the call's end (heldVerdicts).
+	held func(error)
+}
+
+// answered reports whether the dependency answered the attempt with
+// something other than a failure: a success, a rejection or a throttling.
+func (r *attemptResult[T]) answered() bool {
+	if r.err == nil {
+		return true
+	}
+	return !r.interrupted && !r.timedOut && (r.class == Rejected || r.class.shed())
+}
+
+// runAttempt runs one attempt under actx, reports its outcome to the
+// breaker through done (nil when the breaker is disabled) and to the
+// observer, records its latency when the operation adapts to it, and
+// classifies it. early says that actx ends at the attempt timeout, before
+// the call's deadline: when that timeout ends the attempt, its breaker
+// report is not made but returned in the result's held field.
+func runAttempt[T any](ctx, actx context.Context, op *Operation, attempt Attempt[T], done func(error), n int, hedge, early bool) attemptResult[T] {
+	d := op.dep
+	var (
+		span  AttemptSpan
+		start time.Time
+	)
+	if d.observed || d.traced || op.adaptive() {
+		actx, span, start = op.beginAttempt(ctx, actx, n, hedge)
+	}
+	v, err := attempt(actx)
+	var elapsed time.Duration
+	if !start.IsZero() {
+		elapsed = time.Since(start)
+	}
+	r := attemptResult[T]{v: v, err: err}
+	var j attemptVerdict // a success
+	if err != nil {
+		j = op.judge(ctx, actx, err, elapsed)
+		r.err, r.class, r.timedOut, r.interrupted = j.err, j.class, j.timedOut, j.interrupted
+	} else if op.adaptive() {
+		op.observeLatency(elapsed)
+	}
+	d.throttle.record(j.accepted(err), j.shed(err))
+	if done != nil {
+		r.held = op.tellBreaker(done, &j, early)
+	}
+	if d.observed || span != nil {
+		op.attemptEnded(actx, span, n, hedge, elapsed, err, r.class)
+	}
+	return r
+}
+
+// beginAttempt starts the clock of attempt n, whose duration someone
+// reads (the observer, the adaptive timeouts, the trace), and its trace
+// span.
+func (o *Operation) beginAttempt(ctx, actx context.Context, n int, hedge bool) (_ context.Context, span AttemptSpan, start time.Time) {
+	start = time.Now()
+	if o.dep.traced {
+		if tr := traceOf(ctx); tr != nil {
+			actx, span = tr.startAttempt(actx, o, n, hedge)
+		}
+	}
+	return actx, span, start
+}
+
+// attemptVerdict is how the pipeline reads the end of one attempt.
+type attemptVerdict struct {
+	// err is the attempt's error, wrapped when its own deadline ended it
+	// without saying so.
+	err         error
+	class       Class
+	timedOut    bool
+	interrupted bool
+	// breaker is the breaker's verdict: nil for a success,
+	// errBreakerFailure or errBreakerExcluded.
+	breaker error
+	// unanswered: the dependency did not answer in the time a healthy one
+	// takes (attempt timeout), whatever ended the attempt.
+	unanswered bool
+}
+
+// judge reads the end of an attempt that failed with err after elapsed:
+// ctx is the call's context, actx the attempt's.
+func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Duration) attemptVerdict {
+	j := attemptVerdict{err: err}
+	switch {
+	case ctx.Err() != nil:
+		j.interrupted = true
+		j.breaker = errBreakerExcluded
+		// The caller's deadline ended an attempt that had at least the
+		// attempt timeout, the time a healthy dependency answers in: the
+		// dependency failed. A shorter deadline, or a cancellation, says
+		// nothing of it.
+		if o.attemptTimeout > 0 && elapsed >= o.attemptTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			j.breaker, j.unanswered = errBreakerFailure, true
+		}
+	case errors.Is(actx.Err(), context.DeadlineExceeded):
+		j.timedOut, j.class = true, Transient
+		if !errors.Is(err, context.DeadlineExceeded) {
+			// A gRPC status, or a stream cancelled by its attempt's
+			// end: let the caller still find the deadline.
+			j.err = attemptTimedOut{err}
+		}
+		j.breaker, j.unanswered = errBreakerFailure, true
+	case actx.Err() != nil:
+		j.interrupted = true
+		j.breaker = errBreakerExcluded
+	default:
+		j.class = classify(err)
+		switch {
+		case j.class.breakerFailure():
+			j.breaker = errBreakerFailure
+		case j.class.shed(), j.class == Permanent:
+			// Pacing, or a failure on the caller's side: says nothing of
+			// the dependency's health.
+			j.breaker = errBreakerExcluded
+		}
+		// Rejected: the dependency answered as it should, a success.
+	}
+	return j
+}
+
+// accepted reports whether the dependency accepted the attempt, for the
+// throttle: it answered (err nil) with anything but a refusal for lack of
+// capacity.
+func (j *attemptVerdict) accepted(err error) bool {
+	return err == nil || !j.interrupted && !j.timedOut && (j.class == Rejected || j.class == Failed)
+}
+
+// shed reports whether the dependency refused the attempt for lack of
+// capacity (503, 429, RESOURCE_EXHAUSTED…), for the throttle.
+func (j *attemptVerdict) shed(err error) bool {
+	return err != nil && !j.interrupted && !j.timedOut && j.class.shed()
+}
+
+// observeLatency records a successful attempt's latency, for an operation
+// that adapts its timeouts to it, and tells the dependency's slowdown
+// detector.
+func (o *Operation) observeLatency(elapsed time.Duration) {
+	at := o.effectiveAttemptTimeout()
+	late := at > 0 && elapsed > at
+	o.latency.observe(elapsed, late)
+	if o.attemptTimeout > 0 {
+		o.dep.noteSlowdown(elapsed, o.attemptTimeout, late)
+	}
+}
+
+// tellBreaker reports an attempt's verdict j to the breaker through done,
+// unless its attempt timeout cut it early (before the call's deadline):
+// that report is returned instead, for heldVerdicts.
+func (o *Operation) tellBreaker(done func(error), j *attemptVerdict, early bool) (held func(error)) {
+	d := o.dep
+	switch {
+	case j.timedOut && early:
+		return done
+	case j.unanswered:
+		d.breaker.noteUnanswered(1)
+	case !j.interrupted:
+		d.breaker.noteReaction()
+	}
+	done(j.breaker)
+	d.report()
+	return nil
+}
+
+// attemptEnded tells the observer and the attempt's trace span that
+// attempt n ended after elapsed with err, read as class.
+func (o *Operation) attemptEnded(actx context.Context, span AttemptSpan, n int, hedge bool, elapsed time.Duration, err error, class Class) {
+	d := o.dep
+	ev := AttemptEvent{Dependency: d.name, Operation: o.name, Attempt: n, Hedge: hedge,
+		Duration: elapsed, Err: err, Class: class, Context: actx}
+	if d.observed {
+		d.observer.Attempt(ev)
+	}
+	if span != nil {
+		span.End(ev)
+	}
+}
+
+// attemptTimedOut is the error of an attempt ended by its own deadline
+// whose error does not say so: it matches [context.DeadlineExceeded].
+type attemptTimedOut struct{ err error }
+
+func (e attemptTimedOut) Error() string {
+	return "resilient: attempt timed out: " + strings.TrimPrefix(e.err.Error(), "resilient: ")
+}
+func (e attemptTimedOut) Unwrap() error        { return e.err }
+func (e attemptTimedOut) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// attemptContext returns the context of an attempt started as retry number
+// retry (from 0): ctx bounded by the overall deadline and, when a retry
+// could still follow the attempt (see retryCanFollow, which reserves it in
+// held), by the attempt timeout in force, doubled for each attempt of the
+// call already cut (attemptTimeoutAfter); early then reports that the
+// attempt may end before the deadline. When ctx's own deadline is already
+// the earliest it is returned as is, with a nil cancel.
+func (o *Operation) attemptContext(ctx context.Context, deadline time.Time, retry int, held *heldVerdicts) (actx context.Context, cancel context.CancelFunc, early bool) {
+	ad := deadline
+	if o.attemptTimeout > 0 {
+		now := time.Now()
+		at := o.attemptTimeoutAfter(held.cut)
+		if t := now.Add(at); t.Before(deadline) && o.retryCanFollow(retry, now, deadline, at, held) {
+			ad, early = t, true
+		}
+	}
+	if cd, ok := ctx.Deadline(); ok && !ad.Before(cd) {
+		return ctx, nil, false
+	}
+	actx, cancel = context.WithDeadline(ctx, ad)
+	return actx, cancel, early
+}
