@@ -113,13 +113,8 @@ func (t *throttle) admit() bool {
 		t.mu.Unlock()
 		return true
 	}
-	i := t.rotate(now)
-	t.requests[i]++
-	var req, acc int64
-	for j := range throttleBuckets {
-		req += t.requests[j]
-		acc += t.accepts[j]
-	}
+	t.requests[t.rotate(now)]++
+	req, acc := t.sums()
 	t.mu.Unlock()
 	if req < t.minRequests {
 		return true
@@ -150,30 +145,33 @@ func (t *throttle) record(accepted, shed bool) {
 		return
 	}
 	now := time.Now().UnixNano()
-	if shed {
-		t.lastShed.Store(now)
-		t.mu.Lock()
-		t.streak = 0
-		t.mu.Unlock()
-		if !t.active.Load() {
-			t.mu.Lock()
-			if !t.active.Load() {
-				// Counting starts afresh: what happened before the
-				// dependency began to shed says nothing of its capacity.
-				t.requests, t.accepts = [throttleBuckets]int64{}, [throttleBuckets]int64{}
-				t.epoch = now / int64(t.bucket)
-				// The shed attempt itself was a request.
-				t.requests[t.epoch%throttleBuckets]++
-				t.active.Store(true)
-			}
-			t.mu.Unlock()
-		}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !shed {
+		t.accepts[t.rotate(now)]++
+		t.streak++
 		return
 	}
-	t.mu.Lock()
-	t.accepts[t.rotate(now)]++
-	t.streak++
-	t.mu.Unlock()
+	t.lastShed.Store(now)
+	t.streak = 0
+	if !t.active.Load() {
+		// Counting starts afresh: what happened before the dependency
+		// began to shed says nothing of its capacity. The shed attempt
+		// itself was a request.
+		t.requests, t.accepts = [throttleBuckets]int64{}, [throttleBuckets]int64{}
+		t.epoch = now / int64(t.bucket)
+		t.requests[t.epoch%throttleBuckets]++
+		t.active.Store(true)
+	}
+}
+
+// sums returns the requests and accepts the window holds. t.mu is held.
+func (t *throttle) sums() (req, acc int64) {
+	for j := range throttleBuckets {
+		req += t.requests[j]
+		acc += t.accepts[j]
+	}
+	return req, acc
 }
 
 // rotate moves the window to now, clearing the buckets of epochs that
@@ -197,11 +195,7 @@ func (t *throttle) rejecting() float64 {
 	}
 	t.mu.Lock()
 	t.rotate(time.Now().UnixNano())
-	var req, acc int64
-	for j := range throttleBuckets {
-		req += t.requests[j]
-		acc += t.accepts[j]
-	}
+	req, acc := t.sums()
 	t.mu.Unlock()
 	if req < t.minRequests {
 		return 0
