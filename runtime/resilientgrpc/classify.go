@@ -71,7 +71,11 @@ func ParsePushback(md metadata.MD) (time.Duration, Pushback) {
 //   - UNAVAILABLE and DEADLINE_EXCEEDED (sent by the server; an attempt
 //     timeout on the client is classified by the pipeline itself):
 //     [runtime.Transient], retried when the operation is idempotent and
-//     counted as breaker failures.
+//     counted as breaker failures. The glue then makes an UNAVAILABLE
+//     [runtime.Overloaded] (load shed: retried, not a breaker failure, a
+//     sign to send less) when the attempt's stream was open, so the
+//     server or a proxy in front of it answered, or when it came with a
+//     pushback; one that never left the client stays transient.
 //   - RESOURCE_EXHAUSTED with a valid pushback: [runtime.Throttled], retried
 //     after exactly the pushback and not counted by the breaker. Without
 //     pushback it is [runtime.Rejected]: the code also stands for per-caller

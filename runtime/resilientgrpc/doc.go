@@ -29,7 +29,9 @@
 // # Status codes
 //
 // [Classify] maps gRPC codes to the pipeline's classes: UNAVAILABLE and a
-// server's DEADLINE_EXCEEDED are transient; RESOURCE_EXHAUSTED is throttled
+// server's DEADLINE_EXCEEDED are transient, except that an UNAVAILABLE
+// the server was reached for (or sent with a pushback) is overloaded, load
+// shed that the throttle answers by sending less; RESOURCE_EXHAUSTED is throttled
 // only with a grpc-retry-pushback-ms trailer ≥ 0 and rejected otherwise;
 // INTERNAL, UNKNOWN and DATA_LOSS are failures that are not retried; the
 // caller's errors (INVALID_ARGUMENT, NOT_FOUND, …) are rejected. A pushback
