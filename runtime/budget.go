@@ -58,10 +58,11 @@ func (b *budget) onCall() {
 // withdraw takes one retry from the budget, from the balance first and the
 // floor second, and reports whether it could. With a fleet, it first
 // waits until the fleet has counted the replica's failures (see
-// fleet.awaitReported).
+// fleet.awaitReported), and for a refill of an empty lease.
 func (b *budget) withdraw() bool {
 	if f := b.fleet; f != nil && !b.disabled && f.sharedView() {
 		f.awaitReported()
+		return f.withdraw(true)
 	}
 	return b.withdrawNow()
 }
@@ -73,7 +74,7 @@ func (b *budget) withdrawNow() bool {
 		return true
 	}
 	if f := b.fleet; f != nil && f.sharedView() {
-		return f.withdraw()
+		return f.withdraw(false)
 	}
 	for {
 		v := b.balance.Load()

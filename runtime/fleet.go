@@ -32,8 +32,10 @@ import (
 //     every replica;
 //   - retries are paid from tokens leased from the fleet's budget (the
 //     ratio of the fleet's calls, and the floor of MinPerSecond for the
-//     whole fleet); a retry that finds the replica's lease empty fails
-//     with [ErrBudgetExhausted] and has the lease refilled at once;
+//     whole fleet); a retry that finds the replica's lease empty asks
+//     for a refill at once and waits for it (about one round trip, at
+//     most two sync intervals; a hedge does not wait), and fails with
+//     [ErrBudgetExhausted] when the fleet grants no token;
 //   - a retry after a failed attempt waits, before its backoff, until
 //     the synchronisation that carries the failure has ended (about one
 //     round trip, at most two sync intervals; a hedge does not wait): the
@@ -232,10 +234,10 @@ func (f *fleet) count(err error) {
 		f.successes.Add(1)
 		return
 	}
-	// The failure goes in the next request taken, or the one after when
-	// a request is being taken now.
-	seq := f.taken.Load() + 1
+	// The failure goes in the next request taken, or in the one being
+	// taken now: the sequence is read after the failure is counted.
 	f.failures.Add(1)
+	seq := f.taken.Load() + 1
 	for {
 		old := f.failSeq.Load()
 		if old >= seq || f.failSeq.CompareAndSwap(old, seq) {
@@ -253,10 +255,17 @@ func (f *fleet) count(err error) {
 // attempt fails, and about one round trip after a failure (the failure
 // asks for an early synchronisation).
 func (f *fleet) awaitReported() {
-	want := f.failSeq.Load()
-	if want == 0 || f.breakerP.Disabled {
+	if f.breakerP.Disabled {
 		return
 	}
+	if want := f.failSeq.Load(); want > 0 {
+		f.awaitEnded(want)
+	}
+}
+
+// awaitEnded waits until the synchronisation of request want has ended,
+// at most two sync intervals, or the fleet is closed.
+func (f *fleet) awaitEnded(want uint64) {
 	var t *time.Timer
 	for {
 		f.repMu.Lock()
@@ -344,13 +353,29 @@ func (f *fleet) probeDone(epoch uint64, err error) {
 	}
 }
 
-// withdraw takes one retry token from the replica's lease.
-func (f *fleet) withdraw() bool {
+// withdraw takes one retry token from the replica's lease. An empty
+// lease asks for a refill at once; with wait, the retry then waits for
+// the synchronisation that carries the request (about one round trip, at
+// most two sync intervals) and takes a token from what it granted.
+func (f *fleet) withdraw(wait bool) bool {
+	if f.take() {
+		return true
+	}
+	f.missed.Add(1)
+	seq := f.taken.Load() + 1 // read after the miss is counted: see count
+	f.poke()
+	if !wait {
+		return false
+	}
+	f.awaitEnded(seq)
+	return f.take()
+}
+
+// take takes one retry token from the replica's lease, if it holds one.
+func (f *fleet) take() bool {
 	for {
 		n := f.tokens.Load()
 		if n <= 0 {
-			f.missed.Add(1)
-			f.poke()
 			return false
 		}
 		if f.tokens.CompareAndSwap(n, n-1) {
