@@ -214,7 +214,7 @@ func TestDiffGit(t *testing.T) {
 	}
 }
 
-// TestSpecChangeRoundTrip walks the README's "When the spec changes": a
+// TestSpecChangeRoundTrip walks docs/spec-changes.md: a
 // client generated from the pet store spec is fresh; the spec is bumped
 // (the five edits) and -check finds the client stale; generating again
 // makes it fresh; diff of the two versions fails on what the edits broke.

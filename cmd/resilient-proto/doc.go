@@ -54,7 +54,7 @@
 //
 // Stale generated code is found with the generators themselves: run
 // buf generate (or protoc) in CI and fail when git diff --exit-code finds a
-// change (see the README's "When the spec changes").
+// change (see docs/spec-changes.md).
 //
 // # Exit status
 //

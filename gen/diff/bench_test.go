@@ -22,7 +22,7 @@ import (
 func benchPair(b *testing.B, env string) (string, string) {
 	old, new, ok := strings.Cut(os.Getenv(env), ",")
 	if !ok {
-		b.Skipf("set %s=OLD,NEW (see the README's figures)", env)
+		b.Skipf("set %s=OLD,NEW (see docs/spec-changes.md, Figures)", env)
 	}
 	return old, new
 }
