@@ -19,18 +19,19 @@ import (
 // policy table, and the resilience review. gen/openapigen runs it on an
 // OpenAPI document.
 //
-// The document is validated beside generation, except its examples: an
-// example that does not match its schema changes no generated code, and
-// checking them all is the costliest part of loading a large spec. [Lint]
-// reports them, as warnings.
+// The document is validated beside generation, examples included, so
+// that [Generate], [Lint] and [ReviewOf] report the same findings for the
+// same input: a warning that only one command showed would surprise
+// whoever trusted the others.
 //
 // The error joins every error diagnostic of every stage that ran, sorted
-// by position; the Result is then nil. Bad input gives an error, never a
-// panic.
+// by position; the Result then holds only the warnings found, or is nil
+// when the document could not be loaded. Bad input gives an error, never
+// a panic.
 func Generate(fe FrontEnd, spec string, opts OpenAPIOptions) (*Result, error) {
-	s, err := prepareFront(fe, spec, opts, false)
+	s, err := prepareFront(fe, spec, opts, true)
 	if err != nil {
-		return nil, err
+		return s.failed(err)
 	}
 	var code []byte
 	var files []File
@@ -41,10 +42,10 @@ func Generate(fe FrontEnd, spec string, opts OpenAPIOptions) (*Result, error) {
 		code, emitErr = emit(s, opts)
 	}
 	if err := s.validated(); err != nil {
-		return nil, err
+		return s.failed(err)
 	}
 	if emitErr != nil {
-		return nil, emitErr
+		return s.failed(emitErr)
 	}
 	return &Result{
 		Code:       code,
@@ -79,7 +80,7 @@ func Lint(fe FrontEnd, spec string, opts OpenAPIOptions) ([]diag.Diagnostic, err
 // policy (see [policyspec.RenderReview]), with the warnings, and the
 // errors joined as with [Generate].
 func ReviewOf(fe FrontEnd, spec string, opts OpenAPIOptions) (string, []diag.Diagnostic, error) {
-	s, err := prepareFront(fe, spec, opts, false)
+	s, err := prepareFront(fe, spec, opts, true)
 	if err == nil {
 		err = s.validated()
 	}
@@ -87,6 +88,12 @@ func ReviewOf(fe FrontEnd, spec string, opts OpenAPIOptions) (string, []diag.Dia
 		return "", s.diags.Warnings(), err
 	}
 	return s.review(opts.ReviewMode), s.diags.Warnings(), nil
+}
+
+// failed returns the Result of a run that ended with err: the warnings
+// found until then.
+func (s *state) failed(err error) (*Result, error) {
+	return &Result{Warnings: s.diags.Warnings()}, err
 }
 
 // state is what the stages of one run produced.
