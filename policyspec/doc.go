@@ -152,7 +152,11 @@
 // E-YAML, E-EXT-UNKNOWN, E-TYPE, E-DURATION, E-RANGE, E-BREAKER-WINDOW,
 // E-SCOPE, E-RETRY-UNSAFE, E-HEDGE-UNSAFE, E-HEDGE-DELAY,
 // E-FALLBACK-UNSAFE, E-FALLBACK-VALUE, E-FALLBACK-KIND, E-FLEET-NAME,
-// E-TIMEOUT-ORDER, E-TIMEOUT-BELOW-P99, E-POLICY-UNUSED and W-SHADOWED.
+// E-TIMEOUT-ORDER (by the runtime's own rule,
+// [runtime.OperationPolicy.AttemptTimeoutFits]), E-TIMEOUT-BELOW-P99,
+// E-POLICY-UNUSED, W-SHADOWED and W-ATTEMPT-NEVER-CUT (a declared attempt
+// timeout that never cuts an attempt: the operation is sent once, or the
+// total leaves no room for a retry after it).
 //
 // # Review
 //

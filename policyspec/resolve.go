@@ -172,6 +172,7 @@ func (d *Dependency) ResolveOperation(name string, idem runtime.Idempotency, lay
 	r.hedge()
 	r.fallback()
 	r.timeouts()
+	r.op.Warnings = r.op.Warnings.Sorted()
 	ds = append(ds, r.diags...)
 	return r.op, ds.Err()
 }
@@ -188,6 +189,12 @@ type resolution struct {
 
 func (r *resolution) add(loc diag.Location, rule diag.Rule, msg, fix string) {
 	r.diags = append(r.diags, diag.Diagnostic{Location: loc, Rule: rule, Message: msg, Fix: fix})
+}
+
+// warn records a warning, which does not fail the resolution, in the
+// operation's Warnings.
+func (r *resolution) warn(loc diag.Location, rule diag.Rule, msg, fix string) {
+	r.op.Warnings = append(r.op.Warnings, diag.Diagnostic{Location: loc, Rule: rule, Severity: diag.Warning, Message: msg, Fix: fix})
 }
 
 func (r *resolution) source(key string, f field) { r.op.Sources[key] = sourceOf(f) }
@@ -387,7 +394,11 @@ func (r *resolution) timeouts() {
 			r.op.Sources["attemptTimeout"] = Source{Origin: OriginDerived, Basis: "single attempt: the timeout bounds it"}
 		}
 	}
+	// A total nobody declared is a guess: it bounds the calls that arrive
+	// without a deadline, and never cuts a caller's deadline short.
+	p.KeepCallerDeadline = r.op.Sources["timeout"].Origin == OriginGuess
 	checkTimeouts(r)
+	checkAttemptCuts(r)
 }
 
 // sentOnce resolves the timeouts of an operation sent once, not hedged,
