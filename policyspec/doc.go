@@ -84,11 +84,16 @@
 // fleet, and the review shows "fleet (redis)" beside the breaker and the
 // budget.
 //
-// "deadlineHeader" says whether an HTTP client sends each attempt's
-// remaining budget, and in which header: true (the default,
-// X-Request-Deadline), false (none: for a third-party API that should not
-// learn it), or a header name. [Dependency.DeadlineHeader] holds the
-// result and the review shows it. It and "connectTimeout" mean nothing to
+// "deadlineHeader" declares that the server reads each attempt's
+// remaining budget, and in which header an HTTP client sends it: true
+// (X-Request-Deadline, the convention of the runtime's
+// DeadlineMiddleware: write it once for a dependency whose server uses
+// that middleware), or a header name. Without it, or with false, none is
+// sent: a third-party API has no use for the caller's budget, and should
+// not learn it. It may be written in the spec's root x-resilience (the API
+// says its server reads it) or in the policy file (the caller knows it
+// does). [Dependency.DeadlineHeader] holds the result and the review
+// shows it. It and "connectTimeout" mean nothing to
 // a gRPC client (the deadline goes out as grpc-timeout; connections are
 // set up as the dial options say): the generator warns when either is
 // written for a gRPC service, and leaves it out. "idempotent" may be written only on one

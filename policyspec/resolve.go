@@ -19,9 +19,11 @@ type Dependency struct {
 	// Latency is the dependency's measured latency, if any.
 	Latency Latency
 	// DeadlineHeader is the header in which an HTTP client sends each
-	// attempt's remaining budget, [runtime.DefaultDeadlineHeader] unless
-	// "deadlineHeader" says otherwise; empty when none is sent. (A gRPC
-	// client sends grpc-timeout; the generator empties it there.)
+	// attempt's remaining budget: empty, none sent, unless
+	// "deadlineHeader" declares that the server reads one (true for
+	// [runtime.DefaultDeadlineHeader], the convention of
+	// [runtime.DeadlineMiddleware], or a header name). (A gRPC client
+	// sends grpc-timeout; the generator empties it there.)
 	DeadlineHeader string
 	// Sources gives the provenance of each value of Policy, by key path
 	// ("breaker.failureRate", "bulkhead.maxConcurrent", "retry.budget",
@@ -106,7 +108,9 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 		d.Policy.Fleet.Prefix = string(setOr(d, "fleet.prefix", &s.Fleet.Prefix, runtime.DefaultFleetPrefix))
 	}
 
-	h := setOr(d, "deadlineHeader", &s.DeadlineHeader, HeaderSwitch{})
+	// The deadline header goes only to a server declared to read it: a
+	// third-party API has no use for the caller's budget.
+	h := setOr(d, "deadlineHeader", &s.DeadlineHeader, HeaderSwitch{Off: true})
 	switch {
 	case h.Off:
 	case h.Name != "":

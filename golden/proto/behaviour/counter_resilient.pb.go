@@ -64,7 +64,7 @@ func DefaultCounterPolicy() CounterPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// Get: idempotent (idempotency_level), 3 attempts, timeout 2s, attempt 660ms ((timeout 2s − backoff 3ms) / 3 attempts, rounded down).
+		// Get: idempotent (idempotency_level), 3 attempts; timeout 2s; attempt ≥660ms ((timeout 2s − backoff 3ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		Get: resilient.OperationPolicy{
 			Name:           "/golden.behaviour.Counter/Get",
 			Idempotency:    resilient.Idempotent,
@@ -80,7 +80,7 @@ func DefaultCounterPolicy() CounterPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 2s.
+		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s.
 		Add: resilient.OperationPolicy{
 			Name:           "/golden.behaviour.Counter/Add",
 			Idempotency:    resilient.NotIdempotent,
@@ -96,7 +96,7 @@ func DefaultCounterPolicy() CounterPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Tail: read-only (idempotency_level), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
+		// Tail: read-only (idempotency_level), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		Tail: resilient.OperationPolicy{
 			Name:           "/golden.behaviour.Counter/Tail",
 			Idempotency:    resilient.ReadOnly,
@@ -295,7 +295,7 @@ func NewResilientCounterClient(cc grpc.ClientConnInterface, opts ...CounterOptio
 
 // Get is idempotent: retried on UNAVAILABLE.
 //
-// Policy: idempotent, 3 attempts, timeout 2s, attempt 660ms.
+// Policy: idempotent, 3 attempts; timeout 2s; attempt ≥660ms, adaptive, last attempt to the deadline.
 func (c *resilientCounterClient) Get(ctx context.Context, in *Request, opts ...grpc.CallOption) (*Reply, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -305,7 +305,7 @@ func (c *resilientCounterClient) Get(ctx context.Context, in *Request, opts ...g
 
 // Add has no idempotency_level: never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s.
 func (c *resilientCounterClient) Add(ctx context.Context, in *Request, opts ...grpc.CallOption) (*Reply, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -315,7 +315,7 @@ func (c *resilientCounterClient) Add(ctx context.Context, in *Request, opts ...g
 
 // Tail streams replies.
 //
-// Policy: read-only, 3 attempts, timeout 2s, attempt 560ms.
+// Policy: read-only, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
 func (c *resilientCounterClient) Tail(ctx context.Context, in *Request, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Reply], error) {
 	if c.err != nil {
 		return nil, c.err
