@@ -80,13 +80,14 @@ func DefaultCounterPolicy() CounterPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s.
+		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		Add: resilient.OperationPolicy{
-			Name:           "/golden.behaviour.Counter/Add",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: 0,
+			Name:               "/golden.behaviour.Counter/Add",
+			Idempotency:        resilient.NotIdempotent,
+			Timeout:            2 * time.Second,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     0,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -303,9 +304,10 @@ func (c *resilientCounterClient) Get(ctx context.Context, in *Request, opts ...g
 	return resilientgrpc.Invoke[Reply](ctx, c.cc, c.opGet, "/golden.behaviour.Counter/Get", in, opts...)
 }
 
-// Add has no idempotency_level: never retried.
+// Add has no idempotency_level: never retried. Its total timeout is not
+// declared: a guess, which bounds only calls without a deadline.
 //
-// Policy: not idempotent, 1 attempt; timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s, only without a caller deadline.
 func (c *resilientCounterClient) Add(ctx context.Context, in *Request, opts ...grpc.CallOption) (*Reply, error) {
 	if c.err != nil {
 		return nil, c.err
