@@ -145,7 +145,11 @@
 // attempt timeout is [GuessAttemptTimeout] (a single attempt's total), the
 // connect timeout [GuessConnectTimeout] and the bulkhead the runtime
 // default; the provenance ([Source]) marks them as guesses, and so does the
-// review, whose "≥" marks the floors the runtime may lengthen.
+// review, whose "≥" marks the floors the runtime may lengthen. A guessed
+// total timeout bounds only the calls that arrive without a deadline
+// ([runtime.OperationPolicy.KeepCallerDeadline]): a guess never cuts a
+// caller's longer deadline short, while a declared or derived total caps
+// every call.
 //
 // # Diagnostics
 //

@@ -150,3 +150,36 @@ func TestSentOnceWaitsItsTotal(t *testing.T) {
 		}
 	})
 }
+
+// TestDeadlineHeaderDeclared: the deadline header goes only to a server
+// declared to read it, declared once for the dependency in the policy
+// file or in the spec's root; the review says which.
+func TestDeadlineHeaderDeclared(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		layers []Layer
+		want   string
+		cell   string
+	}{
+		{name: "undeclared", want: "", cell: "no deadline header (default)"},
+		{name: "policy file dependency", layers: []Layer{layer(t, LayerFileDependency, "deadlineHeader: true")},
+			want: runtime.DefaultDeadlineHeader, cell: "deadline in X-Request-Deadline"},
+		{name: "spec root", layers: []Layer{layer(t, LayerDocument, "deadlineHeader: X-Budget-Ms")},
+			want: "X-Budget-Ms", cell: "deadline in X-Budget-Ms"},
+		{name: "policy file defaults, spec turns it off", layers: []Layer{layer(t, LayerFileDefaults, "deadlineHeader: true"), layer(t, LayerDocument, "deadlineHeader: false")},
+			want: "", cell: "no deadline header"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := ResolveDependency("dep", tt.layers...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.DeadlineHeader != tt.want {
+				t.Errorf("DeadlineHeader = %q, want %q", d.DeadlineHeader, tt.want)
+			}
+			if got := deadlineCell(d); got != ", "+tt.cell {
+				t.Errorf("review cell %q, want %q", got, ", "+tt.cell)
+			}
+		})
+	}
+}

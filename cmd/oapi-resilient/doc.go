@@ -457,9 +457,13 @@
 // for GET and HEAD, any other comes back as a *resilient.RemoteError with
 // its Location, so request bodies and header parameters never reach
 // another host (a client given with WithHTTPClient keeps its own policy).
-// Every attempt sends its remaining budget in X-Request-Deadline, unless
-// the policy's deadlineHeader or WithDeadlineHeader renames it or turns it
-// off; success bodies are bounded (WithMaxResponseBody, 32 MiB by
+// A server declared to read it (deadlineHeader: true, or a header name, in
+// the spec's root x-resilience or the policy file's dependency entry)
+// receives every attempt's remaining budget in X-Request-Deadline, or the
+// header named; any other server receives none, and WithDeadlineHeader
+// changes either. A total timeout that is a guess (no latency, no
+// declaration) bounds only calls without a deadline: a caller's longer
+// deadline is kept. Success bodies are bounded (WithMaxResponseBody, 32 MiB by
 // default). A failed call returns a *resilient.CallError saying what ended
 // it; a request that cannot be built or sent as given (a cookie or header
 // value net/http would refuse or cut, a body that does not marshal) is
