@@ -71,11 +71,12 @@ type PolicyEntry struct {
 //		return Policy{
 //			// Dependency: breaker at 50% of 20 calls (default), ...
 //			Dependency: resilient.Policy{...},
-//			// GetPet: read-only (GET), 3 attempts (default), timeout 2.1s (guess), ...
+//			// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); ...
 //			GetPet: resilient.OperationPolicy{
-//				Name:        "GetPet",
-//				Idempotency: resilient.ReadOnly,
-//				Timeout:     2100 * time.Millisecond,
+//				Name:               "GetPet",
+//				Idempotency:        resilient.ReadOnly,
+//				Timeout:            6300 * time.Millisecond,
+//				KeepCallerDeadline: true,
 //				...
 //			},
 //		}
