@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -329,7 +330,7 @@ func TestProtoKeysThatMeanNothingToGRPC(t *testing.T) {
 		}
 	}
 	code := resp.File[0].GetContent()
-	if strings.Contains(code, "ConnectTimeout: time.Second") || !strings.Contains(code, "ConnectTimeout: 0,") {
+	if regexp.MustCompile(`ConnectTimeout: +time.Second`).MatchString(code) || !regexp.MustCompile(`ConnectTimeout: +0,`).MatchString(code) {
 		t.Errorf("generated policy keeps the connect timeout:\n%s", code)
 	}
 }

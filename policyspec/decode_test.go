@@ -477,8 +477,8 @@ func TestDecodeDeadlineHeader(t *testing.T) {
 		}
 	}
 	d, _ := ResolveDependency("dep")
-	if d.DeadlineHeader != runtime.DefaultDeadlineHeader || d.Sources["deadlineHeader"].Origin != OriginDefault {
-		t.Errorf("unset: %q from %v, want the default header", d.DeadlineHeader, d.Sources["deadlineHeader"])
+	if d.DeadlineHeader != "" || d.Sources["deadlineHeader"].Origin != OriginDefault {
+		t.Errorf("unset: %q from %v, want none by default: only a server declared to read it gets it", d.DeadlineHeader, d.Sources["deadlineHeader"])
 	}
 }
 

@@ -84,11 +84,16 @@
 // fleet, and the review shows "fleet (redis)" beside the breaker and the
 // budget.
 //
-// "deadlineHeader" says whether an HTTP client sends each attempt's
-// remaining budget, and in which header: true (the default,
-// X-Request-Deadline), false (none: for a third-party API that should not
-// learn it), or a header name. [Dependency.DeadlineHeader] holds the
-// result and the review shows it. It and "connectTimeout" mean nothing to
+// "deadlineHeader" declares that the server reads each attempt's
+// remaining budget, and in which header an HTTP client sends it: true
+// (X-Request-Deadline, the convention of the runtime's
+// DeadlineMiddleware: write it once for a dependency whose server uses
+// that middleware), or a header name. Without it, or with false, none is
+// sent: a third-party API has no use for the caller's budget, and should
+// not learn it. It may be written in the spec's root x-resilience (the API
+// says its server reads it) or in the policy file (the caller knows it
+// does). [Dependency.DeadlineHeader] holds the result and the review
+// shows it. It and "connectTimeout" mean nothing to
 // a gRPC client (the deadline goes out as grpc-timeout; connections are
 // set up as the dial options say): the generator warns when either is
 // written for a gRPC service, and leaves it out. "idempotent" may be written only on one
@@ -140,7 +145,11 @@
 // attempt timeout is [GuessAttemptTimeout] (a single attempt's total), the
 // connect timeout [GuessConnectTimeout] and the bulkhead the runtime
 // default; the provenance ([Source]) marks them as guesses, and so does the
-// review, whose "≥" marks the floors the runtime may lengthen.
+// review, whose "≥" marks the floors the runtime may lengthen. A guessed
+// total timeout bounds only the calls that arrive without a deadline
+// ([runtime.OperationPolicy.KeepCallerDeadline]): a guess never cuts a
+// caller's longer deadline short, while a declared or derived total caps
+// every call.
 //
 // # Diagnostics
 //
@@ -152,7 +161,11 @@
 // E-YAML, E-EXT-UNKNOWN, E-TYPE, E-DURATION, E-RANGE, E-BREAKER-WINDOW,
 // E-SCOPE, E-RETRY-UNSAFE, E-HEDGE-UNSAFE, E-HEDGE-DELAY,
 // E-FALLBACK-UNSAFE, E-FALLBACK-VALUE, E-FALLBACK-KIND, E-FLEET-NAME,
-// E-TIMEOUT-ORDER, E-TIMEOUT-BELOW-P99, E-POLICY-UNUSED and W-SHADOWED.
+// E-TIMEOUT-ORDER (by the runtime's own rule,
+// [runtime.OperationPolicy.AttemptTimeoutFits]), E-TIMEOUT-BELOW-P99,
+// E-POLICY-UNUSED, W-SHADOWED and W-ATTEMPT-NEVER-CUT (a declared attempt
+// timeout that never cuts an attempt: the operation is sent once, or the
+// total leaves no room for a retry after it).
 //
 // # Review
 //

@@ -19,9 +19,11 @@ type Dependency struct {
 	// Latency is the dependency's measured latency, if any.
 	Latency Latency
 	// DeadlineHeader is the header in which an HTTP client sends each
-	// attempt's remaining budget, [runtime.DefaultDeadlineHeader] unless
-	// "deadlineHeader" says otherwise; empty when none is sent. (A gRPC
-	// client sends grpc-timeout; the generator empties it there.)
+	// attempt's remaining budget: empty, none sent, unless
+	// "deadlineHeader" declares that the server reads one (true for
+	// [runtime.DefaultDeadlineHeader], the convention of
+	// [runtime.DeadlineMiddleware], or a header name). (A gRPC client
+	// sends grpc-timeout; the generator empties it there.)
 	DeadlineHeader string
 	// Sources gives the provenance of each value of Policy, by key path
 	// ("breaker.failureRate", "bulkhead.maxConcurrent", "retry.budget",
@@ -106,7 +108,9 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 		d.Policy.Fleet.Prefix = string(setOr(d, "fleet.prefix", &s.Fleet.Prefix, runtime.DefaultFleetPrefix))
 	}
 
-	h := setOr(d, "deadlineHeader", &s.DeadlineHeader, HeaderSwitch{})
+	// The deadline header goes only to a server declared to read it: a
+	// third-party API has no use for the caller's budget.
+	h := setOr(d, "deadlineHeader", &s.DeadlineHeader, HeaderSwitch{Off: true})
 	switch {
 	case h.Off:
 	case h.Name != "":
@@ -172,6 +176,7 @@ func (d *Dependency) ResolveOperation(name string, idem runtime.Idempotency, lay
 	r.hedge()
 	r.fallback()
 	r.timeouts()
+	r.op.Warnings = r.op.Warnings.Sorted()
 	ds = append(ds, r.diags...)
 	return r.op, ds.Err()
 }
@@ -188,6 +193,12 @@ type resolution struct {
 
 func (r *resolution) add(loc diag.Location, rule diag.Rule, msg, fix string) {
 	r.diags = append(r.diags, diag.Diagnostic{Location: loc, Rule: rule, Message: msg, Fix: fix})
+}
+
+// warn records a warning, which does not fail the resolution, in the
+// operation's Warnings.
+func (r *resolution) warn(loc diag.Location, rule diag.Rule, msg, fix string) {
+	r.op.Warnings = append(r.op.Warnings, diag.Diagnostic{Location: loc, Rule: rule, Severity: diag.Warning, Message: msg, Fix: fix})
 }
 
 func (r *resolution) source(key string, f field) { r.op.Sources[key] = sourceOf(f) }
@@ -387,7 +398,11 @@ func (r *resolution) timeouts() {
 			r.op.Sources["attemptTimeout"] = Source{Origin: OriginDerived, Basis: "single attempt: the timeout bounds it"}
 		}
 	}
+	// A total nobody declared is a guess: it bounds the calls that arrive
+	// without a deadline, and never cuts a caller's deadline short.
+	p.KeepCallerDeadline = r.op.Sources["timeout"].Origin == OriginGuess
 	checkTimeouts(r)
+	checkAttemptCuts(r)
 }
 
 // sentOnce resolves the timeouts of an operation sent once, not hedged,

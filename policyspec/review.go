@@ -176,11 +176,13 @@ func markAll(sources ...Source) string {
 }
 
 // timeoutCell renders "connect / request". The request is the attempt
-// timeout, marked as a floor and followed by the total, for an operation
-// whose attempts are cut by it: one that is retried and not hedged. An
-// operation sent once, or hedged, runs its attempts to the total, which is
-// the request timeout then. A connect timeout the client does not apply
-// (gRPC: the dial options do) is "–".
+// timeout, marked as a floor that adapts, whose last attempt runs to the
+// deadline, followed by the total, for an operation whose attempts are cut
+// by it: one that is retried and not hedged. An operation sent once, or
+// hedged, runs its attempts to the deadline, and the total is the request
+// timeout then. A total that is a guess is said to apply only without a
+// caller deadline. A connect timeout the client does not apply (gRPC: the
+// dial options do) is "–". The deadline header, for HTTP, follows.
 func timeoutCell(op *Operation) string {
 	p, src := op.Policy, op.Sources
 	connect := "–"
@@ -188,11 +190,14 @@ func timeoutCell(op *Operation) string {
 		connect = formatDuration(p.ConnectTimeout) + mark(src["connectTimeout"])
 	}
 	total := formatDuration(p.Timeout) + mark(src["timeout"])
-	retried := p.Idempotency != runtime.NotIdempotent && p.Retry.MaxRetries != runtime.NoRetries
-	if p.AttemptTimeout == 0 || !retried || p.Hedge.Delay > 0 {
+	if p.KeepCallerDeadline {
+		total += ", only without a caller deadline"
+	}
+	if !p.AttemptTimeoutFits() || op.Attempts() == 1 || p.Hedge.Delay > 0 {
 		return connect + " / " + total
 	}
-	return connect + " / " + markFloor + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) + ", total " + total
+	return connect + " / " + markFloor + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) +
+		" adaptive, last attempt to the deadline, total " + total
 }
 
 // deadlineCell renders whether, and in which header, an HTTP client sends
@@ -326,7 +331,7 @@ func legend(rows [][]string) string {
 		h := strconv.FormatFloat(runtime.AdaptiveHeadroom, 'f', -1, 64)
 		parts = append(parts, "≥ a floor the runtime raises when the dependency slows down: the attempt timeout to "+h+
 			" × the observed p99, the hedge delay to "+h+" × the observed p90, the bulkhead up to twice its size while the dependency answers; "+
-			"an attempt is cut only when a retry can follow, hedged and last attempts run to the total")
+			"an attempt is cut only when a retry can follow, hedged and last attempts run to the deadline")
 	}
 	parts = append(parts, "throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) "+
 		"the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, "+

@@ -58,8 +58,8 @@ type Spec struct {
 	// reported and left out there.
 	ConnectTimeout Field[time.Duration]
 	// DeadlineHeader says whether, and in which header, an HTTP client
-	// sends the call's remaining budget. Dependency level only; HTTP only
-	// (gRPC sends grpc-timeout).
+	// sends the call's remaining budget: only to a server declared to read
+	// it. Dependency level only; HTTP only (gRPC sends grpc-timeout).
 	DeadlineHeader Field[HeaderSwitch]
 	// Retry says how eligible operations are retried.
 	Retry RetrySpec
@@ -83,8 +83,9 @@ type Spec struct {
 }
 
 // HeaderSwitch is the value of "deadlineHeader": true sends the header
-// under its default name, false sends none, and a header name sends it
-// under that name.
+// under its default name, the convention of the runtime's
+// DeadlineMiddleware; false, like leaving the key out, sends none; and a
+// header name sends it under that name.
 type HeaderSwitch struct {
 	// Off is true when false was written.
 	Off bool

@@ -25,13 +25,15 @@ type summaryPart struct {
 	sep, text, note string
 }
 
-// String returns the summary without notes: "read-only, 3 attempts,
-// timeout 2.1s, attempt 500ms".
+// String returns the summary without notes: "read-only, 3 attempts;
+// timeout 2.1s, only without a caller deadline; attempt ≥500ms, adaptive,
+// last attempt to the deadline".
 func (s Summary) String() string { return s.render(false) }
 
 // Annotated returns the summary with a note after each value nobody
-// wrote (see [Source.Note]): "read-only (GET), 3 attempts (default),
-// timeout 2.1s (guess), attempt 500ms (guess)".
+// wrote (see [Source.Note]): "read-only (GET), 3 attempts (default);
+// timeout 2.1s, only without a caller deadline (guess); attempt ≥500ms
+// (guess), adaptive, last attempt to the deadline".
 func (s Summary) Annotated() string { return s.render(true) }
 
 func (s Summary) render(notes bool) string {
@@ -81,9 +83,15 @@ func (o *Operation) Attempts() int {
 	return 1 + p.Retry.MaxRetries
 }
 
-// Summary returns the summary of the operation's policy: its idempotency,
-// attempts, total timeout and, when they apply, attempt timeout, hedge
-// delay, fallback and idempotency key, separated by commas.
+// Summary returns the summary of the operation's policy: its idempotency
+// and attempts; its total timeout, which a guess applies only to calls
+// without a caller deadline ([runtime.OperationPolicy.KeepCallerDeadline]);
+// how attempts end, as the runtime's rules make them (an attempt timeout
+// is a floor that follows the latency and cuts only an attempt that a
+// retry can follow; the last attempt, the one attempt of an operation sent
+// once and every hedged attempt run to the deadline); and, when they
+// apply, the fallback and the idempotency key; groups separated by
+// semicolons.
 func (o *Operation) Summary() Summary {
 	p, src := o.Policy, o.Sources
 	var s Summary
@@ -93,28 +101,37 @@ func (o *Operation) Summary() Summary {
 	if timeout == 0 {
 		timeout = runtime.DefaultTimeout
 	}
-	s.add(", ", "timeout "+shortDuration(timeout), src, "timeout")
-	if p.AttemptTimeout > 0 {
-		s.add(", ", "attempt "+shortDuration(p.AttemptTimeout), src, "attemptTimeout")
+	text := "timeout " + shortDuration(timeout)
+	if p.KeepCallerDeadline || p.Timeout == 0 {
+		text += ", only without a caller deadline"
 	}
-	if p.Hedge.Delay > 0 {
-		s.add(", ", "hedged after "+shortDuration(p.Hedge.Delay), src, "hedge.delay")
+	s.add("; ", text, src, "timeout")
+	switch {
+	case p.Hedge.Delay > 0:
+		s.add("; ", "hedged after ≥"+shortDuration(p.Hedge.Delay), src, "hedge.delay")
+		s.parts = append(s.parts, summaryPart{sep: ", ", text: "every attempt to the deadline"})
+	case o.Attempts() > 1 && p.AttemptTimeoutFits():
+		s.add("; ", "attempt ≥"+shortDuration(p.AttemptTimeout), src, "attemptTimeout")
+		s.parts = append(s.parts, summaryPart{sep: ", ", text: "adaptive, last attempt to the deadline"})
 	}
+	sep := "; "
 	switch p.Fallback.Kind {
 	case runtime.FallbackCached:
 		ttl := p.Fallback.TTL
 		if ttl == 0 {
 			ttl = runtime.DefaultFallbackTTL
 		}
-		s.add(", ", "cached fallback "+shortDuration(ttl), src, "fallback.ttl")
+		s.add(sep, "cached fallback "+shortDuration(ttl), src, "fallback.ttl")
+		sep = ", "
 		if p.Fallback.Shared {
-			s.add(", ", "shared by all callers", src, "fallback.shared")
+			s.add(sep, "shared by all callers", src, "fallback.shared")
 		}
 	case runtime.FallbackStatic:
-		s.add(", ", "static fallback", src, "fallback.kind")
+		s.add(sep, "static fallback", src, "fallback.kind")
+		sep = ", "
 	}
 	if o.IdempotencyKey != "" {
-		s.add(", ", "key in "+o.IdempotencyKey, src, "idempotencyKey")
+		s.add(sep, "key in "+o.IdempotencyKey, src, "idempotencyKey")
 	}
 	return s
 }

@@ -82,7 +82,9 @@ func checkFallbackValue(r *resolution, fs *FallbackSpec, kind runtime.FallbackKi
 // what they must cover.
 func checkTimeouts(r *resolution) {
 	s, p := &r.s, &r.op.Policy
-	if s.AttemptTimeout.Set && s.Timeout.Set && p.AttemptTimeout >= p.Timeout {
+	// The runtime's rule: an attempt timeout that does not fit under the
+	// total is dropped there, and refused here.
+	if s.AttemptTimeout.Set && s.Timeout.Set && p.AttemptTimeout > 0 && !p.AttemptTimeoutFits() {
 		r.add(narrower(&s.AttemptTimeout, &s.Timeout), diag.RuleTimeoutOrder,
 			fmt.Sprintf("attemptTimeout %s must be below timeout %s (set at %s)", p.AttemptTimeout, p.Timeout, s.Timeout.Loc),
 			"lower attemptTimeout, raise timeout, or remove one of them to derive it")
@@ -111,4 +113,45 @@ func checkTimeouts(r *resolution) {
 			fmt.Sprintf("hedge.delay %s is not below attemptTimeout %s: the hedge would never start", p.Hedge.Delay, p.AttemptTimeout),
 			"set the hedge delay near the p95, below the attempt timeout")
 	}
+}
+
+// checkAttemptCuts warns of a declared attempt timeout that never cuts an
+// attempt (W-ATTEMPT-NEVER-CUT), by the runtime's rule that an attempt is
+// cut only when a retry can follow it, with as much time left as the
+// attempt had. Such a value misleads a reader into expecting a cut; the
+// runtime still uses it as the time a healthy answer takes. A hedged read,
+// whose attempts all run to the deadline by design, and an attempt
+// timeout written wider than the operation of an operation sent once, are
+// not reported.
+func checkAttemptCuts(r *resolution) {
+	s, p := &r.s, &r.op.Policy
+	if !s.AttemptTimeout.Set || !p.AttemptTimeoutFits() || r.hedging {
+		return
+	}
+	at := p.AttemptTimeout
+	if r.retries == 0 {
+		loc, asked := askedByOperation(&s.AttemptTimeout)
+		if !asked {
+			return
+		}
+		why := "not idempotent"
+		if p.Idempotency != runtime.NotIdempotent {
+			why = "retries are off"
+		}
+		r.warn(loc, diag.RuleAttemptNeverCut,
+			fmt.Sprintf("attemptTimeout %s of operation %s never cuts its attempt: the operation is sent once (%s), so its one attempt runs to the total %s; the value only tells the breaker how long a healthy answer takes", at, r.op.Name, why, p.Timeout),
+			"remove attemptTimeout, or let the operation retry (idempotencyKey, or idempotent: true) if a second attempt is safe")
+		return
+	}
+	backoff := min(p.Retry.Base, p.Retry.Cap)
+	if p.Timeout-at-backoff >= max(at, p.Retry.MinAttempt) {
+		return
+	}
+	fix := fmt.Sprintf("raise timeout to at least %s", RoundUp(at+backoff+max(at, p.Retry.MinAttempt)))
+	if fit := roundDown((p.Timeout - backoff) / 2); fit > 0 && fit >= p.Retry.MinAttempt {
+		fix += fmt.Sprintf(", or lower attemptTimeout to at most %s", fit)
+	}
+	r.warn(narrower(&s.AttemptTimeout, &s.Timeout), diag.RuleAttemptNeverCut,
+		fmt.Sprintf("attemptTimeout %s of operation %s never cuts an attempt: under timeout %s, a retry after it (backoff up to %s) would have less time than the attempt had, so every attempt runs to the total", at, r.op.Name, p.Timeout, backoff),
+		fix)
 }

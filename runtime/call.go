@@ -18,7 +18,10 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 // successful attempt's value. In order, outermost first:
 //
 //  1. Overall deadline: the caller's deadline capped by the operation's
-//     total timeout. It bounds everything below, backoff included. A
+//     total timeout, or kept as it is when the total only bounds calls
+//     without a deadline ([OperationPolicy.KeepCallerDeadline]; a call
+//     without one gets the total). It bounds everything below, backoff
+//     included. A
 //     context already done on entry returns at once, before any permit,
 //     token or attempt is taken.
 //  2. Bulkhead: a permit of the dependency's semaphore, waited for at most
@@ -161,11 +164,14 @@ func call[T any](ctx context.Context, op *Operation, key string, attempt Attempt
 	return v, false, tr, nil
 }
 
-// deadline returns the overall deadline of a call starting at now: ctx's
-// deadline capped by the operation's total timeout.
+// deadline returns the overall deadline of a call starting at now: the
+// total timeout from now for a call without a deadline; else ctx's
+// deadline, capped by the total unless the total is undeclared
+// (keepCallerDeadline), which never cuts a caller short.
 func (o *Operation) deadline(ctx context.Context, now time.Time) time.Time {
 	deadline := now.Add(o.timeout)
-	if cd, ok := ctx.Deadline(); ok && cd.Before(deadline) {
+	cd, ok := ctx.Deadline()
+	if ok && (o.keepCallerDeadline || cd.Before(deadline)) {
 		return cd
 	}
 	return deadline

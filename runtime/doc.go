@@ -10,7 +10,10 @@
 // Outermost first, for every call:
 //
 //  1. Overall deadline: the caller's context deadline, capped by the
-//     operation's total timeout. It caps everything below, backoff sleeps
+//     operation's total timeout; a total nobody declared (zero, or a
+//     guess: [OperationPolicy.KeepCallerDeadline]) bounds only the calls
+//     that arrive without a deadline and never cuts a caller's deadline
+//     short. It caps everything below, backoff sleeps
 //     included. A context that is already done returns at once: no permit,
 //     no budget token, no attempt.
 //  2. Bulkhead: a per-dependency semaphore. When it is full the call waits

@@ -42,6 +42,10 @@ type Operation struct {
 	// respInfo receives the answer's status and header
 	// ([WithResponseInfo]).
 	respInfo *ResponseInfo
+
+	// keepCallerDeadline: timeout bounds only the calls without a
+	// deadline ([OperationPolicy.KeepCallerDeadline]).
+	keepCallerDeadline bool
 }
 
 // Operation returns the operation of d described by p, whose zero fields
@@ -51,9 +55,10 @@ type Operation struct {
 // error: they only say how to retry, and such an operation is never retried.
 //
 // An attempt timeout that is not below the total timeout is dropped, the
-// same rule as [Operation.With] applies: every attempt is bounded by the
-// total anyway, so such a value could only mislead. (The generator reports
-// one written in a spec as E-TIMEOUT-ORDER, with where it was written.)
+// same rule as [Operation.With] applies ([OperationPolicy.AttemptTimeoutFits]):
+// every attempt is bounded by the total anyway, so such a value could only
+// mislead. (The generator reports one written in a spec as E-TIMEOUT-ORDER,
+// with where it was written, by the same rule.)
 func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -73,6 +78,9 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 		maxHedges:      p.Hedge.MaxHedges,
 		fallback:       p.Fallback,
 		latency:        new(latencyTracker),
+		// An undeclared total is the default guess: it never cuts a
+		// caller's deadline.
+		keepCallerDeadline: p.KeepCallerDeadline || p.Timeout == 0,
 	}
 	if p.Idempotency > ReadOnly {
 		bad("idempotency %d is unknown", p.Idempotency)
@@ -80,7 +88,7 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	if o.attemptTimeout < 0 || o.connectTimeout < 0 || o.minAttempt < 0 || o.hedgeDelay < 0 {
 		bad("timeouts and delays must not be negative")
 	}
-	if o.attemptTimeout >= o.timeout {
+	if !attemptFits(o.attemptTimeout, o.timeout) {
 		o.attemptTimeout = 0
 	}
 	o.maxRetries = maxRetriesOf(p.Retry.MaxRetries, bad)
@@ -152,11 +160,29 @@ func (o *Operation) With(opts ...CallOption) *Operation {
 	if c.idempotency == NotIdempotent {
 		c.maxRetries = 0
 	}
-	if c.attemptTimeout >= c.timeout {
+	if !attemptFits(c.attemptTimeout, c.timeout) {
 		c.attemptTimeout = 0
 	}
 	return &c
 }
+
+// AttemptTimeoutFits reports whether p's attempt timeout bounds attempts:
+// it is positive and below the total timeout (Timeout, [DefaultTimeout]
+// when zero). [Dependency.Operation] and [Operation.With] drop one that
+// does not fit, since the total bounds every attempt anyway; the
+// generator refuses one written in a spec (E-TIMEOUT-ORDER) by this same
+// rule.
+func (p OperationPolicy) AttemptTimeoutFits() bool {
+	total := p.Timeout
+	if total == 0 {
+		total = DefaultTimeout
+	}
+	return attemptFits(p.AttemptTimeout, total)
+}
+
+// attemptFits is the rule of [OperationPolicy.AttemptTimeoutFits] for an
+// attempt timeout and the total it is under.
+func attemptFits(attempt, total time.Duration) bool { return attempt > 0 && attempt < total }
 
 // Name returns the operation's name.
 func (o *Operation) Name() string { return o.name }
@@ -173,6 +199,11 @@ func (o *Operation) IdempotencyKey() string { return o.idempotencyKey }
 
 // Timeout returns the total timeout.
 func (o *Operation) Timeout() time.Duration { return o.timeout }
+
+// KeepsCallerDeadline reports whether the total timeout bounds only the
+// calls that arrive without a deadline, a caller's deadline being kept as
+// it is ([OperationPolicy.KeepCallerDeadline]).
+func (o *Operation) KeepsCallerDeadline() bool { return o.keepCallerDeadline }
 
 // AttemptTimeout returns the per-attempt timeout, zero if none.
 func (o *Operation) AttemptTimeout() time.Duration { return o.attemptTimeout }

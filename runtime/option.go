@@ -70,12 +70,14 @@ type callOptionFunc func(*Operation)
 func (f callOptionFunc) applyCall(o *Operation) { f(o) }
 
 // WithTimeout overrides the total timeout (retries and backoff included).
-// Zero or a negative d leaves the operation's own. An attempt timeout that
-// is then no longer below the total is dropped (see [Operation.With]).
+// It is a declared timeout: it caps every call, a caller's later deadline
+// included ([OperationPolicy.KeepCallerDeadline] no longer applies). Zero
+// or a negative d leaves the operation's own. An attempt timeout that is
+// then no longer below the total is dropped (see [Operation.With]).
 func WithTimeout(d time.Duration) CallOption {
 	return callOptionFunc(func(o *Operation) {
 		if d > 0 {
-			o.timeout = d
+			o.timeout, o.keepCallerDeadline = d, false
 		}
 	})
 }

@@ -185,8 +185,8 @@ type BudgetPolicy struct {
 }
 
 // OperationPolicy is the resolved policy of one operation. The zero value is
-// usable and safe: a non-idempotent operation with a [DefaultTimeout] total
-// timeout and no fallback.
+// usable and safe: a non-idempotent operation, no fallback, and a
+// [DefaultTimeout] total for the calls that arrive without a deadline.
 type OperationPolicy struct {
 	// Name names the operation in errors, logs and observer events, as
 	// "GetPet" or "/petstore.v1.Pets/GetPet".
@@ -202,16 +202,28 @@ type OperationPolicy struct {
 	// cached fallback's request key. Empty, the zero value, sends none.
 	IdempotencyKey string
 	// Timeout is the total time one call may take, retries and backoff
-	// included; the caller's own deadline, when earlier, wins. Zero means
-	// [DefaultTimeout].
+	// included. A caller's deadline that comes earlier wins; one that comes
+	// later is cut to Timeout, unless KeepCallerDeadline is set. Zero means
+	// not declared: [DefaultTimeout] bounds the calls that arrive without a
+	// deadline, and a caller's deadline is kept, as with
+	// KeepCallerDeadline.
 	Timeout time.Duration
+	// KeepCallerDeadline makes Timeout bound only the calls that arrive
+	// without a deadline: a caller's deadline is kept as it is, also when
+	// it is later than Timeout. Generated clients set it for a total
+	// timeout nobody declared (a guess, made without latency data), so
+	// that a guess never cuts a caller short; a declared or derived
+	// timeout leaves it unset, and caps every call.
+	KeepCallerDeadline bool
 	// AttemptTimeout bounds each attempt that a retry could still follow;
 	// its expiry cancels the attempt's work. The call's last attempt, and
-	// every attempt of a hedged read, runs to the deadline instead. It is
-	// a floor: the timeout in force grows with the observed p99 latency
-	// (see [Operation.EffectiveAttemptTimeout]). A last attempt that the
+	// every attempt of a hedged read, runs to the deadline instead, so an
+	// operation sent once is never cut before its total. It is a floor:
+	// the timeout in force grows with the observed p99 latency (see
+	// [Operation.EffectiveAttemptTimeout]). A last attempt that the
 	// caller's deadline ends after at least this long counts as a breaker
-	// failure. Zero means attempts are bounded only by the total.
+	// failure. Zero means attempts are bounded only by the total; one not
+	// below the total is dropped ([OperationPolicy.AttemptTimeoutFits]).
 	AttemptTimeout time.Duration
 	// ConnectTimeout bounds connection set-up, where the transport allows
 	// it. Zero leaves the transport's own setting.

@@ -349,6 +349,7 @@
 //	E-FLEET-NAME         a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential
 //	E-TIMEOUT-ORDER      an attempt timeout not below the total timeout
 //	E-TIMEOUT-BELOW-P99  a timeout or attempt timeout below the measured p99 latency
+//	W-ATTEMPT-NEVER-CUT  a declared attempt timeout that never cuts an attempt: the operation is sent once, or the total leaves no room for a retry after it
 //	E-POLICY-UNUSED      a policy file entry that names no dependency or operation of the input
 //	W-SHADOWED           a policy file value that the spec or .proto file overrides, so that it does nothing
 //	W-FALLBACK-STATIC    a static fallback on an operation whose result is not JSON, left out of the client
@@ -456,9 +457,13 @@
 // for GET and HEAD, any other comes back as a *resilient.RemoteError with
 // its Location, so request bodies and header parameters never reach
 // another host (a client given with WithHTTPClient keeps its own policy).
-// Every attempt sends its remaining budget in X-Request-Deadline, unless
-// the policy's deadlineHeader or WithDeadlineHeader renames it or turns it
-// off; success bodies are bounded (WithMaxResponseBody, 32 MiB by
+// A server declared to read it (deadlineHeader: true, or a header name, in
+// the spec's root x-resilience or the policy file's dependency entry)
+// receives every attempt's remaining budget in X-Request-Deadline, or the
+// header named; any other server receives none, and WithDeadlineHeader
+// changes either. A total timeout that is a guess (no latency, no
+// declaration) bounds only calls without a deadline: a caller's longer
+// deadline is kept. Success bodies are bounded (WithMaxResponseBody, 32 MiB by
 // default). A failed call returns a *resilient.CallError saying what ended
 // it; a request that cannot be built or sent as given (a cookie or header
 // value net/http would refuse or cut, a body that does not marshal) is

@@ -138,6 +138,7 @@
 //	E-FLEET-NAME           a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential
 //	E-TIMEOUT-ORDER        an attempt timeout not below the total timeout
 //	E-TIMEOUT-BELOW-P99    a timeout or attempt timeout below the measured p99 latency
+//	W-ATTEMPT-NEVER-CUT    a declared attempt timeout that never cuts an attempt: the operation is sent once, or the total leaves no room for a retry after it
 //	E-POLICY-UNUSED        a policy file entry that names no dependency or operation of the input
 //	W-SHADOWED             a policy file value that the spec or .proto file overrides, so that it does nothing
 //	E-NAME-COLLISION       two things of the input that map to one Go name

@@ -225,10 +225,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -498,7 +499,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only (GET), 3 attempts (default), timeout 2s, attempt 300ms, cached fallback 5m.
+		// ListPets: read-only (GET), 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
 			Name:           "ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -514,7 +515,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// CreatePet: idempotent, 3 attempts (default), timeout 2s, attempt 300ms, key in Idempotency-Key.
+		// CreatePet: idempotent, 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreatePet: resilient.OperationPolicy{
 			Name:           "CreatePet",
 			Idempotency:    resilient.Idempotent,
@@ -531,7 +532,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeletePet: idempotent (DELETE), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
+		// DeletePet: idempotent (DELETE), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		DeletePet: resilient.OperationPolicy{
 			Name:           "DeletePet",
 			Idempotency:    resilient.Idempotent,
@@ -547,7 +548,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetPet: read-only (GET), 3 attempts (default), timeout 2s, attempt 300ms, cached fallback 5m.
+		// GetPet: read-only (GET), 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
 			Name:           "GetPet",
 			Idempotency:    resilient.ReadOnly,
@@ -563,7 +564,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// UpdatePet: idempotent (PUT), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
+		// UpdatePet: idempotent (PUT), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		UpdatePet: resilient.OperationPolicy{
 			Name:           "UpdatePet",
 			Idempotency:    resilient.Idempotent,
@@ -579,7 +580,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s.
+		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "AdoptPet",
 			Idempotency:    resilient.NotIdempotent,
@@ -604,7 +605,7 @@ func DefaultPolicy() Policy {
 //
 // Served from the last answer (marked degraded) when the store fails.
 //
-// Policy: read-only, 3 attempts, timeout 2s, attempt 300ms, cached fallback 5m.
+// Policy: read-only, 3 attempts; timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
 func (c *Client) ListPets(ctx context.Context, opts ...resilient.CallOption) ([]Pet, error) {
 	req, err := c.requestListPets(ctx)
 	if err != nil {
@@ -633,7 +634,7 @@ func (c *Client) requestListPets(ctx context.Context) (*http.Request, error) {
 // The server applies one create per Idempotency-Key: a repeated key
 // returns the first answer without adding another pet.
 //
-// Policy: idempotent, 3 attempts, timeout 2s, attempt 300ms, key in Idempotency-Key.
+// Policy: idempotent, 3 attempts; timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; key in Idempotency-Key.
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.
@@ -685,7 +686,7 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 //
 // Remove a pet; removing a removed pet succeeds.
 //
-// Policy: idempotent, 3 attempts, timeout 2s, attempt 560ms.
+// Policy: idempotent, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
 func (c *Client) DeletePet(ctx context.Context, id string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeletePet(ctx, id)
 	if err != nil {
@@ -714,7 +715,7 @@ func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request
 //
 // Read one pet.
 //
-// Policy: read-only, 3 attempts, timeout 2s, attempt 300ms, cached fallback 5m.
+// Policy: read-only, 3 attempts; timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
@@ -796,7 +797,7 @@ func decodeAPIError(re *resilient.RemoteError) error {
 //
 // Rename a pet.
 //
-// Policy: idempotent, 3 attempts, timeout 2s, attempt 560ms.
+// Policy: idempotent, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
@@ -836,7 +837,7 @@ func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (
 //
 // Every call is applied; it is sent once and never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.

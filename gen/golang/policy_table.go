@@ -71,11 +71,12 @@ type PolicyEntry struct {
 //		return Policy{
 //			// Dependency: breaker at 50% of 20 calls (default), ...
 //			Dependency: resilient.Policy{...},
-//			// GetPet: read-only (GET), 3 attempts (default), timeout 2.1s (guess), ...
+//			// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); ...
 //			GetPet: resilient.OperationPolicy{
-//				Name:        "GetPet",
-//				Idempotency: resilient.ReadOnly,
-//				Timeout:     2100 * time.Millisecond,
+//				Name:               "GetPet",
+//				Idempotency:        resilient.ReadOnly,
+//				Timeout:            6300 * time.Millisecond,
+//				KeepCallerDeadline: true,
 //				...
 //			},
 //		}
@@ -193,8 +194,8 @@ func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
 }
 
 // OperationPolicyLiteral writes p as a resilient.OperationPolicy literal,
-// every field explicit but IdempotencyKey, DisableJitter and
-// Fallback.Shared, which appear only when set. static is the JSON text of
+// every field explicit but IdempotencyKey, KeepCallerDeadline (a guessed
+// total), DisableJitter and Fallback.Shared, which appear only when set. static is the JSON text of
 // a static fallback value, written as a json.RawMessage in place of the
 // fallback's TTL; empty for none.
 func OperationPolicyLiteral(p runtime.OperationPolicy, static string) *jen.Statement {
@@ -219,8 +220,11 @@ func OperationPolicyLiteral(p runtime.OperationPolicy, static string) *jen.State
 	if p.IdempotencyKey != "" {
 		fields = append(fields, kv("IdempotencyKey", jen.Lit(p.IdempotencyKey)))
 	}
+	fields = append(fields, kv("Timeout", DurationLiteral(p.Timeout)))
+	if p.KeepCallerDeadline {
+		fields = append(fields, kv("KeepCallerDeadline", jen.True()))
+	}
 	return rt("OperationPolicy").Add(lines("{", "}", append(fields,
-		kv("Timeout", DurationLiteral(p.Timeout)),
 		kv("AttemptTimeout", DurationLiteral(p.AttemptTimeout)),
 		kv("ConnectTimeout", DurationLiteral(p.ConnectTimeout)),
 		kv("Retry", rt("RetryPolicy").Add(lines("{", "}", retry...))),

@@ -43,6 +43,7 @@ const (
 	RuleFleetName       Rule = "E-FLEET-NAME"
 	RuleTimeoutOrder    Rule = "E-TIMEOUT-ORDER"
 	RuleTimeoutBelowP99 Rule = "E-TIMEOUT-BELOW-P99"
+	RuleAttemptNeverCut Rule = "W-ATTEMPT-NEVER-CUT"
 	RuleUnused          Rule = "E-POLICY-UNUSED"
 	RuleShadowed        Rule = "W-SHADOWED"
 	RuleFallbackJSON    Rule = "W-FALLBACK-STATIC"
@@ -172,6 +173,7 @@ func Rules() []RuleDoc {
 		{RuleFleetName, "a fleet store name or key prefix that is empty, too long, of other characters, or an address or credential", Both, false},
 		{RuleTimeoutOrder, "an attempt timeout not below the total timeout", Both, false},
 		{RuleTimeoutBelowP99, "a timeout or attempt timeout below the measured p99 latency", Both, false},
+		{RuleAttemptNeverCut, "a declared attempt timeout that never cuts an attempt: the operation is sent once, or the total leaves no room for a retry after it", Both, false},
 		{RuleUnused, "a policy file entry that names no dependency or operation of the input", Both, false},
 		{RuleShadowed, "a policy file value that the spec or .proto file overrides, so that it does nothing", Both, false},
 		{RuleFallbackJSON, "a static fallback on an operation whose result is not JSON, left out of the client", OpenAPI, false},

@@ -228,10 +228,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -522,7 +523,7 @@ func DefaultPolicy() Policy {
 				Prefix: "petstore:",
 			},
 		},
-		// ListPets: read-only (GET), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
+		// ListPets: read-only (GET), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
 			Name:           "ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -538,7 +539,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// CreatePet: idempotent, 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), key in Idempotency-Key.
+		// CreatePet: idempotent, 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreatePet: resilient.OperationPolicy{
 			Name:           "CreatePet",
 			Idempotency:    resilient.Idempotent,
@@ -555,7 +556,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeletePet: idempotent (DELETE), 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up).
+		// DeletePet: idempotent (DELETE), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		DeletePet: resilient.OperationPolicy{
 			Name:           "DeletePet",
 			Idempotency:    resilient.Idempotent,
@@ -571,7 +572,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetPet: read-only (GET), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
+		// GetPet: read-only (GET), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
 			Name:           "GetPet",
 			Idempotency:    resilient.ReadOnly,
@@ -587,7 +588,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// UpdatePet: idempotent (PUT), 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up).
+		// UpdatePet: idempotent (PUT), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		UpdatePet: resilient.OperationPolicy{
 			Name:           "UpdatePet",
 			Idempotency:    resilient.Idempotent,
@@ -603,7 +604,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up; sent once, never cut before the total).
+		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "AdoptPet",
 			Idempotency:    resilient.NotIdempotent,
@@ -628,7 +629,7 @@ func DefaultPolicy() Policy {
 //
 // Served from the last answer (marked degraded) when the store fails.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
+// Policy: read-only, 3 attempts; timeout 500ms; hedged after ≥15ms, every attempt to the deadline; cached fallback 5m.
 func (c *Client) ListPets(ctx context.Context, opts ...resilient.CallOption) ([]Pet, error) {
 	req, err := c.requestListPets(ctx)
 	if err != nil {
@@ -657,7 +658,7 @@ func (c *Client) requestListPets(ctx context.Context) (*http.Request, error) {
 // The server applies one create per Idempotency-Key: a repeated key
 // returns the first answer without adding another pet.
 //
-// Policy: idempotent, 3 attempts, timeout 480ms, attempt 60ms, key in Idempotency-Key.
+// Policy: idempotent, 3 attempts; timeout 480ms; attempt ≥60ms, adaptive, last attempt to the deadline; key in Idempotency-Key.
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.
@@ -709,7 +710,7 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 //
 // Remove a pet; removing a removed pet succeeds.
 //
-// Policy: idempotent, 3 attempts, timeout 480ms, attempt 60ms.
+// Policy: idempotent, 3 attempts; timeout 480ms; attempt ≥60ms, adaptive, last attempt to the deadline.
 func (c *Client) DeletePet(ctx context.Context, id string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeletePet(ctx, id)
 	if err != nil {
@@ -738,7 +739,7 @@ func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request
 //
 // Read one pet.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
+// Policy: read-only, 3 attempts; timeout 500ms; hedged after ≥15ms, every attempt to the deadline; cached fallback 5m.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
@@ -820,7 +821,7 @@ func decodeAPIError(re *resilient.RemoteError) error {
 //
 // Rename a pet.
 //
-// Policy: idempotent, 3 attempts, timeout 480ms, attempt 60ms.
+// Policy: idempotent, 3 attempts; timeout 480ms; attempt ≥60ms, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.
@@ -860,7 +861,7 @@ func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (
 //
 // Every call is applied; it is sent once and never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 480ms, attempt 60ms.
+// Policy: not idempotent, 1 attempt; timeout 480ms.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.

@@ -72,7 +72,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only (idempotency_level), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
+		// ListPets: read-only (idempotency_level), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -88,7 +88,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// GetPet: read-only (idempotency_level), 3 attempts (default), timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), hedged after 15ms (p95 15ms), cached fallback 5m.
+		// GetPet: read-only (idempotency_level), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/GetPet",
 			Idempotency:    resilient.ReadOnly,
@@ -104,7 +104,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// CreatePet: idempotent (idempotency_level), 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up), key in idempotency-key.
+		// CreatePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline; key in idempotency-key.
 		CreatePet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/CreatePet",
 			Idempotency:    resilient.Idempotent,
@@ -121,7 +121,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// UpdatePet: idempotent (idempotency_level), 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up).
+		// UpdatePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		UpdatePet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/UpdatePet",
 			Idempotency:    resilient.Idempotent,
@@ -137,7 +137,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeletePet: idempotent (idempotency_level), 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up).
+		// DeletePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		DeletePet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/DeletePet",
 			Idempotency:    resilient.Idempotent,
@@ -153,7 +153,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AdoptPet: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up; sent once, never cut before the total).
+		// AdoptPet: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/AdoptPet",
 			Idempotency:    resilient.NotIdempotent,
@@ -169,7 +169,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// WatchPets: read-only (idempotency_level), 3 attempts (default), timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up), attempt 60ms (p99.9 50ms × 1.2, rounded up).
+		// WatchPets: read-only (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		WatchPets: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/WatchPets",
 			Idempotency:    resilient.ReadOnly,
@@ -377,7 +377,7 @@ func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOpt
 // ListPets lists every pet, ordered by id. Served from the last answer
 // (marked degraded) when the store fails.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
+// Policy: read-only, 3 attempts; timeout 500ms; hedged after ≥15ms, every attempt to the deadline; cached fallback 5m.
 func (c *resilientPetStoreClient) ListPets(ctx context.Context, in *ListPetsRequest, opts ...grpc.CallOption) (*ListPetsResponse, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -388,7 +388,7 @@ func (c *resilientPetStoreClient) ListPets(ctx context.Context, in *ListPetsRequ
 // GetPet reads one pet; NOT_FOUND when no pet has the id. Served from
 // the last answer (marked degraded) when the store fails.
 //
-// Policy: read-only, 3 attempts, timeout 500ms, attempt 60ms, hedged after 15ms, cached fallback 5m.
+// Policy: read-only, 3 attempts; timeout 500ms; hedged after ≥15ms, every attempt to the deadline; cached fallback 5m.
 func (c *resilientPetStoreClient) GetPet(ctx context.Context, in *GetPetRequest, opts ...grpc.CallOption) (*Pet, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -400,7 +400,7 @@ func (c *resilientPetStoreClient) GetPet(ctx context.Context, in *GetPetRequest,
 // idempotency-key metadata value: a repeated key returns the first
 // answer without adding another pet.
 //
-// Policy: idempotent, 3 attempts, timeout 480ms, attempt 60ms, key in idempotency-key.
+// Policy: idempotent, 3 attempts; timeout 480ms; attempt ≥60ms, adaptive, last attempt to the deadline; key in idempotency-key.
 //
 // Every call sends one idempotency key, in the idempotency-key metadata,
 // the same on every attempt: the caller's when ctx's outgoing metadata
@@ -414,7 +414,7 @@ func (c *resilientPetStoreClient) CreatePet(ctx context.Context, in *CreatePetRe
 
 // UpdatePet renames a pet; NOT_FOUND when no pet has the id.
 //
-// Policy: idempotent, 3 attempts, timeout 480ms, attempt 60ms.
+// Policy: idempotent, 3 attempts; timeout 480ms; attempt ≥60ms, adaptive, last attempt to the deadline.
 func (c *resilientPetStoreClient) UpdatePet(ctx context.Context, in *UpdatePetRequest, opts ...grpc.CallOption) (*Pet, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -424,7 +424,7 @@ func (c *resilientPetStoreClient) UpdatePet(ctx context.Context, in *UpdatePetRe
 
 // DeletePet removes a pet; removing a removed pet succeeds.
 //
-// Policy: idempotent, 3 attempts, timeout 480ms, attempt 60ms.
+// Policy: idempotent, 3 attempts; timeout 480ms; attempt ≥60ms, adaptive, last attempt to the deadline.
 func (c *resilientPetStoreClient) DeletePet(ctx context.Context, in *DeletePetRequest, opts ...grpc.CallOption) (*DeletePetResponse, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -435,7 +435,7 @@ func (c *resilientPetStoreClient) DeletePet(ctx context.Context, in *DeletePetRe
 // AdoptPet adopts a pet. Every call is applied: it is sent once and
 // never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 480ms, attempt 60ms.
+// Policy: not idempotent, 1 attempt; timeout 480ms.
 func (c *resilientPetStoreClient) AdoptPet(ctx context.Context, in *AdoptPetRequest, opts ...grpc.CallOption) (*Pet, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -446,7 +446,7 @@ func (c *resilientPetStoreClient) AdoptPet(ctx context.Context, in *AdoptPetRequ
 // WatchPets streams every pet, then each change until the caller ends
 // the stream.
 //
-// Policy: read-only, 3 attempts, timeout 480ms, attempt 60ms.
+// Policy: read-only, 3 attempts; timeout 480ms; attempt ≥60ms, adaptive, last attempt to the deadline.
 func (c *resilientPetStoreClient) WatchPets(ctx context.Context, in *WatchPetsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Pet], error) {
 	if c.err != nil {
 		return nil, c.err

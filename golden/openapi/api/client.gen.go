@@ -580,10 +580,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -952,7 +953,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// CreateJob: idempotent, 3 attempts, timeout 5s, attempt 1s, key in Idempotency-Key.
+		// CreateJob: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreateJob: resilient.OperationPolicy{
 			Name:           "CreateJob",
 			Idempotency:    resilient.Idempotent,
@@ -969,7 +970,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteJob: idempotent (DELETE), 3 attempts, timeout 5s, attempt 1s.
+		// DeleteJob: idempotent (DELETE), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		DeleteJob: resilient.OperationPolicy{
 			Name:           "DeleteJob",
 			Idempotency:    resilient.Idempotent,
@@ -985,7 +986,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetJob: read-only (GET), 3 attempts, timeout 5s, attempt 1s.
+		// GetJob: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		GetJob: resilient.OperationPolicy{
 			Name:           "GetJob",
 			Idempotency:    resilient.ReadOnly,
@@ -1001,7 +1002,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetArtifact: read-only (GET), 3 attempts, timeout 5s, attempt 1s.
+		// GetArtifact: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		GetArtifact: resilient.OperationPolicy{
 			Name:           "GetArtifact",
 			Idempotency:    resilient.ReadOnly,
@@ -1017,7 +1018,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// PutArtifact: idempotent (PUT), 3 attempts, timeout 5s, attempt 1s.
+		// PutArtifact: idempotent (PUT), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		PutArtifact: resilient.OperationPolicy{
 			Name:           "PutArtifact",
 			Idempotency:    resilient.Idempotent,
@@ -1033,7 +1034,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AddAttachment: idempotent, 3 attempts, timeout 5s, attempt 1s.
+		// AddAttachment: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		AddAttachment: resilient.OperationPolicy{
 			Name:           "AddAttachment",
 			Idempotency:    resilient.Idempotent,
@@ -1049,7 +1050,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// WatchJob: read-only (GET), 3 attempts, timeout 5s, attempt 1s.
+		// WatchJob: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		WatchJob: resilient.OperationPolicy{
 			Name:           "WatchJob",
 			Idempotency:    resilient.ReadOnly,
@@ -1065,7 +1066,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// TailLog: read-only (GET), 3 attempts, timeout 5s, attempt 1s.
+		// TailLog: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		TailLog: resilient.OperationPolicy{
 			Name:           "TailLog",
 			Idempotency:    resilient.ReadOnly,
@@ -1081,7 +1082,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateSubscription: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 5s, attempt 1s.
+		// CreateSubscription: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 5s.
 		CreateSubscription: resilient.OperationPolicy{
 			Name:           "CreateSubscription",
 			Idempotency:    resilient.NotIdempotent,
@@ -1097,7 +1098,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateToken: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 5s, attempt 1s.
+		// CreateToken: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 5s.
 		CreateToken: resilient.OperationPolicy{
 			Name:           "CreateToken",
 			Idempotency:    resilient.NotIdempotent,
@@ -1122,7 +1123,7 @@ func DefaultPolicy() Policy {
 //
 // An OAuth 2.0 token, or an API key with the application's id.
 //
-// Policy: idempotent, 3 attempts, timeout 5s, attempt 1s, key in Idempotency-Key.
+// Policy: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline; key in Idempotency-Key.
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.
@@ -1269,7 +1270,7 @@ func decodeCreateJobError(re *resilient.RemoteError) error {
 //
 // Basic credentials and the session cookie together.
 //
-// Policy: idempotent, 3 attempts, timeout 5s, attempt 1s.
+// Policy: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 //
 // Credentials: "basicAuth" (WithBasicAuth) and "session" (WithAPIKeySession);
 // the first alternative the client has every credential of is sent, afresh on
@@ -1299,7 +1300,7 @@ func (c *Client) requestDeleteJob(ctx context.Context, id uuid.UUID) (*http.Requ
 //
 // A job, or Not Modified for the version the caller has.
 //
-// Policy: read-only, 3 attempts, timeout 5s, attempt 1s.
+// Policy: read-only, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 //
 // The answer comes back as a *GetJobResult: its Status and Header, the body of
 // the status that came (OK for 200), the documented headers; an undocumented
@@ -1441,7 +1442,7 @@ func decodeGetJobError(re *resilient.RemoteError) error {
 //
 // Downloads the job's output, with OpenID Connect.
 //
-// Policy: read-only, 3 attempts, timeout 5s, attempt 1s.
+// Policy: read-only, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 //
 // The answer is streamed: the method returns once the response header is in
 // and the returned body is read as it arrives, under ctx (its deadline and
@@ -1527,7 +1528,7 @@ func decodeGetArtifactResult(resp *http.Response) (*GetArtifactResult, error) {
 //
 // Stores the job's output.
 //
-// Policy: idempotent, 3 attempts, timeout 5s, attempt 1s.
+// Policy: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 //
 // A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
 // io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
@@ -1565,7 +1566,7 @@ func (c *Client) requestPutArtifact(ctx context.Context, id uuid.UUID, body io.R
 //
 // Uploads a file with its description.
 //
-// Policy: idempotent, 3 attempts, timeout 5s, attempt 1s.
+// Policy: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 //
 // The body is streamed part by part. A file whose Body is a *bytes.Reader,
 // *bytes.Buffer, *strings.Reader or another io.ReadSeeker (an *os.File) is
@@ -1618,7 +1619,7 @@ func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Up
 //
 // The job's progress as server-sent events.
 //
-// Policy: read-only, 3 attempts, timeout 5s, attempt 1s.
+// Policy: read-only, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 //
 // The answer is streamed: the method returns once the response header is in
 // and the returned stream reads the items as they arrive, under ctx (its
@@ -1700,7 +1701,7 @@ func decodeWatchJobResult(resp *http.Response) (*WatchJobResult, error) {
 //
 // The job's log, one JSON line per entry.
 //
-// Policy: read-only, 3 attempts, timeout 5s, attempt 1s.
+// Policy: read-only, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 //
 // The answer is streamed: the method returns once the response header is in
 // and the returned stream reads the items as they arrive, under ctx (its
@@ -1782,7 +1783,7 @@ func decodeTailLogResult(resp *http.Response) (*TailLogResult, error) {
 // Subscribes a customer; the form nests objects, maps and arrays as Stripe's
 // do.
 //
-// Policy: not idempotent, 1 attempt, timeout 5s, attempt 1s.
+// Policy: not idempotent, 1 attempt; timeout 5s.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
@@ -1840,7 +1841,7 @@ func (c *Client) requestCreateSubscription(ctx context.Context, body CreateSubsc
 //
 // Exchanges client credentials for a token; needs none.
 //
-// Policy: not idempotent, 1 attempt, timeout 5s, attempt 1s.
+// Policy: not idempotent, 1 attempt; timeout 5s.
 func (c *Client) CreateToken(ctx context.Context, body TokenRequest, opts ...resilient.CallOption) (Token, error) {
 	req, err := c.requestCreateToken(ctx, body)
 	if err != nil {

@@ -355,10 +355,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -379,9 +380,9 @@ func WithDependencyName(name string) Option {
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. An empty baseURL means the spec's first server,
 // ServerProduction; a base URL given always wins. Its dependency is named
-// "vault" unless WithDependencyName says otherwise. It sends each attempt's
-// remaining budget in X-Request-Deadline unless WithDeadlineHeader says
-// otherwise. It fails when baseURL is not such a URL or the policy is invalid.
+// "vault" unless WithDependencyName says otherwise. It sends no deadline
+// header unless WithDeadlineHeader says otherwise. It fails when baseURL is
+// not such a URL or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -428,7 +429,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -608,7 +609,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -668,13 +669,14 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetAudit: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetAudit: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetAudit: resilient.OperationPolicy{
-			Name:           "GetAudit",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetAudit",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -684,13 +686,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetHealth: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetHealth: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetHealth: resilient.OperationPolicy{
-			Name:           "GetHealth",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetHealth",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -700,13 +703,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetMe: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 1m.
+		// GetMe: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 1m.
 		GetMe: resilient.OperationPolicy{
-			Name:           "GetMe",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetMe",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -716,13 +720,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
 		},
-		// GetSecret: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetSecret: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetSecret: resilient.OperationPolicy{
-			Name:           "GetSecret",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetSecret",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -732,13 +737,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// PutSecret: idempotent (PUT), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// PutSecret: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutSecret: resilient.OperationPolicy{
-			Name:           "PutSecret",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "PutSecret",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -755,7 +761,7 @@ func DefaultPolicy() Policy {
 //
 // OpenID Connect, or anonymous with less detail.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Credentials: "oidc" (WithOpenIDConnect), or none; the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
@@ -786,7 +792,7 @@ func (c *Client) requestGetAudit(ctx context.Context) (*http.Request, error) {
 //
 // Needs no credential.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) GetHealth(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestGetHealth(ctx)
 	if err != nil {
@@ -812,7 +818,7 @@ func (c *Client) requestGetHealth(ctx context.Context) (*http.Request, error) {
 // The caller, with the document's bearer token; a cached fallback per
 // credential.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s, cached fallback 1m.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; cached fallback 1m.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
@@ -843,7 +849,7 @@ func (c *Client) requestGetMe(ctx context.Context) (*http.Request, error) {
 //
 // An OAuth 2.0 token, or an API key with the application's id.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Credentials: "oauth" (WithOAuth2), or "apiKey" (WithAPIKey) and "appID"
 // (WithAPIKeyAppID); the first alternative the client has every credential of
@@ -878,7 +884,7 @@ func (c *Client) requestGetSecret(ctx context.Context, name string) (*http.Reque
 //
 // Basic credentials and the session cookie together.
 //
-// Policy: idempotent, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Credentials: "basicAuth" (WithBasicAuth) and "session" (WithAPIKeySession);
 // the first alternative the client has every credential of is sent, afresh on

@@ -238,10 +238,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -261,9 +262,9 @@ func WithDependencyName(name string) Option {
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. Its dependency is named "profiles" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -305,7 +306,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -422,7 +423,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -478,13 +479,14 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetCatalogItem: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 1m, shared by all callers.
+		// GetCatalogItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
 		GetCatalogItem: resilient.OperationPolicy{
-			Name:           "GetCatalogItem",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetCatalogItem",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -494,13 +496,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute, Shared: true},
 		},
-		// GetProfile: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess), cached fallback 5m.
+		// GetProfile: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 5m.
 		GetProfile: resilient.OperationPolicy{
-			Name:           "GetProfile",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetProfile",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -510,13 +513,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// PutProfile: idempotent (PUT), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// PutProfile: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutProfile: resilient.OperationPolicy{
-			Name:           "PutProfile",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "PutProfile",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -533,7 +537,7 @@ func DefaultPolicy() Policy {
 //
 // The catalog is the same for every signed-in caller.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s, cached fallback 1m, shared by all callers.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
 //
 // Credentials: "token" (WithBearerToken); the first alternative the client has
 // every credential of is sent, afresh on every attempt. Without any, the call
@@ -565,7 +569,7 @@ func (c *Client) requestGetCatalogItem(ctx context.Context, sku string) (*http.R
 
 // GetProfile calls GET /profiles/{id}.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s, cached fallback 5m.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; cached fallback 5m.
 func (c *Client) GetProfile(ctx context.Context, id string, opts ...resilient.CallOption) (GetProfileResponse, error) {
 	req, err := c.requestGetProfile(ctx, id)
 	if err != nil {
@@ -593,7 +597,7 @@ func (c *Client) requestGetProfile(ctx context.Context, id string) (*http.Reques
 
 // PutProfile calls PUT /profiles/{id}.
 //
-// Policy: idempotent, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) PutProfile(ctx context.Context, id string, body PutProfileRequest, opts ...resilient.CallOption) error {
 	req, err := c.requestPutProfile(ctx, id, body)
 	if err != nil {

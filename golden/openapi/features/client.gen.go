@@ -401,10 +401,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -425,9 +426,9 @@ func WithDependencyName(name string) Option {
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. An empty baseURL means the spec's first server,
 // ServerURL; a base URL given always wins. Its dependency is named "pet_store"
-// unless WithDependencyName says otherwise. It sends each attempt's remaining
-// budget in X-Request-Deadline unless WithDeadlineHeader says otherwise. It
-// fails when baseURL is not such a URL or the policy is invalid.
+// unless WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -475,7 +476,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -618,7 +619,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -680,7 +681,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListPets: read-only (GET), 2 attempts, timeout 2s, attempt 950ms ((timeout 2s − backoff 100ms) / 2 attempts, rounded down), hedged after 50ms.
+		// ListPets: read-only (GET), 2 attempts; timeout 2s; hedged after ≥50ms, every attempt to the deadline.
 		ListPets: resilient.OperationPolicy{
 			Name:           "ListPets",
 			Idempotency:    resilient.ReadOnly,
@@ -696,7 +697,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 50 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreatePet: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s.
+		// CreatePet: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
 		CreatePet: resilient.OperationPolicy{
 			Name:           "CreatePet",
 			Idempotency:    resilient.NotIdempotent,
@@ -712,7 +713,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeletePetsByPetID: idempotent (DELETE), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
+		// DeletePetsByPetID: idempotent (DELETE), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		DeletePetsByPetID: resilient.OperationPolicy{
 			Name:           "DeletePetsByPetID",
 			Idempotency:    resilient.Idempotent,
@@ -728,7 +729,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetPetByID: read-only (GET), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
+		// GetPetByID: read-only (GET), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		GetPetByID: resilient.OperationPolicy{
 			Name:           "GetPetByID",
 			Idempotency:    resilient.ReadOnly,
@@ -744,7 +745,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// ReplacePet: idempotent (PUT), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
+		// ReplacePet: idempotent (PUT), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		ReplacePet: resilient.OperationPolicy{
 			Name:           "ReplacePet",
 			Idempotency:    resilient.Idempotent,
@@ -760,7 +761,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Func: not idempotent (PATCH), 1 attempt (not idempotent: never retried), timeout 2s.
+		// Func: not idempotent (PATCH), 1 attempt (not idempotent: never retried); timeout 2s.
 		Func: resilient.OperationPolicy{
 			Name:           "Func",
 			Idempotency:    resilient.NotIdempotent,
@@ -783,7 +784,7 @@ func DefaultPolicy() Policy {
 //
 // List pets.
 //
-// Policy: read-only, 2 attempts, timeout 2s, attempt 950ms, hedged after 50ms.
+// Policy: read-only, 2 attempts; timeout 2s; hedged after ≥50ms, every attempt to the deadline.
 //
 // Documented error answers come back as a *ListPetsError; any other
 // failure of the dependency as a *resilient.RemoteError.
@@ -920,7 +921,7 @@ func decodeListPetsError(re *resilient.RemoteError) error {
 
 // CreatePet calls POST /pets.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s.
 //
 // Documented error answers come back as a *CreatePetError; any other
 // failure of the dependency as a *resilient.RemoteError.
@@ -1001,7 +1002,7 @@ func decodeCreatePetError(re *resilient.RemoteError) error {
 
 // DeletePetsByPetID calls DELETE /pets/{petId}.
 //
-// Policy: idempotent, 3 attempts, timeout 2s, attempt 560ms.
+// Policy: idempotent, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
 func (c *Client) DeletePetsByPetID(ctx context.Context, petID int64, opts ...resilient.CallOption) error {
 	req, err := c.requestDeletePetsByPetID(ctx, petID)
 	if err != nil {
@@ -1024,7 +1025,7 @@ func (c *Client) requestDeletePetsByPetID(ctx context.Context, petID int64) (*ht
 
 // GetPetByID calls GET /pets/{petId}.
 //
-// Policy: read-only, 3 attempts, timeout 2s, attempt 560ms.
+// Policy: read-only, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
 func (c *Client) GetPetByID(ctx context.Context, petID int64, opts ...resilient.CallOption) (Pet, error) {
 	req, err := c.requestGetPetByID(ctx, petID)
 	if err != nil {
@@ -1048,7 +1049,7 @@ func (c *Client) requestGetPetByID(ctx context.Context, petID int64) (*http.Requ
 
 // ReplacePet calls PUT /pets/{petId}.
 //
-// Policy: idempotent, 3 attempts, timeout 2s, attempt 560ms.
+// Policy: idempotent, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
 //
 // A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
 // io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
@@ -1079,7 +1080,7 @@ func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Rea
 
 // Func calls PATCH /pets/{petId}/photo.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s.
 //
 // The answer is streamed: the method returns once the response header is in
 // and the returned body is read as it arrives, under ctx (its deadline and

@@ -208,10 +208,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -244,9 +245,9 @@ func WithFleet(rdb redis.UniversalClient) Option {
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. Its dependency is named "stock" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -288,7 +289,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -394,7 +395,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -450,13 +451,14 @@ func DefaultPolicy() Policy {
 				Prefix: "checkout:",
 			},
 		},
-		// GetStock: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetStock: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetStock: resilient.OperationPolicy{
-			Name:           "GetStock",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetStock",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -471,7 +473,7 @@ func DefaultPolicy() Policy {
 
 // GetStock calls GET /stock/{sku}.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) GetStock(ctx context.Context, sku string, opts ...resilient.CallOption) (Stock, error) {
 	req, err := c.requestGetStock(ctx, sku)
 	if err != nil {

@@ -206,10 +206,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -229,9 +230,9 @@ func WithDependencyName(name string) Option {
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. Its dependency is named "catalog" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -272,7 +273,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -381,7 +382,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -435,7 +436,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// ListProducts: read-only (GET), 3 attempts (default), timeout 1.7s (3 × attempt 420ms + backoff 300ms + hedge delay 90ms, rounded up), attempt 420ms (p99.9 350ms × 1.2, rounded up), hedged after 90ms (p95 90ms).
+		// ListProducts: read-only (GET), 3 attempts (default); timeout 1.7s (3 × attempt 420ms + backoff 300ms + hedge delay 90ms, rounded up); hedged after ≥90ms (p95 90ms), every attempt to the deadline.
 		ListProducts: resilient.OperationPolicy{
 			Name:           "ListProducts",
 			Idempotency:    resilient.ReadOnly,
@@ -451,7 +452,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 90 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetProduct: read-only (GET), 3 attempts (default), timeout 2s (3 × attempt 500ms + backoff 300ms + hedge delay 120ms, rounded up), attempt 500ms, hedged after 120ms.
+		// GetProduct: read-only (GET), 3 attempts (default); timeout 2s (3 × attempt 500ms + backoff 300ms + hedge delay 120ms, rounded up); hedged after ≥120ms, every attempt to the deadline.
 		GetProduct: resilient.OperationPolicy{
 			Name:           "GetProduct",
 			Idempotency:    resilient.ReadOnly,
@@ -472,7 +473,7 @@ func DefaultPolicy() Policy {
 
 // ListProducts calls GET /products.
 //
-// Policy: read-only, 3 attempts, timeout 1.7s, attempt 420ms, hedged after 90ms.
+// Policy: read-only, 3 attempts; timeout 1.7s; hedged after ≥90ms, every attempt to the deadline.
 func (c *Client) ListProducts(ctx context.Context, opts ...resilient.CallOption) ([]Product, error) {
 	req, err := c.requestListProducts(ctx)
 	if err != nil {
@@ -496,7 +497,7 @@ func (c *Client) requestListProducts(ctx context.Context) (*http.Request, error)
 
 // GetProduct calls GET /products/{id}.
 //
-// Policy: read-only, 3 attempts, timeout 2s, attempt 500ms, hedged after 120ms.
+// Policy: read-only, 3 attempts; timeout 2s; hedged after ≥120ms, every attempt to the deadline.
 func (c *Client) GetProduct(ctx context.Context, id string, opts ...resilient.CallOption) (Product, error) {
 	req, err := c.requestGetProduct(ctx, id)
 	if err != nil {

@@ -206,10 +206,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -229,9 +230,9 @@ func WithDependencyName(name string) Option {
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. Its dependency is named "pricing" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -272,7 +273,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -381,7 +382,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -435,7 +436,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetPrice: read-only (GET), 3 attempts (default), timeout 1.2s (3 × attempt 300ms + backoff 300ms, rounded up), attempt 300ms (p99.9 250ms × 1.2, rounded up).
+		// GetPrice: read-only (GET), 3 attempts (default); timeout 1.2s (3 × attempt 300ms + backoff 300ms, rounded up); attempt ≥300ms (p99.9 250ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		GetPrice: resilient.OperationPolicy{
 			Name:           "GetPrice",
 			Idempotency:    resilient.ReadOnly,
@@ -451,7 +452,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateQuote: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2.5s (sent once, the total of 2 default retries: 3 × attempt 720ms + backoff 300ms, rounded up), attempt 720ms (p99.9 600ms × 1.2, rounded up; sent once, never cut before the total).
+		// CreateQuote: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2.5s (sent once, the total of 2 default retries: 3 × attempt 720ms + backoff 300ms, rounded up).
 		CreateQuote: resilient.OperationPolicy{
 			Name:           "CreateQuote",
 			Idempotency:    resilient.NotIdempotent,
@@ -472,7 +473,7 @@ func DefaultPolicy() Policy {
 
 // GetPrice calls GET /prices/{sku}.
 //
-// Policy: read-only, 3 attempts, timeout 1.2s, attempt 300ms.
+// Policy: read-only, 3 attempts; timeout 1.2s; attempt ≥300ms, adaptive, last attempt to the deadline.
 func (c *Client) GetPrice(ctx context.Context, sku string, opts ...resilient.CallOption) (GetPriceResponse, error) {
 	req, err := c.requestGetPrice(ctx, sku)
 	if err != nil {
@@ -500,7 +501,7 @@ func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request
 
 // CreateQuote calls POST /quotes.
 //
-// Policy: not idempotent, 1 attempt, timeout 2.5s, attempt 720ms.
+// Policy: not idempotent, 1 attempt; timeout 2.5s.
 func (c *Client) CreateQuote(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestCreateQuote(ctx)
 	if err != nil {

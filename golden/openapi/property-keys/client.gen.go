@@ -308,10 +308,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -331,9 +332,9 @@ func WithDependencyName(name string) Option {
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. Its dependency is named "property_keys" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -373,7 +374,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -477,7 +478,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -529,13 +530,14 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// PutSettings: idempotent (PUT), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// PutSettings: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutSettings: resilient.OperationPolicy{
-			Name:           "PutSettings",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "PutSettings",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -550,7 +552,7 @@ func DefaultPolicy() Policy {
 
 // PutSettings calls PUT /settings.
 //
-// Policy: idempotent, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) PutSettings(ctx context.Context, body Settings, opts ...resilient.CallOption) (Settings, error) {
 	req, err := c.requestPutSettings(ctx, body)
 	if err != nil {

@@ -259,10 +259,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -282,9 +283,9 @@ func WithDependencyName(name string) Option {
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. Its dependency is named "workflows" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -329,7 +330,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -458,7 +459,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -520,13 +521,14 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// DependencyOp: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DependencyOp: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		DependencyOp: resilient.OperationPolicy{
-			Name:           "DependencyOp",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "DependencyOp",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -536,13 +538,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetItem: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetItem: resilient.OperationPolicy{
-			Name:           "GetItem",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetItem",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -552,13 +555,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetItem2: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetItem2: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetItem2: resilient.OperationPolicy{
-			Name:           "GetItem2",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetItem2",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -568,13 +572,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// ListItems: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		ListItems: resilient.OperationPolicy{
-			Name:           "ListItems",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "ListItems",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -584,13 +589,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetRules: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetRules: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetRules: resilient.OperationPolicy{
-			Name:           "GetRules",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetRules",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -600,13 +606,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteWorkflow: idempotent (DELETE), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DeleteWorkflow: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		DeleteWorkflow: resilient.OperationPolicy{
-			Name:           "DeleteWorkflow",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "DeleteWorkflow",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -624,7 +631,7 @@ func DefaultPolicy() Policy {
 // It is not called by its operationId: the generated Client has a method
 // Dependency.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) DependencyOp(ctx context.Context, opts ...resilient.CallOption) (OptionModel, error) {
 	req, err := c.requestDependencyOp(ctx)
 	if err != nil {
@@ -648,7 +655,7 @@ func (c *Client) requestDependencyOp(ctx context.Context) (*http.Request, error)
 
 // GetItem calls GET /item.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) GetItem(ctx context.Context, opts ...resilient.CallOption) (ClientModel, error) {
 	req, err := c.requestGetItem(ctx)
 	if err != nil {
@@ -675,7 +682,7 @@ func (c *Client) requestGetItem(ctx context.Context) (*http.Request, error) {
 // It is not called by its operationId: GetItem is the Go name of operationId
 // "get-item" (GET /item).
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) GetItem2(ctx context.Context, opts ...resilient.CallOption) (PolicyModel, error) {
 	req, err := c.requestGetItem2(ctx)
 	if err != nil {
@@ -699,7 +706,7 @@ func (c *Client) requestGetItem2(ctx context.Context) (*http.Request, error) {
 
 // ListItems calls GET /items.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) ListItems(ctx context.Context, params *ListItemsCallParams, opts ...resilient.CallOption) (ListItemsParams, error) {
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
@@ -743,7 +750,7 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsCallPara
 
 // GetRules calls GET /rules.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) GetRules(ctx context.Context, opts ...resilient.CallOption) (GetRulesResponse, error) {
 	req, err := c.requestGetRules(ctx)
 	if err != nil {
@@ -767,7 +774,7 @@ func (c *Client) requestGetRules(ctx context.Context) (*http.Request, error) {
 
 // DeleteWorkflow calls DELETE /workflows/{id}.
 //
-// Policy: idempotent, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *DeleteWorkflowCallError; any other
 // failure of the dependency as a *resilient.RemoteError.

@@ -210,10 +210,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -233,9 +234,9 @@ func WithDependencyName(name string) Option {
 // URL to which the operations' paths are appended
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. Its dependency is named "inventory" unless
-// WithDependencyName says otherwise. It sends each attempt's remaining budget
-// in X-Request-Deadline unless WithDeadlineHeader says otherwise. It fails
-// when baseURL is not such a URL or the policy is invalid.
+// WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -279,7 +280,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -403,7 +404,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -463,13 +464,14 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// AddItem: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s (guess).
+		// AddItem: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		AddItem: resilient.OperationPolicy{
-			Name:           "AddItem",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: time.Second,
+			Name:               "AddItem",
+			Idempotency:        resilient.NotIdempotent,
+			Timeout:            2 * time.Second,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     0,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       50 * time.Millisecond,
@@ -479,13 +481,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteItem: idempotent (DELETE), 1 attempt, timeout 2s (guess).
+		// DeleteItem: idempotent (DELETE), 1 attempt; timeout 2s, only without a caller deadline (guess).
 		DeleteItem: resilient.OperationPolicy{
-			Name:           "DeleteItem",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: time.Second,
+			Name:               "DeleteItem",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            2 * time.Second,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     0,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       50 * time.Millisecond,
@@ -495,13 +498,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetItem: read-only (GET), 4 attempts, timeout 8.4s (guess), attempt 2s (guess).
+		// GetItem: read-only (GET), 4 attempts; timeout 8.4s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetItem: resilient.OperationPolicy{
-			Name:           "GetItem",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        8400 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetItem",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            8400 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 3,
 				Base:       50 * time.Millisecond,
@@ -511,13 +515,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// PutItem: idempotent (PUT), 2 attempts, timeout 4.1s (guess), attempt 2s (guess).
+		// PutItem: idempotent (PUT), 2 attempts; timeout 4.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutItem: resilient.OperationPolicy{
-			Name:           "PutItem",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        4100 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "PutItem",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            4100 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 1,
 				Base:       50 * time.Millisecond,
@@ -527,13 +532,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// RunReport: idempotent, 3 attempts (default), timeout 6.2s (guess), attempt 2s (guess).
+		// RunReport: idempotent, 3 attempts (default); timeout 6.2s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		RunReport: resilient.OperationPolicy{
-			Name:           "RunReport",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6200 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "RunReport",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6200 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       50 * time.Millisecond,
@@ -551,7 +557,7 @@ func DefaultPolicy() Policy {
 // The document-level retry block says how, not whether; a plain POST is never
 // retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s, only without a caller deadline.
 func (c *Client) AddItem(ctx context.Context, body Item, opts ...resilient.CallOption) error {
 	req, err := c.requestAddItem(ctx, body)
 	if err != nil {
@@ -579,7 +585,7 @@ func (c *Client) requestAddItem(ctx context.Context, body Item) (*http.Request, 
 
 // DeleteItem calls DELETE /items/{id}.
 //
-// Policy: idempotent, 1 attempt, timeout 2s.
+// Policy: idempotent, 1 attempt; timeout 2s, only without a caller deadline.
 func (c *Client) DeleteItem(ctx context.Context, id string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
@@ -606,7 +612,7 @@ func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Reques
 
 // GetItem calls GET /items/{id}.
 //
-// Policy: read-only, 4 attempts, timeout 8.4s, attempt 2s.
+// Policy: read-only, 4 attempts; timeout 8.4s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) GetItem(ctx context.Context, id string, opts ...resilient.CallOption) (Item, error) {
 	req, err := c.requestGetItem(ctx, id)
 	if err != nil {
@@ -634,7 +640,7 @@ func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, 
 
 // PutItem calls PUT /items/{id}.
 //
-// Policy: idempotent, 2 attempts, timeout 4.1s, attempt 2s.
+// Policy: idempotent, 2 attempts; timeout 4.1s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...resilient.CallOption) error {
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
@@ -668,7 +674,7 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 //
 // A POST the server treats as idempotent.
 //
-// Policy: idempotent, 3 attempts, timeout 6.2s, attempt 2s.
+// Policy: idempotent, 3 attempts; timeout 6.2s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) RunReport(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestRunReport(ctx)
 	if err != nil {

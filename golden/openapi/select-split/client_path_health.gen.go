@@ -21,13 +21,14 @@ func (c *Client) initPathHealth(dep *resilient.Dependency, p *Policy, o *clientO
 // defaultsPathHealth sets, for [DefaultPolicy], the policy resolved at
 // generation time of the operations in this file.
 func (p *Policy) defaultsPathHealth() {
-	// Health: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+	// Health: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 	p.Health = resilient.OperationPolicy{
-		Name:           "Health",
-		Idempotency:    resilient.ReadOnly,
-		Timeout:        6300 * time.Millisecond,
-		AttemptTimeout: 2 * time.Second,
-		ConnectTimeout: time.Second,
+		Name:               "Health",
+		Idempotency:        resilient.ReadOnly,
+		Timeout:            6300 * time.Millisecond,
+		KeepCallerDeadline: true,
+		AttemptTimeout:     2 * time.Second,
+		ConnectTimeout:     time.Second,
 		Retry: resilient.RetryPolicy{
 			MaxRetries: 2,
 			Base:       100 * time.Millisecond,
@@ -41,7 +42,7 @@ func (p *Policy) defaultsPathHealth() {
 
 // Health calls GET /health.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) Health(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestHealth(ctx)
 	if err != nil {

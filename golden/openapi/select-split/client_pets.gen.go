@@ -24,13 +24,14 @@ func (c *Client) initPets(dep *resilient.Dependency, p *Policy, o *clientOptions
 // defaultsPets sets, for [DefaultPolicy], the policy resolved at
 // generation time of the operations in this file.
 func (p *Policy) defaultsPets() {
-	// GetPet: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+	// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 	p.GetPet = resilient.OperationPolicy{
-		Name:           "GetPet",
-		Idempotency:    resilient.ReadOnly,
-		Timeout:        6300 * time.Millisecond,
-		AttemptTimeout: 2 * time.Second,
-		ConnectTimeout: time.Second,
+		Name:               "GetPet",
+		Idempotency:        resilient.ReadOnly,
+		Timeout:            6300 * time.Millisecond,
+		KeepCallerDeadline: true,
+		AttemptTimeout:     2 * time.Second,
+		ConnectTimeout:     time.Second,
 		Retry: resilient.RetryPolicy{
 			MaxRetries: 2,
 			Base:       100 * time.Millisecond,
@@ -44,7 +45,7 @@ func (p *Policy) defaultsPets() {
 
 // GetPet calls GET /pets/{petId}.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *resilient.RemoteError.

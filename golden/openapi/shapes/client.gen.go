@@ -256,10 +256,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -280,9 +281,9 @@ func WithDependencyName(name string) Option {
 // ("https://api.example.com/v1"); a base URL with a query, a fragment or
 // userinfo is refused. An empty baseURL means the spec's first server,
 // ServerURL; a base URL given always wins. Its dependency is named "shapes"
-// unless WithDependencyName says otherwise. It sends each attempt's remaining
-// budget in X-Request-Deadline unless WithDeadlineHeader says otherwise. It
-// fails when baseURL is not such a URL or the policy is invalid.
+// unless WithDependencyName says otherwise. It sends no deadline header unless
+// WithDeadlineHeader says otherwise. It fails when baseURL is not such a URL
+// or the policy is invalid.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	var o clientOptions
 	for _, opt := range opts {
@@ -335,7 +336,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		)
 		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -506,7 +507,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if err != nil {
 		return nil, err
 	}
-	header := "X-Request-Deadline"
+	header := ""
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
@@ -578,13 +579,14 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetBlob: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetBlob: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetBlob: resilient.OperationPolicy{
-			Name:           "GetBlob",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetBlob",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -594,13 +596,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// PutBlob: idempotent (PUT), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// PutBlob: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutBlob: resilient.OperationPolicy{
-			Name:           "PutBlob",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "PutBlob",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -610,13 +613,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// ListItems: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		ListItems: resilient.OperationPolicy{
-			Name:           "ListItems",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "ListItems",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -626,14 +630,15 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// CreateItem: idempotent, 3 attempts, timeout 6.1s (guess), attempt 2s (guess), key in Idempotency-Key.
+		// CreateItem: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreateItem: resilient.OperationPolicy{
-			Name:           "CreateItem",
-			Idempotency:    resilient.Idempotent,
-			IdempotencyKey: "Idempotency-Key",
-			Timeout:        6100 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "CreateItem",
+			Idempotency:        resilient.Idempotent,
+			IdempotencyKey:     "Idempotency-Key",
+			Timeout:            6100 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       10 * time.Millisecond,
@@ -643,13 +648,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// DeleteItem: idempotent (DELETE), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// DeleteItem: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		DeleteItem: resilient.OperationPolicy{
-			Name:           "DeleteItem",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "DeleteItem",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -659,13 +665,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetItem: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetItem: resilient.OperationPolicy{
-			Name:           "GetItem",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "GetItem",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -675,13 +682,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// PutItem: idempotent (PUT), 3 attempts (default), timeout 6.1s (guess), attempt 2s (guess).
+		// PutItem: idempotent (PUT), 3 attempts (default); timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutItem: resilient.OperationPolicy{
-			Name:           "PutItem",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6100 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "PutItem",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6100 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       10 * time.Millisecond,
@@ -691,7 +699,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// AddNote: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 2s.
+		// AddNote: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
 		AddNote: resilient.OperationPolicy{
 			Name:           "AddNote",
 			Idempotency:    resilient.NotIdempotent,
@@ -707,7 +715,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetMarketStatus: read-only (GET), 2 attempts, timeout 1s, attempt 490ms ((timeout 1s − backoff 10ms) / 2 attempts, rounded down), static fallback.
+		// GetMarketStatus: read-only (GET), 2 attempts; timeout 1s; attempt ≥490ms ((timeout 1s − backoff 10ms) / 2 attempts, rounded down), adaptive, last attempt to the deadline; static fallback.
 		GetMarketStatus: resilient.OperationPolicy{
 			Name:           "GetMarketStatus",
 			Idempotency:    resilient.ReadOnly,
@@ -723,7 +731,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{"colors":["red"],"note":"status unknown","open":false}`)},
 		},
-		// GetQuote: read-only (GET), 2 attempts, timeout 3s, attempt 500ms, cached fallback 1m.
+		// GetQuote: read-only (GET), 2 attempts; timeout 3s; attempt ≥500ms, adaptive, last attempt to the deadline; cached fallback 1m.
 		GetQuote: resilient.OperationPolicy{
 			Name:           "GetQuote",
 			Idempotency:    resilient.ReadOnly,
@@ -739,13 +747,14 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
 		},
-		// Search: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		Search: resilient.OperationPolicy{
-			Name:           "Search",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
+			Name:               "Search",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -760,7 +769,7 @@ func DefaultPolicy() Policy {
 
 // GetBlob calls GET /blobs/{id}.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // The answer is streamed: the method returns once the response header is in
 // and the returned body is read as it arrives, under ctx (its deadline and
@@ -799,7 +808,7 @@ func (c *Client) requestGetBlob(ctx context.Context, id int32) (*http.Request, e
 
 // PutBlob calls PUT /blobs/{id}.
 //
-// Policy: idempotent, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
 // io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
@@ -832,7 +841,7 @@ func (c *Client) requestPutBlob(ctx context.Context, id int32, body io.Reader) (
 //
 // Lists items, filtered.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) ListItems(ctx context.Context, params *ListItemsParams, opts ...resilient.CallOption) ([]Item, error) {
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
@@ -938,7 +947,7 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsParams) 
 //
 // Creates an item; the server deduplicates by key.
 //
-// Policy: idempotent, 3 attempts, timeout 6.1s, attempt 2s, key in Idempotency-Key.
+// Policy: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; key in Idempotency-Key.
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.
@@ -988,7 +997,7 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 
 // DeleteItem calls DELETE /items/{id}.
 //
-// Policy: idempotent, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) DeleteItem(ctx context.Context, id string, opts ...resilient.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
@@ -1015,7 +1024,7 @@ func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Reques
 
 // GetItem calls GET /items/{id}.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *GetItemError; any other
 // failure of the dependency as a *resilient.RemoteError.
@@ -1103,7 +1112,7 @@ func decodeGetItemError(re *resilient.RemoteError) error {
 
 // PutItem calls PUT /items/{id}.
 //
-// Policy: idempotent, 3 attempts, timeout 6.1s, attempt 2s.
+// Policy: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...resilient.CallOption) (Item, error) {
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
@@ -1138,7 +1147,7 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 //
 // Adds a note; not idempotent, so sent once.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s.
 func (c *Client) AddNote(ctx context.Context, id string, body string, opts ...resilient.CallOption) error {
 	req, err := c.requestAddNote(ctx, id, body)
 	if err != nil {
@@ -1168,7 +1177,7 @@ func (c *Client) requestAddNote(ctx context.Context, id string, body string) (*h
 //
 // Whether the market is open; a fixed answer when the source fails.
 //
-// Policy: read-only, 2 attempts, timeout 1s, attempt 490ms, static fallback.
+// Policy: read-only, 2 attempts; timeout 1s; attempt ≥490ms, adaptive, last attempt to the deadline; static fallback.
 func (c *Client) GetMarketStatus(ctx context.Context, opts ...resilient.CallOption) (MarketStatus, error) {
 	req, err := c.requestGetMarketStatus(ctx)
 	if err != nil {
@@ -1194,7 +1203,7 @@ func (c *Client) requestGetMarketStatus(ctx context.Context) (*http.Request, err
 //
 // The latest quote, served stale from the cache when the source fails.
 //
-// Policy: read-only, 2 attempts, timeout 3s, attempt 500ms, cached fallback 1m.
+// Policy: read-only, 2 attempts; timeout 3s; attempt ≥500ms, adaptive, last attempt to the deadline; cached fallback 1m.
 func (c *Client) GetQuote(ctx context.Context, symbol string, opts ...resilient.CallOption) (Quote, error) {
 	req, err := c.requestGetQuote(ctx, symbol)
 	if err != nil {
@@ -1224,7 +1233,7 @@ func (c *Client) requestGetQuote(ctx context.Context, symbol string) (*http.Requ
 //
 // A required query parameter.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...resilient.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {

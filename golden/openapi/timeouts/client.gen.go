@@ -203,10 +203,11 @@ func WithMaxResponseBody(n int64) Option {
 }
 
 // WithDeadlineHeader names the header in which every attempt sends its
-// remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
-// that should not learn the caller's budget (a third-party API). The
-// default is given in NewClient's documentation, from the policy's
+// remaining time budget, in milliseconds, for a server that reads it,
+// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// an empty name sends none, for a server that should not learn the
+// caller's budget (a third-party API). The default is given in
+// NewClient's documentation: none unless the spec or the policy declares
 // deadlineHeader.
 func WithDeadlineHeader(name string) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -440,7 +441,7 @@ func DefaultPolicy() Policy {
 				MaxBalance:   100.0,
 			},
 		},
-		// Reindex: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 30s, attempt 25s.
+		// Reindex: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 30s.
 		Reindex: resilient.OperationPolicy{
 			Name:           "Reindex",
 			Idempotency:    resilient.NotIdempotent,
@@ -456,7 +457,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Search: read-only (GET), 3 attempts (default), timeout 1.5s, attempt 400ms.
+		// Search: read-only (GET), 3 attempts (default); timeout 1.5s; attempt ≥400ms, adaptive, last attempt to the deadline.
 		Search: resilient.OperationPolicy{
 			Name:           "Search",
 			Idempotency:    resilient.ReadOnly,
@@ -472,7 +473,7 @@ func DefaultPolicy() Policy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Suggest: read-only (GET), 3 attempts (default), timeout 200ms, attempt 80ms.
+		// Suggest: read-only (GET), 3 attempts (default); timeout 200ms; attempt ≥80ms, adaptive, last attempt to the deadline.
 		Suggest: resilient.OperationPolicy{
 			Name:           "Suggest",
 			Idempotency:    resilient.ReadOnly,
@@ -493,7 +494,7 @@ func DefaultPolicy() Policy {
 
 // Reindex calls POST /reindex.
 //
-// Policy: not idempotent, 1 attempt, timeout 30s, attempt 25s.
+// Policy: not idempotent, 1 attempt; timeout 30s.
 func (c *Client) Reindex(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestReindex(ctx)
 	if err != nil {
@@ -516,7 +517,7 @@ func (c *Client) requestReindex(ctx context.Context) (*http.Request, error) {
 
 // Search calls GET /search.
 //
-// Policy: read-only, 3 attempts, timeout 1.5s, attempt 400ms.
+// Policy: read-only, 3 attempts; timeout 1.5s; attempt ≥400ms, adaptive, last attempt to the deadline.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...resilient.CallOption) ([]string, error) {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
@@ -556,7 +557,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 
 // Suggest calls GET /suggest.
 //
-// Policy: read-only, 3 attempts, timeout 200ms, attempt 80ms.
+// Policy: read-only, 3 attempts; timeout 200ms; attempt ≥80ms, adaptive, last attempt to the deadline.
 func (c *Client) Suggest(ctx context.Context, opts ...resilient.CallOption) error {
 	req, err := c.requestSuggest(ctx)
 	if err != nil {

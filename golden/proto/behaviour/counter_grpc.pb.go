@@ -32,7 +32,8 @@ const (
 type CounterClient interface {
 	// Get is idempotent: retried on UNAVAILABLE.
 	Get(ctx context.Context, in *Request, opts ...grpc.CallOption) (*Reply, error)
-	// Add has no idempotency_level: never retried.
+	// Add has no idempotency_level: never retried. Its total timeout is not
+	// declared: a guess, which bounds only calls without a deadline.
 	Add(ctx context.Context, in *Request, opts ...grpc.CallOption) (*Reply, error)
 	// Tail streams replies.
 	Tail(ctx context.Context, in *Request, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Reply], error)
@@ -93,7 +94,8 @@ type Counter_TailClient = grpc.ServerStreamingClient[Reply]
 type CounterServer interface {
 	// Get is idempotent: retried on UNAVAILABLE.
 	Get(context.Context, *Request) (*Reply, error)
-	// Add has no idempotency_level: never retried.
+	// Add has no idempotency_level: never retried. Its total timeout is not
+	// declared: a guess, which bounds only calls without a deadline.
 	Add(context.Context, *Request) (*Reply, error)
 	// Tail streams replies.
 	Tail(*Request, grpc.ServerStreamingServer[Reply]) error

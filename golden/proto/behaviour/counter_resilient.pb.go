@@ -64,7 +64,7 @@ func DefaultCounterPolicy() CounterPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// Get: idempotent (idempotency_level), 3 attempts, timeout 2s, attempt 660ms ((timeout 2s − backoff 3ms) / 3 attempts, rounded down).
+		// Get: idempotent (idempotency_level), 3 attempts; timeout 2s; attempt ≥660ms ((timeout 2s − backoff 3ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		Get: resilient.OperationPolicy{
 			Name:           "/golden.behaviour.Counter/Get",
 			Idempotency:    resilient.Idempotent,
@@ -80,13 +80,14 @@ func DefaultCounterPolicy() CounterPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 2s.
+		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		Add: resilient.OperationPolicy{
-			Name:           "/golden.behaviour.Counter/Add",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: 0,
+			Name:               "/golden.behaviour.Counter/Add",
+			Idempotency:        resilient.NotIdempotent,
+			Timeout:            2 * time.Second,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     0,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -96,7 +97,7 @@ func DefaultCounterPolicy() CounterPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Tail: read-only (idempotency_level), 3 attempts (default), timeout 2s, attempt 560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down).
+		// Tail: read-only (idempotency_level), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		Tail: resilient.OperationPolicy{
 			Name:           "/golden.behaviour.Counter/Tail",
 			Idempotency:    resilient.ReadOnly,
@@ -295,7 +296,7 @@ func NewResilientCounterClient(cc grpc.ClientConnInterface, opts ...CounterOptio
 
 // Get is idempotent: retried on UNAVAILABLE.
 //
-// Policy: idempotent, 3 attempts, timeout 2s, attempt 660ms.
+// Policy: idempotent, 3 attempts; timeout 2s; attempt ≥660ms, adaptive, last attempt to the deadline.
 func (c *resilientCounterClient) Get(ctx context.Context, in *Request, opts ...grpc.CallOption) (*Reply, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -303,9 +304,10 @@ func (c *resilientCounterClient) Get(ctx context.Context, in *Request, opts ...g
 	return resilientgrpc.Invoke[Reply](ctx, c.cc, c.opGet, "/golden.behaviour.Counter/Get", in, opts...)
 }
 
-// Add has no idempotency_level: never retried.
+// Add has no idempotency_level: never retried. Its total timeout is not
+// declared: a guess, which bounds only calls without a deadline.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s, only without a caller deadline.
 func (c *resilientCounterClient) Add(ctx context.Context, in *Request, opts ...grpc.CallOption) (*Reply, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -315,7 +317,7 @@ func (c *resilientCounterClient) Add(ctx context.Context, in *Request, opts ...g
 
 // Tail streams replies.
 //
-// Policy: read-only, 3 attempts, timeout 2s, attempt 560ms.
+// Policy: read-only, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
 func (c *resilientCounterClient) Tail(ctx context.Context, in *Request, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Reply], error) {
 	if c.err != nil {
 		return nil, c.err

@@ -62,13 +62,14 @@ func DefaultRoutePolicy() RoutePolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetPoint: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetPoint: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetPoint: resilient.OperationPolicy{
-			Name:           "/golden.editions.Route/GetPoint",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.editions.Route/GetPoint",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -78,13 +79,14 @@ func DefaultRoutePolicy() RoutePolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Follow: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// Follow: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		Follow: resilient.OperationPolicy{
-			Name:           "/golden.editions.Route/Follow",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.editions.Route/Follow",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -273,7 +275,7 @@ func NewResilientRouteClient(cc grpc.ClientConnInterface, opts ...RouteOption) R
 
 // GetPoint calls /golden.editions.Route/GetPoint.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *resilientRouteClient) GetPoint(ctx context.Context, in *Point, opts ...grpc.CallOption) (*Point, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -283,7 +285,7 @@ func (c *resilientRouteClient) GetPoint(ctx context.Context, in *Point, opts ...
 
 // Follow calls /golden.editions.Route/Follow.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *resilientRouteClient) Follow(ctx context.Context, in *Point, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Point], error) {
 	if c.err != nil {
 		return nil, c.err

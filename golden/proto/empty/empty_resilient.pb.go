@@ -266,13 +266,14 @@ func DefaultPingerPolicy() PingerPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// Ping: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// Ping: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		Ping: resilient.OperationPolicy{
-			Name:           "/golden.empty.Pinger/Ping",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.empty.Pinger/Ping",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -461,7 +462,7 @@ func NewResilientPingerClient(cc grpc.ClientConnInterface, opts ...PingerOption)
 
 // Ping calls /golden.empty.Pinger/Ping.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *resilientPingerClient) Ping(ctx context.Context, in *PingRequest, opts ...grpc.CallOption) (*PingRequest, error) {
 	if c.err != nil {
 		return nil, c.err

@@ -66,13 +66,14 @@ func DefaultStockPolicy() StockPolicy {
 				Prefix: "checkout:",
 			},
 		},
-		// GetStock: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetStock: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetStock: resilient.OperationPolicy{
-			Name:           "/golden.fleet.Stock/GetStock",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.fleet.Stock/GetStock",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -275,7 +276,7 @@ func NewResilientStockClient(cc grpc.ClientConnInterface, opts ...StockOption) S
 
 // GetStock reads the stock of an item.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *resilientStockClient) GetStock(ctx context.Context, in *StockRequest, opts ...grpc.CallOption) (*StockReply, error) {
 	if c.err != nil {
 		return nil, c.err

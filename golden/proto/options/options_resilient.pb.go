@@ -68,7 +68,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetItem: read-only (idempotency_level), 4 attempts, timeout 800ms, attempt 300ms, hedged after 120ms, cached fallback 5m, shared by all callers.
+		// GetItem: read-only (idempotency_level), 4 attempts; timeout 800ms; hedged after ≥120ms, every attempt to the deadline; cached fallback 5m, shared by all callers.
 		GetItem: resilient.OperationPolicy{
 			Name:           "/golden.options.Inventory/GetItem",
 			Idempotency:    resilient.ReadOnly,
@@ -84,7 +84,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute, Shared: true},
 		},
-		// PutItem: idempotent (idempotency_level), 2 attempts, timeout 2s, attempt 420ms (p99.9 350ms × 1.2, rounded up).
+		// PutItem: idempotent (idempotency_level), 2 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		PutItem: resilient.OperationPolicy{
 			Name:           "/golden.options.Inventory/PutItem",
 			Idempotency:    resilient.Idempotent,
@@ -100,7 +100,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Reserve: idempotent, 3 attempts, timeout 2s, attempt 420ms (p99.9 350ms × 1.2, rounded up), key in idempotency-key.
+		// Reserve: idempotent, 3 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline; key in idempotency-key.
 		Reserve: resilient.OperationPolicy{
 			Name:           "/golden.options.Inventory/Reserve",
 			Idempotency:    resilient.Idempotent,
@@ -117,7 +117,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Delete: idempotent, 4 attempts, timeout 2s, attempt 420ms (p99.9 350ms × 1.2, rounded up).
+		// Delete: idempotent, 4 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		Delete: resilient.OperationPolicy{
 			Name:           "/golden.options.Inventory/Delete",
 			Idempotency:    resilient.Idempotent,
@@ -133,7 +133,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// Order: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 2s.
+		// Order: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s.
 		Order: resilient.OperationPolicy{
 			Name:           "/golden.options.Inventory/Order",
 			Idempotency:    resilient.NotIdempotent,
@@ -337,7 +337,7 @@ func NewResilientInventoryClient(cc grpc.ClientConnInterface, opts ...InventoryO
 // GetItem reads an item: hedged after the p95, served from a cache when
 // the dependency fails.
 //
-// Policy: read-only, 4 attempts, timeout 800ms, attempt 300ms, hedged after 120ms, cached fallback 5m, shared by all callers.
+// Policy: read-only, 4 attempts; timeout 800ms; hedged after ≥120ms, every attempt to the deadline; cached fallback 5m, shared by all callers.
 func (c *resilientInventoryClient) GetItem(ctx context.Context, in *ItemRequest, opts ...grpc.CallOption) (*Item, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -347,7 +347,7 @@ func (c *resilientInventoryClient) GetItem(ctx context.Context, in *ItemRequest,
 
 // PutItem replaces an item; repeating it is harmless.
 //
-// Policy: idempotent, 2 attempts, timeout 2s, attempt 420ms.
+// Policy: idempotent, 2 attempts; timeout 2s; attempt ≥420ms, adaptive, last attempt to the deadline.
 func (c *resilientInventoryClient) PutItem(ctx context.Context, in *Item, opts ...grpc.CallOption) (*Item, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -357,7 +357,7 @@ func (c *resilientInventoryClient) PutItem(ctx context.Context, in *Item, opts .
 
 // Reserve is made retry-eligible by a key the server deduplicates on.
 //
-// Policy: idempotent, 3 attempts, timeout 2s, attempt 420ms, key in idempotency-key.
+// Policy: idempotent, 3 attempts; timeout 2s; attempt ≥420ms, adaptive, last attempt to the deadline; key in idempotency-key.
 //
 // Every call sends one idempotency key, in the idempotency-key metadata,
 // the same on every attempt: the caller's when ctx's outgoing metadata
@@ -372,7 +372,7 @@ func (c *resilientInventoryClient) Reserve(ctx context.Context, in *ItemRequest,
 // Delete says idempotent through the option instead of
 // idempotency_level.
 //
-// Policy: idempotent, 4 attempts, timeout 2s, attempt 420ms.
+// Policy: idempotent, 4 attempts; timeout 2s; attempt ≥420ms, adaptive, last attempt to the deadline.
 func (c *resilientInventoryClient) Delete(ctx context.Context, in *ItemRequest, opts ...grpc.CallOption) (*Item, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -382,7 +382,7 @@ func (c *resilientInventoryClient) Delete(ctx context.Context, in *ItemRequest, 
 
 // Order is a plain write: never retried, whatever the file says.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s.
 func (c *resilientInventoryClient) Order(ctx context.Context, in *ItemRequest, opts ...grpc.CallOption) (*Item, error) {
 	if c.err != nil {
 		return nil, c.err

@@ -64,13 +64,14 @@ func DefaultStreamsPolicy() StreamsPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// Watch: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// Watch: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		Watch: resilient.OperationPolicy{
-			Name:           "/golden.streaming.Streams/Watch",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.streaming.Streams/Watch",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -80,13 +81,14 @@ func DefaultStreamsPolicy() StreamsPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
 		},
-		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried), timeout 6.3s (guess), attempt 2s (guess).
+		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried); timeout 6.3s, only without a caller deadline (guess).
 		Upload: resilient.OperationPolicy{
-			Name:           "/golden.streaming.Streams/Upload",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.streaming.Streams/Upload",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -96,13 +98,14 @@ func DefaultStreamsPolicy() StreamsPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
 		},
-		// Chat: not idempotent (idempotency_level), 1 attempt (bidi-streaming: never retried), timeout 2s (guess).
+		// Chat: not idempotent (idempotency_level), 1 attempt (bidi-streaming: never retried); timeout 2s, only without a caller deadline (guess).
 		Chat: resilient.OperationPolicy{
-			Name:           "/golden.streaming.Streams/Chat",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: 0,
+			Name:               "/golden.streaming.Streams/Chat",
+			Idempotency:        resilient.NotIdempotent,
+			Timeout:            2 * time.Second,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     0,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -296,7 +299,7 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 // Watch streams the changes of a key; it is retried only before the
 // first message.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *resilientStreamsClient) Watch(ctx context.Context, in *Key, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Change], error) {
 	if c.err != nil {
 		return nil, c.err
@@ -306,7 +309,7 @@ func (c *resilientStreamsClient) Watch(ctx context.Context, in *Key, opts ...grp
 
 // Upload sends a stream of chunks; it is never retried.
 //
-// Policy: idempotent, 1 attempt, timeout 6.3s, attempt 2s.
+// Policy: idempotent, 1 attempt; timeout 6.3s, only without a caller deadline.
 func (c *resilientStreamsClient) Upload(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[Chunk, Summary], error) {
 	if c.err != nil {
 		return nil, c.err
@@ -316,7 +319,7 @@ func (c *resilientStreamsClient) Upload(ctx context.Context, opts ...grpc.CallOp
 
 // Chat exchanges messages both ways; it is never retried.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s, only without a caller deadline.
 func (c *resilientStreamsClient) Chat(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Chunk, Chunk], error) {
 	if c.err != nil {
 		return nil, c.err

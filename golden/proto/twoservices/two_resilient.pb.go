@@ -60,13 +60,14 @@ func DefaultUsersPolicy() UsersPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetUser: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetUser: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetUser: resilient.OperationPolicy{
-			Name:           "/golden.two.Users/GetUser",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.two.Users/GetUser",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -253,7 +254,7 @@ func NewResilientUsersClient(cc grpc.ClientConnInterface, opts ...UsersOption) U
 
 // GetUser calls /golden.two.Users/GetUser.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *resilientUsersClient) GetUser(ctx context.Context, in *Id, opts ...grpc.CallOption) (*Name, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -304,13 +305,14 @@ func DefaultGroupsPolicy() GroupsPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// GetGroup: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetGroup: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetGroup: resilient.OperationPolicy{
-			Name:           "/golden.two.Groups/GetGroup",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.two.Groups/GetGroup",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -320,13 +322,14 @@ func DefaultGroupsPolicy() GroupsPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// RenameGroup: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 2s (guess).
+		// RenameGroup: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		RenameGroup: resilient.OperationPolicy{
-			Name:           "/golden.two.Groups/RenameGroup",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: 0,
+			Name:               "/golden.two.Groups/RenameGroup",
+			Idempotency:        resilient.NotIdempotent,
+			Timeout:            2 * time.Second,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     0,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -517,7 +520,7 @@ func NewResilientGroupsClient(cc grpc.ClientConnInterface, opts ...GroupsOption)
 
 // GetGroup calls /golden.two.Groups/GetGroup.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *resilientGroupsClient) GetGroup(ctx context.Context, in *Id, opts ...grpc.CallOption) (*Name, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -527,7 +530,7 @@ func (c *resilientGroupsClient) GetGroup(ctx context.Context, in *Id, opts ...gr
 
 // RenameGroup calls /golden.two.Groups/RenameGroup.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s, only without a caller deadline.
 func (c *resilientGroupsClient) RenameGroup(ctx context.Context, in *Name, opts ...grpc.CallOption) (*Name, error) {
 	if c.err != nil {
 		return nil, c.err

@@ -62,13 +62,14 @@ func DefaultGreeterPolicy() GreeterPolicy {
 				MaxBalance:   100.0,
 			},
 		},
-		// SayHello: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 2s (guess).
+		// SayHello: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		SayHello: resilient.OperationPolicy{
-			Name:           "/golden.unary.Greeter/SayHello",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: 0,
+			Name:               "/golden.unary.Greeter/SayHello",
+			Idempotency:        resilient.NotIdempotent,
+			Timeout:            2 * time.Second,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     0,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: resilient.NoRetries,
 				Base:       100 * time.Millisecond,
@@ -78,13 +79,14 @@ func DefaultGreeterPolicy() GreeterPolicy {
 			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
 			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
 		},
-		// GetGreeting: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
+		// GetGreeting: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetGreeting: resilient.OperationPolicy{
-			Name:           "/golden.unary.Greeter/GetGreeting",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: 0,
+			Name:               "/golden.unary.Greeter/GetGreeting",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     0,
 			Retry: resilient.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
@@ -276,7 +278,7 @@ func NewResilientGreeterClient(cc grpc.ClientConnInterface, opts ...GreeterOptio
 // SayHello sends a greeting. It has no idempotency_level, so it is sent
 // exactly once.
 //
-// Policy: not idempotent, 1 attempt, timeout 2s.
+// Policy: not idempotent, 1 attempt; timeout 2s, only without a caller deadline.
 func (c *resilientGreeterClient) SayHello(ctx context.Context, in *HelloRequest, opts ...grpc.CallOption) (*HelloReply, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -286,7 +288,7 @@ func (c *resilientGreeterClient) SayHello(ctx context.Context, in *HelloRequest,
 
 // GetGreeting reads the greeting of a name.
 //
-// Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 func (c *resilientGreeterClient) GetGreeting(ctx context.Context, in *HelloRequest, opts ...grpc.CallOption) (*HelloReply, error) {
 	if c.err != nil {
 		return nil, c.err
