@@ -329,7 +329,7 @@ func TestProtoKeysThatMeanNothingToGRPC(t *testing.T) {
 		}
 	}
 	code := resp.File[0].GetContent()
-	if strings.Contains(code, "ConnectTimeout: time.Second") || !strings.Contains(code, "ConnectTimeout: 0,") {
+	if strings.Contains(code, "ConnectTimeout") {
 		t.Errorf("generated policy keeps the connect timeout:\n%s", code)
 	}
 }

@@ -188,7 +188,7 @@ func timeoutCell(op *Operation) string {
 		connect = formatDuration(p.ConnectTimeout) + mark(src["connectTimeout"])
 	}
 	total := formatDuration(p.Timeout) + mark(src["timeout"])
-	retried := p.Idempotency != runtime.NotIdempotent && p.Retry.MaxRetries != runtime.NoRetries
+	retried := p.Idempotency != runtime.NotIdempotent && !p.Retry.Disabled
 	if p.AttemptTimeout == 0 || !retried || p.Hedge.Delay > 0 {
 		return connect + " / " + total
 	}
@@ -210,9 +210,9 @@ func retriesCell(d *Dependency, op *Operation) string {
 	p := op.Policy
 	var s string
 	switch {
-	case p.Retry.MaxRetries == runtime.NoRetries && p.Idempotency == runtime.NotIdempotent:
+	case p.Retry.Disabled && p.Idempotency == runtime.NotIdempotent:
 		s = "none (not idempotent)"
-	case p.Retry.MaxRetries == runtime.NoRetries:
+	case p.Retry.Disabled:
 		s = "none"
 	default:
 		s = fmt.Sprintf("%d%s, full jitter, budget %s%%%s%s", p.Retry.MaxRetries, mark(op.Sources["retry.maxRetries"]),

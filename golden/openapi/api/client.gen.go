@@ -897,8 +897,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -928,30 +929,16 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 32,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
-		},
+		Dependency: resilient.Policy{},
 		// CreateJob: idempotent, 3 attempts, timeout 5s, attempt 1s, key in Idempotency-Key.
 		CreateJob: resilient.OperationPolicy{
 			Name:           "CreateJob",
@@ -960,14 +947,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// DeleteJob: idempotent (DELETE), 3 attempts, timeout 5s, attempt 1s.
 		DeleteJob: resilient.OperationPolicy{
@@ -976,14 +956,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// GetJob: read-only (GET), 3 attempts, timeout 5s, attempt 1s.
 		GetJob: resilient.OperationPolicy{
@@ -992,14 +965,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// GetArtifact: read-only (GET), 3 attempts, timeout 5s, attempt 1s.
 		GetArtifact: resilient.OperationPolicy{
@@ -1008,14 +974,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// PutArtifact: idempotent (PUT), 3 attempts, timeout 5s, attempt 1s.
 		PutArtifact: resilient.OperationPolicy{
@@ -1024,14 +983,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// AddAttachment: idempotent, 3 attempts, timeout 5s, attempt 1s.
 		AddAttachment: resilient.OperationPolicy{
@@ -1040,14 +992,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// WatchJob: read-only (GET), 3 attempts, timeout 5s, attempt 1s.
 		WatchJob: resilient.OperationPolicy{
@@ -1056,14 +1001,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// TailLog: read-only (GET), 3 attempts, timeout 5s, attempt 1s.
 		TailLog: resilient.OperationPolicy{
@@ -1072,46 +1010,23 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// CreateSubscription: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 5s, attempt 1s.
 		CreateSubscription: resilient.OperationPolicy{
 			Name:           "CreateSubscription",
-			Idempotency:    resilient.NotIdempotent,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// CreateToken: not idempotent (POST), 1 attempt (not idempotent: never retried), timeout 5s, attempt 1s.
 		CreateToken: resilient.OperationPolicy{
 			Name:           "CreateToken",
-			Idempotency:    resilient.NotIdempotent,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 	}
 }
