@@ -14,7 +14,9 @@ import (
 type Dependency struct {
 	// Name names the dependency.
 	Name string
-	// Policy is the dependency-wide policy, every field explicit.
+	// Policy is the dependency-wide policy, every field explicit (what a
+	// written zero turns off has its Disable flag set). [Dependency.Minimal]
+	// gives the part a generated client writes.
 	Policy runtime.Policy
 	// Latency is the dependency's measured latency, if any.
 	Latency Latency
@@ -41,7 +43,9 @@ type Operation struct {
 	Name string
 	// Dependency names its dependency.
 	Dependency string
-	// Policy is the operation's policy, every field explicit.
+	// Policy is the operation's policy, every field explicit (no retries
+	// is Retry.Disabled). [Operation.Minimal] gives the part a generated
+	// client writes.
 	Policy runtime.OperationPolicy
 	// IdempotencyKey is the header that carries the idempotency key, or ""
 	// when none is sent.
