@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -330,7 +329,7 @@ func TestProtoKeysThatMeanNothingToGRPC(t *testing.T) {
 		}
 	}
 	code := resp.File[0].GetContent()
-	if regexp.MustCompile(`ConnectTimeout: +time.Second`).MatchString(code) || !regexp.MustCompile(`ConnectTimeout: +0,`).MatchString(code) {
+	if strings.Contains(code, "ConnectTimeout") {
 		t.Errorf("generated policy keeps the connect timeout:\n%s", code)
 	}
 }

@@ -17,6 +17,30 @@
 // them; [DecodeValue] from a plain Go value whose positions are unknown,
 // every key at the object's location.
 //
+// # Absent, default and off
+//
+// An absent key takes its default: the built-in one, or the one a wider
+// layer wrote. A written key is a value, zero included, and for the keys
+// whose feature is on by default, zero turns it off:
+//
+//	retry:
+//	  maxRetries: 0      # no retries
+//	  minPerSecond: 0    # no floor under the retry budget
+//	bulkhead:
+//	  maxWait: 0s        # a full bulkhead rejects at once
+//	hedge:
+//	  maxHedges: 0       # no hedging, whatever a wider layer asked
+//
+// What is off by default is turned on by writing it: hedging by a hedge
+// block, a fallback by its kind, an idempotency key by its header, the
+// fleet by its store. The runtime reads zero the same way, as its default
+// (see [runtime.Policy]), and says "off" with a flag:
+// [Dependency.Minimal] and [Operation.Minimal] give the resolved policy as
+// a generated client writes it, the values written or derived and every
+// other field zero, each zero written above as the runtime's flag
+// (RetryPolicy.Disabled, BulkheadPolicy.DisableWait,
+// BudgetPolicy.DisableFloor).
+//
 // # The policy file
 //
 // A YAML file with two optional keys: "defaults", a policy applied to every

@@ -14,7 +14,9 @@ import (
 type Dependency struct {
 	// Name names the dependency.
 	Name string
-	// Policy is the dependency-wide policy, every field explicit.
+	// Policy is the dependency-wide policy, every field explicit (what a
+	// written zero turns off has its Disable flag set). [Dependency.Minimal]
+	// gives the part a generated client writes.
 	Policy runtime.Policy
 	// Latency is the dependency's measured latency, if any.
 	Latency Latency
@@ -43,7 +45,9 @@ type Operation struct {
 	Name string
 	// Dependency names its dependency.
 	Dependency string
-	// Policy is the operation's policy, every field explicit.
+	// Policy is the operation's policy, every field explicit (no retries
+	// is Retry.Disabled). [Operation.Minimal] gives the part a generated
+	// client writes.
 	Policy runtime.OperationPolicy
 	// IdempotencyKey is the header that carries the idempotency key, or ""
 	// when none is sent.
@@ -89,7 +93,7 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 	d.Policy.Bulkhead.MaxWait = setOr(d, "bulkhead.maxWait", &s.Bulkhead.MaxWait, runtime.DefaultMaxWait)
 	switch {
 	case s.Bulkhead.MaxWait.Set && s.Bulkhead.MaxWait.Value == 0:
-		d.Policy.Bulkhead.MaxWait = runtime.NoWait
+		d.Policy.Bulkhead.MaxWait, d.Policy.Bulkhead.DisableWait = 0, true
 	case !s.Bulkhead.MaxWait.Set && d.Latency.P95 > 0:
 		d.Policy.Bulkhead.MaxWait = d.Latency.P95
 		d.Sources["bulkhead.maxWait"] = Source{Origin: OriginDerived, Basis: "p95 " + d.Latency.P95.String()}
@@ -98,7 +102,7 @@ func ResolveDependency(name string, layers ...Layer) (*Dependency, error) {
 	d.Policy.Budget.Ratio = setOr(d, "retry.budget", &s.Retry.Budget, runtime.DefaultBudgetRatio)
 	d.Policy.Budget.MinPerSecond = setOr(d, "retry.minPerSecond", &s.Retry.MinPerSecond, runtime.DefaultBudgetMinPerSec)
 	if s.Retry.MinPerSecond.Set && s.Retry.MinPerSecond.Value == 0 {
-		d.Policy.Budget.MinPerSecond = -1
+		d.Policy.Budget.DisableFloor = true
 	}
 	d.Policy.Budget.MaxBalance = runtime.DefaultBudgetMaxBalance
 	d.Sources["retry.maxBalance"] = Source{Origin: OriginDefault}
@@ -269,9 +273,7 @@ func (r *resolution) retry() {
 	}
 	r.retries = n
 	p.MaxRetries = n
-	if n == 0 {
-		p.MaxRetries = runtime.NoRetries
-	}
+	p.Disabled = n == 0
 	if r.op.Latency.P50 > 0 {
 		p.MinAttempt = r.op.Latency.P50
 		r.op.Sources["retry.minAttempt"] = Source{Origin: OriginDerived, Basis: "p50 " + r.op.Latency.P50.String()}

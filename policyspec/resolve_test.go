@@ -129,8 +129,8 @@ func TestResolveRules(t *testing.T) {
 			doc:  "retry: {maxRetries: 3}",
 			idem: runtime.NotIdempotent,
 			check: func(t *testing.T, op *Operation) {
-				if op.Policy.Retry.MaxRetries != runtime.NoRetries {
-					t.Errorf("MaxRetries = %d, want NoRetries", op.Policy.Retry.MaxRetries)
+				if !op.Policy.Retry.Disabled || op.Policy.Retry.MaxRetries != 0 {
+					t.Errorf("Retry = %+v, want Disabled", op.Policy.Retry)
 				}
 			},
 		},
@@ -461,8 +461,8 @@ func TestDependencyPolicy(t *testing.T) {
 			},
 			want: runtime.Policy{
 				Breaker:  runtime.BreakerPolicy{FailureRate: 25, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: time.Minute, HalfOpenProbes: 2},
-				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8, MaxWait: runtime.NoWait},
-				Budget:   runtime.BudgetPolicy{Ratio: 0.2, MinPerSecond: -1, MaxBalance: 100},
+				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8, DisableWait: true},
+				Budget:   runtime.BudgetPolicy{Ratio: 0.2, DisableFloor: true, MaxBalance: 100},
 			},
 			sources: map[string]Origin{"breaker.failureRate": OriginSet, "bulkhead.maxConcurrent": OriginSet},
 		},

@@ -215,9 +215,9 @@ func retriesCell(d *Dependency, op *Operation) string {
 	p := op.Policy
 	var s string
 	switch {
-	case p.Retry.MaxRetries == runtime.NoRetries && p.Idempotency == runtime.NotIdempotent:
+	case p.Retry.Disabled && p.Idempotency == runtime.NotIdempotent:
 		s = "none (not idempotent)"
-	case p.Retry.MaxRetries == runtime.NoRetries:
+	case p.Retry.Disabled:
 		s = "none"
 	default:
 		s = fmt.Sprintf("%d%s, full jitter, budget %s%%%s%s", p.Retry.MaxRetries, mark(op.Sources["retry.maxRetries"]),

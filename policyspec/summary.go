@@ -75,7 +75,7 @@ func (s Source) Note() string {
 func (o *Operation) Attempts() int {
 	p := o.Policy
 	switch {
-	case p.Idempotency == runtime.NotIdempotent || p.Retry.MaxRetries == runtime.NoRetries:
+	case p.Idempotency == runtime.NotIdempotent || p.Retry.Disabled:
 		return 1
 	case p.Retry.MaxRetries == 0:
 		return 1 + runtime.DefaultMaxRetries

@@ -160,13 +160,13 @@ func TestLastAttemptRunsToDeadline(t *testing.T) {
 			func(p *runtime.OperationPolicy) { p.Timeout = time.Second }, runtime.Policy{}, 250 * time.Millisecond,
 			3, 60 + 100 + 120 + 200 + 250},
 		{"no retries: the only attempt answers",
-			func(p *runtime.OperationPolicy) { p.Retry.MaxRetries = runtime.NoRetries }, runtime.Policy{}, 0,
+			func(p *runtime.OperationPolicy) { p.Retry.Disabled = true }, runtime.Policy{}, 0,
 			1, 70},
 		{"not idempotent: the only attempt answers",
 			func(p *runtime.OperationPolicy) { p.Idempotency = runtime.NotIdempotent }, runtime.Policy{}, 0,
 			1, 70},
 		{"budget spent: the attempt is the last",
-			func(*runtime.OperationPolicy) {}, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, MinPerSecond: -1}}, 0,
+			func(*runtime.OperationPolicy) {}, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}}, 0,
 			1, 70},
 		// 150ms - 60ms leaves 90ms, less than the 100ms backoff.
 		{"no time for a backoff and another attempt: the attempt is the last",
@@ -500,7 +500,7 @@ func TestBlackHoleOpensBreakerAfterHealthyWindow(t *testing.T) {
 // the others run to their answer; none fails for want of budget.
 func TestCutAttemptAlwaysGetsItsRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, MinPerSecond: -1}, Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 100}})
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}, Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 100}})
 		op := newOp(t, d, slowPolicy())
 		fast := &latencyDep{}
 		for range 100 { // banks one retry

@@ -61,7 +61,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name:  "budget spent",
-			dep:   runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, MinPerSecond: -1}},
+			dep:   runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}},
 			op:    runtime.OperationPolicy{Idempotency: runtime.Idempotent},
 			steps: []step{{err: err503()}}, wantEnd: runtime.EndBudgetExhausted, wantAttempts: 1,
 			cause: func(err error) bool {
@@ -81,7 +81,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name: "bulkhead full",
-			dep:  runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, MaxWait: runtime.NoWait}},
+			dep:  runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
 			op:   runtime.OperationPolicy{Idempotency: runtime.ReadOnly},
 			setup: func(t *testing.T, d *runtime.Dependency, op *runtime.Operation) {
 				_, release, _ := runtime.DoHeld(t.Context(), op, "", (&script{steps: []step{ok}}).attempt)

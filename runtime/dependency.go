@@ -38,8 +38,9 @@ type Dependency struct {
 }
 
 // NewDependency returns the dependency called name with policy p, whose
-// zero fields take the package defaults. It fails when a value is out of
-// range (a negative duration or size, a failure rate above 100).
+// zero fields take the package defaults and whose Disabled (or Disable…)
+// flags turn off what they name. It fails when a value is out of range (a
+// negative duration, size or rate, a failure rate above 100).
 func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
 	p, err := p.resolve()
 	if err != nil {
@@ -73,7 +74,10 @@ func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
 // Name returns the dependency's name.
 func (d *Dependency) Name() string { return d.name }
 
-// Policy returns the dependency's policy with defaults filled in.
+// Policy returns the dependency's policy with defaults filled in; a value
+// that a Disable flag turns off ([BulkheadPolicy.MaxWait] for
+// [BulkheadPolicy.DisableWait], [BudgetPolicy.MinPerSecond] for
+// [BudgetPolicy.DisableFloor]) is zero, the flag still set.
 func (d *Dependency) Policy() Policy { return d.policy }
 
 // BreakerState returns the breaker's current state.
@@ -169,11 +173,9 @@ func (p Policy) resolve() (Policy, error) {
 	case h.MaxConcurrent < 0:
 		bad("bulkhead size %d is negative", h.MaxConcurrent)
 	}
-	switch {
-	case h.MaxWait == 0:
-		h.MaxWait = DefaultMaxWait
-	case h.MaxWait < 0 && h.MaxWait != NoWait:
-		bad("bulkhead wait %v is negative", h.MaxWait)
+	h.MaxWait = durationOr(h.MaxWait, DefaultMaxWait, "bulkhead wait", bad)
+	if h.DisableWait {
+		h.MaxWait = 0
 	}
 
 	g := &p.Budget
@@ -183,8 +185,13 @@ func (p Policy) resolve() (Policy, error) {
 	case g.Ratio < 0 || g.Ratio > 1:
 		bad("retry budget ratio %v is outside (0, 1]", g.Ratio)
 	}
-	if g.MinPerSecond == 0 {
+	switch {
+	case g.DisableFloor:
+		g.MinPerSecond = 0
+	case g.MinPerSecond == 0:
 		g.MinPerSecond = DefaultBudgetMinPerSec
+	case g.MinPerSecond < 0:
+		bad("retry budget floor %v per second is negative", g.MinPerSecond)
 	}
 	switch {
 	case g.MaxBalance == 0:

@@ -5,6 +5,25 @@
 // and an [Observer]. An [Operation] is one of its operations with a resolved
 // [OperationPolicy]; [Do] runs one call of it through the pipeline.
 //
+// # Policies: zero means the default
+//
+// [Policy] (what a dependency's operations share) and [OperationPolicy]
+// (one operation) are plain structs whose zero value is usable: every zero
+// field takes the default its documentation names (a Default… constant),
+// once, when [NewDependency] or [Dependency.Operation] resolves the
+// policy; the per-call path reads only resolved values. What is on by
+// default is turned off by a flag named for it, never by a zero or a
+// negative value: Disabled for a whole part (retries, breaker, budget,
+// throttle), Disable… for one of its features ([BulkheadPolicy.DisableWait],
+// [BudgetPolicy.DisableFloor], [RetryPolicy.DisableJitter]). What is off
+// by default is turned on by setting it: hedging by a
+// [HedgePolicy.Delay], a fallback by its [FallbackPolicy.Kind], an
+// idempotency key by its header's name, the fleet by [WithFleet]. A
+// negative value is an error. A generated client's policy literal
+// therefore writes only what its spec, its policy file or a derivation
+// from measured latency set; a default changed here reaches every client
+// without regenerating it.
+//
 // # Order of the pipeline
 //
 // Outermost first, for every call:

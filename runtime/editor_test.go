@@ -256,7 +256,7 @@ func TestDoHTTPCachedFallbackByCredential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		op := testOperation(t, d, OperationPolicy{Name: "GetMe", Idempotency: ReadOnly, Retry: RetryPolicy{MaxRetries: NoRetries},
+		op := testOperation(t, d, OperationPolicy{Name: "GetMe", Idempotency: ReadOnly, Retry: RetryPolicy{Disabled: true},
 			Fallback: FallbackPolicy{Kind: FallbackCached}}).With(WithCredentials([]Credential{{Scheme: "bearerAuth",
 			Apply: BearerToken(func(ctx context.Context) (string, error) { return ctx.Value(userKey{}).(string) + "-token", nil })}}))
 		call := func(user string) (testPet, error) {

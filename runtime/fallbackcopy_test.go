@@ -53,7 +53,7 @@ func TestCachedFallbackNotShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := testOperation(t, d, OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
-		Retry: RetryPolicy{MaxRetries: NoRetries}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
+		Retry: RetryPolicy{Disabled: true}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
 	c := &HTTPClient{Doer: doer}
 	req, _ := http.NewRequest(http.MethodGet, "http://dep.test/pets/7", nil)
 	ctx := context.Background()
@@ -111,7 +111,7 @@ func TestCachedFallbackResponseInfo(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := testOperation(t, d, OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
-		Retry: RetryPolicy{MaxRetries: NoRetries}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
+		Retry: RetryPolicy{Disabled: true}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
 	c := &HTTPClient{Doer: doer}
 	req, _ := http.NewRequest(http.MethodGet, "http://dep.test/pets/7", nil)
 	var info ResponseInfo
@@ -137,7 +137,7 @@ func TestStaticFallbackNotShared(t *testing.T) {
 	}
 	static := &petResult{Status: 200, Pet: &testPet{ID: 7, Name: "Rex"}, Tags: []string{"good"}}
 	op := testOperation(t, d, OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
-		Retry: RetryPolicy{MaxRetries: NoRetries}, Fallback: FallbackPolicy{Kind: FallbackStatic, Static: static}})
+		Retry: RetryPolicy{Disabled: true}, Fallback: FallbackPolicy{Kind: FallbackStatic, Static: static}})
 	c := &HTTPClient{Doer: doer}
 	req, _ := http.NewRequest(http.MethodGet, "http://dep.test/pets/7", nil)
 	for i := range 2 {
@@ -169,7 +169,7 @@ func TestCachedFallbackConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	op := testOperation(t, d, OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
-		Retry: RetryPolicy{MaxRetries: NoRetries}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
+		Retry: RetryPolicy{Disabled: true}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
 	c := &HTTPClient{Doer: doer}
 	req, _ := http.NewRequest(http.MethodGet, "http://dep.test/pets/7", nil)
 	if _, err := DoHTTP(context.Background(), op, c, req, decodePetResult, nil); err != nil {

@@ -98,7 +98,7 @@ func TestDoHTTPCachedFallbackNeverCrossesCallers(t *testing.T) {
 					t.Fatal(err)
 				}
 				// Every call carries an idempotency key, new unless given.
-				op := testOperation(t, d, OperationPolicy{Name: "Get", Idempotency: ReadOnly, IdempotencyKey: "Idempotency-Key", Retry: RetryPolicy{MaxRetries: NoRetries},
+				op := testOperation(t, d, OperationPolicy{Name: "Get", Idempotency: ReadOnly, IdempotencyKey: "Idempotency-Key", Retry: RetryPolicy{Disabled: true},
 					Fallback: FallbackPolicy{Kind: FallbackCached, Shared: tt.shared}})
 				do := func(c call) (testPet, error) {
 					req, _ := http.NewRequest(http.MethodGet, rig.url+c.url, nil)

@@ -285,7 +285,7 @@ func driveReplicas(rs []*replica, dep *fakeDep, pace, d time.Duration) (calls, f
 }
 
 func readOp() runtime.OperationPolicy {
-	return runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly, Timeout: time.Second, Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries}}
+	return runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly, Timeout: time.Second, Retry: runtime.RetryPolicy{Disabled: true}}
 }
 
 // TestFleetBreakerOpensTogether: replicas calling a dependency that is

@@ -969,7 +969,7 @@ func BenchmarkDoHTTP(b *testing.B) {
 	cached := func(doer Doer) (*Operation, *HTTPClient) {
 		d, _ := NewDependency("pets", Policy{Budget: BudgetPolicy{Disabled: true}, Breaker: BreakerPolicy{Disabled: true}})
 		op, _ := d.Operation(OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
-			Retry: RetryPolicy{MaxRetries: NoRetries}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
+			Retry: RetryPolicy{Disabled: true}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
 		return op, &HTTPClient{Doer: doer}
 	}
 	b.Run("DoHTTP-cached", func(b *testing.B) {

@@ -49,10 +49,11 @@ type Operation struct {
 }
 
 // Operation returns the operation of d described by p, whose zero fields
-// take the package defaults. It fails on values out of range and on
-// policies that would be unsafe: hedging or a fallback on an operation that
-// is not [ReadOnly]. Retry settings on a non-idempotent operation are not an
-// error: they only say how to retry, and such an operation is never retried.
+// take the package defaults and whose Disabled flags turn off what they
+// name. It fails on values out of range and on policies that would be
+// unsafe: hedging or a fallback on an operation that is not [ReadOnly].
+// Retry settings on a non-idempotent operation are not an error: they only
+// say how to retry, and such an operation is never retried.
 //
 // An attempt timeout that is not below the total timeout is dropped, the
 // same rule as [Operation.With] applies ([OperationPolicy.AttemptTimeoutFits]):
@@ -91,16 +92,11 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	if !attemptFits(o.attemptTimeout, o.timeout) {
 		o.attemptTimeout = 0
 	}
-	o.maxRetries = maxRetriesOf(p.Retry.MaxRetries, bad)
+	o.maxRetries = maxRetriesOf(p.Retry, bad)
 	if o.idempotency == NotIdempotent {
 		o.maxRetries = 0
 	}
-	if o.maxHedges == 0 {
-		o.maxHedges = DefaultMaxHedges
-	}
-	if o.hedgeDelay > 0 && o.idempotency != ReadOnly {
-		bad("hedging needs a read-only operation, this one is %v", o.idempotency)
-	}
+	resolveHedge(o, bad)
 	resolveFallback(&o.fallback, o.idempotency, bad)
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("resilient: %s %s: %w", d.name, p.Name, err)
@@ -108,20 +104,38 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 	return o, nil
 }
 
-// maxRetriesOf returns the number of retries a policy's MaxRetries n
-// stands for: the default for zero, none for [NoRetries]; a negative n
-// other than NoRetries goes to bad.
-func maxRetriesOf(n int, bad func(string, ...any)) int {
-	switch {
+// maxRetriesOf returns the number of retries r stands for: none when
+// Disabled, the default for a zero MaxRetries; a negative MaxRetries goes
+// to bad.
+func maxRetriesOf(r RetryPolicy, bad func(string, ...any)) int {
+	switch n := r.MaxRetries; {
+	case n < 0:
+		bad("max retries %d is negative; set Disabled to turn retries off", n)
+		return 0
+	case r.Disabled:
+		return 0
 	case n == 0:
 		return DefaultMaxRetries
-	case n == NoRetries:
-		return 0
-	case n < 0:
-		bad("max retries %d is negative", n)
-		return 0
 	default:
 		return n
+	}
+}
+
+// resolveHedge gives a hedged operation its default number of hedges and
+// sends what is wrong with its hedging to bad: a number of hedges without
+// the delay that turns hedging on, or hedging on an operation that is not
+// read-only.
+func resolveHedge(o *Operation, bad func(string, ...any)) {
+	switch {
+	case o.maxHedges < 0:
+		bad("max hedges %d is negative", o.maxHedges)
+	case o.hedgeDelay == 0 && o.maxHedges > 0:
+		bad("%d hedges without a hedge delay: set the delay to hedge, or leave both zero", o.maxHedges)
+	case o.maxHedges == 0:
+		o.maxHedges = DefaultMaxHedges
+	}
+	if o.hedgeDelay > 0 && o.idempotency != ReadOnly {
+		bad("hedging needs a read-only operation, this one is %v", o.idempotency)
 	}
 }
 

@@ -95,9 +95,9 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 
 // WithMaxRetries overrides the number of retries after the first attempt.
 // n is read as [RetryPolicy.MaxRetries] is: zero means
-// [DefaultMaxRetries] and [NoRetries] (or any negative n) means none; use
-// [WithoutRetries] to turn retries off. It never makes a non-idempotent
-// operation retry.
+// [DefaultMaxRetries]. Turn retries off with [WithoutRetries] (a negative n,
+// which a policy refuses, also means none). It never makes a
+// non-idempotent operation retry.
 func WithMaxRetries(n int) CallOption {
 	return callOptionFunc(func(o *Operation) {
 		switch {

@@ -100,28 +100,28 @@ func TestAttemptCounts(t *testing.T) {
 	tests := []struct {
 		name         string
 		idempotency  runtime.Idempotency
-		maxRetries   int
+		retry        runtime.RetryPolicy
 		steps        []step
 		wantAttempts int64
 		wantErr      bool
 	}{
-		{"success first time", runtime.ReadOnly, 0, []step{ok}, 1, false},
-		{"503 twice then success", runtime.ReadOnly, 0, []step{{err: err503()}, {err: err503()}, ok}, 3, false},
-		{"503 always, default 2 retries", runtime.Idempotent, 0, []step{{err: err503()}}, 3, true},
-		{"503 always, 1 retry", runtime.Idempotent, 1, []step{{err: err503()}}, 2, true},
-		{"503 always, no retries", runtime.Idempotent, runtime.NoRetries, []step{{err: err503()}}, 1, true},
-		{"non-idempotent 503 never retried", runtime.NotIdempotent, 3, []step{{err: err503()}, ok}, 1, true},
-		{"404 never retried", runtime.ReadOnly, 0, []step{{err: fail(404, runtime.Rejected)}, ok}, 1, true},
-		{"500 never retried", runtime.ReadOnly, 0, []step{{err: fail(500, runtime.Failed)}, ok}, 1, true},
-		{"permanent never retried", runtime.ReadOnly, 0, []step{{err: runtime.MarkPermanent(errors.New("bad json"))}, ok}, 1, true},
-		{"unclassified error is transient", runtime.ReadOnly, 0, []step{{err: errors.New("connection reset")}, ok}, 2, false},
+		{"success first time", runtime.ReadOnly, runtime.RetryPolicy{}, []step{ok}, 1, false},
+		{"503 twice then success", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: err503()}, {err: err503()}, ok}, 3, false},
+		{"503 always, default 2 retries", runtime.Idempotent, runtime.RetryPolicy{}, []step{{err: err503()}}, 3, true},
+		{"503 always, 1 retry", runtime.Idempotent, runtime.RetryPolicy{MaxRetries: 1}, []step{{err: err503()}}, 2, true},
+		{"503 always, no retries", runtime.Idempotent, runtime.RetryPolicy{Disabled: true}, []step{{err: err503()}}, 1, true},
+		{"non-idempotent 503 never retried", runtime.NotIdempotent, runtime.RetryPolicy{MaxRetries: 3}, []step{{err: err503()}, ok}, 1, true},
+		{"404 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(404, runtime.Rejected)}, ok}, 1, true},
+		{"500 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(500, runtime.Failed)}, ok}, 1, true},
+		{"permanent never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: runtime.MarkPermanent(errors.New("bad json"))}, ok}, 1, true},
+		{"unclassified error is transient", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: errors.New("connection reset")}, ok}, 2, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				d := newDep(t, runtime.Policy{})
 				op := newOp(t, d, runtime.OperationPolicy{Idempotency: tt.idempotency, Timeout: 10 * time.Second,
-					Retry: runtime.RetryPolicy{MaxRetries: tt.maxRetries}})
+					Retry: tt.retry})
 				s := &script{steps: tt.steps}
 				_, err := runtime.Do(t.Context(), op, "", s.attempt)
 				if got := s.calls.Load(); got != tt.wantAttempts {
@@ -492,7 +492,7 @@ func TestBudgetBoundsRequestsToFailingDependency(t *testing.T) {
 func TestBudgetRefundedWhenCancelledMidBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// No floor and a ratio of 1: each call earns exactly one retry.
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 1, MinPerSecond: -1}, Breaker: runtime.BreakerPolicy{Disabled: true}})
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 1, DisableFloor: true}, Breaker: runtime.BreakerPolicy{Disabled: true}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
 			Retry: runtime.RetryPolicy{MaxRetries: 1, Base: time.Second, DisableJitter: true}})
 		s := &script{steps: []step{{err: err503()}}}
@@ -596,7 +596,7 @@ func TestBulkheadRejectsWithoutUnboundedWait(t *testing.T) {
 
 func TestBulkheadNoWaitRejectsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, MaxWait: runtime.NoWait}})
+		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 		s := &script{steps: []step{{latency: time.Second}}}
 		go runtime.Do(t.Context(), op, "", s.attempt)
@@ -661,7 +661,7 @@ func TestHedgingCancelsTheLoser(t *testing.T) {
 
 func TestNoHedgeWithoutBudget(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{MinPerSecond: -1}})
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second,
 			Hedge: runtime.HedgePolicy{Delay: 50 * time.Millisecond}})
 		s := &script{steps: []step{{latency: 200 * time.Millisecond}}}
@@ -679,7 +679,7 @@ func TestFallbackCachedIsMarkedDegraded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs := &countingObserver{}
 		d := newDep(t, runtime.Policy{}, runtime.WithObserver(obs))
-		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries},
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{Disabled: true},
 			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: time.Minute}})
 		good := func(context.Context) (string, error) { return "fresh", nil }
 		down := func(context.Context) (string, error) { return "", err503() }
@@ -719,7 +719,7 @@ func TestFallbackCachedIsMarkedDegraded(t *testing.T) {
 func TestFallbackStaticOnBreakerOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2}})
-		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries},
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{Disabled: true},
 			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "static"}})
 		down := func(context.Context) (string, error) { return "", err503() }
 		for range 2 {
@@ -753,12 +753,73 @@ func TestPolicyValidation(t *testing.T) {
 		{Breaker: runtime.BreakerPolicy{Window: -time.Second}},
 		{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: -1}},
 		{Budget: runtime.BudgetPolicy{Ratio: 2}},
+		// Off is a flag, never a negative value.
+		{Bulkhead: runtime.BulkheadPolicy{MaxWait: -1}},
+		{Budget: runtime.BudgetPolicy{MinPerSecond: -1}},
 	}
 	for _, p := range bad {
 		if _, err := runtime.NewDependency("d", p); err == nil {
 			t.Errorf("NewDependency(%+v) accepted an out-of-range policy", p)
 		}
 	}
+	d := newDep(t, runtime.Policy{})
+	badOps := []runtime.OperationPolicy{
+		{Idempotency: runtime.Idempotent, Retry: runtime.RetryPolicy{MaxRetries: -1}},
+		{Idempotency: runtime.ReadOnly, Hedge: runtime.HedgePolicy{MaxHedges: 2}},
+		{Idempotency: runtime.ReadOnly, Hedge: runtime.HedgePolicy{Delay: time.Millisecond, MaxHedges: -1}},
+	}
+	for _, p := range badOps {
+		if _, err := d.Operation(p); err == nil {
+			t.Errorf("Operation(%+v) accepted an out-of-range policy", p)
+		}
+	}
+}
+
+// TestZeroMeansDefault: every zero field of a policy resolves to its
+// documented default, and what is on by default is turned off by a flag.
+func TestZeroMeansDefault(t *testing.T) {
+	d := newDep(t, runtime.Policy{})
+	want := runtime.Policy{
+		Breaker: runtime.BreakerPolicy{FailureRate: runtime.DefaultFailureRate, MinimumCalls: runtime.DefaultMinimumCalls,
+			Window: runtime.DefaultBreakerWindow, OpenFor: runtime.DefaultOpenFor, HalfOpenProbes: runtime.DefaultHalfOpenProbes},
+		Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: runtime.DefaultMaxConcurrent, MaxWait: runtime.DefaultMaxWait},
+		Budget: runtime.BudgetPolicy{Ratio: runtime.DefaultBudgetRatio, MinPerSecond: runtime.DefaultBudgetMinPerSec,
+			MaxBalance: runtime.DefaultBudgetMaxBalance},
+		Throttle: runtime.ThrottlePolicy{Ratio: runtime.DefaultThrottleRatio, Window: runtime.DefaultThrottleWindow,
+			MaxReject: runtime.DefaultThrottleMaxReject, MinRequests: runtime.DefaultThrottleMinRequests},
+		Fleet: runtime.FleetPolicy{Prefix: runtime.DefaultFleetPrefix, SyncInterval: runtime.DefaultFleetSyncInterval,
+			StaleAfter: runtime.DefaultFleetStaleAfter},
+	}
+	if got := d.Policy(); got != want {
+		t.Errorf("Policy{} resolves to\n%+v, want\n%+v", got, want)
+	}
+	op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackCached}})
+	if op.MaxRetries() != runtime.DefaultMaxRetries || op.Timeout() != runtime.DefaultTimeout || op.Fallback().TTL != runtime.DefaultFallbackTTL {
+		t.Errorf("zero fields resolve to %d retries, total %v, fallback TTL %v; want the defaults", op.MaxRetries(), op.Timeout(), op.Fallback().TTL)
+	}
+	if op.EffectiveHedgeDelay() != 0 {
+		t.Errorf("zero HedgePolicy hedges after %v, want no hedging", op.EffectiveHedgeDelay())
+	}
+
+	off := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{DisableWait: true}, Budget: runtime.BudgetPolicy{DisableFloor: true}})
+	if p := off.Policy(); p.Bulkhead.MaxWait != 0 || p.Budget.MinPerSecond != 0 || !p.Bulkhead.DisableWait || !p.Budget.DisableFloor {
+		t.Errorf("the Disable flags resolve to %+v and %+v, want no wait and no floor", p.Bulkhead, p.Budget)
+	}
+	// A resolved policy given again resolves to itself.
+	again := newDep(t, off.Policy())
+	if again.Policy() != off.Policy() {
+		t.Errorf("resolving %+v again gives %+v", off.Policy(), again.Policy())
+	}
+	// No floor: a dependency that has seen no calls has no retry to pay with.
+	synctest.Test(t, func(t *testing.T) {
+		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
+		fresh := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
+		s := &script{steps: []step{{err: err503()}, ok}}
+		_, err := runtime.Do(t.Context(), fresh, "", s.attempt)
+		if !errors.Is(err, runtime.ErrBudgetExhausted) || s.calls.Load() != 1 {
+			t.Errorf("without a floor, the first call's retry: err %v after %d attempts, want ErrBudgetExhausted after 1", err, s.calls.Load())
+		}
+	})
 }
 
 // TestAttemptTimeoutNotBelowTotal: one rule for Dependency.Operation and
@@ -985,26 +1046,29 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 }
 
 // TestMaxRetriesOneRule: a retry count means the same in the policy and in
-// a per-call override: zero is the default, NoRetries none.
+// a per-call override: zero is the default; Disabled, WithoutRetries and a
+// negative override mean none.
 func TestMaxRetriesOneRule(t *testing.T) {
 	d := newDep(t, runtime.Policy{})
+	off := runtime.RetryPolicy{Disabled: true}
 	tests := []struct {
 		name   string
-		policy int
+		policy runtime.RetryPolicy
 		opts   []runtime.CallOption
 		want   int
 	}{
-		{"policy zero", 0, nil, runtime.DefaultMaxRetries},
-		{"policy NoRetries", runtime.NoRetries, nil, 0},
-		{"policy 4", 4, nil, 4},
-		{"WithMaxRetries(0)", runtime.NoRetries, []runtime.CallOption{runtime.WithMaxRetries(0)}, runtime.DefaultMaxRetries},
-		{"WithMaxRetries(NoRetries)", 4, []runtime.CallOption{runtime.WithMaxRetries(runtime.NoRetries)}, 0},
-		{"WithMaxRetries(1)", 4, []runtime.CallOption{runtime.WithMaxRetries(1)}, 1},
-		{"WithoutRetries", 4, []runtime.CallOption{runtime.WithoutRetries()}, 0},
+		{"policy zero", runtime.RetryPolicy{}, nil, runtime.DefaultMaxRetries},
+		{"policy Disabled", off, nil, 0},
+		{"policy Disabled wins over a count", runtime.RetryPolicy{MaxRetries: 4, Disabled: true}, nil, 0},
+		{"policy 4", runtime.RetryPolicy{MaxRetries: 4}, nil, 4},
+		{"WithMaxRetries(0)", off, []runtime.CallOption{runtime.WithMaxRetries(0)}, runtime.DefaultMaxRetries},
+		{"WithMaxRetries(-1)", runtime.RetryPolicy{MaxRetries: 4}, []runtime.CallOption{runtime.WithMaxRetries(-1)}, 0},
+		{"WithMaxRetries(1)", runtime.RetryPolicy{MaxRetries: 4}, []runtime.CallOption{runtime.WithMaxRetries(1)}, 1},
+		{"WithoutRetries", runtime.RetryPolicy{MaxRetries: 4}, []runtime.CallOption{runtime.WithoutRetries()}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.Idempotent, Retry: runtime.RetryPolicy{MaxRetries: tt.policy}})
+			op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.Idempotent, Retry: tt.policy})
 			if got := op.With(tt.opts...).MaxRetries(); got != tt.want {
 				t.Errorf("MaxRetries() = %d, want %d", got, tt.want)
 			}

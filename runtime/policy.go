@@ -36,14 +36,6 @@ const (
 	DefaultFleetStaleAfter   = time.Second
 )
 
-// NoRetries, set as [RetryPolicy.MaxRetries], disables retries. (Zero means
-// [DefaultMaxRetries].)
-const NoRetries = -1
-
-// NoWait, set as [BulkheadPolicy.MaxWait], makes a full bulkhead reject at
-// once. (Zero means [DefaultMaxWait].)
-const NoWait time.Duration = -1
-
 // Idempotency says what repeating an operation does, and so which of the
 // pipeline's repeats it may take part in. The zero value, [NotIdempotent], is
 // the safe one: such an operation is sent exactly once.
@@ -160,9 +152,11 @@ type BulkheadPolicy struct {
 	// widens it. Zero means [DefaultMaxConcurrent].
 	MaxConcurrent int
 	// MaxWait is how long a call waits for a permit before it is rejected
-	// with [ErrBulkheadFull]. Zero means [DefaultMaxWait]; [NoWait] rejects
-	// at once.
+	// with [ErrBulkheadFull]. Zero means [DefaultMaxWait].
 	MaxWait time.Duration
+	// DisableWait makes a full bulkhead reject a call at once instead of
+	// letting it wait MaxWait for a permit.
+	DisableWait bool
 }
 
 // BudgetPolicy configures the per-dependency retry budget: a token bucket
@@ -174,11 +168,14 @@ type BudgetPolicy struct {
 	Ratio float64
 	// MinPerSecond is the number of retries per second allowed whatever the
 	// traffic (the floor), also the size of its burst. Zero means
-	// [DefaultBudgetMinPerSec]; a negative value means no floor.
+	// [DefaultBudgetMinPerSec].
 	MinPerSecond float64
 	// MaxBalance bounds how many retries a long healthy period can bank.
 	// Zero means [DefaultBudgetMaxBalance].
 	MaxBalance float64
+	// DisableFloor removes the floor: retries are then paid for by
+	// traffic alone, and a dependency called rarely is hardly ever retried.
+	DisableFloor bool
 	// Disabled removes the budget: retries are then bounded only by
 	// [RetryPolicy.MaxRetries].
 	Disabled bool
@@ -237,10 +234,10 @@ type OperationPolicy struct {
 }
 
 // RetryPolicy says how an eligible operation is retried. Zero fields take
-// defaults.
+// defaults; Disabled turns retries off.
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt. Zero
-	// means [DefaultMaxRetries]; [NoRetries] disables retries.
+	// means [DefaultMaxRetries].
 	MaxRetries int
 	// Base is the backoff base: retry n (from 0) sleeps a random time in
 	// [0, min(Cap, Base·2^n)). Zero means [DefaultBackoffBase].
@@ -250,27 +247,31 @@ type RetryPolicy struct {
 	// MinAttempt is the least time that must remain before the deadline
 	// for an attempt to start: a call entering with less fails at once
 	// with a deadline error, and a retry whose backoff would leave less is
-	// not made. Typically the dependency's median latency. Zero means any
-	// positive time.
+	// not made. Typically the dependency's median latency. Zero, the
+	// default, asks for no more than some time left.
 	MinAttempt time.Duration
 	// DisableJitter sleeps the full min(Cap, Base·2^n) instead of a random
 	// share of it. Meant for tests and for tools that show the schedule.
 	DisableJitter bool
+	// Disabled turns retries off: every call makes one attempt (and its
+	// hedges, for a hedged read).
+	Disabled bool
 }
 
 // HedgePolicy configures hedging: when an attempt of a ReadOnly operation
 // has not answered after Delay, another one is started; the first success
 // wins and the others are cancelled. Hedges are paid from the retry budget
 // and need spare capacity: a bulkhead permit that leaves half the
-// bulkhead free.
+// bulkhead free. Hedging is asked for, never a default: the zero
+// HedgePolicy hedges nothing, and a Delay turns hedging on.
 type HedgePolicy struct {
 	// Delay is how long to wait before hedging, usually the dependency's
 	// p95 latency. It is a floor: the delay in force grows with the
-	// observed p90 (see [Operation.EffectiveHedgeDelay]). Zero disables
-	// hedging.
+	// observed p90 (see [Operation.EffectiveHedgeDelay]). Zero, the
+	// default, sends no hedge; MaxHedges then must be zero too.
 	Delay time.Duration
-	// MaxHedges is the number of hedges per attempt. Zero means
-	// [DefaultMaxHedges].
+	// MaxHedges is the number of hedges per attempt of a hedged operation.
+	// Zero means [DefaultMaxHedges].
 	MaxHedges int
 }
 

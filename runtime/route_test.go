@@ -235,9 +235,9 @@ func TestRouteTransportPipelineErrors(t *testing.T) {
 				return
 			}
 			io.WriteString(w, "ok")
-		}), Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, MaxWait: NoWait}}, PassUnmatched,
+		}), Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}}, PassUnmatched,
 			OperationPolicy{Name: "GET /pets", Idempotency: ReadOnly, Timeout: time.Second},
-			OperationPolicy{Name: "GET /slow", Idempotency: ReadOnly, Timeout: time.Second, Retry: RetryPolicy{MaxRetries: NoRetries}})
+			OperationPolicy{Name: "GET /slow", Idempotency: ReadOnly, Timeout: time.Second, Retry: RetryPolicy{Disabled: true}})
 
 		resp, err := client.Get("http://dep.test/pets")
 		if err != nil {

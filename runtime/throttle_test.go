@@ -154,7 +154,7 @@ func TestDoThrottledWhileShed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		op, err := d.Operation(OperationPolicy{Name: "Get", Idempotency: ReadOnly, Retry: RetryPolicy{MaxRetries: NoRetries}})
+		op, err := d.Operation(OperationPolicy{Name: "Get", Idempotency: ReadOnly, Retry: RetryPolicy{Disabled: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

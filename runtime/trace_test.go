@@ -102,7 +102,7 @@ func TestTracerHedgeAndRefusals(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		rec := &recTracer{}
-		d, err := NewDependency("pets", Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 4, MaxWait: NoWait}}, WithTracer(rec))
+		d, err := NewDependency("pets", Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 4, DisableWait: true}}, WithTracer(rec))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -452,8 +452,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -475,29 +476,18 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 16; retry budget 10% (default).
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         5 * time.Second,
-				OpenFor:        time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 16,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
+			Breaker:  resilient.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
+			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 10 * time.Millisecond},
 		},
 		// ListPets: read-only (GET), 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
@@ -506,48 +496,12 @@ func DefaultPolicy() Policy {
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 300 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// CreatePet: idempotent, 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; key in Idempotency-Key.
-		CreatePet: resilient.OperationPolicy{
-			Name:           "CreatePet",
-			Idempotency:    resilient.Idempotent,
-			IdempotencyKey: "Idempotency-Key",
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 300 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		CreatePet: resilient.OperationPolicy{Name: "CreatePet", Idempotency: resilient.Idempotent, IdempotencyKey: "Idempotency-Key", Timeout: 2 * time.Second, AttemptTimeout: 300 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
 		// DeletePet: idempotent (DELETE), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		DeletePet: resilient.OperationPolicy{
-			Name:           "DeletePet",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 560 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		DeletePet: resilient.OperationPolicy{Name: "DeletePet", Idempotency: resilient.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
 		// GetPet: read-only (GET), 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
 			Name:           "GetPet",
@@ -555,47 +509,12 @@ func DefaultPolicy() Policy {
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 300 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// UpdatePet: idempotent (PUT), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		UpdatePet: resilient.OperationPolicy{
-			Name:           "UpdatePet",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 560 * time.Millisecond,
-			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		UpdatePet: resilient.OperationPolicy{Name: "UpdatePet", Idempotency: resilient.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
 		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
-		AdoptPet: resilient.OperationPolicy{
-			Name:           "AdoptPet",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		AdoptPet: resilient.OperationPolicy{Name: "AdoptPet", Timeout: 2 * time.Second, ConnectTimeout: 100 * time.Millisecond},
 	}
 }
 

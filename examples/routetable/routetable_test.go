@@ -237,7 +237,7 @@ func TestOapiCodegenClientGetsThePipeline(t *testing.T) {
 		defer srv.Close()
 		// No floor, and nothing banked yet: the first retry is refused.
 		c := client(t, srv, routetable.WithPolicy(func(p *routetable.Policy) {
-			p.Dependency.Budget = runtime.BudgetPolicy{Ratio: 0.1, MinPerSecond: -1}
+			p.Dependency.Budget = runtime.BudgetPolicy{Ratio: 0.1, DisableFloor: true}
 		}))
 		resp, err := c.GetPetWithResponse(ctx, "7")
 		if err != nil || resp.StatusCode() != http.StatusServiceUnavailable {

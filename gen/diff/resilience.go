@@ -133,7 +133,7 @@ func dependencyValues() []struct {
 		{"bulkhead", "bulkhead.maxConcurrent", func(d *policyspec.Dependency) string {
 			b := d.Policy.Bulkhead
 			wait := short(b.MaxWait)
-			if b.MaxWait == runtime.NoWait {
+			if b.DisableWait {
 				wait = "none"
 			}
 			return fmt.Sprintf("%d concurrent, wait %s", b.MaxConcurrent, wait)

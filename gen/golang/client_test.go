@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"regexp"
 	"strings"
 	"testing/fstest"
 
@@ -210,9 +211,12 @@ paths:
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("warnings = %q, want [%q]", got, want)
 	}
+	// GetNote keeps no fallback: its literal is one line without one.
+	if !regexp.MustCompile(`(?m)^\s*GetNote: resilient\.OperationPolicy\{Name: "GetNote", [^\n]*\},$`).Match(code) || bytes.Contains(code, []byte("FallbackNone")) {
+		t.Errorf("GetNote's policy has a fallback:\n%s", code)
+	}
 	for _, line := range []string{
-		"Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},",
-		"Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{\"n\":0,\"why\":\"<unknown> & stale\"}`)},",
+		"resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{\"n\":0,\"why\":\"<unknown> & stale\"}`)},",
 		"if p.GetCount.Fallback.Static, err = staticFallback[GetCountResponse](p.GetCount.Fallback.Static); err != nil {",
 	} {
 		if !bytes.Contains(code, []byte(line)) {

@@ -70,17 +70,15 @@ type PolicyEntry struct {
 //	func DefaultPolicy() Policy {
 //		return Policy{
 //			// Dependency: breaker at 50% of 20 calls (default), ...
-//			Dependency: resilient.Policy{...},
+//			Dependency: resilient.Policy{},
 //			// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); ...
-//			GetPet: resilient.OperationPolicy{
-//				Name:               "GetPet",
-//				Idempotency:        resilient.ReadOnly,
-//				Timeout:            6300 * time.Millisecond,
-//				KeepCallerDeadline: true,
-//				...
-//			},
+//			GetPet: resilient.OperationPolicy{Name: "GetPet", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, ...},
 //		}
 //	}
+//
+// The literals hold only what the spec, the policy file or a derivation
+// set (see [policyspec.Operation.Minimal]); every field left out is zero,
+// which the runtime reads as its default.
 func EmitPolicyTable(f *jen.File, t PolicyTable) {
 	fields := []jen.Code{
 		comments([]string{"Dependency is shared by all operations: circuit breaker, bulkhead and", "retry budget."}).
@@ -88,7 +86,7 @@ func EmitPolicyTable(f *jen.File, t PolicyTable) {
 	}
 	entries := []jen.Code{
 		comments([]string{"Dependency: " + t.Dependency.Summary().Annotated() + "."}).
-			Id("Dependency").Op(":").Add(DependencyPolicyLiteral(t.Dependency.Policy)),
+			Id("Dependency").Op(":").Add(DependencyPolicyLiteral(t.Dependency.Minimal())),
 	}
 	elsewhere := map[string]bool{}
 	for _, part := range t.Parts {
@@ -100,15 +98,18 @@ func EmitPolicyTable(f *jen.File, t PolicyTable) {
 		fields = append(fields, comments([]string{e.Doc}).Id(e.Name).Add(rt("OperationPolicy")))
 		if !elsewhere[e.Name] {
 			entries = append(entries, comments([]string{entryComment(e)}).
-				Id(e.Name).Op(":").Add(OperationPolicyLiteral(e.Policy.Policy, e.Static)))
+				Id(e.Name).Op(":").Add(OperationPolicyLiteral(e.Policy.Minimal(), e.Static)))
 		}
 	}
 	f.Add(comments(t.TypeDoc).Type().Id(t.Type).Struct(fields...))
 	doc := append(append([]string(nil), t.FuncDoc...),
 		"",
-		"Each entry's comment notes the values nobody wrote: \"(default)\" for a",
-		"built-in default, \"(guess)\" for one that measured latency should",
-		"replace, and for a derived value how it was computed.",
+		"The literal writes only the values the spec, the policy file or a",
+		"derivation set, and the guessed timeouts; a field it leaves out is zero,",
+		"which the runtime package reads as its default. Each entry's comment",
+		"notes the values nobody wrote: \"(default)\" for a built-in default,",
+		"\"(guess)\" for one that measured latency should replace, and for a",
+		"derived value how it was computed.",
 	)
 	literal := jen.Id(t.Type).Add(lines("{", "}", entries...))
 	if len(t.Parts) == 0 {
@@ -123,7 +124,7 @@ func EmitPolicyTable(f *jen.File, t PolicyTable) {
 		var set []jen.Code
 		for _, e := range part.Entries {
 			set = append(set, comments([]string{entryComment(e)}).
-				Id("p").Dot(e.Name).Op("=").Add(OperationPolicyLiteral(e.Policy.Policy, e.Static)))
+				Id("p").Dot(e.Name).Op("=").Add(OperationPolicyLiteral(e.Policy.Minimal(), e.Static)))
 		}
 		part.File.Add(comments([]string{
 			"defaults" + part.Suffix + " sets, for [" + t.Func + "], the policy resolved at",
@@ -143,115 +144,153 @@ func entryComment(e PolicyEntry) string {
 // kv is one "Key: value" element of a keyed composite literal.
 func kv(key string, value jen.Code) jen.Code { return jen.Id(key).Op(":").Add(value) }
 
-// DependencyPolicyLiteral writes p as a resilient.Policy literal, every
-// field explicit but Disabled, which appears only when true, and Fleet,
-// which appears only when the policy declares a fleet: its store and key
-// prefix, and its sync interval and staleness bound when not zero (the
-// policy vocabulary never sets them).
-func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
-	maxWait := DurationLiteral(p.Bulkhead.MaxWait)
-	if p.Bulkhead.MaxWait == runtime.NoWait {
-		maxWait = rt("NoWait")
-	}
-	breaker := []jen.Code{
-		kv("FailureRate", jen.Lit(p.Breaker.FailureRate)),
-		kv("MinimumCalls", jen.Lit(int(p.Breaker.MinimumCalls))),
-		kv("Window", DurationLiteral(p.Breaker.Window)),
-		kv("OpenFor", DurationLiteral(p.Breaker.OpenFor)),
-		kv("HalfOpenProbes", jen.Lit(int(p.Breaker.HalfOpenProbes))),
-	}
-	if p.Breaker.Disabled {
-		breaker = append(breaker, kv("Disabled", jen.True()))
-	}
-	budget := []jen.Code{
-		kv("Ratio", jen.Lit(p.Budget.Ratio)),
-		kv("MinPerSecond", jen.Lit(p.Budget.MinPerSecond)),
-		kv("MaxBalance", jen.Lit(p.Budget.MaxBalance)),
-	}
-	if p.Budget.Disabled {
-		budget = append(budget, kv("Disabled", jen.True()))
-	}
-	fields := []jen.Code{
-		kv("Breaker", rt("BreakerPolicy").Add(lines("{", "}", breaker...))),
-		kv("Bulkhead", rt("BulkheadPolicy").Add(lines("{", "}",
-			kv("MaxConcurrent", jen.Lit(p.Bulkhead.MaxConcurrent)),
-			kv("MaxWait", maxWait),
-		))),
-		kv("Budget", rt("BudgetPolicy").Add(lines("{", "}", budget...))),
-	}
-	if p.Fleet != (runtime.FleetPolicy{}) {
-		// Fleet: resilient.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
-		fleet := []jen.Code{kv("Store", jen.Lit(p.Fleet.Store)), kv("Prefix", jen.Lit(p.Fleet.Prefix))}
-		if p.Fleet.SyncInterval != 0 {
-			fleet = append(fleet, kv("SyncInterval", DurationLiteral(p.Fleet.SyncInterval)))
-		}
-		if p.Fleet.StaleAfter != 0 {
-			fleet = append(fleet, kv("StaleAfter", DurationLiteral(p.Fleet.StaleAfter)))
-		}
-		fields = append(fields, kv("Fleet", rt("FleetPolicy").Add(lines("{", "}", fleet...))))
-	}
-	return rt("Policy").Add(lines("{", "}", fields...))
+// fieldList gathers the fields of a policy literal that are not zero, in
+// the order of the struct's declaration.
+type fieldList struct {
+	items []jen.Code
+	// nested: a field is itself a literal.
+	nested bool
 }
 
-// OperationPolicyLiteral writes p as a resilient.OperationPolicy literal,
-// every field explicit but IdempotencyKey, KeepCallerDeadline (a guessed
-// total), DisableJitter and Fallback.Shared, which appear only when set. static is the JSON text of
-// a static fallback value, written as a json.RawMessage in place of the
-// fallback's TTL; empty for none.
+func (l *fieldList) add(key string, v jen.Code) { l.items = append(l.items, kv(key, v)) }
+
+func (l *fieldList) duration(key string, d time.Duration) {
+	if d != 0 {
+		l.add(key, DurationLiteral(d))
+	}
+}
+
+func (l *fieldList) flag(key string, on bool) {
+	if on {
+		l.add(key, jen.True())
+	}
+}
+
+func (l *fieldList) sub(key string, lit *jen.Statement) {
+	if lit != nil {
+		l.add(key, lit)
+		l.nested = true
+	}
+}
+
+// literal writes the fields as a literal of the runtime's type typ: on one
+// line when none of them is a literal, else one field per line. It
+// returns nil when there is no field and empty is false.
+func (l *fieldList) literal(typ string, empty bool) *jen.Statement {
+	switch {
+	case len(l.items) == 0 && !empty:
+		return nil
+	case l.nested:
+		return rt(typ).Add(lines("{", "}", l.items...))
+	}
+	return rt(typ).Values(l.items...)
+}
+
+// num is a number of a policy literal, left out when zero.
+func num[T int | float64](l *fieldList, key string, v T) {
+	if v != 0 {
+		l.add(key, jen.Lit(v))
+	}
+}
+
+// DependencyPolicyLiteral writes p as a resilient.Policy literal with only
+// its fields that are not zero: the runtime reads a zero field as its
+// default. Each part (Breaker, Bulkhead, …) is written on one line, and
+// left out when zero; a policy of defaults is "resilient.Policy{}".
+func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
+	var breaker, bulkhead, budget, throttle, fleet, all fieldList
+	num(&breaker, "FailureRate", p.Breaker.FailureRate)
+	num(&breaker, "MinimumCalls", int(p.Breaker.MinimumCalls))
+	breaker.duration("Window", p.Breaker.Window)
+	breaker.duration("OpenFor", p.Breaker.OpenFor)
+	num(&breaker, "HalfOpenProbes", int(p.Breaker.HalfOpenProbes))
+	breaker.flag("Disabled", p.Breaker.Disabled)
+	num(&bulkhead, "MaxConcurrent", p.Bulkhead.MaxConcurrent)
+	bulkhead.duration("MaxWait", p.Bulkhead.MaxWait)
+	bulkhead.flag("DisableWait", p.Bulkhead.DisableWait)
+	num(&budget, "Ratio", p.Budget.Ratio)
+	num(&budget, "MinPerSecond", p.Budget.MinPerSecond)
+	num(&budget, "MaxBalance", p.Budget.MaxBalance)
+	budget.flag("DisableFloor", p.Budget.DisableFloor)
+	budget.flag("Disabled", p.Budget.Disabled)
+	num(&throttle, "Ratio", p.Throttle.Ratio)
+	throttle.duration("Window", p.Throttle.Window)
+	num(&throttle, "MaxReject", p.Throttle.MaxReject)
+	num(&throttle, "MinRequests", p.Throttle.MinRequests)
+	throttle.flag("Disabled", p.Throttle.Disabled)
+	if p.Fleet.Store != "" {
+		fleet.add("Store", jen.Lit(p.Fleet.Store))
+	}
+	if p.Fleet.Prefix != "" {
+		fleet.add("Prefix", jen.Lit(p.Fleet.Prefix))
+	}
+	fleet.duration("SyncInterval", p.Fleet.SyncInterval)
+	fleet.duration("StaleAfter", p.Fleet.StaleAfter)
+	all.sub("Breaker", breaker.literal("BreakerPolicy", false))
+	all.sub("Bulkhead", bulkhead.literal("BulkheadPolicy", false))
+	all.sub("Budget", budget.literal("BudgetPolicy", false))
+	all.sub("Throttle", throttle.literal("ThrottlePolicy", false))
+	all.sub("Fleet", fleet.literal("FleetPolicy", false))
+	return all.literal("Policy", true)
+}
+
+// OperationPolicyLiteral writes p as a resilient.OperationPolicy literal
+// with its Name and its fields that are not zero: the runtime reads a zero
+// field as its default. It is one line when only plain fields are set,
+// such as
+//
+//	resilient.OperationPolicy{Name: "GetPet", Idempotency: resilient.ReadOnly}
+//
+// else one field per line, each part (Retry, Hedge, Fallback) on one.
+// static is the JSON text of a static fallback value, written as a
+// json.RawMessage; empty for none.
 func OperationPolicyLiteral(p runtime.OperationPolicy, static string) *jen.Statement {
-	idem := map[runtime.Idempotency]string{runtime.NotIdempotent: "NotIdempotent", runtime.Idempotent: "Idempotent", runtime.ReadOnly: "ReadOnly"}[p.Idempotency]
-	maxRetries := jen.Lit(p.Retry.MaxRetries)
-	if p.Retry.MaxRetries == runtime.NoRetries {
-		maxRetries = rt("NoRetries")
-	}
-	retry := []jen.Code{
-		kv("MaxRetries", maxRetries),
-		kv("Base", DurationLiteral(p.Retry.Base)),
-		kv("Cap", DurationLiteral(p.Retry.Cap)),
-		kv("MinAttempt", DurationLiteral(p.Retry.MinAttempt)),
-	}
-	if p.Retry.DisableJitter {
-		retry = append(retry, kv("DisableJitter", jen.True()))
-	}
-	fields := []jen.Code{
-		kv("Name", jen.Lit(p.Name)),
-		kv("Idempotency", rt(idem)),
+	var retry, hedge, all fieldList
+	num(&retry, "MaxRetries", p.Retry.MaxRetries)
+	retry.duration("Base", p.Retry.Base)
+	retry.duration("Cap", p.Retry.Cap)
+	retry.duration("MinAttempt", p.Retry.MinAttempt)
+	retry.flag("DisableJitter", p.Retry.DisableJitter)
+	retry.flag("Disabled", p.Retry.Disabled)
+	hedge.duration("Delay", p.Hedge.Delay)
+	num(&hedge, "MaxHedges", p.Hedge.MaxHedges)
+
+	all.add("Name", jen.Lit(p.Name))
+	if p.Idempotency != runtime.NotIdempotent {
+		idem := map[runtime.Idempotency]string{runtime.Idempotent: "Idempotent", runtime.ReadOnly: "ReadOnly"}[p.Idempotency]
+		all.add("Idempotency", rt(idem))
 	}
 	if p.IdempotencyKey != "" {
-		fields = append(fields, kv("IdempotencyKey", jen.Lit(p.IdempotencyKey)))
+		all.add("IdempotencyKey", jen.Lit(p.IdempotencyKey))
 	}
-	fields = append(fields, kv("Timeout", DurationLiteral(p.Timeout)))
-	if p.KeepCallerDeadline {
-		fields = append(fields, kv("KeepCallerDeadline", jen.True()))
-	}
-	return rt("OperationPolicy").Add(lines("{", "}", append(fields,
-		kv("AttemptTimeout", DurationLiteral(p.AttemptTimeout)),
-		kv("ConnectTimeout", DurationLiteral(p.ConnectTimeout)),
-		kv("Retry", rt("RetryPolicy").Add(lines("{", "}", retry...))),
-		kv("Hedge", rt("HedgePolicy").Values(
-			kv("Delay", DurationLiteral(p.Hedge.Delay)),
-			kv("MaxHedges", jen.Lit(p.Hedge.MaxHedges)),
-		)),
-		kv("Fallback", fallbackLiteral(p.Fallback, static)),
-	)...))
+	all.duration("Timeout", p.Timeout)
+	all.flag("KeepCallerDeadline", p.KeepCallerDeadline)
+	all.duration("AttemptTimeout", p.AttemptTimeout)
+	all.duration("ConnectTimeout", p.ConnectTimeout)
+	all.sub("Retry", retry.literal("RetryPolicy", false))
+	all.sub("Hedge", hedge.literal("HedgePolicy", false))
+	all.sub("Fallback", fallbackLiteral(p.Fallback, static))
+	return all.literal("OperationPolicy", true)
 }
 
-// fallbackLiteral writes a FallbackPolicy, with Shared only when true; a
-// static value goes in as JSON text.
+// fallbackLiteral writes a FallbackPolicy's fields that are not zero, a
+// static value as JSON text; nil for none.
 func fallbackLiteral(f runtime.FallbackPolicy, static string) *jen.Statement {
-	kind := map[runtime.FallbackKind]string{runtime.FallbackNone: "FallbackNone", runtime.FallbackCached: "FallbackCached", runtime.FallbackStatic: "FallbackStatic"}[f.Kind]
-	if static == "" {
-		fields := []jen.Code{kv("Kind", rt(kind)), kv("TTL", DurationLiteral(f.TTL))}
-		if f.Shared {
-			fields = append(fields, kv("Shared", jen.True()))
+	var l fieldList
+	if f.Kind != runtime.FallbackNone {
+		kind := map[runtime.FallbackKind]string{runtime.FallbackCached: "FallbackCached", runtime.FallbackStatic: "FallbackStatic"}[f.Kind]
+		l.add("Kind", rt(kind))
+	}
+	l.duration("TTL", f.TTL)
+	if static != "" {
+		text := jen.Lit(static)
+		if rawStringOK(static) {
+			text = jen.Id("`" + static + "`")
 		}
-		return rt("FallbackPolicy").Values(fields...)
+		l.add("Static", jen.Qual("encoding/json", "RawMessage").Call(text))
 	}
-	text := jen.Lit(static)
-	if rawStringOK(static) {
-		text = jen.Id("`" + static + "`")
-	}
-	return rt("FallbackPolicy").Values(kv("Kind", rt(kind)), kv("Static", jen.Qual("encoding/json", "RawMessage").Call(text)))
+	l.flag("Shared", f.Shared)
+	return l.literal("FallbackPolicy", false)
 }
 
 // DurationLiteral writes d the way people do: 0, time.Second,
@@ -305,8 +344,9 @@ func emitPolicyTable(f *jen.File, v *clientView, parts []*filePart) {
 		TypeDoc: []string{
 			"Policy is the resilience policy of a Client: the dependency-wide part and",
 			"one entry per operation. [DefaultPolicy] returns the one resolved at",
-			"generation time; [WithPolicy] changes it without regenerating. Zero",
-			"fields take the runtime package's defaults.",
+			"generation time; [WithPolicy] changes it without regenerating. A zero",
+			"field takes the runtime package's default; a Disabled flag turns off",
+			"what is on by default.",
 		},
 		FuncDoc: []string{
 			"DefaultPolicy returns the policy resolved at generation time from the",

@@ -218,6 +218,7 @@ func TestStreamRules(t *testing.T) {
 	retry := map[string]any{"retry": map[string]any{"maxRetries": 2}}
 	hedge := map[string]any{"hedge": map[string]any{"delay": "50ms"}}
 	cached := map[string]any{"fallback": map[string]any{"kind": "cached"}}
+	const noRetries = -1
 	static := map[string]any{"fallback": map[string]any{"kind": "static", "value": map[string]any{}}}
 	tests := []struct {
 		name   string
@@ -226,14 +227,15 @@ func TestStreamRules(t *testing.T) {
 		// fileRetry puts a retry block on the (resilient.v1.file) option.
 		fileRetry bool
 		errs      []string
-		// wantRetries is the resolved MaxRetries, unchecked when zero.
+		// wantRetries is the resolved MaxRetries, unchecked when zero;
+		// noRetries means none (Retry.Disabled).
 		wantRetries  int
 		wantFallback bool
 	}{
 		{"unary, retried", ir.Unary, retry, false, nil, 2, false},
-		{"client stream, retry on the method", ir.ClientStreaming, retry, false, []string{"s.proto:7:3 E-RETRY-STREAM"}, runtime.NoRetries, false},
-		{"bidi stream, hedge on the method", ir.BidiStreaming, hedge, false, []string{"s.proto:7:3 E-RETRY-STREAM"}, runtime.NoRetries, false},
-		{"client stream, retry from the file: left out", ir.ClientStreaming, nil, true, nil, runtime.NoRetries, false},
+		{"client stream, retry on the method", ir.ClientStreaming, retry, false, []string{"s.proto:7:3 E-RETRY-STREAM"}, noRetries, false},
+		{"bidi stream, hedge on the method", ir.BidiStreaming, hedge, false, []string{"s.proto:7:3 E-RETRY-STREAM"}, noRetries, false},
+		{"client stream, retry from the file: left out", ir.ClientStreaming, nil, true, nil, noRetries, false},
 		{"server stream, retry from the file: kept", ir.ServerStreaming, nil, true, nil, 3, false},
 		{"server stream, cached fallback", ir.ServerStreaming, cached, false, []string{"s.proto:7:3 E-FALLBACK-STREAM"}, 0, false},
 		{"unary, static fallback", ir.Unary, static, false, []string{"s.proto:7:3 E-FALLBACK-STATIC"}, 0, false},
@@ -254,10 +256,13 @@ func TestStreamRules(t *testing.T) {
 			if p.Name != "/p.S/Op" {
 				t.Errorf("policy name = %q, want the full method /p.S/Op", p.Name)
 			}
-			if tt.wantRetries != 0 && p.Retry.MaxRetries != tt.wantRetries {
-				t.Errorf("MaxRetries = %d, want %d", p.Retry.MaxRetries, tt.wantRetries)
+			switch {
+			case tt.wantRetries == noRetries && (!p.Retry.Disabled || p.Retry.MaxRetries != 0):
+				t.Errorf("Retry = %+v, want Disabled", p.Retry)
+			case tt.wantRetries > 0 && (p.Retry.MaxRetries != tt.wantRetries || p.Retry.Disabled):
+				t.Errorf("Retry = %+v, want %d retries", p.Retry, tt.wantRetries)
 			}
-			if tt.wantRetries == runtime.NoRetries && (p.Hedge != runtime.HedgePolicy{}) {
+			if tt.wantRetries == noRetries && (p.Hedge != runtime.HedgePolicy{}) {
 				t.Errorf("Hedge = %+v, want none on a stream of requests", p.Hedge)
 			}
 			if got := p.Fallback.Kind != runtime.FallbackNone; got != tt.wantFallback {

@@ -160,7 +160,7 @@ func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 	p := &res.Policy
 	p.Fallback = runtime.FallbackPolicy{}
 	if op.RPC.ClientStreams() {
-		p.Retry.MaxRetries = runtime.NoRetries
+		p.Retry.MaxRetries, p.Retry.Disabled = 0, true
 		p.Hedge = runtime.HedgePolicy{}
 		res.Sources["retry.maxRetries"] = policyspec.Source{Origin: policyspec.OriginDerived, Basis: op.RPC.Kind.String() + ": never retried"}
 	}

@@ -268,7 +268,7 @@ func TestBreaker(t *testing.T) {
 func TestBulkheadFull(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, MaxWait: runtime.NoWait}})
+		dep := newDependency(t, obs, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly})
 		release := make(chan struct{})
 		go runtime.Do(context.Background(), op, "", func(context.Context) (int, error) {
@@ -295,7 +295,7 @@ func TestBulkheadFull(t *testing.T) {
 func TestBudgetExhausted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{Budget: runtime.BudgetPolicy{MinPerSecond: -1}})
+		dep := newDependency(t, obs, runtime.Policy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.Idempotent})
 		_, err := runtime.Do(context.Background(), op, "", func(context.Context) (int, error) { return 0, unavailable() })
 		if !errors.Is(err, runtime.ErrBudgetExhausted) {
@@ -316,7 +316,7 @@ func TestDegraded(t *testing.T) {
 		obs, reader := newObserver(t)
 		dep := newDependency(t, obs, runtime.Policy{})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly,
-			Retry:    runtime.RetryPolicy{MaxRetries: runtime.NoRetries},
+			Retry:    runtime.RetryPolicy{Disabled: true},
 			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "unknown pet"}})
 		v, err := runtime.Do(context.Background(), op, "", func(context.Context) (string, error) { return "", unavailable() })
 		if v != "unknown pet" || !runtime.IsDegraded(err) {

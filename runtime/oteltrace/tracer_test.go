@@ -209,7 +209,7 @@ func TestRefusedAndDegradedCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	op, err := dep.Operation(runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly, Timeout: time.Second,
-		Retry:    runtime.RetryPolicy{MaxRetries: runtime.NoRetries},
+		Retry:    runtime.RetryPolicy{Disabled: true},
 		Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "default"}})
 	if err != nil {
 		t.Fatal(err)

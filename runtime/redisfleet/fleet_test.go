@@ -151,7 +151,7 @@ func TestReplicasOpenTogether(t *testing.T) {
 	}{{"local", false}, {"fleet", true}} {
 		t.Run(tt.name, func(t *testing.T) {
 			tg := newTarget(t)
-			cfg := replicaConfig{Target: tg.srv.URL, Pace: pace, Policy: breakerPolicy(), Retries: runtime.NoRetries}
+			cfg := replicaConfig{Target: tg.srv.URL, Pace: pace, Policy: breakerPolicy(), Retries: -1}
 			if tt.fleet {
 				cfg.Redis = srv.Addr()
 				cfg.Policy.Fleet.Prefix = "open-together:"
@@ -244,7 +244,7 @@ func TestReplicaProcesses(t *testing.T) {
 	}{{"local", false}, {"fleet", true}} {
 		t.Run(tt.name, func(t *testing.T) {
 			tg := newTarget(t)
-			cfg := replicaConfig{Target: tg.srv.URL, Pace: pace, Policy: breakerPolicy(), Retries: runtime.NoRetries}
+			cfg := replicaConfig{Target: tg.srv.URL, Pace: pace, Policy: breakerPolicy(), Retries: -1}
 			if tt.fleet {
 				cfg.Redis = srv.Addr()
 				cfg.Policy.Fleet.Prefix = "processes:"

@@ -119,7 +119,7 @@ type replicaConfig struct {
 	Target string
 	Pace   time.Duration
 	Policy runtime.Policy
-	// Retries is the operation's MaxRetries (runtime.NoRetries for none).
+	// Retries is the operation's MaxRetries; negative for none.
 	Retries int
 	// DefaultClient gives the replica a go-redis client with the
 	// default options (3 s read timeout, 3 retries, contexts' deadlines
@@ -214,7 +214,7 @@ func newReplica(cfg replicaConfig) (*replica, error) {
 	}
 	r.dep = dep
 	r.op, err = dep.Operation(runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly, Timeout: time.Second,
-		Retry: runtime.RetryPolicy{MaxRetries: cfg.Retries, Base: 5 * time.Millisecond, Cap: 5 * time.Millisecond}})
+		Retry: runtime.RetryPolicy{MaxRetries: max(cfg.Retries, 0), Disabled: cfg.Retries < 0, Base: 5 * time.Millisecond, Cap: 5 * time.Millisecond}})
 	if err != nil {
 		return nil, err
 	}

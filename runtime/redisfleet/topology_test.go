@@ -185,7 +185,7 @@ func TestCluster(t *testing.T) {
 	}
 
 	tg := newTarget(t)
-	cfg := replicaConfig{Target: tg.srv.URL, Pace: pace, Policy: breakerPolicy(), Retries: runtime.NoRetries, Cluster: nodes}
+	cfg := replicaConfig{Target: tg.srv.URL, Pace: pace, Policy: breakerPolicy(), Retries: -1, Cluster: nodes}
 	cfg.Policy.Fleet.Prefix = "cluster:"
 	down := time.Now()
 	tg.down.Store(true)
@@ -242,7 +242,7 @@ sentinel parallel-syncs fleet 1
 
 	tg := newTarget(t)
 	p := breakerPolicy()
-	cfg := replicaConfig{Target: tg.srv.URL, Pace: 20 * time.Millisecond, Policy: p, Retries: runtime.NoRetries,
+	cfg := replicaConfig{Target: tg.srv.URL, Pace: 20 * time.Millisecond, Policy: p, Retries: -1,
 		Sentinels: []string{sentinel.addr()}, Master: "fleet"}
 	cfg.Policy.Fleet.Prefix = "sentinel:"
 	const n = 10

@@ -308,7 +308,7 @@ func TestInvokeCachedFallbackNeverCrossesCallers(t *testing.T) {
 					return wrapperspb.String("answer for " + strings.Join(md.Get("authorization"), ",")), nil
 				}}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries},
+				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{Disabled: true},
 					Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackCached, Shared: tt.shared}})
 				do := func(c call) (*wrapperspb.StringValue, error) {
 					ctx := t.Context()
@@ -376,7 +376,7 @@ func TestInvokeFallbackAnswersNotShared(t *testing.T) {
 				}}
 				cc := serveBufconn(t, s)
 				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly,
-					Retry: runtime.RetryPolicy{MaxRetries: runtime.NoRetries}, Fallback: fb})
+					Retry: runtime.RetryPolicy{Disabled: true}, Fallback: fb})
 				do := func() (*wrapperspb.StringValue, error) {
 					return resilientgrpc.Invoke[wrapperspb.StringValue](t.Context(), cc, op, unaryMethod, wrapperspb.String("q"))
 				}

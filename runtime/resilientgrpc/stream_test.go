@@ -130,7 +130,7 @@ func TestServerStreamPermitWhileEstablishing(t *testing.T) {
 					}
 				}}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, MaxWait: runtime.NoWait}},
+				op := newOp(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
 					runtime.OperationPolicy{Name: "List", Idempotency: runtime.ReadOnly})
 				ctx, cancel := context.WithCancel(t.Context())
 				defer cancel()

@@ -287,7 +287,7 @@ func TestInvokeBulkhead(t *testing.T) {
 			}
 		}}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 2, MaxWait: runtime.NoWait}},
+		op := newOp(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 2, DisableWait: true}},
 			runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent})
 
 		const callers = 5

@@ -472,8 +472,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -495,33 +496,19 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "petstore-redis".
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         5 * time.Second,
-				OpenFor:        time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 36,
-				MaxWait:       15 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
-			Fleet: resilient.FleetPolicy{
-				Store:  "petstore-redis",
-				Prefix: "petstore:",
-			},
+			Breaker:  resilient.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
+			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
+			Fleet:    resilient.FleetPolicy{Store: "petstore-redis", Prefix: "petstore:"},
 		},
 		// ListPets: read-only (GET), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
@@ -530,14 +517,9 @@ func DefaultPolicy() Policy {
 			Timeout:        500 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Hedge:          resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// CreatePet: idempotent, 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreatePet: resilient.OperationPolicy{
@@ -547,14 +529,7 @@ func DefaultPolicy() Policy {
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// DeletePet: idempotent (DELETE), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		DeletePet: resilient.OperationPolicy{
@@ -563,14 +538,7 @@ func DefaultPolicy() Policy {
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// GetPet: read-only (GET), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
@@ -579,14 +547,9 @@ func DefaultPolicy() Policy {
 			Timeout:        500 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Hedge:          resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// UpdatePet: idempotent (PUT), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		UpdatePet: resilient.OperationPolicy{
@@ -595,30 +558,15 @@ func DefaultPolicy() Policy {
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "AdoptPet",
-			Idempotency:    resilient.NotIdempotent,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 	}
 }

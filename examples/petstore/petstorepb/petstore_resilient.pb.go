@@ -22,8 +22,9 @@ const _ = resilient.SupportPackageIsVersion1
 // PetStorePolicy is the resilience policy of the client made by
 // NewResilientPetStoreClient: the dependency-wide part and one entry per
 // method. DefaultPetStorePolicy returns the one resolved at generation
-// time; WithPetStorePolicy changes it without regenerating. Zero fields
-// take the runtime package's defaults.
+// time; WithPetStorePolicy changes it without regenerating. A zero field
+// takes the runtime package's default; a Disabled flag turns off what is
+// on by default.
 type PetStorePolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -48,29 +49,18 @@ type PetStorePolicy struct {
 // generation time from petstore.proto (built-in defaults < policy file < file
 // option < service option < method option).
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPetStorePolicy() PetStorePolicy {
 	return PetStorePolicy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         5 * time.Second,
-				OpenFor:        time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 36,
-				MaxWait:       15 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
+			Breaker:  resilient.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
+			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
 		},
 		// ListPets: read-only (idempotency_level), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
 		ListPets: resilient.OperationPolicy{
@@ -78,15 +68,9 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        500 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Hedge:          resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// GetPet: read-only (idempotency_level), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
 		GetPet: resilient.OperationPolicy{
@@ -94,15 +78,9 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        500 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Hedge:          resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// CreatePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline; key in idempotency-key.
 		CreatePet: resilient.OperationPolicy{
@@ -111,15 +89,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			IdempotencyKey: "idempotency-key",
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// UpdatePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		UpdatePet: resilient.OperationPolicy{
@@ -127,15 +97,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// DeletePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		DeletePet: resilient.OperationPolicy{
@@ -143,31 +105,14 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// AdoptPet: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up).
 		AdoptPet: resilient.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/AdoptPet",
-			Idempotency:    resilient.NotIdempotent,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// WatchPets: read-only (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		WatchPets: resilient.OperationPolicy{
@@ -175,15 +120,7 @@ func DefaultPetStorePolicy() PetStorePolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 5 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
+			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 	}
 }

@@ -91,8 +91,9 @@ func emitPolicyTable(f *jen.File, v *serviceView) {
 			v.names.policy + " is the resilience policy of the client made by",
 			v.names.constructor + ": the dependency-wide part and one entry per",
 			"method. " + v.names.defaultPolicy + " returns the one resolved at generation",
-			"time; " + v.names.withPolicy + " changes it without regenerating. Zero fields",
-			"take the runtime package's defaults.",
+			"time; " + v.names.withPolicy + " changes it without regenerating. A zero field",
+			"takes the runtime package's default; a Disabled flag turns off what is",
+			"on by default.",
 		},
 		FuncDoc: []string{
 			v.names.defaultPolicy + " returns the policy of " + v.fullName + " resolved at",

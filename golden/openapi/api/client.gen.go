@@ -898,8 +898,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -929,30 +930,16 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 32,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
-		},
+		Dependency: resilient.Policy{},
 		// CreateJob: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreateJob: resilient.OperationPolicy{
 			Name:           "CreateJob",
@@ -961,14 +948,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// DeleteJob: idempotent (DELETE), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		DeleteJob: resilient.OperationPolicy{
@@ -977,14 +957,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// GetJob: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		GetJob: resilient.OperationPolicy{
@@ -993,14 +966,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// GetArtifact: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		GetArtifact: resilient.OperationPolicy{
@@ -1009,14 +975,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// PutArtifact: idempotent (PUT), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		PutArtifact: resilient.OperationPolicy{
@@ -1025,14 +984,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// AddAttachment: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		AddAttachment: resilient.OperationPolicy{
@@ -1041,14 +993,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// WatchJob: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		WatchJob: resilient.OperationPolicy{
@@ -1057,14 +1002,7 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// TailLog: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
 		TailLog: resilient.OperationPolicy{
@@ -1073,46 +1011,23 @@ func DefaultPolicy() Policy {
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// CreateSubscription: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 5s.
 		CreateSubscription: resilient.OperationPolicy{
 			Name:           "CreateSubscription",
-			Idempotency:    resilient.NotIdempotent,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// CreateToken: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 5s.
 		CreateToken: resilient.OperationPolicy{
 			Name:           "CreateToken",
-			Idempotency:    resilient.NotIdempotent,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       50 * time.Millisecond,
-				Cap:        200 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 	}
 }

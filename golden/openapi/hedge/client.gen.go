@@ -397,8 +397,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -412,29 +413,17 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 108 (200 rps × p99 180ms = 36 in flight, × 3 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 108,
-				MaxWait:       90 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
+			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 108, MaxWait: 90 * time.Millisecond},
 		},
 		// ListProducts: read-only (GET), 3 attempts (default); timeout 1.7s (3 × attempt 420ms + backoff 300ms + hedge delay 90ms, rounded up); hedged after ≥90ms (p95 90ms), every attempt to the deadline.
 		ListProducts: resilient.OperationPolicy{
@@ -443,14 +432,8 @@ func DefaultPolicy() Policy {
 			Timeout:        1700 * time.Millisecond,
 			AttemptTimeout: 420 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 20 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 90 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 20 * time.Millisecond},
+			Hedge:          resilient.HedgePolicy{Delay: 90 * time.Millisecond, MaxHedges: 1},
 		},
 		// GetProduct: read-only (GET), 3 attempts (default); timeout 2s (3 × attempt 500ms + backoff 300ms + hedge delay 120ms, rounded up); hedged after ≥120ms, every attempt to the deadline.
 		GetProduct: resilient.OperationPolicy{
@@ -459,14 +442,8 @@ func DefaultPolicy() Policy {
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 500 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 20 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 20 * time.Millisecond},
+			Hedge:          resilient.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
 		},
 	}
 }

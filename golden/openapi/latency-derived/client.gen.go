@@ -397,8 +397,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -412,29 +413,17 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 144 (400 rps × p99 120ms = 48 in flight, × 3 headroom); retry budget 10% (default).
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 144,
-				MaxWait:       60 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
+			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 144, MaxWait: 60 * time.Millisecond},
 		},
 		// GetPrice: read-only (GET), 3 attempts (default); timeout 1.2s (3 × attempt 300ms + backoff 300ms, rounded up); attempt ≥300ms (p99.9 250ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		GetPrice: resilient.OperationPolicy{
@@ -443,30 +432,15 @@ func DefaultPolicy() Policy {
 			Timeout:        1200 * time.Millisecond,
 			AttemptTimeout: 300 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 15 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 15 * time.Millisecond},
 		},
 		// CreateQuote: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2.5s (sent once, the total of 2 default retries: 3 × attempt 720ms + backoff 300ms, rounded up).
 		CreateQuote: resilient.OperationPolicy{
 			Name:           "CreateQuote",
-			Idempotency:    resilient.NotIdempotent,
 			Timeout:        2500 * time.Millisecond,
 			AttemptTimeout: 720 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 40 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MinAttempt: 40 * time.Millisecond},
 		},
 	}
 }

@@ -478,8 +478,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -517,268 +518,44 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 32,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
-		},
+		Dependency: resilient.Policy{},
 		// GetDotted: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetDotted: resilient.OperationPolicy{
-			Name:               "GetDotted",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetDotted: resilient.OperationPolicy{Name: "GetDotted", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteHalfFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteHalfFile: resilient.OperationPolicy{
-			Name:               "DeleteHalfFile",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		DeleteHalfFile: resilient.OperationPolicy{Name: "DeleteHalfFile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteOddFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteOddFile: resilient.OperationPolicy{
-			Name:               "DeleteOddFile",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		DeleteOddFile: resilient.OperationPolicy{Name: "DeleteOddFile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteCafeFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteCafeFile: resilient.OperationPolicy{
-			Name:               "DeleteCafeFile",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		DeleteCafeFile: resilient.OperationPolicy{Name: "DeleteCafeFile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetLabel: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetLabel: resilient.OperationPolicy{
-			Name:               "GetLabel",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetLabel: resilient.OperationPolicy{Name: "GetLabel", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetLabels: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetLabels: resilient.OperationPolicy{
-			Name:               "GetLabels",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetLabels: resilient.OperationPolicy{Name: "GetLabels", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetList: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetList: resilient.OperationPolicy{
-			Name:               "GetList",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetList: resilient.OperationPolicy{Name: "GetList", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetMatrix: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetMatrix: resilient.OperationPolicy{
-			Name:               "GetMatrix",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetMatrix: resilient.OperationPolicy{Name: "GetMatrix", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetPair: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetPair: resilient.OperationPolicy{
-			Name:               "GetPair",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetPair: resilient.OperationPolicy{Name: "GetPair", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Search: resilient.OperationPolicy{
-			Name:               "Search",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		Search: resilient.OperationPolicy{Name: "Search", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteTenant: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteTenant: resilient.OperationPolicy{
-			Name:               "DeleteTenant",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		DeleteTenant: resilient.OperationPolicy{Name: "DeleteTenant", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteFile: resilient.OperationPolicy{
-			Name:               "DeleteFile",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		DeleteFile: resilient.OperationPolicy{Name: "DeleteFile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetVariantBeta: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetVariantBeta: resilient.OperationPolicy{
-			Name:               "GetVariantBeta",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetVariantBeta: resilient.OperationPolicy{Name: "GetVariantBeta", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreateVariantBeta: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		CreateVariantBeta: resilient.OperationPolicy{
-			Name:               "CreateVariantBeta",
-			Idempotency:        resilient.NotIdempotent,
-			Timeout:            2 * time.Second,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     0,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		CreateVariantBeta: resilient.OperationPolicy{Name: "CreateVariantBeta", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 

@@ -419,8 +419,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -440,114 +441,59 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 20%.
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 32,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.2,
-				MinPerSecond: 5.0,
-				MaxBalance:   100.0,
-			},
+			Budget: resilient.BudgetPolicy{Ratio: 0.2, MinPerSecond: 5.0},
 		},
 		// AddItem: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		AddItem: resilient.OperationPolicy{
-			Name:               "AddItem",
-			Idempotency:        resilient.NotIdempotent,
-			Timeout:            2 * time.Second,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     0,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       50 * time.Millisecond,
-				Cap:        time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:           "AddItem",
+			Timeout:        2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: time.Second},
 		},
 		// DeleteItem: idempotent (DELETE), 1 attempt; timeout 2s, only without a caller deadline (guess).
 		DeleteItem: resilient.OperationPolicy{
-			Name:               "DeleteItem",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            2 * time.Second,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     0,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       50 * time.Millisecond,
-				Cap:        time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:           "DeleteItem",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: time.Second, Disabled: true},
 		},
 		// GetItem: read-only (GET), 4 attempts; timeout 8.4s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		GetItem: resilient.OperationPolicy{
-			Name:               "GetItem",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            8400 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 3,
-				Base:       50 * time.Millisecond,
-				Cap:        time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:           "GetItem",
+			Idempotency:    resilient.ReadOnly,
+			Timeout:        8400 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 50 * time.Millisecond, Cap: time.Second},
 		},
 		// PutItem: idempotent (PUT), 2 attempts; timeout 4.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutItem: resilient.OperationPolicy{
-			Name:               "PutItem",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            4100 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 1,
-				Base:       50 * time.Millisecond,
-				Cap:        time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:           "PutItem",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        4100 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry:          resilient.RetryPolicy{MaxRetries: 1, Base: 50 * time.Millisecond, Cap: time.Second},
 		},
 		// RunReport: idempotent, 3 attempts (default); timeout 6.2s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		RunReport: resilient.OperationPolicy{
-			Name:               "RunReport",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6200 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:           "RunReport",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        6200 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: time.Second},
 		},
 	}
 }

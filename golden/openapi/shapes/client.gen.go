@@ -522,8 +522,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 
 // Policy is the resilience policy of a Client: the dependency-wide part and
 // one entry per operation. [DefaultPolicy] returns the one resolved at
-// generation time; [WithPolicy] changes it without regenerating. Zero
-// fields take the runtime package's defaults.
+// generation time; [WithPolicy] changes it without regenerating. A zero
+// field takes the runtime package's default; a Disabled flag turns off
+// what is on by default.
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -555,166 +556,47 @@ type Policy struct {
 // DefaultPolicy returns the policy resolved at generation time from the
 // spec's x-resilience values, the policy file and the built-in defaults.
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 32,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
-		},
+		Dependency: resilient.Policy{},
 		// GetBlob: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetBlob: resilient.OperationPolicy{
-			Name:               "GetBlob",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetBlob: resilient.OperationPolicy{Name: "GetBlob", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutBlob: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		PutBlob: resilient.OperationPolicy{
-			Name:               "PutBlob",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		PutBlob: resilient.OperationPolicy{Name: "PutBlob", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		ListItems: resilient.OperationPolicy{
-			Name:               "ListItems",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		ListItems: resilient.OperationPolicy{Name: "ListItems", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreateItem: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreateItem: resilient.OperationPolicy{
-			Name:               "CreateItem",
-			Idempotency:        resilient.Idempotent,
-			IdempotencyKey:     "Idempotency-Key",
-			Timeout:            6100 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       10 * time.Millisecond,
-				Cap:        50 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:           "CreateItem",
+			Idempotency:    resilient.Idempotent,
+			IdempotencyKey: "Idempotency-Key",
+			Timeout:        6100 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
 		},
 		// DeleteItem: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteItem: resilient.OperationPolicy{
-			Name:               "DeleteItem",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		DeleteItem: resilient.OperationPolicy{Name: "DeleteItem", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetItem: resilient.OperationPolicy{
-			Name:               "GetItem",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetItem: resilient.OperationPolicy{Name: "GetItem", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutItem: idempotent (PUT), 3 attempts (default); timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutItem: resilient.OperationPolicy{
-			Name:               "PutItem",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6100 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       10 * time.Millisecond,
-				Cap:        50 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:           "PutItem",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        6100 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			ConnectTimeout: time.Second,
+			Retry:          resilient.RetryPolicy{Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
 		},
 		// AddNote: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
-		AddNote: resilient.OperationPolicy{
-			Name:           "AddNote",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		AddNote: resilient.OperationPolicy{Name: "AddNote", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetMarketStatus: read-only (GET), 2 attempts; timeout 1s; attempt ≥490ms ((timeout 1s − backoff 10ms) / 2 attempts, rounded down), adaptive, last attempt to the deadline; static fallback.
 		GetMarketStatus: resilient.OperationPolicy{
 			Name:           "GetMarketStatus",
@@ -722,14 +604,8 @@ func DefaultPolicy() Policy {
 			Timeout:        time.Second,
 			AttemptTimeout: 490 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 1,
-				Base:       10 * time.Millisecond,
-				Cap:        20 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{"colors":["red"],"note":"status unknown","open":false}`)},
+			Retry:          resilient.RetryPolicy{MaxRetries: 1, Base: 10 * time.Millisecond, Cap: 20 * time.Millisecond},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{"colors":["red"],"note":"status unknown","open":false}`)},
 		},
 		// GetQuote: read-only (GET), 2 attempts; timeout 3s; attempt ≥500ms, adaptive, last attempt to the deadline; cached fallback 1m.
 		GetQuote: resilient.OperationPolicy{
@@ -738,32 +614,11 @@ func DefaultPolicy() Policy {
 			Timeout:        3 * time.Second,
 			AttemptTimeout: 500 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 1,
-				Base:       10 * time.Millisecond,
-				Cap:        20 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 1, Base: 10 * time.Millisecond, Cap: 20 * time.Millisecond},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
 		},
 		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Search: resilient.OperationPolicy{
-			Name:               "Search",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     time.Second,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		Search: resilient.OperationPolicy{Name: "Search", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 

@@ -22,8 +22,9 @@ const _ = resilient.SupportPackageIsVersion1
 // CounterPolicy is the resilience policy of the client made by
 // NewResilientCounterClient: the dependency-wide part and one entry per
 // method. DefaultCounterPolicy returns the one resolved at generation
-// time; WithCounterPolicy changes it without regenerating. Zero fields
-// take the runtime package's defaults.
+// time; WithCounterPolicy changes it without regenerating. A zero field
+// takes the runtime package's default; a Disabled flag turns off what is
+// on by default.
 type CounterPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -40,29 +41,19 @@ type CounterPolicy struct {
 // generation time from counter.proto (built-in defaults < policy file < file
 // option < service option < method option).
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultCounterPolicy() CounterPolicy {
 	return CounterPolicy{
 		// Dependency: breaker at 50% of 4 calls, open 30s; bulkhead 2; retry budget 100%.
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   4,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 1,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 2,
-				MaxWait:       time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        1.0,
-				MinPerSecond: 1000.0,
-				MaxBalance:   100.0,
-			},
+			Breaker:  resilient.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 4, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 1},
+			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 2, MaxWait: time.Millisecond},
+			Budget:   resilient.BudgetPolicy{Ratio: 1.0, MinPerSecond: 1000.0},
 		},
 		// Get: idempotent (idempotency_level), 3 attempts; timeout 2s; attempt ≥660ms ((timeout 2s − backoff 3ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		Get: resilient.OperationPolicy{
@@ -70,49 +61,12 @@ func DefaultCounterPolicy() CounterPolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 660 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       time.Millisecond,
-				Cap:        5 * time.Millisecond,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: time.Millisecond, Cap: 5 * time.Millisecond},
 		},
 		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		Add: resilient.OperationPolicy{
-			Name:               "/golden.behaviour.Counter/Add",
-			Idempotency:        resilient.NotIdempotent,
-			Timeout:            2 * time.Second,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     0,
-			ConnectTimeout:     0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		Add: resilient.OperationPolicy{Name: "/golden.behaviour.Counter/Add", Timeout: 2 * time.Second},
 		// Tail: read-only (idempotency_level), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		Tail: resilient.OperationPolicy{
-			Name:           "/golden.behaviour.Counter/Tail",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 560 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
-		},
+		Tail: resilient.OperationPolicy{Name: "/golden.behaviour.Counter/Tail", Idempotency: resilient.ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond},
 	}
 }
 

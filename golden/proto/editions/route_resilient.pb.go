@@ -22,8 +22,9 @@ const _ = resilient.SupportPackageIsVersion1
 // RoutePolicy is the resilience policy of the client made by
 // NewResilientRouteClient: the dependency-wide part and one entry per
 // method. DefaultRoutePolicy returns the one resolved at generation
-// time; WithRoutePolicy changes it without regenerating. Zero fields
-// take the runtime package's defaults.
+// time; WithRoutePolicy changes it without regenerating. A zero field
+// takes the runtime package's default; a Disabled flag turns off what is
+// on by default.
 type RoutePolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -38,64 +39,22 @@ type RoutePolicy struct {
 // generation time from route.proto (built-in defaults < policy file < file
 // option < service option < method option).
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultRoutePolicy() RoutePolicy {
 	return RoutePolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 8; retry budget 10% (default).
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 8,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
+			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 8},
 		},
 		// GetPoint: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetPoint: resilient.OperationPolicy{
-			Name:               "/golden.editions.Route/GetPoint",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
-		},
+		GetPoint: resilient.OperationPolicy{Name: "/golden.editions.Route/GetPoint", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
 		// Follow: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Follow: resilient.OperationPolicy{
-			Name:               "/golden.editions.Route/Follow",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
-		},
+		Follow: resilient.OperationPolicy{Name: "/golden.editions.Route/Follow", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
 	}
 }
 

@@ -22,8 +22,9 @@ const _ = resilient.SupportPackageIsVersion1
 // InventoryPolicy is the resilience policy of the client made by
 // NewResilientInventoryClient: the dependency-wide part and one entry per
 // method. DefaultInventoryPolicy returns the one resolved at generation
-// time; WithInventoryPolicy changes it without regenerating. Zero fields
-// take the runtime package's defaults.
+// time; WithInventoryPolicy changes it without regenerating. A zero field
+// takes the runtime package's default; a Disabled flag turns off what is
+// on by default.
 type InventoryPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -44,29 +45,19 @@ type InventoryPolicy struct {
 // generation time from options.proto (built-in defaults < policy file < file
 // option < service option < method option).
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultInventoryPolicy() InventoryPolicy {
 	return InventoryPolicy{
 		// Dependency: breaker at 40% of 10 calls, open 15s; bulkhead 16; retry budget 20%.
 		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    40.0,
-				MinimumCalls:   10,
-				Window:         20 * time.Second,
-				OpenFor:        15 * time.Second,
-				HalfOpenProbes: 2,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 16,
-				MaxWait:       5 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.2,
-				MinPerSecond: 5.0,
-				MaxBalance:   100.0,
-			},
+			Breaker:  resilient.BreakerPolicy{FailureRate: 40.0, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 2},
+			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 5 * time.Millisecond},
+			Budget:   resilient.BudgetPolicy{Ratio: 0.2, MinPerSecond: 5.0},
 		},
 		// GetItem: read-only (idempotency_level), 4 attempts; timeout 800ms; hedged after ≥120ms, every attempt to the deadline; cached fallback 5m, shared by all callers.
 		GetItem: resilient.OperationPolicy{
@@ -74,15 +65,9 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        800 * time.Millisecond,
 			AttemptTimeout: 300 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 3,
-				Base:       50 * time.Millisecond,
-				Cap:        400 * time.Millisecond,
-				MinAttempt: 20 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute, Shared: true},
+			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
+			Hedge:          resilient.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
+			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute, Shared: true},
 		},
 		// PutItem: idempotent (idempotency_level), 2 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		PutItem: resilient.OperationPolicy{
@@ -90,15 +75,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 1,
-				Base:       50 * time.Millisecond,
-				Cap:        400 * time.Millisecond,
-				MinAttempt: 20 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 1, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
 		},
 		// Reserve: idempotent, 3 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline; key in idempotency-key.
 		Reserve: resilient.OperationPolicy{
@@ -107,15 +84,7 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			IdempotencyKey: "idempotency-key",
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       50 * time.Millisecond,
-				Cap:        400 * time.Millisecond,
-				MinAttempt: 20 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
 		},
 		// Delete: idempotent, 4 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline.
 		Delete: resilient.OperationPolicy{
@@ -123,31 +92,13 @@ func DefaultInventoryPolicy() InventoryPolicy {
 			Idempotency:    resilient.Idempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 3,
-				Base:       50 * time.Millisecond,
-				Cap:        400 * time.Millisecond,
-				MinAttempt: 20 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
 		},
 		// Order: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s.
 		Order: resilient.OperationPolicy{
-			Name:           "/golden.options.Inventory/Order",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        2 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       50 * time.Millisecond,
-				Cap:        400 * time.Millisecond,
-				MinAttempt: 20 * time.Millisecond,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:    "/golden.options.Inventory/Order",
+			Timeout: 2 * time.Second,
+			Retry:   resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
 		},
 	}
 }

@@ -22,8 +22,9 @@ const _ = resilient.SupportPackageIsVersion1
 // StreamsPolicy is the resilience policy of the client made by
 // NewResilientStreamsClient: the dependency-wide part and one entry per
 // method. DefaultStreamsPolicy returns the one resolved at generation
-// time; WithStreamsPolicy changes it without regenerating. Zero fields
-// take the runtime package's defaults.
+// time; WithStreamsPolicy changes it without regenerating. A zero field
+// takes the runtime package's default; a Disabled flag turns off what is
+// on by default.
 type StreamsPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -40,81 +41,28 @@ type StreamsPolicy struct {
 // generation time from streams.proto (built-in defaults < policy file < file
 // option < service option < method option).
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultStreamsPolicy() StreamsPolicy {
 	return StreamsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 32,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
-		},
+		Dependency: resilient.Policy{},
 		// Watch: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Watch: resilient.OperationPolicy{
-			Name:               "/golden.streaming.Streams/Watch",
-			Idempotency:        resilient.ReadOnly,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
-		},
+		Watch: resilient.OperationPolicy{Name: "/golden.streaming.Streams/Watch", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
 		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried); timeout 6.3s, only without a caller deadline (guess).
 		Upload: resilient.OperationPolicy{
-			Name:               "/golden.streaming.Streams/Upload",
-			Idempotency:        resilient.Idempotent,
-			Timeout:            6300 * time.Millisecond,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     2 * time.Second,
-			ConnectTimeout:     0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
+			Name:           "/golden.streaming.Streams/Upload",
+			Idempotency:    resilient.Idempotent,
+			Timeout:        6300 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second,
+			Retry:          resilient.RetryPolicy{Disabled: true},
 		},
 		// Chat: not idempotent (idempotency_level), 1 attempt (bidi-streaming: never retried); timeout 2s, only without a caller deadline (guess).
-		Chat: resilient.OperationPolicy{
-			Name:               "/golden.streaming.Streams/Chat",
-			Idempotency:        resilient.NotIdempotent,
-			Timeout:            2 * time.Second,
-			KeepCallerDeadline: true,
-			AttemptTimeout:     0,
-			ConnectTimeout:     0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
-		},
+		Chat: resilient.OperationPolicy{Name: "/golden.streaming.Streams/Chat", Timeout: 2 * time.Second},
 	}
 }
 
