@@ -31,6 +31,9 @@ func (o *Operation) Minimal() runtime.OperationPolicy {
 		ConnectTimeout: p.ConnectTimeout,
 		Fallback:       p.Fallback,
 	}
+	// A zero Timeout already keeps a caller's deadline; a guessed one
+	// written out must say so.
+	m.KeepCallerDeadline = p.KeepCallerDeadline && m.Timeout != 0
 	r := p.Retry
 	switch {
 	case p.Idempotency == runtime.NotIdempotent:

@@ -26,7 +26,7 @@ func TestMinimal(t *testing.T) {
 		{
 			name: "nothing written",
 			wantRead: runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly,
-				Timeout: 6300 * time.Millisecond, AttemptTimeout: GuessAttemptTimeout, ConnectTimeout: GuessConnectTimeout},
+				Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: GuessAttemptTimeout, ConnectTimeout: GuessConnectTimeout},
 		},
 		{
 			name: "values written equal to the defaults are kept",
@@ -35,7 +35,7 @@ func TestMinimal(t *testing.T) {
 			},
 			wantDep: runtime.Policy{Breaker: runtime.BreakerPolicy{FailureRate: 50}, Budget: runtime.BudgetPolicy{Ratio: 0.1}},
 			wantRead: runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly,
-				Timeout: 6300 * time.Millisecond, AttemptTimeout: GuessAttemptTimeout, ConnectTimeout: GuessConnectTimeout,
+				Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: GuessAttemptTimeout, ConnectTimeout: GuessConnectTimeout,
 				Retry: runtime.RetryPolicy{MaxRetries: 2, Base: 100 * time.Millisecond}},
 		},
 		{
@@ -45,7 +45,7 @@ func TestMinimal(t *testing.T) {
 			},
 			wantDep: runtime.Policy{Bulkhead: runtime.BulkheadPolicy{DisableWait: true}, Budget: runtime.BudgetPolicy{DisableFloor: true}},
 			wantRead: runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly,
-				Timeout: GuessAttemptTimeout, ConnectTimeout: GuessConnectTimeout,
+				Timeout: GuessAttemptTimeout, KeepCallerDeadline: true, ConnectTimeout: GuessConnectTimeout,
 				Retry: runtime.RetryPolicy{Disabled: true}},
 		},
 		{

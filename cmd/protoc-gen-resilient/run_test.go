@@ -156,7 +156,7 @@ func TestRunPolicyFromWorkingDirectory(t *testing.T) {
 	if resp.GetError() != "" || len(resp.File) != 1 {
 		t.Fatalf("response: error %q, %d files; want one file", resp.GetError(), len(resp.File))
 	}
-	if code := resp.File[0].GetContent(); !strings.Contains(code, "Timeout:        7 * time.Second,") {
+	if code := resp.File[0].GetContent(); !strings.Contains(code, "Timeout: 7 * time.Second") {
 		t.Errorf("the generated policy does not take the policy file's timeout:\n%s", code)
 	}
 }

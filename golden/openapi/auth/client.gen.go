@@ -657,22 +657,23 @@ func DefaultPolicy() Policy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// GetAudit: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetAudit: resilient.OperationPolicy{Name: "GetAudit", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetAudit: resilient.OperationPolicy{Name: "GetAudit", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetHealth: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetHealth: resilient.OperationPolicy{Name: "GetHealth", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetHealth: resilient.OperationPolicy{Name: "GetHealth", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetMe: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 1m.
 		GetMe: resilient.OperationPolicy{
-			Name:           "GetMe",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
+			Name:               "GetMe",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
+			Fallback:           resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
 		},
 		// GetSecret: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetSecret: resilient.OperationPolicy{Name: "GetSecret", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetSecret: resilient.OperationPolicy{Name: "GetSecret", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutSecret: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		PutSecret: resilient.OperationPolicy{Name: "PutSecret", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		PutSecret: resilient.OperationPolicy{Name: "PutSecret", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 

@@ -426,9 +426,9 @@ func DefaultPolicy() Policy {
 			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 5 * time.Millisecond},
 		},
 		// GetBalance: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetBalance: resilient.OperationPolicy{Name: "GetBalance", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetBalance: resilient.OperationPolicy{Name: "GetBalance", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// Transfer: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		Transfer: resilient.OperationPolicy{Name: "Transfer", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
+		Transfer: resilient.OperationPolicy{Name: "Transfer", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
 	}
 }
 

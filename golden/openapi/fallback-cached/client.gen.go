@@ -468,24 +468,26 @@ func DefaultPolicy() Policy {
 		Dependency: resilient.Policy{},
 		// GetCatalogItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
 		GetCatalogItem: resilient.OperationPolicy{
-			Name:           "GetCatalogItem",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute, Shared: true},
+			Name:               "GetCatalogItem",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
+			Fallback:           resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute, Shared: true},
 		},
 		// GetProfile: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 5m.
 		GetProfile: resilient.OperationPolicy{
-			Name:           "GetProfile",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Name:               "GetProfile",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
+			Fallback:           resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// PutProfile: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		PutProfile: resilient.OperationPolicy{Name: "PutProfile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		PutProfile: resilient.OperationPolicy{Name: "PutProfile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 

@@ -424,12 +424,13 @@ func DefaultPolicy() Policy {
 		Dependency: resilient.Policy{},
 		// ListFlags: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; static fallback.
 		ListFlags: resilient.OperationPolicy{
-			Name:           "ListFlags",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{"flags":[],"stale":true}`)},
+			Name:               "ListFlags",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
+			Fallback:           resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{"flags":[],"stale":true}`)},
 		},
 	}
 }

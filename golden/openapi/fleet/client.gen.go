@@ -437,7 +437,7 @@ func DefaultPolicy() Policy {
 			Fleet: resilient.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
 		// GetStock: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetStock: resilient.OperationPolicy{Name: "GetStock", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetStock: resilient.OperationPolicy{Name: "GetStock", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 

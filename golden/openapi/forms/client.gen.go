@@ -522,7 +522,7 @@ func DefaultPolicy() Policy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// PostA: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		PostA: resilient.OperationPolicy{Name: "PostA", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
+		PostA: resilient.OperationPolicy{Name: "PostA", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
 	}
 }
 

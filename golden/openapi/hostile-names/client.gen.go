@@ -609,12 +609,13 @@ func DefaultPolicy() Policy {
 		Dependency: resilient.Policy{},
 		// GetNote: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; static fallback.
 		GetNote: resilient.OperationPolicy{
-			Name:           "GetNote",
-			Idempotency:    resilient.ReadOnly,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage("{\"-\":\"bom\ufeff nul\\u0000 end\",\"body\":{\"-\":\"text\",\"kind\":\"plain\"},\"level\":1}")},
+			Name:               "GetNote",
+			Idempotency:        resilient.ReadOnly,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
+			Fallback:           resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage("{\"-\":\"bom\ufeff nul\\u0000 end\",\"body\":{\"-\":\"text\",\"kind\":\"plain\"},\"level\":1}")},
 		},
 	}
 }

@@ -457,19 +457,20 @@ func DefaultPolicy() Policy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// ListPayments: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		ListPayments: resilient.OperationPolicy{Name: "ListPayments", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		ListPayments: resilient.OperationPolicy{Name: "ListPayments", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreatePayment: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreatePayment: resilient.OperationPolicy{
-			Name:           "CreatePayment",
-			Idempotency:    resilient.Idempotent,
-			IdempotencyKey: "Idempotency-Key",
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2},
+			Name:               "CreatePayment",
+			Idempotency:        resilient.Idempotent,
+			IdempotencyKey:     "Idempotency-Key",
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
+			Retry:              resilient.RetryPolicy{MaxRetries: 2},
 		},
 		// CreateRefund: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		CreateRefund: resilient.OperationPolicy{Name: "CreateRefund", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
+		CreateRefund: resilient.OperationPolicy{Name: "CreateRefund", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
 	}
 }
 

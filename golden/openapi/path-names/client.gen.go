@@ -410,7 +410,7 @@ func DefaultPolicy() Policy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// GetSegment: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetSegment: resilient.OperationPolicy{Name: "GetSegment", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetSegment: resilient.OperationPolicy{Name: "GetSegment", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 

@@ -458,11 +458,11 @@ func DefaultPolicy() Policy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// ListPets: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		ListPets: resilient.OperationPolicy{Name: "ListPets", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		ListPets: resilient.OperationPolicy{Name: "ListPets", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreatePets: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		CreatePets: resilient.OperationPolicy{Name: "CreatePets", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
+		CreatePets: resilient.OperationPolicy{Name: "CreatePets", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
 		// ShowPetByID: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		ShowPetByID: resilient.OperationPolicy{Name: "ShowPetByID", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		ShowPetByID: resilient.OperationPolicy{Name: "ShowPetByID", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 

@@ -22,7 +22,7 @@ func (c *Client) initPathHealth(dep *resilient.Dependency, p *Policy, o *clientO
 // generation time of the operations in this file.
 func (p *Policy) defaultsPathHealth() {
 	// Health: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-	p.Health = resilient.OperationPolicy{Name: "Health", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
+	p.Health = resilient.OperationPolicy{Name: "Health", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
 }
 
 // Health calls GET /health.

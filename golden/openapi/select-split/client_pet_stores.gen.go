@@ -22,7 +22,7 @@ func (c *Client) initPetStores(dep *resilient.Dependency, p *Policy, o *clientOp
 // generation time of the operations in this file.
 func (p *Policy) defaultsPetStores() {
 	// ListStores: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-	p.ListStores = resilient.OperationPolicy{Name: "ListStores", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
+	p.ListStores = resilient.OperationPolicy{Name: "ListStores", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
 }
 
 // ListStores calls GET /stores.

@@ -25,7 +25,7 @@ func (c *Client) initPets(dep *resilient.Dependency, p *Policy, o *clientOptions
 // generation time of the operations in this file.
 func (p *Policy) defaultsPets() {
 	// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-	p.GetPet = resilient.OperationPolicy{Name: "GetPet", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
+	p.GetPet = resilient.OperationPolicy{Name: "GetPet", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
 }
 
 // GetPet calls GET /pets/{petId}.

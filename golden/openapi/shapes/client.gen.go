@@ -567,33 +567,35 @@ func DefaultPolicy() Policy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// GetBlob: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetBlob: resilient.OperationPolicy{Name: "GetBlob", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetBlob: resilient.OperationPolicy{Name: "GetBlob", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutBlob: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		PutBlob: resilient.OperationPolicy{Name: "PutBlob", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		PutBlob: resilient.OperationPolicy{Name: "PutBlob", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		ListItems: resilient.OperationPolicy{Name: "ListItems", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		ListItems: resilient.OperationPolicy{Name: "ListItems", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreateItem: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreateItem: resilient.OperationPolicy{
-			Name:           "CreateItem",
-			Idempotency:    resilient.Idempotent,
-			IdempotencyKey: "Idempotency-Key",
-			Timeout:        6100 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
+			Name:               "CreateItem",
+			Idempotency:        resilient.Idempotent,
+			IdempotencyKey:     "Idempotency-Key",
+			Timeout:            6100 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
+			Retry:              resilient.RetryPolicy{MaxRetries: 2, Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
 		},
 		// DeleteItem: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteItem: resilient.OperationPolicy{Name: "DeleteItem", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DeleteItem: resilient.OperationPolicy{Name: "DeleteItem", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetItem: resilient.OperationPolicy{Name: "GetItem", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetItem: resilient.OperationPolicy{Name: "GetItem", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutItem: idempotent (PUT), 3 attempts (default); timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
 		PutItem: resilient.OperationPolicy{
-			Name:           "PutItem",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6100 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
+			Name:               "PutItem",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6100 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			ConnectTimeout:     time.Second,
+			Retry:              resilient.RetryPolicy{Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
 		},
 		// AddNote: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
 		AddNote: resilient.OperationPolicy{Name: "AddNote", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
@@ -618,7 +620,7 @@ func DefaultPolicy() Policy {
 			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
 		},
 		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Search: resilient.OperationPolicy{Name: "Search", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		Search: resilient.OperationPolicy{Name: "Search", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 

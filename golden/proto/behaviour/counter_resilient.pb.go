@@ -64,7 +64,7 @@ func DefaultCounterPolicy() CounterPolicy {
 			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: time.Millisecond, Cap: 5 * time.Millisecond},
 		},
 		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		Add: resilient.OperationPolicy{Name: "/golden.behaviour.Counter/Add", Timeout: 2 * time.Second},
+		Add: resilient.OperationPolicy{Name: "/golden.behaviour.Counter/Add", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 		// Tail: read-only (idempotency_level), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
 		Tail: resilient.OperationPolicy{Name: "/golden.behaviour.Counter/Tail", Idempotency: resilient.ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond},
 	}

@@ -52,9 +52,9 @@ func DefaultRoutePolicy() RoutePolicy {
 			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 8},
 		},
 		// GetPoint: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetPoint: resilient.OperationPolicy{Name: "/golden.editions.Route/GetPoint", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
+		GetPoint: resilient.OperationPolicy{Name: "/golden.editions.Route/GetPoint", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// Follow: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Follow: resilient.OperationPolicy{Name: "/golden.editions.Route/Follow", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
+		Follow: resilient.OperationPolicy{Name: "/golden.editions.Route/Follow", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 

@@ -52,7 +52,7 @@ func DefaultStockPolicy() StockPolicy {
 			Fleet: resilient.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
 		// GetStock: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetStock: resilient.OperationPolicy{Name: "/golden.fleet.Stock/GetStock", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
+		GetStock: resilient.OperationPolicy{Name: "/golden.fleet.Stock/GetStock", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 

@@ -52,17 +52,18 @@ func DefaultStreamsPolicy() StreamsPolicy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// Watch: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Watch: resilient.OperationPolicy{Name: "/golden.streaming.Streams/Watch", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
+		Watch: resilient.OperationPolicy{Name: "/golden.streaming.Streams/Watch", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried); timeout 6.3s, only without a caller deadline (guess).
 		Upload: resilient.OperationPolicy{
-			Name:           "/golden.streaming.Streams/Upload",
-			Idempotency:    resilient.Idempotent,
-			Timeout:        6300 * time.Millisecond,
-			AttemptTimeout: 2 * time.Second,
-			Retry:          resilient.RetryPolicy{Disabled: true},
+			Name:               "/golden.streaming.Streams/Upload",
+			Idempotency:        resilient.Idempotent,
+			Timeout:            6300 * time.Millisecond,
+			KeepCallerDeadline: true,
+			AttemptTimeout:     2 * time.Second,
+			Retry:              resilient.RetryPolicy{Disabled: true},
 		},
 		// Chat: not idempotent (idempotency_level), 1 attempt (bidi-streaming: never retried); timeout 2s, only without a caller deadline (guess).
-		Chat: resilient.OperationPolicy{Name: "/golden.streaming.Streams/Chat", Timeout: 2 * time.Second},
+		Chat: resilient.OperationPolicy{Name: "/golden.streaming.Streams/Chat", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 	}
 }
 

@@ -48,7 +48,7 @@ func DefaultUsersPolicy() UsersPolicy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// GetUser: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetUser: resilient.OperationPolicy{Name: "/golden.two.Users/GetUser", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
+		GetUser: resilient.OperationPolicy{Name: "/golden.two.Users/GetUser", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 
@@ -265,9 +265,9 @@ func DefaultGroupsPolicy() GroupsPolicy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// GetGroup: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetGroup: resilient.OperationPolicy{Name: "/golden.two.Groups/GetGroup", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
+		GetGroup: resilient.OperationPolicy{Name: "/golden.two.Groups/GetGroup", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// RenameGroup: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		RenameGroup: resilient.OperationPolicy{Name: "/golden.two.Groups/RenameGroup", Timeout: 2 * time.Second},
+		RenameGroup: resilient.OperationPolicy{Name: "/golden.two.Groups/RenameGroup", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 	}
 }
 

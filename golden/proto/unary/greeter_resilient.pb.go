@@ -50,9 +50,9 @@ func DefaultGreeterPolicy() GreeterPolicy {
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: resilient.Policy{},
 		// SayHello: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		SayHello: resilient.OperationPolicy{Name: "/golden.unary.Greeter/SayHello", Timeout: 2 * time.Second},
+		SayHello: resilient.OperationPolicy{Name: "/golden.unary.Greeter/SayHello", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 		// GetGreeting: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetGreeting: resilient.OperationPolicy{Name: "/golden.unary.Greeter/GetGreeting", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, AttemptTimeout: 2 * time.Second},
+		GetGreeting: resilient.OperationPolicy{Name: "/golden.unary.Greeter/GetGreeting", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 
