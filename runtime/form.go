@@ -53,6 +53,7 @@ type jsonNode struct {
 	members []*jsonNode
 }
 
+// readJSONNode reads the next JSON value of dec, nested depth deep.
 func readJSONNode(dec *json.Decoder, depth int) (*jsonNode, error) {
 	if depth > maxFormDepth {
 		return nil, fmt.Errorf("nested deeper than %d", maxFormDepth)
@@ -64,37 +65,55 @@ func readJSONNode(dec *json.Decoder, depth int) (*jsonNode, error) {
 		}
 		return nil, err
 	}
+	switch tok {
+	case json.Delim('{'):
+		return readJSONObject(dec, depth)
+	case json.Delim('['):
+		return readJSONArray(dec, depth)
+	}
+	return jsonPrimitive(tok)
+}
+
+// readJSONObject reads the members of the object whose opening brace dec
+// has just read, nested depth deep, and its closing brace.
+func readJSONObject(dec *json.Decoder, depth int) (*jsonNode, error) {
+	n := &jsonNode{kind: 'o'}
+	for dec.More() {
+		name, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		m, err := readJSONNode(dec, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		n.names = append(n.names, name.(string))
+		n.members = append(n.members, m)
+	}
+	_, err := dec.Token() // '}'
+	return n, err
+}
+
+// readJSONArray reads the elements of the array whose opening bracket
+// dec has just read, nested depth deep, and its closing bracket.
+func readJSONArray(dec *json.Decoder, depth int) (*jsonNode, error) {
+	n := &jsonNode{kind: 'a'}
+	for dec.More() {
+		m, err := readJSONNode(dec, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		n.members = append(n.members, m)
+	}
+	_, err := dec.Token() // ']'
+	return n, err
+}
+
+// jsonPrimitive returns the node of a token that is no opening delimiter:
+// a primitive, as its form text.
+func jsonPrimitive(tok json.Token) (*jsonNode, error) {
 	switch t := tok.(type) {
 	case json.Delim:
-		switch t {
-		case '{':
-			n := &jsonNode{kind: 'o'}
-			for dec.More() {
-				name, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				m, err := readJSONNode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.names = append(n.names, name.(string))
-				n.members = append(n.members, m)
-			}
-			_, err := dec.Token() // '}'
-			return n, err
-		case '[':
-			n := &jsonNode{kind: 'a'}
-			for dec.More() {
-				m, err := readJSONNode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.members = append(n.members, m)
-			}
-			_, err := dec.Token() // ']'
-			return n, err
-		}
 		return nil, fmt.Errorf("unexpected %v", t)
 	case string:
 		return &jsonNode{kind: 's', text: t}, nil

@@ -17,31 +17,14 @@ import (
 // be empty) that is not a token. Values are never quoted in the error, as
 // they may carry credentials.
 func checkRequest(req *http.Request, key string) error {
-	if req.URL == nil {
-		return errors.New("the request has no URL; build it with http.NewRequestWithContext")
+	if err := checkURL(req); err != nil {
+		return err
 	}
-	if req.URL.Host == "" {
-		return errors.New("the request URL has no host; the client's base URL must be absolute")
+	if err := checkHost(req); err != nil {
+		return err
 	}
-	if s := req.URL.Scheme; s != "http" && s != "https" {
-		return fmt.Errorf("the request URL has scheme %q; only http and https are sent", s)
-	}
-	host := req.Host
-	if host == "" {
-		host = req.URL.Host
-	}
-	if !httpguts.ValidHostHeader(host) {
-		// A host outside ASCII is sent in its punycode form.
-		if h, err := httpguts.PunycodeHostPort(host); err != nil || !httpguts.ValidHostHeader(h) {
-			return fmt.Errorf("the request's host %q is not a valid Host header", host)
-		}
-	}
-	switch req.Method {
-	case "", http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch, http.MethodHead, http.MethodOptions:
-	default:
-		if !validToken(req.Method) {
-			return fmt.Errorf("method %q is not an HTTP token", req.Method)
-		}
+	if err := checkMethod(req.Method); err != nil {
+		return err
 	}
 	if req.RequestURI != "" {
 		return errors.New("RequestURI is set, which only server requests have; leave it empty")
@@ -54,6 +37,51 @@ func checkRequest(req *http.Request, key string) error {
 	}
 	if key != "" && !httpguts.ValidHeaderFieldName(key) {
 		return fmt.Errorf("idempotency key header name %q is not an HTTP token; fix idempotencyKey in the policy", key)
+	}
+	return nil
+}
+
+// checkURL reports a request without a URL, or whose URL has no host or
+// a scheme other than http and https.
+func checkURL(req *http.Request) error {
+	if req.URL == nil {
+		return errors.New("the request has no URL; build it with http.NewRequestWithContext")
+	}
+	if req.URL.Host == "" {
+		return errors.New("the request URL has no host; the client's base URL must be absolute")
+	}
+	if s := req.URL.Scheme; s != "http" && s != "https" {
+		return fmt.Errorf("the request URL has scheme %q; only http and https are sent", s)
+	}
+	return nil
+}
+
+// checkHost reports a request whose host (req.Host, else its URL's) is
+// not a valid Host header, in its punycode form when outside ASCII.
+func checkHost(req *http.Request) error {
+	host := req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	if httpguts.ValidHostHeader(host) {
+		return nil
+	}
+	// A host outside ASCII is sent in its punycode form.
+	if h, err := httpguts.PunycodeHostPort(host); err != nil || !httpguts.ValidHostHeader(h) {
+		return fmt.Errorf("the request's host %q is not a valid Host header", host)
+	}
+	return nil
+}
+
+// checkMethod reports a method that is not an HTTP token; the usual ones
+// are known to be.
+func checkMethod(method string) error {
+	switch method {
+	case "", http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch, http.MethodHead, http.MethodOptions:
+		return nil
+	}
+	if !validToken(method) {
+		return fmt.Errorf("method %q is not an HTTP token", method)
 	}
 	return nil
 }

@@ -271,63 +271,86 @@ type segPart struct{ lit string }
 
 // add puts r in the tree.
 func (n *routeNode) add(r Route) error {
-	if r.Operation == nil {
-		return errors.New("no operation")
-	}
-	if !validToken(r.Method) {
-		return fmt.Errorf("method %q is not an HTTP token", r.Method)
-	}
-	path, rawQuery, _ := strings.Cut(r.Path, "?")
-	if !strings.HasPrefix(path, "/") {
-		return errors.New(`the template must start with "/"`)
-	}
-	query, err := url.ParseQuery(rawQuery)
+	path, query, err := parseRoute(r)
 	if err != nil {
-		return fmt.Errorf("fixed query: %w", err)
+		return err
 	}
 	names := map[string]bool{}
 	for seg := range strings.SplitSeq(path[1:], "/") {
 		if !strings.Contains(seg, "{") && !strings.Contains(seg, "}") {
-			if u, err := url.PathUnescape(seg); err == nil {
-				seg = u
-			}
-			if n.literal == nil {
-				n.literal = map[string]*routeNode{}
-			}
-			child := n.literal[seg]
-			if child == nil {
-				child = &routeNode{}
-				n.literal[seg] = child
-			}
-			n = child
+			n = n.literalChild(seg)
 			continue
 		}
 		parts, lits, err := parseSegment(seg, names)
 		if err != nil {
 			return err
 		}
-		var edge *varEdge
-		for _, e := range n.vars {
-			if samePattern(e.parts, parts) {
-				edge = e
-				break
-			}
-		}
-		if edge == nil {
-			edge = &varEdge{pattern: seg, parts: parts, lits: lits, node: &routeNode{}}
-			n.vars = append(n.vars, edge)
-		}
-		n = edge.node
+		n = n.varChild(seg, parts, lits)
 	}
+	return n.addRoute(r, query)
+}
+
+// parseRoute checks r and returns its template's path and fixed query.
+func parseRoute(r Route) (path string, query url.Values, err error) {
+	if r.Operation == nil {
+		return "", nil, errors.New("no operation")
+	}
+	if !validToken(r.Method) {
+		return "", nil, fmt.Errorf("method %q is not an HTTP token", r.Method)
+	}
+	path, rawQuery, _ := strings.Cut(r.Path, "?")
+	if !strings.HasPrefix(path, "/") {
+		return "", nil, errors.New(`the template must start with "/"`)
+	}
+	query, err = url.ParseQuery(rawQuery)
+	if err != nil {
+		return "", nil, fmt.Errorf("fixed query: %w", err)
+	}
+	return path, query, nil
+}
+
+// literalChild returns the subtree after the literal segment seg (as
+// written, escaped or not), made when there is none.
+func (n *routeNode) literalChild(seg string) *routeNode {
+	if u, err := url.PathUnescape(seg); err == nil {
+		seg = u
+	}
+	if n.literal == nil {
+		n.literal = map[string]*routeNode{}
+	}
+	child := n.literal[seg]
+	if child == nil {
+		child = &routeNode{}
+		n.literal[seg] = child
+	}
+	return child
+}
+
+// varChild returns the subtree after the segment seg with variables, of
+// the parts and literal bytes given, made when there is none.
+func (n *routeNode) varChild(seg string, parts []segPart, lits int) *routeNode {
+	for _, e := range n.vars {
+		if samePattern(e.parts, parts) {
+			return e.node
+		}
+	}
+	edge := &varEdge{pattern: seg, parts: parts, lits: lits, node: &routeNode{}}
+	n.vars = append(n.vars, edge)
+	return edge.node
+}
+
+// addRoute ends the route r, of the fixed query given, at n: no other
+// route of the same method and query may end there.
+func (n *routeNode) addRoute(r Route, query url.Values) error {
 	if n.routes == nil {
 		n.routes = map[string][]*route{}
 	}
-	desc := r.Method + " " + r.Path
 	for _, other := range n.routes[r.Method] {
 		if sameQuery(other.query, query) {
 			return fmt.Errorf("same method and template as %s", other.desc)
 		}
 	}
+	desc := r.Method + " " + r.Path
 	n.routes[r.Method] = append(n.routes[r.Method], &route{op: r.Operation, stream: r.Stream, query: query, desc: desc})
 	return nil
 }
@@ -442,41 +465,59 @@ func (n *routeNode) match(path, method string, query func() url.Values) *route {
 	return nil
 }
 
-// next goes on with the rest of the path, or ends at n.
+// next goes on with the rest of the path, or ends at n: with the route of
+// method whose fixed query the request's matches best (see queryFit).
 func (n *routeNode) next(rest string, more bool, method string, query func() url.Values) *route {
 	if more {
 		return n.match(rest, method, query)
 	}
 	var (
-		best                  *route
-		bestPresent, bestMiss int
+		best    *route
+		bestFit queryFit
 	)
 	for _, r := range n.routes[method] {
-		if len(r.query) == 0 {
-			if best == nil || bestPresent == 0 && bestMiss > 0 {
-				best, bestPresent, bestMiss = r, 0, 0
-			}
-			continue
-		}
-		q := query()
-		ok, present, miss := true, 0, 0
-		for k, vs := range r.query {
-			for _, v := range vs {
-				switch {
-				case !isTemplateVar(v):
-					ok = ok && slices.Contains(q[k], v)
-				case q.Has(k):
-					present++
-				default:
-					miss++
-				}
+		var fit queryFit
+		if len(r.query) > 0 {
+			var ok bool
+			if fit, ok = fitQuery(r.query, query()); !ok {
+				continue
 			}
 		}
-		if ok && (best == nil || present > bestPresent || present == bestPresent && miss < bestMiss) {
-			best, bestPresent, bestMiss = r, present, miss
+		if best == nil || fit.better(bestFit) {
+			best, bestFit = r, fit
 		}
 	}
 	return best
+}
+
+// queryFit is how a request's query fits a route's fixed query whose
+// fixed values it has: how many of the route's template variables it
+// gives a value, and how many it does not.
+type queryFit struct{ present, miss int }
+
+// better reports whether f is a better fit than g: more variables
+// present, or as many and fewer missing.
+func (f queryFit) better(g queryFit) bool {
+	return f.present > g.present || f.present == g.present && f.miss < g.miss
+}
+
+// fitQuery returns how the query q fits the fixed query of a route; ok is
+// false when q lacks one of its fixed values.
+func fitQuery(fixed, q url.Values) (fit queryFit, ok bool) {
+	ok = true
+	for k, vs := range fixed {
+		for _, v := range vs {
+			switch {
+			case !isTemplateVar(v):
+				ok = ok && slices.Contains(q[k], v)
+			case q.Has(k):
+				fit.present++
+			default:
+				fit.miss++
+			}
+		}
+	}
+	return fit, ok
 }
 
 // matchParts reports whether seg matches the parts of a segment pattern:

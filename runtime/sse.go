@@ -69,48 +69,75 @@ func (r *EventReader) Next() (Event[[]byte], error) {
 			return Event[[]byte]{}, err
 		}
 		if len(line) == 0 {
-			if len(r.data) == 0 {
-				r.typ = r.typ[:0]
-				continue
+			if ev, ok := r.dispatch(); ok {
+				return ev, nil
 			}
-			ev := Event[[]byte]{Type: "message", ID: r.lastID, Retry: r.retry}
-			if len(r.typ) > 0 {
-				ev.Type = string(r.typ)
-			}
-			// Without the last newline added by the last data field.
-			ev.Data = bytes.Clone(r.data[:len(r.data)-1])
-			r.typ, r.data = r.typ[:0], r.data[:0]
-			return ev, nil
+			continue
 		}
 		if line[0] == ':' {
 			continue
 		}
-		field, value := line, []byte(nil)
-		if i := bytes.IndexByte(line, ':'); i >= 0 {
-			field, value = line[:i], line[i+1:]
-			if len(value) > 0 && value[0] == ' ' {
-				value = value[1:]
-			}
-		}
-		switch string(field) {
-		case "event":
-			r.typ = append(r.typ[:0], value...)
-		case "data":
-			if r.limit >= 0 && int64(len(r.data)+len(value)) > r.limit {
-				r.data = r.data[:0]
-				return Event[[]byte]{}, ErrItemTooLarge
-			}
-			r.data = append(append(r.data, value...), '\n')
-		case "id":
-			if bytes.IndexByte(value, 0) < 0 {
-				r.lastID = string(value)
-			}
-		case "retry":
-			if ms, ok := asciiDigits(value); ok {
-				r.retry = time.Duration(ms) * time.Millisecond
-			}
+		if err := r.setField(splitField(line)); err != nil {
+			return Event[[]byte]{}, err
 		}
 	}
+}
+
+// dispatch ends the pending event at a blank line and returns it; ok is
+// false when it has no data, and is then dropped.
+func (r *EventReader) dispatch() (ev Event[[]byte], ok bool) {
+	if len(r.data) == 0 {
+		r.typ = r.typ[:0]
+		return ev, false
+	}
+	ev = Event[[]byte]{Type: "message", ID: r.lastID, Retry: r.retry}
+	if len(r.typ) > 0 {
+		ev.Type = string(r.typ)
+	}
+	// Without the last newline added by the last data field.
+	ev.Data = bytes.Clone(r.data[:len(r.data)-1])
+	r.typ, r.data = r.typ[:0], r.data[:0]
+	return ev, true
+}
+
+// splitField splits a line into its field name and value: the value
+// follows the first colon, less one space after it; a line without a
+// colon is a field name with an empty value.
+func splitField(line []byte) (field, value []byte) {
+	i := bytes.IndexByte(line, ':')
+	if i < 0 {
+		return line, nil
+	}
+	field, value = line[:i], line[i+1:]
+	if len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	return field, value
+}
+
+// setField applies one field to the pending event or the reader's state;
+// unknown fields are ignored. Data beyond the reader's limit drops the
+// event's data and fails with [ErrItemTooLarge].
+func (r *EventReader) setField(field, value []byte) error {
+	switch string(field) {
+	case "event":
+		r.typ = append(r.typ[:0], value...)
+	case "data":
+		if r.limit >= 0 && int64(len(r.data)+len(value)) > r.limit {
+			r.data = r.data[:0]
+			return ErrItemTooLarge
+		}
+		r.data = append(append(r.data, value...), '\n')
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			r.lastID = string(value)
+		}
+	case "retry":
+		if ms, ok := asciiDigits(value); ok {
+			r.retry = time.Duration(ms) * time.Millisecond
+		}
+	}
+	return nil
 }
 
 // asciiDigits parses a non-empty run of ASCII digits, false when value is

@@ -77,49 +77,84 @@ func doHTTPHeld(ctx context.Context, op *Operation, c *HTTPClient, req *http.Req
 	if err != nil {
 		return nil, err
 	}
-	inPlace := !editing(op, c)
-	trace := op.idempotency == NotIdempotent
-	// last is the answer outside 2xx of the latest attempt, kept unread
-	// with answerAll until the pipeline says whether another attempt
-	// replaces it.
-	var last *heldAnswer
-	resp, release, err := doHeld(ctx, op, "", func(actx context.Context) (*heldAnswer, error) {
-		if last != nil {
-			last.discard()
-			last = nil
-		}
-		first := inPlace
-		inPlace = false
-		dctx := actx
-		if streamDeadline {
-			dctx = ctx
-		}
-		a, err := streamAttempt(ctx, actx, dctx, op, c, req, first, trace, decodeErr, answerAll)
-		if err != nil && a != nil {
-			last = a
-		}
-		return a, err
-	})
-	if err != nil {
-		if last != nil && answerAll && ctx.Err() == nil {
-			// The dependency's own answer ended the call: hand it over.
-			return last.hand(ctx, nil), nil
-		}
-		if last != nil {
-			last.discard()
-		}
-		if req.Body != nil && req.Body != http.NoBody {
-			// Closed when no attempt took it (bulkhead full, breaker open).
-			req.Body.Close()
-		}
-		return nil, err
+	h := &heldCall{
+		ctx: ctx, op: op, c: c, req: req, decodeErr: decodeErr,
+		answerAll: answerAll, streamDeadline: streamDeadline,
+		trace: op.idempotency == NotIdempotent, inPlace: !editing(op, c),
 	}
-	if req.Body != nil && req.Body != http.NoBody && req.GetBody != nil {
+	resp, release, err := doHeld(ctx, op, "", h.attempt)
+	if err != nil {
+		return h.failed(err)
+	}
+	if hasBody(req) && req.GetBody != nil {
 		// Every attempt sent a copy; a body sent as is, the transport
 		// closes once written.
 		req.Body.Close()
 	}
 	return resp.hand(ctx, release), nil
+}
+
+// heldCall is one call of [doHTTPHeld]: what its attempts send, how they
+// take the answer, and the answer outside 2xx of the latest attempt.
+type heldCall struct {
+	ctx       context.Context
+	op        *Operation
+	c         *HTTPClient
+	req       *http.Request
+	decodeErr ErrorDecoder
+	// answerAll and streamDeadline are doHTTPHeld's.
+	answerAll, streamDeadline bool
+	// trace asks each attempt to record whether its request was sent.
+	trace bool
+	// inPlace tells that the next attempt may send req's header in
+	// place: it is the first, and no editor writes to the request.
+	inPlace bool
+	// last is the answer outside 2xx of the latest attempt, kept unread
+	// with answerAll until the pipeline says whether another attempt
+	// replaces it.
+	last *heldAnswer
+}
+
+// attempt is the call's attempt under actx: it discards the answer the
+// previous attempt kept, and sends one more (see streamAttempt).
+func (h *heldCall) attempt(actx context.Context) (*heldAnswer, error) {
+	if h.last != nil {
+		h.last.discard()
+		h.last = nil
+	}
+	first := h.inPlace
+	h.inPlace = false
+	dctx := actx
+	if h.streamDeadline {
+		dctx = h.ctx
+	}
+	a, err := h.streamAttempt(actx, dctx, first)
+	if err != nil && a != nil {
+		h.last = a
+	}
+	return a, err
+}
+
+// failed ends the call that failed with err. When the dependency's own
+// answer ended it, and answerAll asks for it, that answer is handed over
+// as the response; else it is discarded, and the request's body closed
+// (no attempt took it when the bulkhead was full or the breaker open).
+func (h *heldCall) failed(err error) (*http.Response, error) {
+	if h.last != nil && h.answerAll && h.ctx.Err() == nil {
+		return h.last.hand(h.ctx, nil), nil
+	}
+	if h.last != nil {
+		h.last.discard()
+	}
+	if hasBody(h.req) {
+		h.req.Body.Close()
+	}
+	return nil, err
+}
+
+// hasBody reports whether req has a body to send.
+func hasBody(req *http.Request) bool {
+	return req.Body != nil && req.Body != http.NoBody
 }
 
 // heldAnswer is a response whose body outlives its attempt: it is read
@@ -156,62 +191,37 @@ func (a *heldAnswer) hand(ctx context.Context, release func(error)) *http.Respon
 	return a.resp
 }
 
-// streamAttempt sends one attempt of req and returns the answer once its
-// header is in. actx bounds the wait for the header; the request itself
-// runs under a context with ctx's deadline and cancellation and actx's
-// values (a trace span), so that the body outlives the attempt. The
-// deadline header carries dctx's remaining time. The answer of a status
-// outside 2xx is an error, returned with the unread answer when answerAll
-// asks for it.
-func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool, decodeErr ErrorDecoder, answerAll bool) (*heldAnswer, error) {
-	sctx, cancel := streamContext(ctx, actx)
+// streamAttempt sends one attempt of the call's request and returns the
+// answer once its header is in. actx bounds the wait for the header; the
+// request itself runs under a context with the call's deadline and
+// cancellation and actx's values (a trace span), so that the body
+// outlives the attempt. The deadline header carries dctx's remaining
+// time. The first attempt (first is true) may send the request's header
+// in place. The answer of a status outside 2xx is an error, returned
+// with the unread answer when answerAll asks for it.
+func (h *heldCall) streamAttempt(actx, dctx context.Context, first bool) (*heldAnswer, error) {
+	sctx, cancel := streamContext(h.ctx, actx)
 	stop := context.AfterFunc(actx, cancel)
-	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
-	r := req.WithContext(sctx)
-	var sent *sendTrace
-	if trace {
-		sent = new(sendTrace)
-		r = req.WithContext(sent.attach(sctx))
+	d, name, margin, send, limit := h.c.settings()
+	r, sent, err := h.attemptRequest(sctx, first)
+	if err == nil && send {
+		err = setDeadlineHeader(dctx, r.Header, name, margin)
 	}
-	if !first {
-		r.Header = cloneHeader(req.Header)
-	} else if r.Header == nil {
-		r.Header = make(http.Header, 1)
+	edited := editing(h.op, h.c)
+	if err == nil && edited {
+		r, err = h.runEditors(actx, r)
 	}
-	ed := editing(op, c)
-	if ed {
-		ownURL(r)
-	}
-	if replay {
-		body, err := req.GetBody()
-		if err != nil {
-			stop()
-			cancel()
-			return nil, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
-		}
-		r.Body = body
-	}
-	d, name, margin, send, limit := c.settings()
-	if send {
-		if err := setDeadlineHeader(dctx, r.Header, name, margin); err != nil {
-			stop()
-			cancel()
+	if err != nil {
+		stop()
+		cancel()
+		if r != nil {
 			closeRequestBody(r)
-			return nil, err
 		}
-	}
-	if ed {
-		if err := edit(actx, op, c, r); err != nil {
-			stop()
-			cancel()
-			closeRequestBody(r)
-			return nil, err
-		}
-		r = markEditedQuery(r, req.URL.RawQuery)
+		return nil, err
 	}
 	resp, err := d.Do(r)
-	if err != nil && ed {
-		hideEditedURL(err, req.URL)
+	if err != nil && edited {
+		hideEditedURL(err, h.req.URL)
 	}
 	if !stop() {
 		// The attempt ended (its timeout, the caller) as the header came:
@@ -229,15 +239,61 @@ func streamAttempt(ctx, actx, dctx context.Context, op *Operation, c *HTTPClient
 		}
 		return nil, err
 	}
-	a := &heldAnswer{resp: resp, cancel: cancel, limit: limit}
+	return h.answer(&heldAnswer{resp: resp, cancel: cancel, limit: limit})
+}
+
+// attemptRequest returns the request one attempt sends, under sctx (with
+// a send trace when the call asks for one, returned): the call's request
+// with a header of its own, unless first, a URL of its own when editors
+// write to it, and a fresh copy of a body that can be replayed.
+func (h *heldCall) attemptRequest(sctx context.Context, first bool) (*http.Request, *sendTrace, error) {
+	rctx := sctx
+	var sent *sendTrace
+	if h.trace {
+		sent = new(sendTrace)
+		rctx = sent.attach(sctx)
+	}
+	r := h.req.WithContext(rctx)
+	if !first {
+		r.Header = cloneHeader(h.req.Header)
+	} else if r.Header == nil {
+		r.Header = make(http.Header, 1)
+	}
+	if editing(h.op, h.c) {
+		ownURL(r)
+	}
+	if h.req.GetBody != nil && hasBody(h.req) {
+		body, err := h.req.GetBody()
+		if err != nil {
+			return nil, nil, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
+		}
+		r.Body = body
+	}
+	return r, sent, nil
+}
+
+// runEditors runs the call's editors on r under actx and returns the request
+// to send, which keeps the query as the editors left it.
+func (h *heldCall) runEditors(actx context.Context, r *http.Request) (*http.Request, error) {
+	if err := edit(actx, h.op, h.c, r); err != nil {
+		return r, err
+	}
+	return markEditedQuery(r, h.req.URL.RawQuery), nil
+}
+
+// answer returns the answer a of an attempt: as it is within 2xx, else
+// as an error, with the unread answer when answerAll asks for it, or the
+// body read and decoded into the error.
+func (h *heldCall) answer(a *heldAnswer) (*heldAnswer, error) {
+	resp := a.resp
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 		return a, nil
 	}
-	if answerAll {
+	if h.answerAll {
 		return a, answerError(resp)
 	}
 	defer a.discard()
-	return nil, remoteError(resp, decodeErr)
+	return nil, remoteError(resp, h.decodeErr)
 }
 
 // answerError is the error of an answer outside 2xx whose body is kept for

@@ -55,17 +55,9 @@ func ExtractGit(rev string, paths []string, dst string) ([]string, error) {
 	topDir := strings.TrimSpace(string(top))
 	var rels, out []string
 	for _, p := range paths {
-		abs, err := filepath.Abs(p)
+		rel, err := workTreePath(topDir, p)
 		if err != nil {
 			return nil, err
-		}
-		// The work tree's top may be reached through a symbolic link.
-		if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-			abs = filepath.Join(d, filepath.Base(abs))
-		}
-		rel, err := filepath.Rel(topDir, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return nil, fmt.Errorf("%s is outside the git work tree %s", p, topDir)
 		}
 		rels = append(rels, filepath.ToSlash(rel))
 		out = append(out, filepath.Join(dst, rel))
@@ -75,58 +67,93 @@ func ExtractGit(rev string, paths []string, dst string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := extractArchive(rev, data, dst); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// workTreePath returns the path p (relative to the current folder)
+// relative to the work tree's top, topDir, or an error when p lies
+// outside it.
+func workTreePath(topDir, p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	// The work tree's top may be reached through a symbolic link.
+	if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(d, filepath.Base(abs))
+	}
+	rel, err := filepath.Rel(topDir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the git work tree %s", p, topDir)
+	}
+	return rel, nil
+}
+
+// extractArchive writes the entries of data, the tar archive git archive
+// gave of revision rev, into the folder dst.
+func extractArchive(rev string, data []byte, dst string) error {
 	tr := tar.NewReader(bytes.NewReader(data))
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("git archive %s: %w", rev, err)
+			return fmt.Errorf("git archive %s: %w", rev, err)
 		}
 		name := path.Clean(h.Name)
 		if !filepath.IsLocal(name) {
-			return nil, fmt.Errorf("git archive %s: entry %q leaves the tree", rev, h.Name)
+			return fmt.Errorf("git archive %s: entry %q leaves the tree", rev, h.Name)
 		}
-		target := filepath.Join(dst, filepath.FromSlash(name))
-		switch h.Typeflag {
-		case tar.TypeDir:
-			if err := os.MkdirAll(target, 0o755); err != nil {
-				return nil, err
-			}
-		case tar.TypeReg:
-			if h.Size > MaxGitFileSize {
-				return nil, fmt.Errorf("git:%s:%s is larger than %d MiB", rev, name, MaxGitFileSize>>20)
-			}
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return nil, err
-			}
-			f, err := os.Create(target)
-			if err != nil {
-				return nil, err
-			}
-			_, err = io.Copy(f, tr)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return nil, err
-			}
-		case tar.TypeSymlink:
-			// Kept as links: the spec loader's confined root refuses one
-			// that leads outside.
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return nil, err
-			}
-			if err := os.Symlink(h.Linkname, target); err != nil {
-				return nil, err
-			}
-		case tar.TypeXGlobalHeader:
-		default:
-			return nil, fmt.Errorf("git:%s:%s: a %c entry, neither a file nor a folder", rev, name, h.Typeflag)
+		if err := extractEntry(rev, name, h, tr, filepath.Join(dst, filepath.FromSlash(name))); err != nil {
+			return err
 		}
 	}
-	return out, nil
+}
+
+// extractEntry writes the archive entry h, named name, whose content tr
+// reads, at target: a folder, a file or a symbolic link.
+func extractEntry(rev, name string, h *tar.Header, tr io.Reader, target string) error {
+	switch h.Typeflag {
+	case tar.TypeDir:
+		return os.MkdirAll(target, 0o755)
+	case tar.TypeReg:
+		if h.Size > MaxGitFileSize {
+			return fmt.Errorf("git:%s:%s is larger than %d MiB", rev, name, MaxGitFileSize>>20)
+		}
+		return writeFile(target, tr)
+	case tar.TypeSymlink:
+		// Kept as links: the spec loader's confined root refuses one
+		// that leads outside.
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.Symlink(h.Linkname, target)
+	case tar.TypeXGlobalHeader:
+		return nil
+	default:
+		return fmt.Errorf("git:%s:%s: a %c entry, neither a file nor a folder", rev, name, h.Typeflag)
+	}
+}
+
+// writeFile creates the file target, and the folders above it, with what
+// r reads.
+func writeFile(target string, r io.Reader) error {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(target)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // git runs git with args in dir (the current folder when empty) and

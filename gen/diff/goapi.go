@@ -174,6 +174,18 @@ func fieldTypes(fl *ast.FieldList) string {
 // compareGoAPI adds the Go API section. A method whose operation both
 // versions have but under another Go name is reported once, as renamed.
 func compareGoAPI(r *Report, old, new *GoAPI, pairs []opPair) {
+	renamed := reportRenamed(r, old, new, pairs)
+	for _, k := range declKeys(old, new) {
+		if !renamed[k] {
+			compareDecl(r, k, old, new)
+		}
+	}
+}
+
+// reportRenamed adds a change for each Client method whose operation both
+// versions have under another Go name, and returns the keys of those
+// methods, old and new.
+func reportRenamed(r *Report, old, new *GoAPI, pairs []opPair) map[string]bool {
 	renamed := map[string]bool{}
 	for _, p := range pairs {
 		if p.old == nil || p.new == nil || p.old.Name == p.new.Name {
@@ -191,6 +203,12 @@ func compareGoAPI(r *Report, old, new *GoAPI, pairs []opPair) {
 		r.add(Change{Section: SectionGoAPI, Rule: RuleGoRenamed, Class: Breaking, Operation: p.name,
 			Old: strings.TrimPrefix(ok, "method "), New: strings.TrimPrefix(nk, "method "), Message: msg})
 	}
+	return renamed
+}
+
+// declKeys returns the keys of the declarations of old and new, sorted,
+// each once.
+func declKeys(old, new *GoAPI) []string {
 	keys := make([]string, 0, len(old.decls)+len(new.decls))
 	for k := range old.decls {
 		keys = append(keys, k)
@@ -201,33 +219,38 @@ func compareGoAPI(r *Report, old, new *GoAPI, pairs []opPair) {
 		}
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		if renamed[k] {
-			continue
-		}
-		o, inOld := old.decls[k]
-		n, inNew := new.decls[k]
-		switch {
-		case !inNew:
-			if parentGone(k, old, new) {
-				continue
-			}
+	return keys
+}
+
+// compareDecl adds the change of the declaration k, if any: removed,
+// added or changed (a member of a type removed or added whole aside).
+func compareDecl(r *Report, k string, old, new *GoAPI) {
+	o, inOld := old.decls[k]
+	n, inNew := new.decls[k]
+	switch {
+	case !inNew:
+		if !parentGone(k, old, new) {
 			r.add(Change{Section: SectionGoAPI, Rule: RuleGoRemoved, Class: Breaking, Operation: k, Old: o,
 				Message: "removed: code that uses it no longer compiles"})
-		case !inOld:
-			if parentGone(k, new, old) {
-				continue
-			}
-			cls, msg := Compatible, "added"
-			if strings.HasPrefix(k, "method ") && new.decls["type "+typeOf(k)] == "interface" {
-				cls, msg = Breaking, "added to an interface: a type of the caller's that implements it (a test double) no longer does"
-			}
-			r.add(Change{Section: SectionGoAPI, Rule: RuleGoAdded, Class: cls, Operation: k, New: n, Message: msg})
-		case o != n:
-			r.add(Change{Section: SectionGoAPI, Rule: RuleGoChanged, Class: Breaking, Operation: k, Old: o, New: n,
-				Message: "its type changed: code that uses it may no longer compile"})
 		}
+	case !inOld:
+		if !parentGone(k, new, old) {
+			cls, msg := addedClass(k, new)
+			r.add(Change{Section: SectionGoAPI, Rule: RuleGoAdded, Class: cls, Operation: k, New: n, Message: msg})
+		}
+	case o != n:
+		r.add(Change{Section: SectionGoAPI, Rule: RuleGoChanged, Class: Breaking, Operation: k, Old: o, New: n,
+			Message: "its type changed: code that uses it may no longer compile"})
 	}
+}
+
+// addedClass returns the class and the message of the declaration k added
+// in new: compatible, unless it is a method of an interface.
+func addedClass(k string, new *GoAPI) (Class, string) {
+	if strings.HasPrefix(k, "method ") && new.decls["type "+typeOf(k)] == "interface" {
+		return Breaking, "added to an interface: a type of the caller's that implements it (a test double) no longer does"
+	}
+	return Compatible, "added"
 }
 
 // methodKey returns the key of the Client method called name, or "".

@@ -195,38 +195,92 @@ func depOrigin(d *policyspec.Dependency, key string) string {
 
 // risks flags the changes of one operation's policy that raise risk.
 func risks(r *Report, p opPair) {
-	o, n := p.old.Policy, p.new.Policy
-	flag := func(rule, subject, old, new, key, msg string) {
-		r.add(Change{Section: SectionResilience, Rule: rule, Class: Risk, Operation: p.name, Subject: subject,
-			Old: old, New: new, OldOrigin: origin(p.old, key), NewOrigin: origin(p.new, key), Message: msg})
-	}
-	oa, na := o.Attempts(), n.Attempts()
-	if o.Policy.Idempotency == runtime.NotIdempotent && n.Policy.Idempotency != runtime.NotIdempotent && na > 1 {
-		flag(RuleRiskRetryUnsafe, "idempotency", o.Policy.Idempotency.String(), n.Policy.Idempotency.String(), "idempotent",
+	c := policyChange{r: r, p: p}
+	c.retriesUnsafe()
+	c.sentOnce()
+	c.timeoutBelowP99()
+	c.fallbackRemoved()
+	c.keyLost()
+	c.fallbackShared()
+}
+
+// policyChange is the change of one operation's policy, whose risks are
+// flagged in r.
+type policyChange struct {
+	r *Report
+	p opPair
+}
+
+// flag adds the risk rule about subject, from old to new, whose origins
+// are those of the policy key key.
+func (c policyChange) flag(rule, subject, old, new, key, msg string) {
+	p := c.p
+	c.r.add(Change{Section: SectionResilience, Rule: rule, Class: Risk, Operation: p.name, Subject: subject,
+		Old: old, New: new, OldOrigin: origin(p.old, key), NewOrigin: origin(p.new, key), Message: msg})
+}
+
+// retriesUnsafe flags retries enabled on an operation that was not
+// idempotent.
+func (c policyChange) retriesUnsafe() {
+	o, n := c.p.old.Policy, c.p.new.Policy
+	if na := n.Attempts(); o.Policy.Idempotency == runtime.NotIdempotent && n.Policy.Idempotency != runtime.NotIdempotent && na > 1 {
+		c.flag(RuleRiskRetryUnsafe, "idempotency", o.Policy.Idempotency.String(), n.Policy.Idempotency.String(), "idempotent",
 			fmt.Sprintf("retries enabled (%d attempts) on an operation that was not idempotent: a retried request repeats its side effect unless the server deduplicates it", na))
 	}
-	if oa > 1 && na == 1 {
-		flag(RuleRiskSentOnce, "attempts", strconv.Itoa(oa), "1", "retry.maxRetries",
+}
+
+// sentOnce flags an operation that was retried and is now sent once.
+func (c policyChange) sentOnce() {
+	if oa, na := c.p.old.Policy.Attempts(), c.p.new.Policy.Attempts(); oa > 1 && na == 1 {
+		c.flag(RuleRiskSentOnce, "attempts", strconv.Itoa(oa), "1", "retry.maxRetries",
 			"now sent once: a transient failure (a reset connection, a 503) reaches the caller instead of being retried")
 	}
-	if p99 := n.Latency.P99; p99 > 0 {
-		nt, ot := totalTimeout(p.new), totalTimeout(p.old)
-		if nt < p99 && (ot >= p.old.Policy.Latency.P99 || ot > nt) {
-			flag(RuleRiskTimeoutBelowP99, "total timeout", short(ot), short(nt), "timeout",
-				fmt.Sprintf("the total timeout is below the declared p99 of %s: more than 1 call in 100 will time out while the dependency is healthy", short(p99)))
-		}
+}
+
+// timeoutBelowP99 flags a total timeout that fell below the declared p99
+// latency, or lower still.
+func (c policyChange) timeoutBelowP99() {
+	p99 := c.p.new.Policy.Latency.P99
+	if p99 <= 0 {
+		return
 	}
-	if o.Policy.Fallback.Kind != runtime.FallbackNone && n.Policy.Fallback.Kind == runtime.FallbackNone && o.Policy.Idempotency == runtime.ReadOnly {
-		flag(RuleRiskFallbackRemoved, "fallback", fallbackText(o.Policy.Fallback), "", "fallback.kind",
+	nt, ot := totalTimeout(c.p.new), totalTimeout(c.p.old)
+	if nt < p99 && (ot >= c.p.old.Policy.Latency.P99 || ot > nt) {
+		c.flag(RuleRiskTimeoutBelowP99, "total timeout", short(ot), short(nt), "timeout",
+			fmt.Sprintf("the total timeout is below the declared p99 of %s: more than 1 call in 100 will time out while the dependency is healthy", short(p99)))
+	}
+}
+
+// fallbackRemoved flags the fallback of a read removed.
+func (c policyChange) fallbackRemoved() {
+	o, n := c.p.old.Policy.Policy, c.p.new.Policy.Policy
+	if o.Fallback.Kind != runtime.FallbackNone && n.Fallback.Kind == runtime.FallbackNone && o.Idempotency == runtime.ReadOnly {
+		c.flag(RuleRiskFallbackRemoved, "fallback", fallbackText(o.Fallback), "", "fallback.kind",
 			"fallback removed from a read: callers that relied on a degraded answer while the dependency fails now get the error")
 	}
+}
+
+// keyLost flags an idempotency key no longer sent.
+func (c policyChange) keyLost() {
+	o, n := c.p.old.Policy, c.p.new.Policy
 	if o.IdempotencyKey != "" && n.IdempotencyKey == "" {
-		flag(RuleRiskKeyLost, "idempotency key", o.IdempotencyKey, "", "idempotencyKey",
+		c.flag(RuleRiskKeyLost, "idempotency key", o.IdempotencyKey, "", "idempotencyKey",
 			"idempotency key lost: the server can no longer tell a retried request from a new one")
 	}
-	if n.Policy.Fallback.Kind == runtime.FallbackCached && n.Policy.Fallback.Shared && !(o.Policy.Fallback.Kind == runtime.FallbackCached && o.Policy.Fallback.Shared) {
+}
+
+// sharesCache reports whether the fallback f answers from a cache shared
+// by all callers.
+func sharesCache(f runtime.FallbackPolicy) bool {
+	return f.Kind == runtime.FallbackCached && f.Shared
+}
+
+// fallbackShared flags cached answers newly shared by all callers.
+func (c policyChange) fallbackShared() {
+	o, n := c.p.old.Policy.Policy.Fallback, c.p.new.Policy.Policy.Fallback
+	if sharesCache(n) && !sharesCache(o) {
 		partition := operationValues()[7].value
-		flag(RuleRiskFallbackShared, "fallback partition", partition(p.old), partition(p.new), "fallback.shared",
+		c.flag(RuleRiskFallbackShared, "fallback partition", partition(c.p.old), partition(c.p.new), "fallback.shared",
 			"cached answers are now shared by all callers: one caller may receive an answer fetched with another caller's credentials")
 	}
 }

@@ -45,17 +45,22 @@ func nothingToSend(rb *openapi3.RequestBody) bool {
 		if k := contentKind(mt); k != ir.ContentForm && k != ir.ContentMultipart {
 			return false
 		}
-		if media == nil || media.Schema == nil || media.Schema.Value == nil {
-			return false
-		}
-		s := media.Schema.Value
-		if s.Type != nil && !s.Type.Is(openapi3.TypeObject) || len(s.Properties) > 0 ||
-			len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.AdditionalProperties.Schema != nil ||
-			s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has {
+		if media == nil || media.Schema == nil || media.Schema.Value == nil || !isEmptyObject(media.Schema.Value) {
 			return false
 		}
 	}
 	return true
+}
+
+// isEmptyObject reports whether the schema s is an object without
+// properties or subschemas that allows no other properties
+// (additionalProperties: false).
+func isEmptyObject(s *openapi3.Schema) bool {
+	if s.Type != nil && !s.Type.Is(openapi3.TypeObject) || len(s.Properties) > 0 || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 {
+		return false
+	}
+	ap := s.AdditionalProperties
+	return ap.Schema == nil && ap.Has != nil && !*ap.Has
 }
 
 // responses builds an operation's responses, sorted by status.

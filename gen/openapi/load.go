@@ -105,69 +105,10 @@ func Load(fsys fs.FS, name string, opts LoadOptions) (*Document, []diag.Diagnost
 }
 
 func load(src *source, name string, deferValidation bool, diags *diag.List) *Document {
-	location := &url.URL{Path: src.display(name)}
-	entryRel, _ := src.rel(location.Path)
-	// newLoader returns a loader of the files of src, given with the
-	// edits of repaired (by rel), and with marked, the entry file with
-	// the marker of withoutRootKey. The edits each file was given are
-	// recorded in the map it returns, written by the loader and read
-	// once the load is over.
-	newLoader := func(marked bool, repaired map[string][]edit) (*openapi3.Loader, map[string][]edit) {
-		given := map[string][]edit{}
-		var mu sync.Mutex
-		loader := openapi3.NewLoader()
-		loader.IncludeOrigin = true
-		loader.IsExternalRefsAllowed = true
-		loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
-			data, err := src.readURI(u)
-			rel, ok := src.rel(u.Path)
-			if err != nil || !ok {
-				return data, err
-			}
-			edits := repaired[rel]
-			if len(edits) > 0 {
-				data = applyEdits(data, edits)
-			}
-			if rel == entryRel && marked {
-				if withMarker := withoutRootKey(data); len(withMarker) > len(data) {
-					edits = append([]edit{{line: 1, col: 1, text: documentStart}}, edits...)
-					data = withMarker
-				}
-			}
-			if len(edits) > 0 {
-				mu.Lock()
-				given[src.display(rel)] = edits
-				mu.Unlock()
-			}
-			return data, err
-		}
-		return loader, given
-	}
-	loader, given := newLoader(true, nil)
-
-	// An OpenAPI 3 document is loaded by kin-openapi while this package
-	// parses it again for positions and checks its references; the result
-	// is used only when that check passes. A Swagger document is loaded
-	// after it, by the converter.
-	var loaded chan loadResult
-	if _, data, err := src.readData(name); err == nil && topLevelKey(data) != "swagger" {
-		loaded = make(chan loadResult, 1)
-		go func() {
-			t, err := loader.LoadFromURI(location)
-			loaded <- loadResult{t, err}
-		}()
-	}
-	// Every return below waits for that load, so that no goroutine
+	l := startLoad(src, name)
+	// Every return below waits for the load started, so that no goroutine
 	// outlives the call.
-	wait := func() loadResult {
-		if loaded == nil {
-			return loadResult{}
-		}
-		r := <-loaded
-		loaded = nil
-		return r
-	}
-	defer wait()
+	defer l.wait()
 
 	entry := src.open(name)
 	if entry.err != nil {
@@ -175,11 +116,41 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		return nil
 	}
 	version, swagger := documentVersion(entry.root)
+	if !checkVersion(entry, version, swagger, diags) || !checkFiles(src, entry, diags) {
+		return nil
+	}
+	var t *openapi3.T
+	var err error
+	if swagger {
+		t, err = l.swagger(entry, diags)
+	} else {
+		t, err = l.openAPI(entry, diags)
+	}
+	if err != nil {
+		if !src.misplacedSchemaRefs(entry, diags) {
+			src.reportLoadError(err, entry, l.files.given, diags)
+		}
+		return nil
+	}
+	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: l.loader.Context, given: l.files.given}
+	if deferValidation {
+		return doc
+	}
+	doc.validate(l.loader.Context, diags, true)
+	if diags.HasErrors() {
+		return nil
+	}
+	return doc
+}
+
+// checkVersion reports a document that is neither Swagger 2.0 nor
+// OpenAPI 3.0 or 3.1, and returns whether it is one of them.
+func checkVersion(entry *file, version string, swagger bool, diags *diag.List) bool {
 	switch {
 	case swagger && version != "2.0":
 		diags.Errorf(fileStart(entry), diag.RuleVersion,
 			fmt.Sprintf("unsupported Swagger version %q", version), `only "swagger: \"2.0\"" documents are converted`)
-		return nil
+		return false
 	case !swagger && !strings.HasPrefix(version, "3.0") && !strings.HasPrefix(version, "3.1"):
 		found := "no openapi field"
 		if version != "" {
@@ -188,69 +159,172 @@ func load(src *source, name string, deferValidation bool, diags *diag.List) *Doc
 		diags.Errorf(fileStart(entry), diag.RuleVersion,
 			fmt.Sprintf("not an OpenAPI 3.0 or 3.1 document (found %s)", found),
 			`start the document with "openapi: 3.0.3" or "openapi: 3.1.0", or "swagger: \"2.0\""`)
-		return nil
+		return false
 	}
+	return true
+}
+
+// checkFiles checks the references of the entry file and reports the
+// other files of src that could not be parsed; it returns whether the
+// document is free of errors so far.
+func checkFiles(src *source, entry *file, diags *diag.List) bool {
 	src.checkRefs(entry, diags)
 	for _, f := range src.failedParses() {
 		if f != entry {
 			reportFileError(f, diags)
 		}
 	}
-	if diags.HasErrors() {
-		return nil
-	}
+	return !diags.HasErrors()
+}
 
+// loading is the load of one document by kin-openapi: where the document
+// is, the loader last used and the files it was given.
+//
+// An OpenAPI 3 document is loaded by kin-openapi while this package
+// parses it again for positions and checks its references; the result is
+// used only when that check passes. A Swagger document is loaded after
+// it, by the converter.
+type loading struct {
+	src      *source
+	location *url.URL
+	entryRel string
+	files    *loaderFiles
+	loader   *openapi3.Loader
+	// pending delivers the load started early; nil when none was
+	// started or it was waited for.
+	pending chan loadResult
+}
+
+// startLoad starts loading the document name of src, unless it says it is
+// a Swagger document.
+func startLoad(src *source, name string) *loading {
+	l := &loading{src: src, location: &url.URL{Path: src.display(name)}}
+	l.entryRel, _ = src.rel(l.location.Path)
+	l.files = newLoaderFiles(src, l.entryRel, nil)
+	l.loader = l.files.loader()
+	if _, data, err := src.readData(name); err == nil && topLevelKey(data) != "swagger" {
+		pending := make(chan loadResult, 1)
+		loader, location := l.loader, l.location
+		go func() {
+			t, err := loader.LoadFromURI(location)
+			pending <- loadResult{t, err}
+		}()
+		l.pending = pending
+	}
+	return l
+}
+
+// wait waits for the load started early, if any, and returns its result.
+func (l *loading) wait() loadResult {
+	if l.pending == nil {
+		return loadResult{}
+	}
+	r := <-l.pending
+	l.pending = nil
+	return r
+}
+
+// openAPI returns the OpenAPI 3 document entry as loaded early, or loads
+// it now when no load was started. Sloppy constructs that the loader
+// refuses whole, and a client can do without, are repaired in what it is
+// given, with a warning each, and the document loaded again.
+func (l *loading) openAPI(entry *file, diags *diag.List) (*openapi3.T, error) {
 	var t *openapi3.T
 	var err error
-	switch {
-	case swagger:
-		// The document may have looked like OpenAPI 3 and be loaded as
-		// such: that load is of no use, and its loader is not shared.
-		wait()
-		var swaggerLoader *openapi3.Loader
-		swaggerLoader, given = newLoader(false, nil)
-		t, err = convertSwagger(src, entry, entry.data, swaggerLoader, location)
-	case loaded != nil:
-		r := wait()
+	if l.pending != nil {
+		r := l.wait()
 		t, err = r.t, r.err
-	default:
-		t, err = loader.LoadFromURI(location)
+	} else {
+		t, err = l.loader.LoadFromURI(l.location)
 	}
-	if err != nil {
-		// Sloppy constructs that the loader refuses whole, and a client
-		// can do without, are repaired in what it is given, with a
-		// warning each, and the document loaded again.
-		if repaired := src.repairs(entry, diags); len(repaired) > 0 {
-			if swagger {
-				var swaggerLoader *openapi3.Loader
-				swaggerLoader, given = newLoader(false, repaired)
-				data := entry.data
-				if edits := repaired[entry.rel]; len(edits) > 0 {
-					data = applyEdits(data, edits)
-					given[entry.display] = edits
-				}
-				t, err = convertSwagger(src, entry, data, swaggerLoader, location)
-			} else {
-				loader, given = newLoader(true, repaired)
-				t, err = loader.LoadFromURI(location)
-			}
+	if err == nil {
+		return t, nil
+	}
+	repaired := l.src.repairs(entry, diags)
+	if len(repaired) == 0 {
+		return t, err
+	}
+	l.files = newLoaderFiles(l.src, l.entryRel, repaired)
+	l.loader = l.files.loader()
+	return l.loader.LoadFromURI(l.location)
+}
+
+// swagger converts the Swagger 2.0 document entry, repaired and converted
+// again when the converter's loader refuses it as openAPI does. The
+// document may have looked like OpenAPI 3 and be loaded as such: that
+// load is of no use, and its loader is not shared. The loader of the
+// early load stays the one whose context validates the result.
+func (l *loading) swagger(entry *file, diags *diag.List) (*openapi3.T, error) {
+	l.wait()
+	l.files = newLoaderFiles(l.src, "", nil)
+	t, err := convertSwagger(l.src, entry, entry.data, l.files.loader(), l.location)
+	if err == nil {
+		return t, nil
+	}
+	repaired := l.src.repairs(entry, diags)
+	if len(repaired) == 0 {
+		return t, err
+	}
+	l.files = newLoaderFiles(l.src, "", repaired)
+	data := entry.data
+	if edits := repaired[entry.rel]; len(edits) > 0 {
+		data = applyEdits(data, edits)
+		l.files.given[entry.display] = edits
+	}
+	return convertSwagger(l.src, entry, data, l.files.loader(), l.location)
+}
+
+// loaderFiles is what a kin-openapi loader reads: the files of src, with
+// the edits of repaired (by rel), and the file marked (by rel; "" for
+// none) with the marker of withoutRootKey. The edits each file was given
+// are recorded in given (by display name), written by the loader and read
+// once the load is over.
+type loaderFiles struct {
+	src      *source
+	marked   string
+	repaired map[string][]edit
+	mu       sync.Mutex
+	given    map[string][]edit
+}
+
+// newLoaderFiles returns the files of src with the edits of repaired and
+// the file marked given the marker ("" for none).
+func newLoaderFiles(src *source, marked string, repaired map[string][]edit) *loaderFiles {
+	return &loaderFiles{src: src, marked: marked, repaired: repaired, given: map[string][]edit{}}
+}
+
+// loader returns a new loader of f.
+func (f *loaderFiles) loader() *openapi3.Loader {
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	loader.IsExternalRefsAllowed = true
+	loader.ReadFromURIFunc = f.read
+	return loader
+}
+
+// read gives the loader the file at u, edited.
+func (f *loaderFiles) read(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+	data, err := f.src.readURI(u)
+	rel, ok := f.src.rel(u.Path)
+	if err != nil || !ok {
+		return data, err
+	}
+	edits := f.repaired[rel]
+	if len(edits) > 0 {
+		data = applyEdits(data, edits)
+	}
+	if f.marked != "" && rel == f.marked {
+		if withMarker := withoutRootKey(data); len(withMarker) > len(data) {
+			edits = append([]edit{{line: 1, col: 1, text: documentStart}}, edits...)
+			data = withMarker
 		}
 	}
-	if err != nil {
-		if !src.misplacedSchemaRefs(entry, diags) {
-			src.reportLoadError(err, entry, given, diags)
-		}
-		return nil
+	if len(edits) > 0 {
+		f.mu.Lock()
+		f.given[f.src.display(rel)] = edits
+		f.mu.Unlock()
 	}
-	doc := &Document{T: t, Source: entry.display, Version: version, src: src, entry: entry, validation: loader.Context, given: given}
-	if deferValidation {
-		return doc
-	}
-	doc.validate(loader.Context, diags, true)
-	if diags.HasErrors() {
-		return nil
-	}
-	return doc
+	return data, err
 }
 
 // topLevelKey tells, without parsing data, whether the document's version
@@ -288,13 +362,7 @@ func jsonTopLevelKey(data []byte) string {
 	for i := 0; i < len(data); i++ {
 		switch c := data[i]; c {
 		case '"':
-			end := i + 1
-			for end < len(data) && data[end] != '"' {
-				if data[end] == '\\' {
-					end++
-				}
-				end++
-			}
+			end := jsonStringEnd(data, i)
 			if end >= len(data) {
 				return ""
 			}
@@ -318,6 +386,20 @@ func jsonTopLevelKey(data []byte) string {
 		}
 	}
 	return ""
+}
+
+// jsonStringEnd returns the index in data of the quote that closes the
+// JSON string opened by the quote at start, or len(data) or more when the
+// string is not closed.
+func jsonStringEnd(data []byte, start int) int {
+	end := start + 1
+	for end < len(data) && data[end] != '"' {
+		if data[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	return end
 }
 
 // withoutRootKey returns the bytes kin-openapi's loader is given for the

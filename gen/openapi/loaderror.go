@@ -425,26 +425,41 @@ func (s *source) refTargetKind(site refSite) string {
 	if !ok {
 		return ""
 	}
-	tokens := strings.Split(strings.TrimPrefix(t.ptr, "#/"), "/")
-	n := len(tokens)
-	switch {
-	case n == 3 && tokens[0] == "components":
-		return componentKinds[tokens[1]]
-	case n >= 2 && tokens[n-2] == "parameters" && isIndex(tokens[n-1]):
-		return "parameter"
-	case n >= 2 && tokens[n-2] == "responses" && tokens[0] == "paths":
-		return "response"
-	case n >= 1 && tokens[n-1] == "requestBody":
-		return "requestBody"
-	case n >= 1 && tokens[n-1] == "schema":
-		return "schema"
-	case n == 2 && tokens[0] == "paths":
-		return "pathItem"
+	if kind, told := pointerKind(t.ptr); told {
+		return kind
 	}
 	if node, ok := lookup(s.open(t.rel).root, t.ptr); ok && isParameter(node) {
 		return "parameter"
 	}
 	return ""
+}
+
+// pointerKind tells what object is at the place ptr
+// ("#/components/schemas/S", "#/paths/~1a/get/parameters/0") by the place
+// alone; told is false when the place does not say. Under an unknown
+// member of components, it says "": nothing known.
+func pointerKind(ptr string) (kind string, told bool) {
+	tokens := strings.Split(strings.TrimPrefix(ptr, "#/"), "/")
+	n := len(tokens)
+	last, parent := tokens[n-1], ""
+	if n >= 2 {
+		parent = tokens[n-2]
+	}
+	switch {
+	case n == 3 && tokens[0] == "components":
+		return componentKinds[tokens[1]], true
+	case parent == "parameters" && isIndex(last):
+		return "parameter", true
+	case parent == "responses" && tokens[0] == "paths":
+		return "response", true
+	case last == "requestBody":
+		return "requestBody", true
+	case last == "schema":
+		return "schema", true
+	case n == 2 && tokens[0] == "paths":
+		return "pathItem", true
+	}
+	return "", false
 }
 
 // refTargetText says what site names, for a message.

@@ -154,3 +154,31 @@ paths:
 		})
 	}
 }
+
+// TestPointerKind checks what the place of a $ref's target says of its
+// kind, and that a place under an unknown member of components says
+// "nothing known" rather than leaving the kind to the target's members.
+func TestPointerKind(t *testing.T) {
+	for _, c := range []struct {
+		ptr  string
+		kind string
+		told bool
+	}{
+		{"#/components/schemas/Pet", "schema", true},
+		{"#/components/securitySchemes/key", "securityScheme", true},
+		{"#/components/unknown/Pet", "", true},
+		{"#/paths/~1pets/get/parameters/0", "parameter", true},
+		{"#/paths/~1pets/get/parameters/limit", "", false},
+		{"#/paths/~1pets/get/responses/200", "response", true},
+		{"#/x-responses/responses/200", "", false},
+		{"#/paths/~1pets/post/requestBody", "requestBody", true},
+		{"#/paths/~1pets/post/requestBody/content/application~1json/schema", "schema", true},
+		{"#/paths/~1pets", "pathItem", true},
+		{"#/definitions/Pet", "", false},
+		{"#/", "", false},
+	} {
+		if kind, told := pointerKind(c.ptr); kind != c.kind || told != c.told {
+			t.Errorf("pointerKind(%q) = %q, %v; want %q, %v", c.ptr, kind, told, c.kind, c.told)
+		}
+	}
+}

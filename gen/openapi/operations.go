@@ -119,37 +119,58 @@ func (b *builder) operationName(o *ir.Operation, ext map[string]any) string {
 // and orders them: path parameters in template order, then query, header
 // and cookie parameters in document order.
 func (b *builder) params(o *ir.Operation, itemParams, opParams openapi3.Parameters, opPtr string) []*ir.Param {
-	type entry struct {
-		ref *openapi3.ParameterRef
-		ptr string
-	}
-	var merged []entry
-	add := func(params openapi3.Parameters, base string) {
-		for i, pr := range params {
-			if pr == nil || pr.Value == nil {
-				continue
-			}
-			e := entry{pr, fmt.Sprintf("%s/parameters/%d", base, i)}
-			if j := slices.IndexFunc(merged, func(x entry) bool {
-				return x.ref.Value.Name == pr.Value.Name && x.ref.Value.In == pr.Value.In
-			}); j >= 0 {
-				merged[j] = e
-				continue
-			}
-			merged = append(merged, e)
-		}
-	}
-	add(itemParams, opPtr[:strings.LastIndex(opPtr, "/")])
-	add(opParams, opPtr)
+	var merged []paramEntry
+	merged = mergeParams(merged, itemParams, opPtr[:strings.LastIndex(opPtr, "/")])
+	merged = mergeParams(merged, opParams, opPtr)
 
 	rawPath, rawQuery, _ := ir.CutQuery(o.Path)
-	template := pathParamOrder(rawPath)
 	// The variables of the template's query ("?lat={lat}") take the
 	// parameter of their name, whatever its in:, the one in: query first,
 	// and send it in the query under the pair's key.
 	_, vars, _ := ir.TemplateQuery(rawQuery)
-	queryKey := make([]string, len(merged))
-	var missing []ir.QueryVar
+	queryKey, missing := bindQueryVars(merged, vars)
+	idents := newNamespace()
+	var out []*ir.Param
+	for _, i := range paramOrder(merged, queryKey, pathParamOrder(rawPath)) {
+		out = append(out, b.param(o, merged[i].ref, merged[i].ptr, queryKey[i], idents))
+	}
+	for _, v := range missing {
+		out = append(out, b.templateQueryParam(o, v, opPtr, idents))
+	}
+	return out
+}
+
+// paramEntry is a parameter and its place in the document.
+type paramEntry struct {
+	ref *openapi3.ParameterRef
+	ptr string
+}
+
+// mergeParams returns merged with params, written at base, added: one of
+// the name and place (in:) of a parameter already there replaces it.
+func mergeParams(merged []paramEntry, params openapi3.Parameters, base string) []paramEntry {
+	for i, pr := range params {
+		if pr == nil || pr.Value == nil {
+			continue
+		}
+		e := paramEntry{pr, fmt.Sprintf("%s/parameters/%d", base, i)}
+		if j := slices.IndexFunc(merged, func(x paramEntry) bool {
+			return x.ref.Value.Name == pr.Value.Name && x.ref.Value.In == pr.Value.In
+		}); j >= 0 {
+			merged[j] = e
+			continue
+		}
+		merged = append(merged, e)
+	}
+	return merged
+}
+
+// bindQueryVars gives each variable of the template's query the
+// parameter of merged of its name, the one in: query first, and returns,
+// by parameter, the query key it is sent under ("" for none), and the
+// variables no parameter took.
+func bindQueryVars(merged []paramEntry, vars []ir.QueryVar) (queryKey []string, missing []ir.QueryVar) {
+	queryKey = make([]string, len(merged))
 	for _, v := range vars {
 		best := -1
 		for i, e := range merged {
@@ -163,6 +184,14 @@ func (b *builder) params(o *ir.Operation, itemParams, opParams openapi3.Paramete
 		}
 		queryKey[best] = v.Key
 	}
+	return queryKey, missing
+}
+
+// paramOrder returns the indexes of merged in the order of the
+// parameters: path parameters in the order of the template's variables,
+// then query (those bound to a query key included), header and cookie
+// parameters, each in document order.
+func paramOrder(merged []paramEntry, queryKey, template []string) []int {
 	in := func(i int) string {
 		if queryKey[i] != "" {
 			return openapi3.ParameterInQuery
@@ -181,16 +210,7 @@ func (b *builder) params(o *ir.Operation, itemParams, opParams openapi3.Paramete
 		}
 		return cmp.Or(cmp.Compare(gx, gy), cmp.Compare(ix, iy))
 	})
-
-	idents := newNamespace()
-	var out []*ir.Param
-	for _, i := range order {
-		out = append(out, b.param(o, merged[i].ref, merged[i].ptr, queryKey[i], idents))
-	}
-	for _, v := range missing {
-		out = append(out, b.templateQueryParam(o, v, opPtr, idents))
-	}
-	return out
+	return order
 }
 
 // inRank orders the places of parameters: path, query, header, cookie.

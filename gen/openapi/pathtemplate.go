@@ -48,6 +48,27 @@ const (
 func (b *builder) checkPathTemplate(path string) {
 	ptr := pointer("#/paths", path)
 	loc := b.doc.keyLocation(ptr)
+	sent := b.checkFragment(path, loc)
+	if hasBadEscape(templateLiteral(sent)) {
+		b.diags.Errorf(loc, rulePathChar,
+			fmt.Sprintf("path template %q holds a %q that does not start a %%XX escape", path, "%"),
+			`write a literal percent sign as "%25"`)
+	}
+	rawPath, rawQuery, hasQuery := ir.CutQuery(sent)
+	if hasQuery {
+		b.checkTemplateQuery(path, rawPath, rawQuery, loc)
+	}
+	var dot *runtime.DotSegmentError
+	if errors.As(runtime.CheckPath(templateLiteral(rawPath)), &dot) {
+		b.diags.Errorf(loc, rulePathDot,
+			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
+			"remove the segment, or write the path it resolves to")
+	}
+}
+
+// checkFragment reports the fragment of the path template path, written
+// at loc, and returns the template without it: what a request carries.
+func (b *builder) checkFragment(path string, loc diag.Location) (sent string) {
 	sent, fragment, hasFragment := ir.CutFragment(path)
 	switch vars := onlyIn(pathParamOrder(fragment), pathParamOrder(sent)); {
 	case len(vars) > 0:
@@ -59,19 +80,27 @@ func (b *builder) checkPathTemplate(path string) {
 			fmt.Sprintf("path template %q carries the fragment %q, which no request carries; the client sends %q", path, fragment, sent),
 			"declare what the fragment distinguishes as parameters (in: query or in: header), and remove it from the path")
 	}
-	literal := templateLiteral(sent)
+	return sent
+}
+
+// hasBadEscape reports whether literal holds a "%" that does not start a
+// %XX escape.
+func hasBadEscape(literal string) bool {
 	for i := 0; i < len(literal); i++ {
 		if literal[i] == '%' && (i+2 >= len(literal) || !isHex(literal[i+1]) || !isHex(literal[i+2])) {
-			b.diags.Errorf(loc, rulePathChar,
-				fmt.Sprintf("path template %q holds a %q that does not start a %%XX escape", path, "%"),
-				`write a literal percent sign as "%25"`)
-			break
+			return true
 		}
 	}
-	rawPath, rawQuery, hasQuery := ir.CutQuery(sent)
+	return false
+}
+
+// checkTemplateQuery reports the query of the path template path, written
+// at loc, whose path is rawPath and query rawQuery: an error when it is
+// not a fixed query and name={variable} pairs a URL carries as written,
+// else a warning that says what the client sends.
+func (b *builder) checkTemplateQuery(path, rawPath, rawQuery string, loc diag.Location) {
 	fixed, vars, pairs := ir.TemplateQuery(rawQuery)
 	switch {
-	case !hasQuery:
 	case !pairs:
 		b.diags.Errorf(loc, rulePathChar,
 			fmt.Sprintf("path template %q holds %q, which would start the URL's query, and what follows is neither a fixed query nor name={variable} pairs: no parameter style sends a variable as a key or as part of a value, so no client can build the request it describes", path, "?"),
@@ -85,23 +114,23 @@ func (b *builder) checkPathTemplate(path string) {
 			fmt.Sprintf("path template %q carries the fixed query %q; the client sends it with every request of the operation, before the query parameters", path, rawQuery),
 			"declare it as query parameters (in: query) if the server accepts other values")
 	default:
-		sentQuery := make([]string, 0, len(vars)+1)
-		if fixed != "" {
-			sentQuery = append(sentQuery, fixed)
-		}
-		for _, v := range vars {
-			sentQuery = append(sentQuery, v.Key+"=<"+v.Var+">")
-		}
 		b.diags.Warnf(loc, rulePathQuery,
-			fmt.Sprintf("path template %q carries query variables; the client sends the path %q and the query %q, each <name> the value of the parameter of that name, whatever its in:, escaped as a query value", path, rawPath, strings.Join(sentQuery, "&")),
+			fmt.Sprintf("path template %q carries query variables; the client sends the path %q and the query %q, each <name> the value of the parameter of that name, whatever its in:, escaped as a query value", path, rawPath, sentQueryText(fixed, vars)),
 			"declare the variables as parameters with in: query, and remove the query from the path")
 	}
-	var dot *runtime.DotSegmentError
-	if errors.As(runtime.CheckPath(templateLiteral(rawPath)), &dot) {
-		b.diags.Errorf(loc, rulePathDot,
-			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
-			"remove the segment, or write the path it resolves to")
+}
+
+// sentQueryText shows the query a template's query sends: the fixed
+// query, then each variable's key=<name>.
+func sentQueryText(fixed string, vars []ir.QueryVar) string {
+	sentQuery := make([]string, 0, len(vars)+1)
+	if fixed != "" {
+		sentQuery = append(sentQuery, fixed)
 	}
+	for _, v := range vars {
+		sentQuery = append(sentQuery, v.Key+"=<"+v.Var+">")
+	}
+	return strings.Join(sentQuery, "&")
 }
 
 // onlyIn returns the names of vars that are not in sent: the variables

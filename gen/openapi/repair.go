@@ -173,7 +173,7 @@ func (r *repairer) pattern(v *yaml.Node, at *nodePath) {
 // parameter object name the parameter's schema.
 func (r *repairer) refToParameter(site refSite) {
 	at := site.at
-	if at == nil || !(at.index < 0 && schemaRefKeys[at.key] || at.parent != nil && at.parent.index < 0 && schemaListKeys[at.parent.key]) {
+	if !standsForSchema(at) {
 		return
 	}
 	t, ok := r.c.resolveSite(site, nil)
@@ -188,19 +188,11 @@ func (r *repairer) refToParameter(site refSite) {
 	if !ok {
 		return
 	}
-	ref := child(holder, "$ref")
-	if ref == nil || ref.Kind != yaml.ScalarNode {
+	ref := scalarChild(holder, "$ref")
+	if ref == nil {
 		return
 	}
-	// A $ref at the items of an array that names an array parameter
-	// stands for its items, as generated specs write it when they point
-	// at the first of two equal schemas of items and miss their place.
-	part, what := "/schema", "that parameter's schema"
-	if schema := child(node, "schema"); at.index < 0 && at.key == "items" && child(schema, "items") != nil {
-		if typ := child(schema, "type"); typ != nil && typ.Value == "array" {
-			part, what = "/schema/items", "the schema of that parameter's items"
-		}
-	}
+	part, what := parameterSchemaPart(at, node)
 	to := ref.Value + part
 	if !strings.Contains(ref.Value, "#") {
 		to = ref.Value + "#" + part
@@ -214,14 +206,48 @@ func (r *repairer) refToParameter(site refSite) {
 		fmt.Sprintf("point the $ref at the schema: %q", to))
 }
 
+// standsForSchema reports whether a $ref at the place at stands for a
+// schema: it is the value of a member whose value is a schema, or one of
+// the schemas of a member holding them by name or index.
+func standsForSchema(at *nodePath) bool {
+	if at == nil {
+		return false
+	}
+	return at.index < 0 && schemaRefKeys[at.key] || at.parent != nil && at.parent.index < 0 && schemaListKeys[at.parent.key]
+}
+
+// parameterSchemaPart returns what a $ref at the place at that names the
+// parameter object param stands for: the pointer to add to the $ref, and
+// the words that say it. It is the parameter's schema, except that a $ref
+// at the items of an array that names an array parameter stands for its
+// items, as generated specs write it when they point at the first of two
+// equal schemas of items and miss their place.
+func parameterSchemaPart(at *nodePath, param *yaml.Node) (part, what string) {
+	schema := child(param, "schema")
+	if at.index < 0 && at.key == "items" && child(schema, "items") != nil {
+		if typ := child(schema, "type"); typ != nil && typ.Value == "array" {
+			return "/schema/items", "the schema of that parameter's items"
+		}
+	}
+	return "/schema", "that parameter's schema"
+}
+
+// scalarChild returns the scalar value under key of the mapping node;
+// nil when there is none or it is no scalar.
+func scalarChild(node *yaml.Node, key string) *yaml.Node {
+	if v := child(node, key); v != nil && v.Kind == yaml.ScalarNode {
+		return v
+	}
+	return nil
+}
+
 // parameterUnderSchemas replaces a $ref that stands for a parameter and
 // names a parameter object written under the schemas of the same file,
 // which the loader reads as a schema and refuses, by a copy of that
 // object. The $ref must be the only member of its mapping.
 func (r *repairer) parameterUnderSchemas(site refSite) {
 	at := site.at
-	if at == nil || at.index < 0 || at.parent == nil || at.parent.index >= 0 || at.parent.key != "parameters" ||
-		!isOperation(at.parent.parent) && !isPathItem(at.parent.parent) {
+	if !standsForParameter(at) {
 		return
 	}
 	t, ok := r.c.resolveSite(site, nil)
@@ -232,19 +258,15 @@ func (r *repairer) parameterUnderSchemas(site refSite) {
 	if !ok || node.Kind != yaml.MappingNode {
 		return
 	}
-	name, in := child(node, "name"), child(node, "in")
-	if name == nil || name.Kind != yaml.ScalarNode || in == nil || in.Kind != yaml.ScalarNode {
+	name, in := scalarChild(node, "name"), scalarChild(node, "in")
+	if name == nil || in == nil {
 		return
 	}
 	holder, ok := lookup(r.f.root, at.String())
 	if !ok {
 		return
 	}
-	var v any
-	if err := node.Decode(&v); err != nil {
-		return
-	}
-	text, err := json.Marshal(v)
+	text, err := nodeJSON(node)
 	if err != nil || !r.inline(holder, text) {
 		return
 	}
@@ -252,6 +274,25 @@ func (r *repairer) parameterUnderSchemas(site refSite) {
 	r.diags.Warnf(site.location(), ruleRefParameter,
 		fmt.Sprintf("$ref %q stands for a parameter but names a schema; what it names is the %s parameter %q, so the client reads it as that parameter", ref.Value, in.Value, name.Value),
 		"move the parameter to #/components/parameters and point the $ref there")
+}
+
+// standsForParameter reports whether a $ref at the place at stands for
+// a parameter: it is an item of the parameters of an operation or a path
+// item.
+func standsForParameter(at *nodePath) bool {
+	if at == nil || at.index < 0 || at.parent == nil || at.parent.index >= 0 || at.parent.key != "parameters" {
+		return false
+	}
+	return isOperation(at.parent.parent) || isPathItem(at.parent.parent)
+}
+
+// nodeJSON returns node as JSON text.
+func nodeJSON(node *yaml.Node) ([]byte, error) {
+	var v any
+	if err := node.Decode(&v); err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
 }
 
 // inline records the edit that replaces the mapping holder, whose only
@@ -289,15 +330,14 @@ func (r *repairer) inline(holder *yaml.Node, text []byte) bool {
 // replaces the $ref; else the response is read as a JSON answer of that
 // schema.
 func (r *repairer) responseNamingSchema(site refSite) {
-	at := site.at
-	if at == nil || at.index >= 0 || at.parent == nil || at.parent.index >= 0 || at.parent.key != "responses" || !isOperation(at.parent.parent) {
+	if !standsForResponse(site.at) {
 		return
 	}
 	t, ok := r.c.resolveSite(site, nil)
 	if !ok || !strings.HasPrefix(t.ptr, "#/components/schemas/") {
 		return
 	}
-	holder, ok := lookup(r.f.root, at.String())
+	holder, ok := lookup(r.f.root, site.at.String())
 	if !ok || holder.Kind != yaml.MappingNode || len(holder.Content) != 2 {
 		return
 	}
@@ -305,26 +345,52 @@ func (r *repairer) responseNamingSchema(site refSite) {
 	name := strings.TrimPrefix(t.ptr, "#/components/schemas/")
 	target := r.s().open(t.rel)
 	if _, found := lookup(target.root, "#/components/responses/"+name); found && ref.Kind == yaml.ScalarNode {
-		to := strings.Replace(ref.Value, "/components/schemas/", "/components/responses/", 1)
-		if quoted, err := json.Marshal(to); err == nil && to != ref.Value && r.replace(ref, string(quoted)) {
-			r.diags.Warnf(site.location(), ruleRefResponse,
-				fmt.Sprintf("$ref %q stands for a response but names a schema; the response %q is a component, so the client reads it as that response", ref.Value, name),
-				fmt.Sprintf("point the $ref at the response: %q", to))
-		}
+		r.refToResponse(site, ref, name)
 		return
 	}
-	node, _ := lookup(target.root, t.ptr)
-	if t.rel == r.f.rel && isResponse(node) {
-		var v any
-		if err := node.Decode(&v); err == nil {
-			if text, err := json.Marshal(v); err == nil && r.inline(holder, text) {
-				r.diags.Warnf(site.location(), ruleRefResponse,
-					fmt.Sprintf("$ref %q stands for a response but names a schema written as a response, so the client reads it as that response", ref.Value),
-					"move the response to #/components/responses and point the $ref there")
-			}
-		}
+	if node, _ := lookup(target.root, t.ptr); t.rel == r.f.rel && isResponse(node) {
+		r.inlineResponse(site, holder, node)
 		return
 	}
+	r.jsonResponse(site, holder, name)
+}
+
+// standsForResponse reports whether a $ref at the place at stands for a
+// response: it is the value of a status of the responses of an
+// operation.
+func standsForResponse(at *nodePath) bool {
+	if at == nil || at.index >= 0 || at.parent == nil || at.parent.index >= 0 || at.parent.key != "responses" {
+		return false
+	}
+	return isOperation(at.parent.parent)
+}
+
+// refToResponse makes the response's $ref ref, which names the schema
+// name, name the response component of that name.
+func (r *repairer) refToResponse(site refSite, ref *yaml.Node, name string) {
+	to := strings.Replace(ref.Value, "/components/schemas/", "/components/responses/", 1)
+	if quoted, err := json.Marshal(to); err == nil && to != ref.Value && r.replace(ref, string(quoted)) {
+		r.diags.Warnf(site.location(), ruleRefResponse,
+			fmt.Sprintf("$ref %q stands for a response but names a schema; the response %q is a component, so the client reads it as that response", ref.Value, name),
+			fmt.Sprintf("point the $ref at the response: %q", to))
+	}
+}
+
+// inlineResponse replaces the response holder, a $ref that names a
+// schema written as a response, by a copy of that schema, node.
+func (r *repairer) inlineResponse(site refSite, holder, node *yaml.Node) {
+	ref := holder.Content[1]
+	if text, err := nodeJSON(node); err == nil && r.inline(holder, text) {
+		r.diags.Warnf(site.location(), ruleRefResponse,
+			fmt.Sprintf("$ref %q stands for a response but names a schema written as a response, so the client reads it as that response", ref.Value),
+			"move the response to #/components/responses and point the $ref there")
+	}
+}
+
+// jsonResponse replaces the response holder, a $ref that names the
+// schema name, by a response that answers that schema as JSON.
+func (r *repairer) jsonResponse(site refSite, holder *yaml.Node, name string) {
+	ref := holder.Content[1]
 	response := map[string]any{
 		"description": "The schema " + name + ".",
 		"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": ref.Value}}},

@@ -25,49 +25,77 @@ func (b *builder) securitySchemes() []*ir.SecurityScheme {
 		if ref == nil || ref.Value == nil {
 			continue
 		}
-		s := ref.Value
-		ptr := pointer("#/components/securitySchemes", name)
-		sc := &ir.SecurityScheme{Name: name, Doc: s.Description, Location: b.doc.locate(s.Origin, ptr)}
-		switch strings.ToLower(s.Type) {
-		case "apikey":
-			sc.Kind, sc.ParamName = ir.SchemeAPIKey, s.Name
-			switch strings.ToLower(s.In) {
-			case "header":
-				sc.In = ir.InHeader
-			case "query":
-				sc.In = ir.InQuery
-			case "cookie":
-				sc.In = ir.InCookie
-			}
-		case "http":
-			sc.HTTPScheme, sc.BearerFormat = s.Scheme, s.BearerFormat
-			switch strings.ToLower(s.Scheme) {
-			case "bearer":
-				sc.Kind = ir.SchemeBearer
-			case "basic":
-				sc.Kind = ir.SchemeBasic
-			default:
-				sc.Kind = ir.SchemeHTTPOther
-			}
-		case "oauth2":
-			sc.Kind = ir.SchemeOAuth2
-			if f := s.Flows; f != nil {
-				for _, flow := range []*openapi3.OAuthFlow{f.AuthorizationCode, f.ClientCredentials, f.Password, f.Implicit} {
-					if flow != nil && flow.TokenURL != "" && !slices.Contains(sc.TokenURLs, flow.TokenURL) {
-						sc.TokenURLs = append(sc.TokenURLs, flow.TokenURL)
-					}
-				}
-			}
-		case "openidconnect":
-			sc.Kind, sc.OpenIDConnectURL = ir.SchemeOpenIDConnect, s.OpenIdConnectUrl
-		case "mutualtls":
-			sc.Kind = ir.SchemeMutualTLS
+		if sc := b.securityScheme(name, ref.Value); usableScheme(sc) {
+			out = append(out, sc)
 		}
-		if sc.Kind == 0 || (sc.Kind == ir.SchemeAPIKey && (sc.In == 0 || sc.ParamName == "")) {
-			// Validation refuses such a scheme (E-OPENAPI): unreachable.
-			continue
+	}
+	return out
+}
+
+// securityScheme builds the security scheme s, named name.
+func (b *builder) securityScheme(name string, s *openapi3.SecurityScheme) *ir.SecurityScheme {
+	ptr := pointer("#/components/securitySchemes", name)
+	sc := &ir.SecurityScheme{Name: name, Doc: s.Description, Location: b.doc.locate(s.Origin, ptr)}
+	switch strings.ToLower(s.Type) {
+	case "apikey":
+		sc.Kind, sc.ParamName, sc.In = ir.SchemeAPIKey, s.Name, apiKeyIn(s.In)
+	case "http":
+		sc.Kind, sc.HTTPScheme, sc.BearerFormat = httpSchemeKind(s.Scheme), s.Scheme, s.BearerFormat
+	case "oauth2":
+		sc.Kind, sc.TokenURLs = ir.SchemeOAuth2, tokenURLs(s.Flows)
+	case "openidconnect":
+		sc.Kind, sc.OpenIDConnectURL = ir.SchemeOpenIDConnect, s.OpenIdConnectUrl
+	case "mutualtls":
+		sc.Kind = ir.SchemeMutualTLS
+	}
+	return sc
+}
+
+// usableScheme reports whether sc is of a known kind, and, for an API
+// key, says where and under which name the key goes. Validation refuses
+// other schemes (E-OPENAPI): they are left out.
+func usableScheme(sc *ir.SecurityScheme) bool {
+	if sc.Kind == ir.SchemeAPIKey {
+		return sc.In != 0 && sc.ParamName != ""
+	}
+	return sc.Kind != 0
+}
+
+// apiKeyIn returns where an API key goes, from the scheme's "in"; zero
+// when it is not a place an API key can go.
+func apiKeyIn(in string) ir.In {
+	switch strings.ToLower(in) {
+	case "header":
+		return ir.InHeader
+	case "query":
+		return ir.InQuery
+	case "cookie":
+		return ir.InCookie
+	}
+	return 0
+}
+
+// httpSchemeKind returns the kind of an HTTP authentication scheme.
+func httpSchemeKind(scheme string) ir.SchemeKind {
+	switch strings.ToLower(scheme) {
+	case "bearer":
+		return ir.SchemeBearer
+	case "basic":
+		return ir.SchemeBasic
+	}
+	return ir.SchemeHTTPOther
+}
+
+// tokenURLs returns the token URLs of OAuth 2 flows, each once.
+func tokenURLs(f *openapi3.OAuthFlows) []string {
+	if f == nil {
+		return nil
+	}
+	var out []string
+	for _, flow := range []*openapi3.OAuthFlow{f.AuthorizationCode, f.ClientCredentials, f.Password, f.Implicit} {
+		if flow != nil && flow.TokenURL != "" && !slices.Contains(out, flow.TokenURL) {
+			out = append(out, flow.TokenURL)
 		}
-		out = append(out, sc)
 	}
 	return out
 }
@@ -104,40 +132,54 @@ func (b *builder) servers() []*ir.Server {
 		ptr := pointer("#/servers", itoa(i))
 		loc := b.doc.locate(s.Origin, ptr)
 		sv := &ir.Server{URL: s.URL, Doc: s.Description, Location: loc}
-		name := ""
-		if v, ok := b.xGoName(s.Extensions); ok {
-			if v, ok := v.(string); ok && naming.IsValid(v) {
-				name = v
-			}
-		}
-		if name == "" && s.Description != "" && len(strings.Fields(s.Description)) <= 3 {
-			name, _ = naming.Exported(strings.TrimSuffix(strings.TrimSuffix(s.Description, "."), " server"), "S")
-		}
-		switch {
-		case name == "" && len(b.doc.T.Servers) == 1:
-			name = "URL"
-		case name == "":
-			name = itoa(i + 1)
-		}
-		sv.Name = names.derive(name, ptr)
+		sv.Name = names.derive(b.serverName(i, s), ptr)
 		sv.URL, sv.Relative = b.resolveServer(s.URL, loc)
-		params := newNamespace()
-		for _, v := range templateVars(s.URL) {
-			def := s.Variables[v]
-			if def == nil {
-				// Validation refuses an undeclared variable (E-OPENAPI).
-				continue
-			}
-			ident, ok := naming.Unexported(v)
-			if !ok {
-				ident = "v"
-			}
-			if fixedServerLocals[ident] {
-				ident += "_"
-			}
-			sv.Variables = append(sv.Variables, &ir.ServerVariable{Name: v, Ident: params.derive(ident, v), Default: def.Default, Enum: def.Enum, Doc: def.Description})
-		}
+		sv.Variables = serverVariables(s)
 		out = append(out, sv)
+	}
+	return out
+}
+
+// serverName returns the name the server s, the i-th, is given before
+// it is made unique: its x-go-name when valid, else its description when
+// it has three words at most, else "URL" for the only server and its
+// position for one of several.
+func (b *builder) serverName(i int, s *openapi3.Server) string {
+	if v, ok := b.xGoName(s.Extensions); ok {
+		if v, ok := v.(string); ok && naming.IsValid(v) {
+			return v
+		}
+	}
+	if s.Description != "" && len(strings.Fields(s.Description)) <= 3 {
+		if name, _ := naming.Exported(strings.TrimSuffix(strings.TrimSuffix(s.Description, "."), " server"), "S"); name != "" {
+			return name
+		}
+	}
+	if len(b.doc.T.Servers) == 1 {
+		return "URL"
+	}
+	return itoa(i + 1)
+}
+
+// serverVariables returns the variables of the server s, in the order of
+// its URL template, each with an identifier of its own.
+func serverVariables(s *openapi3.Server) []*ir.ServerVariable {
+	params := newNamespace()
+	var out []*ir.ServerVariable
+	for _, v := range templateVars(s.URL) {
+		def := s.Variables[v]
+		if def == nil {
+			// Validation refuses an undeclared variable (E-OPENAPI).
+			continue
+		}
+		ident, ok := naming.Unexported(v)
+		if !ok {
+			ident = "v"
+		}
+		if fixedServerLocals[ident] {
+			ident += "_"
+		}
+		out = append(out, &ir.ServerVariable{Name: v, Ident: params.derive(ident, v), Default: def.Default, Enum: def.Enum, Doc: def.Description})
 	}
 	return out
 }

@@ -26,48 +26,70 @@ func convertSwagger(src *source, entry *file, data []byte, loader *openapi3.Load
 	if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
 		return nil, err
 	}
-	inline := func(ref string, into any) (bool, error) {
-		if ref == "" || strings.HasPrefix(ref, "#") {
-			return false, nil
-		}
-		return true, src.decodeRef(entry, ref, into)
-	}
-	resolveParams := func(params openapi2.Parameters) error {
-		for i, p := range params {
-			if p == nil {
-				continue
-			}
-			var resolved openapi2.Parameter
-			if ok, err := inline(p.Ref, &resolved); err != nil {
-				return err
-			} else if ok {
-				params[i] = &resolved
-			}
-		}
-		return nil
-	}
+	refs := externalRefs{src: src, entry: entry}
 	for _, item := range doc2.Paths {
-		if err := resolveParams(item.Parameters); err != nil {
+		if err := refs.params(item.Parameters); err != nil {
 			return nil, err
 		}
 		for _, op := range item.Operations() {
-			if err := resolveParams(op.Parameters); err != nil {
+			if err := refs.operation(op); err != nil {
 				return nil, err
-			}
-			if op.Responses == nil {
-				continue
-			}
-			for code, r := range op.Responses.Map() {
-				var resolved openapi2.Response
-				if ok, err := inline(r.Ref, &resolved); err != nil {
-					return nil, err
-				} else if ok {
-					op.Responses.Set(code, &resolved)
-				}
 			}
 		}
 	}
 	return openapi2conv.ToV3WithLoader(&doc2, loader, location)
+}
+
+// externalRefs reads the objects that $refs of the entry file name in
+// other files, in Swagger 2.0 shape, and puts them in place of the $refs.
+type externalRefs struct {
+	src   *source
+	entry *file
+}
+
+// inline decodes into the object ref names when it is in another file,
+// and reports whether it is.
+func (x externalRefs) inline(ref string, into any) (bool, error) {
+	if ref == "" || strings.HasPrefix(ref, "#") {
+		return false, nil
+	}
+	return true, x.src.decodeRef(x.entry, ref, into)
+}
+
+// operation replaces the external $refs of the parameters and responses
+// of op.
+func (x externalRefs) operation(op *openapi2.Operation) error {
+	if err := x.params(op.Parameters); err != nil {
+		return err
+	}
+	if op.Responses == nil {
+		return nil
+	}
+	for code, r := range op.Responses.Map() {
+		var resolved openapi2.Response
+		if ok, err := x.inline(r.Ref, &resolved); err != nil {
+			return err
+		} else if ok {
+			op.Responses.Set(code, &resolved)
+		}
+	}
+	return nil
+}
+
+// params replaces the external $refs of params.
+func (x externalRefs) params(params openapi2.Parameters) error {
+	for i, p := range params {
+		if p == nil {
+			continue
+		}
+		var resolved openapi2.Parameter
+		if ok, err := x.inline(p.Ref, &resolved); err != nil {
+			return err
+		} else if ok {
+			params[i] = &resolved
+		}
+	}
+	return nil
 }
 
 // decodeRef decodes the node an external $ref written in from points to.

@@ -21,13 +21,7 @@ func (b *builder) defineUnion(t *ir.Type, s *openapi3.Schema, ptr string) {
 	alts, key := alternatives(s)
 	if len(alts) == 0 {
 		for _, typ := range nonNullTypes(s) {
-			ref := &ir.TypeRef{Kind: scalarKind(typ, s.Format), Format: s.Format}
-			switch typ {
-			case openapi3.TypeArray:
-				ref = &ir.TypeRef{Kind: ir.KindArray, Elem: b.typeOf(s.Items, t.Name+"Item", nested(ptr+"/items"))}
-			case openapi3.TypeObject:
-				ref = &ir.TypeRef{Kind: ir.KindMap, Elem: &ir.TypeRef{Kind: ir.KindAny}}
-			}
+			ref := b.typeListVariant(t, s, typ, ptr)
 			u.Variants = append(u.Variants, &ir.Variant{Name: names.derive(variantName(ref), ptr), Type: ref})
 		}
 		return
@@ -44,25 +38,52 @@ func (b *builder) defineUnion(t *ir.Type, s *openapi3.Schema, ptr string) {
 			continue
 		}
 		altPtr := nested(fmt.Sprintf("%s/%s/%d", ptr, key, i))
-		hint := t.Name + "Variant" + itoa(i)
-		if alt.Value.Title != "" {
-			hint = t.Name + naming.Part(alt.Value.Title)
-		}
-		ref := b.typeOf(alt, hint, altPtr)
+		ref := b.typeOf(alt, variantHint(t.Name, alt.Value, i), altPtr)
 		ref.Nullable = false
 		v := &ir.Variant{Name: names.derive(variantName(ref), altPtr), Type: ref}
 		if u.Discriminator != "" {
-			for _, tag := range b.discriminatorTags(s.Discriminator, alt) {
-				if tagged[tag] {
-					b.warnIgnored(b.doc.locate(alt.Origin, altPtr), fmt.Sprintf("discriminator value %q already selects an earlier alternative; the earlier one is used for it", tag))
-					continue
-				}
-				tagged[tag] = true
-				v.Tags = append(v.Tags, tag)
-			}
+			v.Tags = b.claimTags(s.Discriminator, alt, altPtr, tagged)
 		}
 		u.Variants = append(u.Variants, v)
 	}
+}
+
+// typeListVariant returns the type of the variant typ of the 3.1 type
+// list of s, the schema of the union t written at ptr.
+func (b *builder) typeListVariant(t *ir.Type, s *openapi3.Schema, typ, ptr string) *ir.TypeRef {
+	switch typ {
+	case openapi3.TypeArray:
+		return &ir.TypeRef{Kind: ir.KindArray, Elem: b.typeOf(s.Items, t.Name+"Item", nested(ptr+"/items"))}
+	case openapi3.TypeObject:
+		return &ir.TypeRef{Kind: ir.KindMap, Elem: &ir.TypeRef{Kind: ir.KindAny}}
+	}
+	return &ir.TypeRef{Kind: scalarKind(typ, s.Format), Format: s.Format}
+}
+
+// variantHint returns the name hint of the type of the i-th alternative
+// alt of the union named union: after its title, else its position.
+func variantHint(union string, alt *openapi3.Schema, i int) string {
+	if alt.Title != "" {
+		return union + naming.Part(alt.Title)
+	}
+	return union + "Variant" + itoa(i)
+}
+
+// claimTags returns the discriminator values of d that select the
+// alternative alt, written at altPtr, and select no earlier one: tagged
+// holds those, and is given these. A value an earlier alternative took
+// is left to it, with a warning.
+func (b *builder) claimTags(d *openapi3.Discriminator, alt *openapi3.SchemaRef, altPtr string, tagged map[string]bool) []string {
+	var tags []string
+	for _, tag := range b.discriminatorTags(d, alt) {
+		if tagged[tag] {
+			b.warnIgnored(b.doc.locate(alt.Origin, altPtr), fmt.Sprintf("discriminator value %q already selects an earlier alternative; the earlier one is used for it", tag))
+			continue
+		}
+		tagged[tag] = true
+		tags = append(tags, tag)
+	}
+	return tags
 }
 
 // discriminatorTags returns the discriminator values that select alt: the

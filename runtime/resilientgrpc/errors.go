@@ -80,34 +80,51 @@ func Status(err error) *status.Status {
 	if err == nil {
 		return nil
 	}
+	if st, ok := pipelineStatus(err); ok {
+		return st
+	}
+	return carriedStatus(err)
+}
+
+// pipelineStatus is [Status] of an error of this package or of the
+// runtime's pipeline, told by its type; ok is false for any other error.
+func pipelineStatus(err error) (st *status.Status, ok bool) {
 	switch e := err.(type) {
 	case *Error:
-		return e.st
+		return e.st, true
 	case *remoteError:
-		return e.st
+		return e.st, true
 	case *runtime.CallError:
-		return callStatus(e)
+		return callStatus(e), true
 	case *runtime.DegradedError:
-		return Status(e.Cause)
+		return Status(e.Cause), true
 	case *runtime.OutcomeUnknownError:
 		if re, ok := e.Err.(*remoteError); ok {
-			return re.st // the server's status, as it sent it
+			return re.st, true // the server's status, as it sent it
 		}
-		return status.New(Status(e.Err).Code(), err.Error())
+		return status.New(Status(e.Err).Code(), err.Error()), true
 	case *runtime.InvalidRequestError:
-		return status.New(codes.InvalidArgument, err.Error())
+		return status.New(codes.InvalidArgument, err.Error()), true
 	case *runtime.BudgetExhaustedError, *runtime.RetryAfterExceedsDeadlineError:
 		if re := lastAnswer(err); re != nil {
-			return re.st
+			return re.st, true
 		}
-		return status.New(codes.Unavailable, err.Error())
+		return status.New(codes.Unavailable, err.Error()), true
 	case *runtime.CircuitOpenError, *runtime.BulkheadFullError, *runtime.ThrottledError:
-		return status.New(codes.Unavailable, err.Error())
+		return status.New(codes.Unavailable, err.Error()), true
 	case *runtime.DeadlineExceededError:
-		return status.New(codes.DeadlineExceeded, err.Error())
+		return status.New(codes.DeadlineExceeded, err.Error()), true
 	case *runtime.CanceledError:
-		return status.New(codes.Canceled, err.Error())
+		return status.New(codes.Canceled, err.Error()), true
 	}
+	return nil, false
+}
+
+// carriedStatus is [Status] of any other error: the status of the last
+// answer it wraps, unless a deadline ended it and that answer's is not
+// DEADLINE_EXCEEDED; else that of the context's end it wraps; else the
+// status it carries (GRPCStatus); else UNKNOWN.
+func carriedStatus(err error) *status.Status {
 	timedOut := errors.Is(err, context.DeadlineExceeded)
 	if re := lastAnswer(err); re != nil && (!timedOut || re.st.Code() == codes.DeadlineExceeded) {
 		return re.st
@@ -255,43 +272,31 @@ func attemptError(err error, trailer metadata.MD, committed bool, s stream) erro
 
 // codeName returns the canonical upper-case name of c, "UNAVAILABLE".
 func codeName(c codes.Code) string {
-	switch c {
-	case codes.OK:
-		return "OK"
-	case codes.Canceled:
-		return "CANCELLED"
-	case codes.Unknown:
-		return "UNKNOWN"
-	case codes.InvalidArgument:
-		return "INVALID_ARGUMENT"
-	case codes.DeadlineExceeded:
-		return "DEADLINE_EXCEEDED"
-	case codes.NotFound:
-		return "NOT_FOUND"
-	case codes.AlreadyExists:
-		return "ALREADY_EXISTS"
-	case codes.PermissionDenied:
-		return "PERMISSION_DENIED"
-	case codes.ResourceExhausted:
-		return "RESOURCE_EXHAUSTED"
-	case codes.FailedPrecondition:
-		return "FAILED_PRECONDITION"
-	case codes.Aborted:
-		return "ABORTED"
-	case codes.OutOfRange:
-		return "OUT_OF_RANGE"
-	case codes.Unimplemented:
-		return "UNIMPLEMENTED"
-	case codes.Internal:
-		return "INTERNAL"
-	case codes.Unavailable:
-		return "UNAVAILABLE"
-	case codes.DataLoss:
-		return "DATA_LOSS"
-	case codes.Unauthenticated:
-		return "UNAUTHENTICATED"
+	if int(c) < len(codeNames) {
+		return codeNames[c]
 	}
 	return c.String()
+}
+
+// codeNames are the canonical upper-case names of the codes, by code.
+var codeNames = [...]string{
+	codes.OK:                 "OK",
+	codes.Canceled:           "CANCELLED",
+	codes.Unknown:            "UNKNOWN",
+	codes.InvalidArgument:    "INVALID_ARGUMENT",
+	codes.DeadlineExceeded:   "DEADLINE_EXCEEDED",
+	codes.NotFound:           "NOT_FOUND",
+	codes.AlreadyExists:      "ALREADY_EXISTS",
+	codes.PermissionDenied:   "PERMISSION_DENIED",
+	codes.ResourceExhausted:  "RESOURCE_EXHAUSTED",
+	codes.FailedPrecondition: "FAILED_PRECONDITION",
+	codes.Aborted:            "ABORTED",
+	codes.OutOfRange:         "OUT_OF_RANGE",
+	codes.Unimplemented:      "UNIMPLEMENTED",
+	codes.Internal:           "INTERNAL",
+	codes.Unavailable:        "UNAVAILABLE",
+	codes.DataLoss:           "DATA_LOSS",
+	codes.Unauthenticated:    "UNAUTHENTICATED",
 }
 
 // printable returns s without control characters (C0, DEL, C1) and

@@ -75,59 +75,79 @@ func Invoke[Resp any](ctx context.Context, cc grpc.ClientConnInterface, op *runt
 	if err != nil {
 		return nil, wrap(runtime.InvalidRequest(op, err))
 	}
-	_, trusted := cc.(*grpc.ClientConn)
 	// Whether the stream was open tells a non-idempotent call's outcome,
 	// and an UNAVAILABLE the server was reached for (load shed) from one
 	// that never left the client (no connection).
-	traced := trusted
-	extra := 3
-	if traced {
-		extra++
-	}
+	_, traced := cc.(*grpc.ClientConn)
 	key, cache := requestKey(ctx, op, method, req, copts)
 	if !cache {
 		op = op.With(runtime.WithoutFallback())
 	}
 	reply, err := runtime.Do(ctx, op, key, func(actx context.Context) (*Resp, error) {
-		reply := new(Resp)
-		var (
-			header, trailer metadata.MD
-			p               peer.Peer
-		)
-		all := make([]grpc.CallOption, 0, len(copts)+extra)
-		all = append(all, copts...)
-		all = append(all, grpc.Header(&header), grpc.Trailer(&trailer), noBuiltinRetry())
-		if traced {
-			all = append(all, grpc.Peer(&p))
-		}
-		if err := cc.Invoke(actx, method, req, reply, all...); err != nil {
-			s := streamMaybe
-			if traced {
-				s = streamNone
-				if p.Addr != nil {
-					s = streamOpen
-				}
-			}
-			if header == nil && status.Code(err) == codes.Internal {
-				if merr := marshalError(req); merr != nil {
-					return nil, &runtime.InvalidRequestError{Dependency: op.Dependency().Name(), Operation: op.Name(), Err: merr}
-				}
-			}
-			return nil, attemptError(err, trailer, header != nil, s)
-		}
-		return reply, nil
+		return invokeAttempt[Resp](actx, cc, op, method, req, copts, traced)
 	})
 	if reply != nil && (op.CachesFallback() && cache || runtime.IsDegraded(err)) {
 		// A fallback keeps or serves one message for many callers: each
 		// gets a copy of its own, so that what one changes in its answer
 		// is not what the next one reads.
-		if m, ok := any(reply).(proto.Message); ok {
-			if c, ok := any(proto.Clone(m)).(*Resp); ok {
-				reply = c
-			}
-		}
+		reply = messageCopy(reply)
 	}
 	return reply, wrap(err)
+}
+
+// invokeAttempt is one attempt of [Invoke] under actx: cc.Invoke with the
+// caller's call options copts and those that read the answer's header and
+// trailer, switch off grpc-go's retries and, with traced, tell whether the
+// stream was open.
+func invokeAttempt[Resp any](actx context.Context, cc grpc.ClientConnInterface, op *runtime.Operation, method string, req any, copts []grpc.CallOption, traced bool) (*Resp, error) {
+	reply := new(Resp)
+	var (
+		header, trailer metadata.MD
+		p               peer.Peer
+	)
+	extra := 3
+	if traced {
+		extra++
+	}
+	all := make([]grpc.CallOption, 0, len(copts)+extra)
+	all = append(all, copts...)
+	all = append(all, grpc.Header(&header), grpc.Trailer(&trailer), noBuiltinRetry())
+	if traced {
+		all = append(all, grpc.Peer(&p))
+	}
+	err := cc.Invoke(actx, method, req, reply, all...)
+	if err == nil {
+		return reply, nil
+	}
+	if header == nil && status.Code(err) == codes.Internal {
+		if merr := marshalError(req); merr != nil {
+			return nil, &runtime.InvalidRequestError{Dependency: op.Dependency().Name(), Operation: op.Name(), Err: merr}
+		}
+	}
+	return nil, attemptError(err, trailer, header != nil, streamState(traced, &p))
+}
+
+// streamState tells whether a failed attempt's stream was open: from the
+// peer grpc-go filled in when traced, else not known.
+func streamState(traced bool, p *peer.Peer) stream {
+	switch {
+	case !traced:
+		return streamMaybe
+	case p.Addr != nil:
+		return streamOpen
+	}
+	return streamNone
+}
+
+// messageCopy returns a copy of the reply when it is a protobuf message,
+// else the reply itself.
+func messageCopy[Resp any](reply *Resp) *Resp {
+	if m, ok := any(reply).(proto.Message); ok {
+		if c, ok := any(proto.Clone(m)).(*Resp); ok {
+			return c
+		}
+	}
+	return reply
 }
 
 // marshalError returns why req does not marshal as a protobuf message, nil
