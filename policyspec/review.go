@@ -143,9 +143,14 @@ func mergeCells(cells []string) string {
 	return strings.Join(parts, "; ")
 }
 
-// mark returns the mark of a value from source s.
+// mark returns the mark of a value from source s; a value a gRPC service
+// config set is followed by the config's name, " (service config x.json)".
 func mark(s Source) string {
 	switch s.Origin {
+	case OriginSet:
+		if s.Layer == LayerServiceConfig {
+			return " (" + serviceConfigNote(s.Loc) + ")"
+		}
 	case OriginDefault:
 		return markDefault
 	case OriginGuess:

@@ -105,6 +105,8 @@ func layer(p ir.PolicyLayer) policyspec.Layer {
 		kind = policyspec.LayerService
 	case ir.LevelPathItem:
 		kind = policyspec.LayerPathItem
+	case ir.LevelServiceConfig:
+		kind = policyspec.LayerServiceConfig
 	}
 	return policyspec.Layer{Kind: kind, Spec: p.Spec}
 }

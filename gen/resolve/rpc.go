@@ -14,9 +14,11 @@ import (
 // front end, with the policy file file (nil when there is none). The
 // dependency is named by the service's full name; a policy file entry for
 // an operation may use the rpc name as written or its Go name. Layers, from
-// the widest: built-in defaults, the policy file's defaults, its dependency
-// entry, the (resilient.v1.file) option, the (resilient.v1.service) option,
-// the policy file's operation entry, the (resilient.v1.method) option.
+// the widest: built-in defaults, the gRPC service config's entry for the
+// method (an [ir.LevelServiceConfig] layer of the operation), the policy
+// file's defaults, its dependency entry, its operation entry, the
+// (resilient.v1.file) option, the (resilient.v1.service) option, the
+// (resilient.v1.method) option.
 //
 // Beyond the checks of package policyspec, a method that streams requests
 // (client or bidi streaming) is never retried nor hedged, and asking for it
@@ -134,7 +136,9 @@ func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 	name := op.RPC.FullMethod
 	for _, l := range layers {
 		s := l.Spec
-		if op.RPC.ClientStreams() {
+		// A service config's retry policy on such a method is reported
+		// by package svcconfig, as not applied.
+		if op.RPC.ClientStreams() && l.Kind != policyspec.LayerServiceConfig {
 			if loc, ok := firstSet(where(s.Retry.MaxRetries), where(s.Retry.Base), where(s.Retry.Cap),
 				where(s.Hedge.Delay), where(s.Hedge.MaxHedges)); ok {
 				list.Errorf(loc, diag.RuleRetryStream,
