@@ -116,16 +116,41 @@ func Apply(configs []*Config, services []*ir.Service) (*Applied, []diag.Diagnost
 }
 
 // Check reports, once the policy is resolved, the retry and hedging
-// policies of a service config that an operation does not take up
-// (W-SVCCONFIG-UNSAFE): a retry policy on a method that is not
-// idempotent, or whose client streams (a stream of requests cannot be
-// replayed); a hedging policy on a method that is not a read. The
-// resolution has already kept them off; the warning says so.
+// policies of a service config that operations do not take up
+// (W-SVCCONFIG-UNSAFE), once per policy and reason, naming the methods: a
+// retry policy on methods that are not idempotent, or whose client
+// streams (a stream of requests cannot be replayed); a hedging policy on
+// methods that are not reads. The resolution has already kept them off;
+// the warning says so.
 func (a *Applied) Check(services []*resolve.Service) []diag.Diagnostic {
 	if a == nil {
 		return nil
 	}
-	var list diag.List
+	type group struct {
+		at      diag.Location
+		cfg     string
+		policy  string // "retryPolicy" or "hedgingPolicy"
+		reason  string // why, for one method and for several
+		reasons string
+		fix     func(rpcs []string) string
+		methods []string // full method names with the reason's detail
+		rpcs    []string // the rpcs' names, for the fix
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	add := func(at diag.Location, cfg, policy, reason, reasons string, fix func([]string) string, method, rpc string) {
+		key := at.String() + "\x00" + reason
+		g, ok := byKey[key]
+		if !ok {
+			g = &group{at: at, cfg: cfg, policy: policy, reason: reason, reasons: reasons, fix: fix}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.methods, g.rpcs = append(g.methods, method), append(g.rpcs, rpc)
+	}
+	streamFix := func([]string) string {
+		return "nothing to change in the .proto file: the caller opens the stream again when it ends with an error it can recover from"
+	}
 	for _, svc := range services {
 		if svc == nil {
 			continue
@@ -143,28 +168,49 @@ func (a *Applied) Check(services []*resolve.Service) []diag.Diagnostic {
 			switch {
 			case ap.mc.Retry == nil:
 			case op.RPC.ClientStreams():
-				list.Warnf(*ap.mc.Retry, diag.RuleSvcUnsafe,
-					fmt.Sprintf("the retryPolicy of %s is not applied to %s: the client of %s method %s streams its requests, and a stream of requests cannot be replayed; it is opened once", ap.cfg.Name, op.RPC.Name, op.RPC.Kind, op.RPC.FullMethod),
-					"nothing to change in the .proto file: the caller opens the stream again when it ends with an error it can recover from")
+				add(*ap.mc.Retry, ap.cfg.Name, "retryPolicy", "its client streams requests, which cannot be replayed; it is opened once",
+					"their clients stream requests, which cannot be replayed; they are opened once", streamFix,
+					fmt.Sprintf("%s (%s)", op.RPC.FullMethod, op.RPC.Kind), op.RPC.Name)
 			case p.Idempotency == runtime.NotIdempotent:
-				list.Warnf(*ap.mc.Retry, diag.RuleSvcUnsafe,
-					fmt.Sprintf("the retryPolicy of %s is not applied to %s: method %s is not idempotent (%s), and a retried request may repeat its side effect; it is sent once", ap.cfg.Name, op.RPC.Name, op.RPC.FullMethod, basis),
-					declareFix(op.RPC.Name))
+				add(*ap.mc.Retry, ap.cfg.Name, "retryPolicy", "it is not idempotent, and a retried request may repeat its side effect; it is sent once",
+					"they are not idempotent, and a retried request may repeat its side effect; they are sent once", declareFix,
+					fmt.Sprintf("%s (not idempotent: %s)", op.RPC.FullMethod, basis), op.RPC.Name)
 			}
 			if ap.mc.Hedge != nil && (p.Idempotency != runtime.ReadOnly || op.RPC.ClientStreams()) {
-				list.Warnf(*ap.mc.Hedge, diag.RuleSvcUnsafe,
-					fmt.Sprintf("the hedgingPolicy of %s is not applied to %s: method %s is %s (%s), and only reads are sent twice at once", ap.cfg.Name, op.RPC.Name, op.RPC.FullMethod, p.Idempotency, basis),
-					fmt.Sprintf("if %s has no side effect, write option idempotency_level = NO_SIDE_EFFECTS; in its rpc", op.RPC.Name))
+				add(*ap.mc.Hedge, ap.cfg.Name, "hedgingPolicy", "only reads are sent twice at once", "only reads are sent twice at once", hedgeFix,
+					fmt.Sprintf("%s (%s: %s)", op.RPC.FullMethod, p.Idempotency, basis), op.RPC.Name)
 			}
 		}
+	}
+	var list diag.List
+	for _, g := range groups {
+		reason := g.reason
+		if len(g.methods) > 1 {
+			reason = g.reasons
+		}
+		list.Warnf(g.at, diag.RuleSvcUnsafe,
+			fmt.Sprintf("the %s of %s is not applied to %s: %s", g.policy, g.cfg, strings.Join(g.methods, ", "), reason), g.fix(g.rpcs))
 	}
 	return list.Warnings()
 }
 
-// declareFix is the advice for a method a retry policy is not applied
-// to: how the .proto file declares that repeating it is safe.
-func declareFix(rpc string) string {
-	return fmt.Sprintf(`if repeating %s is harmless, write option idempotency_level = IDEMPOTENT; in its rpc, or (resilient.v1.method).idempotency_key = "idempotency-key" if the server deduplicates by key`, rpc)
+// declareFix is the advice for methods a retry policy is not applied
+// to: how the .proto file declares that repeating them is safe.
+func declareFix(rpcs []string) string {
+	return fmt.Sprintf(`if repeating %s is harmless, write option idempotency_level = IDEMPOTENT; in the rpc, or (resilient.v1.method).idempotency_key = "idempotency-key" if the server deduplicates by key`, orList(rpcs))
+}
+
+// hedgeFix is the advice for methods a hedging policy is not applied to.
+func hedgeFix(rpcs []string) string {
+	return fmt.Sprintf("if %s has no side effect, write option idempotency_level = NO_SIDE_EFFECTS; in the rpc", orList(rpcs))
+}
+
+// orList joins names as "A", "A or B", "A, B or C".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // suggestMethod is ` (did you mean "X"?)` for the method of svc nearest

@@ -257,6 +257,24 @@ func TestApplyReportsWhatIsNotTakenUp(t *testing.T) {
 		t.Errorf("Create is %v", got)
 	}
 
+	// Two methods a policy is not applied to for one reason: one warning
+	// names both.
+	svc2 := &ir.Service{Name: "S", FullName: "p.S", Operations: []*ir.Operation{
+		rpcOp("Create", ir.Unary, ir.NotIdempotent), rpcOp("Gett", ir.Unary, ir.NotIdempotent)}}
+	applied2, _, err := Apply([]*Config{cfg}, []*ir.Service{svc2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res2, _, err := resolve.RPC(svc2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := applied2.Check([]*resolve.Service{res2})
+	if len(got) != 1 || !strings.Contains(got[0].Message, "/p.S/Create (not idempotent: from google.api.http POST), /p.S/Gett (not idempotent: from google.api.http POST): they are not idempotent") ||
+		!strings.Contains(got[0].Fix, "if repeating Create or Gett is harmless, write option idempotency_level = IDEMPOTENT;") {
+		t.Errorf("Check = %v, want one warning naming Create and Gett", got)
+	}
+
 	_, _, err = Apply([]*Config{cfg, cfg}, []*ir.Service{svc})
 	var d diag.Diagnostic
 	if !errors.As(err, &d) || d.Rule != diag.RuleSvcConfig || !strings.Contains(d.Message, "named twice") {
