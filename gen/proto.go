@@ -140,10 +140,10 @@ func goPackageRefused(req *pluginpb.CodeGeneratorRequest) *descriptorpb.FileDesc
 func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOptions, list *diag.List) error {
 	add := func(warnings []diag.Diagnostic, err error) {
 		for _, d := range warnings {
-			list.Add(d)
+			list.Add(protoAdvice(d))
 		}
 		for _, d := range diag.From(err) {
-			list.Add(d)
+			list.Add(protoAdvice(d))
 		}
 	}
 	read := opts.ReadFile

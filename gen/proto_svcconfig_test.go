@@ -107,3 +107,68 @@ func TestProtoServiceConfig(t *testing.T) {
 		t.Errorf("error %q, want %q", got, want)
 	}
 }
+
+// TestProtoAdvice: the fixes of a proto run's diagnostics are written for
+// the .proto file (the option to write, or idempotency_level), never in
+// the YAML spelling of the policy file, unless the key sits in the
+// policy file.
+func TestProtoAdvice(t *testing.T) {
+	tests := []struct {
+		name, src, policy string
+		rule              string
+		fix               string // a part of the fix
+	}{
+		{"retry on a method sent once", "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } }\n", "",
+			"E-RETRY-UNSAFE", `write option idempotency_level = IDEMPOTENT; in its rpc; if the server deduplicates by key, (resilient.v1.method).idempotency_key = "idempotency-key"`},
+		{"retry on a method sent once, from the policy file", "service S { rpc A(M) returns (M); }\n", "dependencies:\n  p.S:\n    operations:\n      A: {retry: {maxRetries: 2}}\n",
+			"E-RETRY-UNSAFE", "write option idempotency_level = IDEMPOTENT; in its rpc; if the server deduplicates by key, idempotencyKey: idempotency-key in the policy file's entry"},
+		{"hedge on a write", "service S { rpc A(M) returns (M) { option idempotency_level = IDEMPOTENT; option (resilient.v1.method) = {hedge: {max_hedges: 1 delay: {nanos: 100000000}}}; } }\n", "",
+			"E-HEDGE-UNSAFE", "write option idempotency_level = NO_SIDE_EFFECTS; in its rpc"},
+		{"hedge without a delay", "service S { rpc A(M) returns (M) { option idempotency_level = NO_SIDE_EFFECTS; option (resilient.v1.method) = {hedge: {max_hedges: 1}}; } }\n", "",
+			"E-HEDGE-DELAY", "delay: {nanos: 120000000}"},
+		{"fallback on a write", "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {fallback: {kind: FALLBACK_KIND_CACHED}}; } }\n", "",
+			"E-FALLBACK-UNSAFE", "idempotency_level = NO_SIDE_EFFECTS"},
+		{"shared without a cache", "service S { rpc A(M) returns (M) { option idempotency_level = NO_SIDE_EFFECTS; option (resilient.v1.method) = {fallback: {shared: true}}; } }\n", "",
+			"E-FALLBACK-KIND", "FALLBACK_KIND_CACHED"},
+		{"attempt timeout above the total", "service S { rpc A(M) returns (M) { option idempotency_level = IDEMPOTENT; option (resilient.v1.method) = {timeout: {seconds: 1} attempt_timeout: {seconds: 2}}; } }\n", "",
+			"E-TIMEOUT-ORDER", "lower attempt_timeout"},
+		{"a zero duration", "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {timeout: {}}; } }\n", "",
+			"E-DURATION", "{seconds: 1 nanos: 500000000}"},
+		{"a budget out of range", "service S { option (resilient.v1.service) = {retry: {budget: 2}}; rpc A(M) returns (M); }\n", "",
+			"E-RANGE", "such as 0.1"},
+		{"a policy file value the option overrides", "service S { option (resilient.v1.service) = {timeout: {seconds: 2}}; rpc A(M) returns (M); }\n", "dependencies:\n  p.S:\n    timeout: 5s\n",
+			"W-SHADOWED", "change the option in the .proto file"},
+	}
+	yamlish := []string{"idempotent: true", "idempotencyKey: Idempotency-Key", "kind: cached", "kind: static", "attemptTimeout", "spec root", `"120ms"`, `"10%"`, "x-resilience", "specification"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			param := ""
+			if tt.policy != "" {
+				param = "policy=policy.yaml"
+			}
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": protoHeader + tt.src}, param, "x.proto")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(tt.policy), nil }})
+			lines := strings.Split(resp.GetError(), "\n")
+			for _, w := range warnings {
+				lines = append(lines, w.Error())
+			}
+			found := false
+			for _, l := range lines {
+				if strings.Contains(l, tt.rule+":") && strings.Contains(l, tt.fix) {
+					found = true
+				}
+				for _, y := range yamlish {
+					if i := strings.Index(l, "; "); i >= 0 && strings.Contains(l[i:], y) && !strings.Contains(l, "policy.yaml:") {
+						t.Errorf("%q gives policy-file advice (%q) for the .proto file", l, y)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no %s with a fix containing %q in\n%s", tt.rule, tt.fix, strings.Join(lines, "\n"))
+			}
+		})
+	}
+}

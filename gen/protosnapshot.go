@@ -96,7 +96,7 @@ func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.Fi
 			if !reviewable(d.Rule) {
 				return nil, err
 			}
-			list.Add(d)
+			list.Add(protoAdvice(d))
 		}
 		if res == nil {
 			return nil, err
