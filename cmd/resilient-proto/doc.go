@@ -1,8 +1,31 @@
 // Command resilient-proto compares two versions of a set of .proto files
 // as the clients protoc-gen-go, protoc-gen-go-grpc and
-// protoc-gen-resilient generate from them see it:
+// protoc-gen-resilient generate from them see it, and checks one version
+// as protoc-gen-resilient would:
 //
 //	resilient-proto diff [-I DIR]... [-policy FILE] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
+//	resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER
+//
+// # check
+//
+// check compiles a .proto file, or every .proto file under a folder, with
+// its imports found under the -I folders (default: the file's folder, or
+// the folder itself; google/protobuf/*.proto and
+// resilient/v1/resilient.proto are built in), runs protoc-gen-resilient's
+// generator on them with the parameters -opt gives, exactly as
+// --resilient_opt or buf's opt: would pass them (policy=, service_config=,
+// M<file>=...; repeatable, joined with commas), and prints what the plugin
+// reports, writing no file: the errors, one per line, then the warnings,
+// each prefixed "warning: ", on standard output. Files are read relative to
+// the current folder, as the plugin reads them relative to protoc's. The
+// set is the plugin's own, so a lint in CI and a generation report the
+// same findings (the rules are those of protoc-gen-resilient's
+// documentation). It exits 0 without errors (warnings or not), 1 with
+// errors, 2 for a file that does not compile or bad flags.
+//
+//	resilient-proto check -I proto -opt policy=resilience.yaml,service_config=proto/shop_grpc_service_config.json proto/shop/v1/shop.proto
+//
+// # diff
 //
 // OLD and NEW are each
 //

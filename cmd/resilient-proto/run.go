@@ -36,9 +36,11 @@ const (
 
 const usage = `usage:
   resilient-proto diff [-I DIR]... [-policy POLICY.yaml] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
+  resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER
   resilient-proto -version
 OLD and NEW: a descriptor set (protoc -o, buf build -o), a .proto file, a folder of them, or git:REV:PATH of any.
-Run "resilient-proto diff -h" for the flags.
+check prints what protoc-gen-resilient reports for the files, given its parameters as --resilient_opt takes them.
+Run "resilient-proto diff -h" or "resilient-proto check -h" for the flags.
 `
 
 // maxDescriptorSet bounds a descriptor set read: 128 MiB.
@@ -67,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "diff":
+	case "check":
+		return check(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -282,6 +286,14 @@ func readSet(name string) (*descriptorpb.FileDescriptorSet, error) {
 // descriptor set; the standard imports and resilient/v1/resilient.proto
 // are built in.
 func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, error) {
+	set, _, err := compileNames(name, imports)
+	return set, err
+}
+
+// compileNames is [compile], also returning the names of the files
+// compiled (not their imports) as protoc passes them to a plugin:
+// relative to their import folder, slash-separated.
+func compileNames(name string, imports []string) (*descriptorpb.FileDescriptorSet, []string, error) {
 	var names []string
 	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 		if len(imports) == 0 {
@@ -294,10 +306,10 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(names) == 0 {
-			return nil, errors.New("a folder without .proto files")
+			return nil, nil, errors.New("a folder without .proto files")
 		}
 	} else {
 		if len(imports) == 0 {
@@ -315,7 +327,7 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 			}
 		}
 		if rel == "" {
-			return nil, fmt.Errorf("%s is not under any -I folder (%s)", n, strings.Join(imports, ", "))
+			return nil, nil, fmt.Errorf("%s is not under any -I folder (%s)", n, strings.Join(imports, ", "))
 		}
 		rels = append(rels, rel)
 	}
@@ -332,7 +344,7 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 	}
 	files, err := comp.Compile(context.Background(), rels...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	set := &descriptorpb.FileDescriptorSet{}
 	seen := map[string]bool{}
@@ -354,7 +366,7 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 	for _, f := range files {
 		add(f)
 	}
-	return set, nil
+	return set, rels, nil
 }
 
 // lockedWriter serializes the writes of the two versions' loads.
