@@ -199,7 +199,7 @@
 //	W-SVCCONFIG-UNSAFE     a service config retry or hedging policy on a method that is not idempotent (or, for hedging, not a read), not applied
 //	W-SVCCONFIG-CODES      service config retryable status codes the client never retries (AIP-194)
 //	W-SVCCONFIG-UNUSED     a service config name that matches no method of the services generated
-//	W-SVCCONFIG-IGNORED    a service config field the client has no counterpart for, left out
+//	W-SVCCONFIG-IGNORED    a service config field the client has no counterpart for, or service configs named in an OpenAPI run, left out
 //
 // # One retry layer
 //

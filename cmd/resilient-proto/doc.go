@@ -47,8 +47,10 @@
 //
 //   - Resilience: per RPC, every value of the resolved policy that changed
 //     (from idempotency_level and the (resilient.v1.*) options, layered on
-//     -policy as protoc-gen-resilient's policy= is), with its origin, and
-//     the RISK-* flags;
+//     -policy as protoc-gen-resilient's policy= is, and on the gRPC service
+//     configs its grpcServiceConfigs names, read relative to its folder,
+//     at REV too for a git:REV: argument), with its origin, and the RISK-*
+//     flags;
 //   - Go API: protoc-gen-go's messages (struct fields with their Go types,
 //     oneof wrappers, enum constants) of the files that define services,
 //     protoc-gen-go-grpc's <Service>Client interfaces (a method added to

@@ -22,6 +22,7 @@ import (
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
 	"github.com/resilientgo/resilient/gen/input"
+	"github.com/resilientgo/resilient/gen/svcconfig"
 	"github.com/resilientgo/resilient/internal/version"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
@@ -177,8 +178,9 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 	if err != nil {
 		return in, nil, c.errorf("%v", err)
 	}
+	var tmp string
 	if isGit {
-		tmp, err := os.MkdirTemp("", "resilient-proto-diff-")
+		tmp, err = os.MkdirTemp("", "resilient-proto-diff-")
 		if err != nil {
 			return in, nil, c.errorf("%v", err)
 		}
@@ -226,6 +228,10 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 			return in, nil, c.report(err)
 		}
 	}
+	configs, status := c.serviceConfigs(pf, ref, isGit, tmp)
+	if status != exitOK {
+		return in, nil, status
+	}
 	var set *descriptorpb.FileDescriptorSet
 	if fi, serr := os.Stat(file); strings.HasSuffix(file, ".proto") || serr == nil && fi.IsDir() {
 		set, err = compile(file, imports)
@@ -235,13 +241,44 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 	if err != nil {
 		return in, nil, c.errorf("%s: %v", arg, err)
 	}
-	snap, err := gen.NewProtoSnapshot(set, pf)
+	snap, err := gen.NewProtoSnapshot(set, pf, configs...)
 	if err != nil {
 		fmt.Fprintf(c.stderrW, "%s:\n", arg)
 		return in, nil, c.report(err)
 	}
 	in.Plugin, in.Services, in.PolicyErrors = snap.Plugin, snap.Services, snap.PolicyErrors
 	return in, snap.Code, exitOK
+}
+
+// serviceConfigs reads the gRPC service configs the policy file names
+// (grpcServiceConfigs), relative to its folder, at the git revision of a
+// git:REV: argument as the policy file is, extracted into tmp.
+func (c *command) serviceConfigs(pf *policyspec.File, ref diff.GitRef, isGit bool, tmp string) ([]*svcconfig.Config, int) {
+	if pf == nil {
+		return nil, exitOK
+	}
+	var configs []*svcconfig.Config
+	for _, r := range pf.ServiceConfigs {
+		name := filepath.Join(filepath.Dir(c.policy), filepath.FromSlash(r.Name))
+		shown, at := filepath.ToSlash(name), name
+		if isGit {
+			got, err := diff.ExtractGit(ref.Rev, []string{name}, tmp)
+			if err != nil {
+				return nil, c.errorf("%s: %v", r.Loc, err)
+			}
+			shown, at = diff.GitPrefix+ref.Rev+":"+shown, got[0]
+		}
+		data, err := input.ReadPolicy(at)
+		if err != nil {
+			return nil, c.errorf("%s: cannot read the service config %s: %s", r.Loc, shown, input.Explain(err))
+		}
+		cfg, _, err := svcconfig.Parse(shown, data)
+		if err != nil {
+			return nil, c.report(err)
+		}
+		configs = append(configs, cfg)
+	}
+	return configs, exitOK
 }
 
 // report prints the diagnostics of err, one per line.
