@@ -379,8 +379,9 @@ func (d *decoder) retryPolicy(m member, timeout time.Duration) []policyspec.Writ
 	return out
 }
 
-// hedgingPolicy maps a hedgingPolicy: maxAttempts to hedges (at most 4)
-// and hedgingDelay to the delay. One without a delay sends every attempt
+// hedgingPolicy maps a hedgingPolicy: maxAttempts to hedges (at most 4;
+// without it, as a retryPolicy without it, the built-in number) and
+// hedgingDelay to the delay. One without a delay sends every attempt
 // at once, which the client never does: it is left out.
 func (d *decoder) hedgingPolicy(m member) []policyspec.Written {
 	if m.val.kind != kObject {
@@ -398,8 +399,6 @@ func (d *decoder) hedgingPolicy(m member) []policyspec.Written {
 				out = append(out, policyspec.Written{Key: "hedge.max_hedges", Value: min(n, 5) - 1, Loc: a.loc})
 			}
 		}
-	} else {
-		d.list.Errorf(m.loc, diag.RuleSvcConfig, m.path+" has no maxAttempts; gRPC requires it", `add "maxAttempts": 2`)
 	}
 	delay, ok := f["hedgingDelay"]
 	var t time.Duration

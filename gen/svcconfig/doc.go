@@ -15,8 +15,8 @@
 //   - retryPolicy.initialBackoff and maxBackoff are the backoff's base
 //     and cap (a maxBackoff not below the timeout is left out: it would
 //     leave no time to retry);
-//   - hedgingPolicy.maxAttempts is one more than the hedges, its
-//     hedgingDelay the hedge delay.
+//   - hedgingPolicy.maxAttempts is one more than the hedges (the built-in
+//     number without it), its hedgingDelay the hedge delay.
 //
 // The rest has no counterpart in the client and is reported as left out
 // (W-SVCCONFIG-IGNORED, once per file): backoffMultiplier (the client
