@@ -5,7 +5,10 @@
 //
 // [Parse] decodes one file strictly: protobuf JSON field names in
 // lowerCamelCase or as in the .proto file, an error for an unknown field
-// or a value of the wrong kind, each at its line and column. What each
+// or a value of the wrong kind, each at its line and column. grpc-go
+// exports no Go type of the message (its JSON types are unexported, its
+// generated ones internal), so the decoder is this package's own, over
+// encoding/json's tokens. What each
 // methodConfig says is mapped onto the policy:
 //
 //   - timeout is the call's total timeout;

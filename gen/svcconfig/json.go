@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/resilientgo/resilient/policyspec/diag"
@@ -50,6 +51,8 @@ type parser struct {
 	data []byte
 	dec  *json.Decoder
 	name string
+	// lines are the offsets at which the lines start, made on first use.
+	lines []int
 }
 
 // parseJSON reads data, the service config named name, as one JSON value.
@@ -85,19 +88,21 @@ func (p *parser) next() int {
 	return off
 }
 
-// at is the location of byte offset off.
+// at is the location of byte offset off: its line, and its column in
+// characters.
 func (p *parser) at(off int) diag.Location {
-	line, col := 1, 1
-	for i := 0; i < off && i < len(p.data); {
-		r, size := utf8.DecodeRune(p.data[i:])
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
+	if p.lines == nil {
+		p.lines = []int{0}
+		for i, b := range p.data {
+			if b == '\n' {
+				p.lines = append(p.lines, i+1)
+			}
 		}
-		i += size
 	}
-	return diag.Location{File: p.name, Line: line, Col: col}
+	off = min(max(off, 0), len(p.data))
+	line, _ := slices.BinarySearch(p.lines, off+1) // the first line starting after off
+	start := p.lines[line-1]
+	return diag.Location{File: p.name, Line: line, Col: 1 + utf8.RuneCount(p.data[start:off])}
 }
 
 // syntax turns a decoder error into a diagnostic at its place.
