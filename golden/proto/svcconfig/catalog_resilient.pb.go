@@ -39,8 +39,8 @@ type CatalogPolicy struct {
 }
 
 // DefaultCatalogPolicy returns the policy of golden.svcconfig.Catalog resolved at
-// generation time from catalog.proto (built-in defaults < policy file < file
-// option < service option < method option).
+// generation time from catalog.proto (built-in defaults < gRPC service config <
+// policy file < file option < service option < method option).
 //
 // Each entry's comment notes the values nobody wrote: "(default)" for a
 // built-in default, "(guess)" for one that measured latency should
