@@ -224,7 +224,7 @@ func retriesCell(d *Dependency, op *Operation) string {
 			strconv.FormatFloat(d.Policy.Budget.Ratio*100, 'f', -1, 64), mark(d.Sources["retry.budget"]), fleetCell(d))
 	}
 	if p.Hedge.Delay > 0 {
-		s += ", hedge after " + markFloor + formatDuration(p.Hedge.Delay)
+		s += ", hedge after " + markFloor + formatDuration(p.Hedge.Delay) + mark(op.Sources["hedge.delay"])
 	}
 	return s
 }
