@@ -117,7 +117,7 @@ func (d *decoder) fields(n *node, path string, known ...string) map[string]membe
 		loc := d.p.at(n.keyOffs[i])
 		canon := ""
 		for _, k := range known {
-			if key == k || key == snake(k) {
+			if key == k || strings.Contains(key, "_") && key == snake(k) {
 				canon = k
 			}
 		}

@@ -44,3 +44,19 @@ func FuzzParse(f *testing.F) {
 		Apply([]*Config{cfg}, []*ir.Service{svc})
 	})
 }
+
+// BenchmarkParse decodes Pub/Sub's service config, the largest of the
+// test data's.
+func BenchmarkParse(b *testing.B) {
+	data, err := os.ReadFile("../testdata/googleapis/google/pubsub/v1/pubsub_grpc_service_config.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Parse("pubsub_grpc_service_config.json", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
