@@ -49,6 +49,8 @@ func protoAdvice(d diag.Diagnostic) diag.Diagnostic {
 		} else {
 			d.Fix = "remove fallback.value: a gRPC client has no static fallback"
 		}
+	case diag.RuleKeyNotGRPC:
+		d.Fix = strings.Replace(d.Fix, "remove connectTimeout", "remove connect_timeout from the option", 1)
 	case diag.RuleRange:
 		if strings.Contains(d.Fix, `%" or `) {
 			d.Fix = "write a share in (0, 1], such as 0.1"

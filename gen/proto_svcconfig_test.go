@@ -136,10 +136,12 @@ func TestProtoAdvice(t *testing.T) {
 			"E-DURATION", "{seconds: 1 nanos: 500000000}"},
 		{"a budget out of range", "service S { option (resilient.v1.service) = {retry: {budget: 2}}; rpc A(M) returns (M); }\n", "",
 			"E-RANGE", "such as 0.1"},
+		{"a connect timeout on a service", "service S { option (resilient.v1.service) = {connect_timeout: {seconds: 1}}; rpc A(M) returns (M); }\n", "",
+			"W-KEY-NOT-GRPC", "remove connect_timeout from the option, and dial with"},
 		{"a policy file value the option overrides", "service S { option (resilient.v1.service) = {timeout: {seconds: 2}}; rpc A(M) returns (M); }\n", "dependencies:\n  p.S:\n    timeout: 5s\n",
 			"W-SHADOWED", "change the option in the .proto file"},
 	}
-	yamlish := []string{"idempotent: true", "idempotencyKey: Idempotency-Key", "kind: cached", "kind: static", "attemptTimeout", "spec root", `"120ms"`, `"10%"`, "x-resilience", "specification"}
+	yamlish := []string{"remove connectTimeout", "idempotent: true", "idempotencyKey: Idempotency-Key", "kind: cached", "kind: static", "attemptTimeout", "spec root", `"120ms"`, `"10%"`, "x-resilience", "specification"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			param := ""
