@@ -198,7 +198,7 @@
 //	E-SVCCONFIG            a gRPC service config that is not valid JSON, has an unknown field, a value of the wrong type, or names a method twice
 //	W-SVCCONFIG-UNSAFE     a service config retry or hedging policy on a method that is not idempotent (or, for hedging, not a read), not applied
 //	W-SVCCONFIG-CODES      service config retryable status codes the client never retries (AIP-194)
-//	W-SVCCONFIG-UNUSED     a service config name that matches no method of the services generated
+//	W-SVCCONFIG-UNUSED     a service config name, or an entry without one, that matches no method of the services generated
 //	W-SVCCONFIG-IGNORED    a service config field the client has no counterpart for, or service configs named in an OpenAPI run, left out
 //
 // # One retry layer

@@ -236,7 +236,7 @@ func (d *decoder) methodConfig(n *node, path string) {
 		mc.Names = d.names(m)
 	}
 	if len(mc.Names) == 0 {
-		d.list.Errorf(loc, diag.RuleSvcConfig, path+" names no method, so it applies to none",
+		d.list.Warnf(loc, diag.RuleSvcUnused, path+" names no method, so it applies to none",
 			`add "name": [{"service": "pkg.Service", "method": "Method"}], or [{}] for every method`)
 	}
 	if m, ok := f["waitForReady"]; ok {

@@ -117,7 +117,6 @@ func TestParseErrors(t *testing.T) {
 		{"no codes", "{\"methodConfig\": [{\"name\": [{}], \"retryPolicy\": {\"maxAttempts\": 2}}]}", "1:34", "requires them"},
 		{"method without service", "{\"methodConfig\": [{\"name\": [{\"method\": \"Get\"}]}]}", "1:29", "without its service"},
 		{"both policies", "{\"methodConfig\": [{\"name\": [{}], \"retryPolicy\": {\"maxAttempts\": 2, \"retryableStatusCodes\": [14]}, \"hedgingPolicy\": {\"maxAttempts\": 2}}]}", "1:99", "one of them"},
-		{"no name", "{\"methodConfig\": [{\"timeout\": \"1s\"}]}", "1:19", "names no method"},
 		{"not an object", "[]", "1:1", "want a JSON object"},
 	}
 	for _, tt := range tests {
@@ -290,6 +289,18 @@ func TestUnusedConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, warnings, _ := Apply([]*Config{cfg}, []*ir.Service{{Name: "S", FullName: "p.S"}})
+	if diff := cmp.Diff([]string{"c.json:1:19 W-SVCCONFIG-UNUSED"}, lines(warnings)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestNoName: a methodConfig without a name applies to nothing, and is
+// said so.
+func TestNoName(t *testing.T) {
+	cfg, warnings, err := Parse("c.json", []byte(`{"methodConfig": [{"timeout": "1s"}]}`))
+	if err != nil || cfg == nil {
+		t.Fatalf("Parse: %v", err)
+	}
 	if diff := cmp.Diff([]string{"c.json:1:19 W-SVCCONFIG-UNUSED"}, lines(warnings)); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -233,7 +233,7 @@ func Rules() []RuleDoc {
 		{RuleSvcConfig, "a gRPC service config that is not valid JSON, has an unknown field, a value of the wrong type, or names a method twice", Proto, true},
 		{RuleSvcUnsafe, "a service config retry or hedging policy on a method that is not idempotent (or, for hedging, not a read), not applied", Proto, false},
 		{RuleSvcCodes, "service config retryable status codes the client never retries (AIP-194)", Proto, false},
-		{RuleSvcUnused, "a service config name that matches no method of the services generated", Proto, false},
+		{RuleSvcUnused, "a service config name, or an entry without one, that matches no method of the services generated", Proto, false},
 		{RuleSvcIgnored, "a service config field the client has no counterpart for, or service configs named in an OpenAPI run, left out", Both, false},
 	}
 }
