@@ -174,3 +174,26 @@ func TestProtoAdvice(t *testing.T) {
 		})
 	}
 }
+
+// TestProtoPolicyForOneOfTwoServices: a policy file entry for one service
+// of a run with two is not reported as naming nothing while the other is
+// resolved; an entry that names no service of the run still is.
+func TestProtoPolicyForOneOfTwoServices(t *testing.T) {
+	src := protoHeader + "service S { rpc A(M) returns (M); }\nservice T { rpc B(M) returns (M); }\n"
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy=p.yaml,review=r.md", "x.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := "dependencies:\n  p.S:\n    operations:\n      A: {timeout: 3s}\n  p.T:\n    timeout: 4s\n"
+	resp, _ := gen.Proto(req, gen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
+	if resp.GetError() != "" {
+		t.Fatalf("a policy for both services of the run: %s", resp.GetError())
+	}
+	policy += "  p.U: {}\n    \n"
+	policy = strings.Replace(policy, "      A: {timeout: 3s}", "      A: {timeout: 3s}\n      Z: {timeout: 3s}", 1)
+	resp, _ = gen.Proto(req, gen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
+	got := resp.GetError()
+	if strings.Count(got, "E-POLICY-UNUSED") != 2 || !strings.Contains(got, `dependency "p.U"`) || !strings.Contains(got, `operation of p.S "Z"`) {
+		t.Errorf("error %q, want E-POLICY-UNUSED for p.U and for p.S's Z, once each", got)
+	}
+}

@@ -108,6 +108,17 @@ func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.Fi
 		}
 		snap.Services = append(snap.Services, res)
 	}
+	// The policy file's entries that name no service or method of the
+	// set, as protoc-gen-resilient reports them.
+	known := map[string][]string{}
+	for _, res := range snap.Services {
+		for _, op := range res.IR.Operations {
+			known[res.IR.FullName] = append(known[res.IR.FullName], op.Name, op.ID)
+		}
+	}
+	if err := policy.CheckNames(known); err != nil {
+		return nil, err
+	}
 	snap.PolicyErrors = list
 	// The files protoc-gen-resilient writes, one per .proto file with
 	// services, rendered straight from the resolved services (also under

@@ -254,6 +254,25 @@ func (f *File) CheckNames(known map[string][]string) error {
 	return ds.Err()
 }
 
+// CheckOperations reports, as E-POLICY-UNUSED, every operation entry of
+// the dependency named dep that names none of ops. Unlike [File.CheckNames]
+// it says nothing of the other dependencies' entries: a proto run resolves
+// its services one by one, and an entry for another service of the run is
+// not unused.
+func (f *File) CheckOperations(dep string, ops []string) error {
+	d, ok := f.Dependency(dep)
+	if !ok {
+		return nil
+	}
+	var ds diag.List
+	for _, o := range d.Operations {
+		if !contains(ops, o.Name) {
+			ds = append(ds, unused(fmt.Sprintf("operation of %s", d.Name), o.Name, o.Loc, ops))
+		}
+	}
+	return ds.Err()
+}
+
 func unused(what, name string, loc diag.Location, known []string) diag.Diagnostic {
 	fix := "remove the entry"
 	if s := suggest(name, known); s != "" {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -14,7 +15,7 @@ import (
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
-// check runs "resilient-proto check": it compiles the .proto files (or
+// check runs "resilient-proto check": it compiles the .proto files (and
 // every .proto file of a folder) in-process, hands them to the plugin's
 // own generator with the parameters -opt gives, as protoc would with
 // --resilient_opt, and prints what protoc-gen-resilient would report,
@@ -28,7 +29,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&imports, "I", "import `folder` of .proto files (repeatable; default: the file's folder); resilient/v1/resilient.proto is built in")
 	fs.Var(&opts, "opt", "protoc-gen-resilient's `parameters`, as --resilient_opt takes them (repeatable): policy=, service_config=, M<file>=, ...")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER")
+		fmt.Fprintln(stderr, "usage: resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -37,17 +38,33 @@ func check(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUnusable
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() == 0 {
 		fs.Usage()
-		fmt.Fprintf(stderr, "resilient-proto check: want one .proto file or folder, got %d arguments\n", fs.NArg())
+		fmt.Fprintln(stderr, "resilient-proto check: want .proto files or a folder")
 		return exitUnusable
 	}
-	set, names, err := compileNames(fs.Arg(0), imports)
-	if err != nil {
-		fmt.Fprintf(stderr, "resilient-proto check: %s: %v\n", fs.Arg(0), err)
-		return exitUnusable
+	// Each argument is compiled with its imports; a file already in the
+	// request, an import of an earlier one, is not added twice.
+	req := &pluginpb.CodeGeneratorRequest{}
+	seen := map[string]bool{}
+	for _, arg := range fs.Args() {
+		set, names, err := compileNames(arg, imports)
+		if err != nil {
+			fmt.Fprintf(stderr, "resilient-proto check: %s: %v\n", arg, err)
+			return exitUnusable
+		}
+		for _, f := range set.File {
+			if !seen[f.GetName()] {
+				seen[f.GetName()] = true
+				req.ProtoFile = append(req.ProtoFile, f)
+			}
+		}
+		for _, n := range names {
+			if !slices.Contains(req.FileToGenerate, n) {
+				req.FileToGenerate = append(req.FileToGenerate, n)
+			}
+		}
 	}
-	req := &pluginpb.CodeGeneratorRequest{FileToGenerate: names, ProtoFile: set.File}
 	if len(opts) > 0 {
 		req.Parameter = proto.String(strings.Join(opts, ","))
 	}

@@ -39,6 +39,7 @@ service Shop {
   ` + create + `
 }
 `,
+		"other.proto": "syntax = \"proto3\";\noption go_package = \"example.com/other;other\";\nmessage N {}\nservice Other { rpc Ping(N) returns (N); }\n",
 		"policy.yaml": "grpcServiceConfigs: [shop_grpc_service_config.json]\ndependencies:\n  shop.Shop:\n    timeout: 3s\n",
 		"shop_grpc_service_config.json": `{"methodConfig": [{"name": [{"service": "shop.Shop"}, {"service": "shop.Shop", "method": "Gone"}],
   "timeout": "20s", "waitForReady": true,
@@ -121,8 +122,8 @@ func TestCheckReportsWhatGenerateReports(t *testing.T) {
 	for _, broken := range []bool{false, true} {
 		dir := checkInput(t, broken)
 		const param = "paths=source_relative,policy=policy.yaml"
-		got, code := runCheck(t, dir, "-I", ".", "-I", annotations, "-opt", param, "shop.proto")
-		req, err := prototest.Request([]string{dir, annotations}, nil, param, "shop.proto")
+		got, code := runCheck(t, dir, "-I", ".", "-I", annotations, "-opt", param, "shop.proto", "other.proto")
+		req, err := prototest.Request([]string{dir, annotations}, nil, param, "shop.proto", "other.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +131,7 @@ func TestCheckReportsWhatGenerateReports(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("broken=%v: check and protoc-gen-resilient differ (-plugin +check):\n%s", broken, diff)
 		}
-		rules := []string{"W-SHADOWED", "W-SVCCONFIG-CODES", "W-SVCCONFIG-IGNORED", "W-SVCCONFIG-UNSAFE", "W-SVCCONFIG-UNUSED"}
+		rules := []string{"W-NO-PACKAGE", "W-SHADOWED", "W-SVCCONFIG-CODES", "W-SVCCONFIG-IGNORED", "W-SVCCONFIG-UNSAFE", "W-SVCCONFIG-UNUSED"}
 		if broken {
 			rules = append([]string{"E-RETRY-UNSAFE"}, rules...)
 		}
@@ -148,7 +149,7 @@ func TestCheckReportsWhatGenerateReports(t *testing.T) {
 			t.Errorf("broken=%v: rules reported (-want +got):\n%s\n%s", broken, diff, strings.Join(got, "\n"))
 		}
 		if wantCode := map[bool]int{false: exitOK, true: exitFail}[broken]; code != wantCode {
-			t.Errorf("broken=%v: status %d, want %d", broken, code, wantCode)
+			t.Errorf("broken=%v: status %d, want %d\n%s", broken, code, wantCode, strings.Join(got, "\n"))
 		}
 	}
 }

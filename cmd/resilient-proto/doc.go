@@ -4,11 +4,11 @@
 // as protoc-gen-resilient would:
 //
 //	resilient-proto diff [-I DIR]... [-policy FILE] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
-//	resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER
+//	resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER...
 //
 // # check
 //
-// check compiles a .proto file, or every .proto file under a folder, with
+// check compiles the .proto files, and every .proto file under a folder, with
 // its imports found under the -I folders (default: the file's folder, or
 // the folder itself; google/protobuf/*.proto and
 // resilient/v1/resilient.proto are built in), runs protoc-gen-resilient's

@@ -37,7 +37,7 @@ const (
 
 const usage = `usage:
   resilient-proto diff [-I DIR]... [-policy POLICY.yaml] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
-  resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER
+  resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER...
   resilient-proto -version
 OLD and NEW: a descriptor set (protoc -o, buf build -o), a .proto file, a folder of them, or git:REV:PATH of any.
 check prints what protoc-gen-resilient reports for the files, given its parameters as --resilient_opt takes them.

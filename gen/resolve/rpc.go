@@ -27,9 +27,13 @@ import (
 // to a gRPC client, are left out, with a W-KEY-NOT-GRPC warning when
 // written for the service. An idempotency key names a metadata key, in
 // lower case as gRPC sends them. Problems come back as diagnostics:
-// errors joined in the error, warnings in the slice.
+// errors joined in the error, warnings in the slice. An operation entry
+// of the service's policy file entry that names none of its methods is
+// E-POLICY-UNUSED; entries of other dependencies are the caller's to
+// check against every service of its run (with [policyspec.File.CheckNames]),
+// since a proto run has several services.
 func RPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
-	s, warnings, err := resolve(svc, svc.FullName, file, rpcRules)
+	s, warnings, err := resolve(svc, svc.FullName, file, true, rpcRules)
 	if s != nil {
 		if src := s.Dependency.Sources["deadlineHeader"]; writtenForService(src) {
 			var list diag.List
