@@ -37,7 +37,7 @@
 // out the same way, protoir producing the IR and diagnostics behind a
 // front end and [Proto] moving beside it. It is
 //
-//	protoir.Files → resolve.RPC → grpcgen.CheckNames, grpcgen.Emit
+//	protoir.Files → svcconfig.Apply → resolve.RPC → svcconfig.Applied.Check, grpcgen.CheckNames, grpcgen.Emit
 //
 // run by [Proto] from the CodeGeneratorRequest protoc sends to the
 // CodeGeneratorResponse it expects back, with the warnings beside it:

@@ -155,3 +155,21 @@ paths:
 		t.Errorf("diagnostics = %q, want one starting %q", got, want)
 	}
 }
+
+// TestServiceConfigsInAnOpenAPIRun: a policy file's grpcServiceConfigs is
+// said to be left out of an OpenAPI client, once, at the key.
+func TestServiceConfigsInAnOpenAPIRun(t *testing.T) {
+	const spec = `openapi: 3.1.0
+info: {title: Accounts, version: "1"}
+paths:
+  /me:
+    get:
+      operationId: getMe
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: object}}}}
+`
+	got := checkSpec(t, spec, OpenAPIOptions{PolicyName: "policy.yaml", PolicyData: []byte("grpcServiceConfigs: [a.json, b.json]\n")})
+	if len(got) != 1 || !strings.HasPrefix(got[0], "policy.yaml:1:22: W-SVCCONFIG-IGNORED: grpcServiceConfigs is left out") {
+		t.Errorf("diagnostics = %q, want one W-SVCCONFIG-IGNORED at policy.yaml:1:22", got)
+	}
+}

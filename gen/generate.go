@@ -147,6 +147,7 @@ func (s *state) validated() error {
 func prepareFront(fe FrontEnd, spec string, opts OpenAPIOptions, examples bool) (*state, error) {
 	s := &state{strict: opts.Strict}
 	file := s.policyFile(opts)
+	s.add(serviceConfigsUnread(file), nil)
 	loadWarnings, err := fe.Load()
 	if s.add(nil, err); s.diags.HasErrors() {
 		s.add(loadWarnings, nil)
@@ -214,6 +215,20 @@ func (s *state) policyFile(opts OpenAPIOptions) *policyspec.File {
 		s.diags.Add(d)
 	}
 	return f
+}
+
+// serviceConfigsUnread warns, once, of the gRPC service configs a policy
+// file names (grpcServiceConfigs) in an OpenAPI run, which reads none:
+// only proto runs take a layer from them.
+func serviceConfigsUnread(file *policyspec.File) []diag.Diagnostic {
+	if file == nil || len(file.ServiceConfigs) == 0 {
+		return nil
+	}
+	var list diag.List
+	list.Warnf(file.ServiceConfigs[0].Loc, diag.RuleSvcIgnored,
+		"grpcServiceConfigs is left out: gRPC service configs are a policy layer of proto runs, and an OpenAPI client takes nothing from them",
+		"keep the key for protoc-gen-resilient's runs, or write the timeouts and retries under dependencies")
+	return list.Warnings()
 }
 
 // add records one stage's warnings and errors; with strict, the warnings

@@ -19,6 +19,7 @@ import (
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/protoir"
 	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/gen/svcconfig"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -27,18 +28,21 @@ import (
 // plugin's parameters (policy=, review=, and protogen's paths=, module=
 // and M) come with the request.
 type ProtoOptions struct {
-	// ReadFile reads the policy file that the policy= parameter names.
-	// Nil is [input.ReadPolicy]: relative to the working directory, from
-	// its folder opened as an [os.Root] (a symbolic link out of that
-	// folder is refused), only when it is a regular file of at most
-	// [input.MaxPolicySize] bytes.
+	// ReadFile reads the policy file that the policy= parameter names,
+	// and the gRPC service configs that service_config= parameters and
+	// the policy file's grpcServiceConfigs name (the latter joined to the
+	// policy file's folder). Nil is [input.ReadPolicy]: relative to the
+	// working directory, from its folder opened as an [os.Root] (a
+	// symbolic link out of that folder is refused), only when it is a
+	// regular file of at most [input.MaxPolicySize] bytes.
 	ReadFile func(name string) ([]byte, error)
 }
 
 // Proto runs protoc-gen-resilient on req: it reads the parameters, builds
-// the IR of every file to generate with package protoir, resolves each
-// service's policy with [resolve.RPC] (policy file < file option < service
-// option < method option), checks the Go names the generated code
+// the IR of every file to generate with package protoir, adds the gRPC
+// service configs' layers with package svcconfig, resolves each service's
+// policy with [resolve.RPC] (built-in < service config < policy file <
+// file option < service option < method option), checks the Go names the generated code
 // declares, and emits one <name>_resilient.pb.go per .proto file that has
 // services with package grpcgen, plus the Markdown review that review=
 // names.
@@ -136,18 +140,18 @@ func goPackageRefused(req *pluginpb.CodeGeneratorRequest) *descriptorpb.FileDesc
 func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOptions, list *diag.List) error {
 	add := func(warnings []diag.Diagnostic, err error) {
 		for _, d := range warnings {
-			list.Add(d)
+			list.Add(protoAdvice(d))
 		}
 		for _, d := range diag.From(err) {
-			list.Add(d)
+			list.Add(protoAdvice(d))
 		}
+	}
+	read := opts.ReadFile
+	if read == nil {
+		read = input.ReadPolicy
 	}
 	var file *policyspec.File
 	if params.policy != "" {
-		read := opts.ReadFile
-		if read == nil {
-			read = input.ReadPolicy
-		}
 		data, err := read(params.policy)
 		if err != nil {
 			list.Errorf(diag.Location{File: params.policy}, diag.RuleRead, "cannot read the policy file: "+input.Explain(err),
@@ -158,7 +162,10 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 		add(nil, err)
 		file = f
 	}
+	configs := readServiceConfigs(read, params, file, list)
 	services, warnings, err := protoir.Files(plugin)
+	add(warnings, err)
+	applied, warnings, err := svcconfig.Apply(configs, services)
 	add(warnings, err)
 	resolved := make([]*resolve.Service, len(services))
 	// Names are checked with the policy, which decides whether a client
@@ -174,6 +181,7 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 		}
 		byPackage[svc.GoPackage.ImportPath] = append(byPackage[svc.GoPackage.ImportPath], res)
 	}
+	add(applied.Check(resolved), nil)
 	for pkg, decls := range protoir.Declarations(plugin) {
 		add(grpcgen.CheckNames(decls, byPackage[pkg]), nil)
 	}
@@ -217,6 +225,50 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 	}
 	writeReviews(plugin, params, services, resolved)
 	return nil
+}
+
+// readServiceConfigs reads and decodes the gRPC service configs that the
+// service_config= parameters name, then those the policy file's
+// grpcServiceConfigs names, relative to its folder; a file named twice is
+// read once. A file that cannot be read is E-READ, at the policy file's
+// entry when it names it.
+func readServiceConfigs(read func(string) ([]byte, error), params protoParams, file *policyspec.File, list *diag.List) []*svcconfig.Config {
+	type ref struct {
+		name string
+		loc  diag.Location
+	}
+	var refs []ref
+	for _, name := range params.serviceConfigs {
+		refs = append(refs, ref{name: name, loc: diag.Location{File: name}})
+	}
+	if file != nil {
+		for _, r := range file.ServiceConfigs {
+			refs = append(refs, ref{name: path.Join(path.Dir(params.policy), r.Name), loc: r.Loc})
+		}
+	}
+	var configs []*svcconfig.Config
+	seen := map[string]bool{}
+	for _, r := range refs {
+		if seen[path.Clean(r.name)] {
+			continue
+		}
+		seen[path.Clean(r.name)] = true
+		data, err := read(r.name)
+		if err != nil {
+			list.Errorf(r.loc, diag.RuleRead, fmt.Sprintf("cannot read the service config %s: %s", r.name, input.Explain(err)),
+				"name a regular file of at most 4 MiB, relative to protoc's working directory (service_config=) or to the policy file's folder (grpcServiceConfigs)")
+			continue
+		}
+		cfg, warnings, err := svcconfig.Parse(r.name, data)
+		for _, d := range warnings {
+			list.Add(d)
+		}
+		list.AddErr(err)
+		if cfg != nil {
+			configs = append(configs, cfg)
+		}
+	}
+	return configs
 }
 
 // writeReviews adds the Markdown reviews that review= asks for: none when

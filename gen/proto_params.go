@@ -22,6 +22,10 @@ type protoParams struct {
 	// module is protogen's module= prefix, which the review's name is
 	// given so that protogen can strip it as from every generated name.
 	module string
+	// serviceConfigs are the gRPC service config files (service_config=,
+	// repeatable), relative to protoc's working directory, read with
+	// [ProtoOptions.ReadFile].
+	serviceConfigs []string
 }
 
 // reviewPackage in the review= name stands for the proto package of the
@@ -46,6 +50,12 @@ func (p *protoParams) set(name, value string) error {
 	switch name {
 	case "policy":
 		p.policy = value
+	case "service_config":
+		if value == "" {
+			return diag.Diagnostic{Rule: diag.RuleParameter, Message: "service_config= names no file",
+				Fix: "name a gRPC service config JSON file, such as service_config=pubsub_grpc_service_config.json"}
+		}
+		p.serviceConfigs = append(p.serviceConfigs, value)
 	case "review":
 		review, err := reviewPath(value)
 		if err != nil {
@@ -54,7 +64,7 @@ func (p *protoParams) set(name, value string) error {
 		p.review = review
 	default:
 		return diag.Diagnostic{Rule: diag.RuleParameter, Message: fmt.Sprintf("unknown parameter %q", name),
-			Fix: "use paths, module, M<file>, policy or review"}
+			Fix: "use paths, module, M<file>, policy, service_config or review"}
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func TestProtoRequestErrors(t *testing.T) {
 	tests := []struct {
 		param, src, want string
 	}{
-		{"polcy=x.yaml", src, `E-PARAMETER: unknown parameter "polcy"; use paths, module, M<file>, policy or review`},
+		{"polcy=x.yaml", src, `E-PARAMETER: unknown parameter "polcy"; use paths, module, M<file>, policy, service_config or review`},
 		{"paths=bogus", src, `E-PARAMETER: unknown path type "bogus": want "import" or "source_relative"; pass parameters as`},
 		{"paths=source_relative,module=example.com", src, "E-PARAMETER: cannot use module= with paths=source_relative; "},
 		{"", "syntax = \"proto3\";\npackage u;\noption go_package = \"u\";\n", `u.proto: E-GO-PACKAGE: invalid Go import path "u" for "u.proto" (proto package "u"); give the file`},

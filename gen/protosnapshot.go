@@ -14,6 +14,7 @@ import (
 	"github.com/resilientgo/resilient/gen/golang/grpcgen"
 	"github.com/resilientgo/resilient/gen/protoir"
 	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/gen/svcconfig"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -38,9 +39,10 @@ type ProtoSnapshot struct {
 
 // NewProtoSnapshot reads the descriptor set (protoc -o with
 // --include_imports, or buf build -o) with the policy file (nil when there
-// is none). A file of the set without a go_package is given one named
-// after its folder, as a diff needs only names.
-func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.File) (*ProtoSnapshot, error) {
+// is none) and the gRPC service configs, a layer below it, as
+// protoc-gen-resilient reads them. A file of the set without a go_package
+// is given one named after its folder, as a diff needs only names.
+func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.File, configs ...*svcconfig.Config) (*ProtoSnapshot, error) {
 	req := &pluginpb.CodeGeneratorRequest{ProtoFile: set.File}
 	byName := map[string]*descriptorpb.FileDescriptorProto{}
 	for _, f := range set.File {
@@ -89,6 +91,9 @@ func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.Fi
 	if err != nil {
 		return nil, err
 	}
+	if _, _, err := svcconfig.Apply(configs, services); err != nil {
+		return nil, err
+	}
 	var list diag.List
 	for _, svc := range services {
 		res, _, err := resolve.RPC(svc, policy)
@@ -96,12 +101,23 @@ func NewProtoSnapshot(set *descriptorpb.FileDescriptorSet, policy *policyspec.Fi
 			if !reviewable(d.Rule) {
 				return nil, err
 			}
-			list.Add(d)
+			list.Add(protoAdvice(d))
 		}
 		if res == nil {
 			return nil, err
 		}
 		snap.Services = append(snap.Services, res)
+	}
+	// The policy file's entries that name no service or method of the
+	// set, as protoc-gen-resilient reports them.
+	known := map[string][]string{}
+	for _, res := range snap.Services {
+		for _, op := range res.IR.Operations {
+			known[res.IR.FullName] = append(known[res.IR.FullName], op.Name, op.ID)
+		}
+	}
+	if err := policy.CheckNames(known); err != nil {
+		return nil, err
 	}
 	snap.PolicyErrors = list
 	// The files protoc-gen-resilient writes, one per .proto file with

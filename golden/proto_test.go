@@ -30,17 +30,21 @@ type protoCase struct {
 	name  string
 	files []string
 	param string
+	// warnings says whether the case's warnings.txt holds the warnings
+	// the plugin reports, one per line, compared as the files are.
+	warnings bool
 }
 
 var protoCases = []protoCase{
-	{"unary", []string{"greeter.proto"}, "paths=source_relative,review=review.md"},
-	{"streaming", []string{"streams.proto"}, "paths=source_relative,review=review.md"},
-	{"options", []string{"options.proto"}, "paths=source_relative,policy=policy.yaml,review=review.md"},
-	{"twoservices", []string{"two.proto"}, "paths=source_relative,review=review.md"},
-	{"editions", []string{"route.proto"}, "paths=source_relative,review=review.md"},
-	{"behaviour", []string{"counter.proto"}, "paths=source_relative"},
-	{"fleet", []string{"stock.proto"}, "paths=source_relative,review=review.md"},
-	{"empty", []string{"empty.proto"}, "paths=source_relative,review=review.md"},
+	{"unary", []string{"greeter.proto"}, "paths=source_relative,review=review.md", false},
+	{"streaming", []string{"streams.proto"}, "paths=source_relative,review=review.md", false},
+	{"options", []string{"options.proto"}, "paths=source_relative,policy=policy.yaml,review=review.md", false},
+	{"twoservices", []string{"two.proto"}, "paths=source_relative,review=review.md", false},
+	{"editions", []string{"route.proto"}, "paths=source_relative,review=review.md", false},
+	{"behaviour", []string{"counter.proto"}, "paths=source_relative", false},
+	{"fleet", []string{"stock.proto"}, "paths=source_relative,review=review.md", false},
+	{"empty", []string{"empty.proto"}, "paths=source_relative,review=review.md", false},
+	{"svcconfig", []string{"catalog.proto"}, "paths=source_relative,service_config=catalog_grpc_service_config.json,policy=policy.yaml,review=review.md", true},
 }
 
 // protoRequest compiles a case's files in-process.
@@ -72,7 +76,14 @@ func TestProtoGolden(t *testing.T) {
 			dir := filepath.Join("proto", c.name)
 			requireDoc(t, dir)
 			req := protoRequest(t, dir, c)
-			resp, _ := gen.Proto(req, gen.ProtoOptions{ReadFile: func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }})
+			resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }})
+			if c.warnings {
+				var b strings.Builder
+				for _, w := range warnings {
+					b.WriteString(w.Error() + "\n")
+				}
+				compareOrUpdate(t, filepath.Join(dir, "warnings.txt"), []byte(b.String()))
+			}
 			if resp.Error != nil {
 				t.Fatalf("protoc-gen-resilient: %s", resp.GetError())
 			}

@@ -65,6 +65,13 @@
 //	        idempotencyKey: Idempotency-Key
 //	        retry: {maxRetries: 2}
 //
+// A third key, "grpcServiceConfigs", is read by proto runs only: a list of
+// gRPC service config JSON files (gapic's *_grpc_service_config.json),
+// relative to the policy file's folder, whose methodConfig timeouts,
+// retryPolicy and hedgingPolicy become the service config layer:
+//
+//	grpcServiceConfigs: [pubsub_grpc_service_config.json]
+//
 // [DecodeFile] decodes it; [File.DependencyLayers] and
 // [File.OperationLayers] give its layers, and [File.CheckNames] reports
 // entries that name nothing.
@@ -75,23 +82,27 @@
 // ones before it ([LayerKind] is in this order):
 //
 //  1. built-in defaults (the resilience-patterns table, [runtime] defaults)
-//  2. policy file "defaults"
-//  3. policy file dependency entry
-//  4. policy file operation entry
-//  5. spec root (OpenAPI document x-resilience, proto file option)
-//  6. service (proto service option)
-//  7. path item (OpenAPI path item x-resilience)
-//  8. operation (OpenAPI operation x-resilience, proto method option)
+//  2. gRPC service config (proto only: the methodConfig that names the
+//     method, else its service, else the default one)
+//  3. policy file "defaults"
+//  4. policy file dependency entry
+//  5. policy file operation entry
+//  6. spec root (OpenAPI document x-resilience, proto file option)
+//  7. service (proto service option)
+//  8. path item (OpenAPI path item x-resilience)
+//  9. operation (OpenAPI operation x-resilience, proto method option)
 //
 // Within each source, narrower wins; between sources, the whole policy file
-// sits below the specification, as the design says. A policy file value of
+// sits below the specification, as the design says, and a service config,
+// written for every client of the API, below the policy file, written for
+// this one: built-in < service config < policy file < proto options. A policy file value of
 // a dependency or operation entry that the specification overrides is
 // reported as a W-SHADOWED warning, so that a file entry never silently does
 // nothing.
 //
 // Dependency-wide keys (breaker, bulkhead, retry.budget,
 // retry.minPerSecond, deadlineHeader, fleet) may be written only at
-// layers 2, 3, 5 and 6: a dependency has one breaker, one bulkhead, one
+// layers 3, 4, 6 and 7: a dependency has one breaker, one bulkhead, one
 // retry budget and one way of sending its deadline, resolved once by
 // [ResolveDependency] and shared by all its operations
 // ([Dependency.ResolveOperation]).

@@ -2,7 +2,9 @@ package policyspec
 
 import (
 	"fmt"
+	"io/fs"
 	"maps"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +23,20 @@ type File struct {
 	Defaults Spec
 	// Dependencies are the entries of "dependencies", sorted by name.
 	Dependencies []FileDependency
+	// ServiceConfigs are the gRPC service config files that
+	// "grpcServiceConfigs" names, in the order written, relative to the
+	// policy file's folder. A proto run reads them as a policy layer
+	// below the policy file's own (see [LayerServiceConfig]).
+	ServiceConfigs []FileRef
+}
+
+// FileRef is a file a policy file names.
+type FileRef struct {
+	// Name is the file's name as written, a slash-separated relative
+	// path.
+	Name string
+	// Loc is where the name is written.
+	Loc diag.Location
 }
 
 // FileDependency is one entry of a policy file's "dependencies".
@@ -73,11 +89,41 @@ func DecodeFile(name string, data []byte) (*File, error) {
 			c.scope(LayerFileDefaults, f.Defaults)
 		case "dependencies":
 			f.Dependencies = c.dependencies(e.val)
+		case "grpcServiceConfigs":
+			f.ServiceConfigs = c.fileRefs(e.val, e.key)
 		default:
-			c.unknownKey(e, "policy file", camelKeys, []string{"defaults", "dependencies"})
+			c.unknownKey(e, "policy file", camelKeys, []string{"defaults", "dependencies", "grpcServiceConfigs"})
 		}
 	}
 	return f, c.diags.Err()
+}
+
+// fileRefs decodes a list of relative file names (one name alone is a
+// list of one) written under key.
+func (c *converter) fileRefs(v *value, key string) []FileRef {
+	const want = "a list of relative file names, such as [pubsub_grpc_service_config.json]"
+	items := []*value{v}
+	switch v.kind {
+	case vNull:
+		return nil
+	case vList:
+		items = v.items
+	}
+	var refs []FileRef
+	for _, it := range items {
+		if it.kind != vString {
+			c.typeError(it, key, want)
+			continue
+		}
+		name := it.text
+		clean := path.Clean(name)
+		if name == "" || strings.ContainsAny(name, "\\:") || !fs.ValidPath(clean) {
+			c.add(it.loc, diag.RuleType, fmt.Sprintf("%s names %s, which is not a relative path inside the policy file's folder", key, quoted(name)), want)
+			continue
+		}
+		refs = append(refs, FileRef{Name: clean, Loc: it.loc})
+	}
+	return refs
 }
 
 func (c *converter) dependencies(v *value) []FileDependency {
@@ -203,6 +249,25 @@ func (f *File) CheckNames(known map[string][]string) error {
 			if !contains(ops, o.Name) {
 				ds = append(ds, unused(fmt.Sprintf("operation of %s", d.Name), o.Name, o.Loc, ops))
 			}
+		}
+	}
+	return ds.Err()
+}
+
+// CheckOperations reports, as E-POLICY-UNUSED, every operation entry of
+// the dependency named dep that names none of ops. Unlike [File.CheckNames]
+// it says nothing of the other dependencies' entries: a proto run resolves
+// its services one by one, and an entry for another service of the run is
+// not unused.
+func (f *File) CheckOperations(dep string, ops []string) error {
+	d, ok := f.Dependency(dep)
+	if !ok {
+		return nil
+	}
+	var ds diag.List
+	for _, o := range d.Operations {
+		if !contains(ops, o.Name) {
+			ds = append(ds, unused(fmt.Sprintf("operation of %s", d.Name), o.Name, o.Loc, ops))
 		}
 	}
 	return ds.Err()

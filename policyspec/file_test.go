@@ -1,6 +1,7 @@
 package policyspec
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -182,5 +183,39 @@ func TestDecodeFileQuotesLittle(t *testing.T) {
 				t.Errorf("DecodeFile error =\n%v\nwant\n%s", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestDecodeServiceConfigs: grpcServiceConfigs lists relative file names
+// (one name alone is a list of one), each at its place; a name that
+// leaves the policy file's folder, or a value that is not a name, is an
+// error.
+func TestDecodeServiceConfigs(t *testing.T) {
+	tests := []struct {
+		src     string
+		want    []string
+		wantErr string
+	}{
+		{"grpcServiceConfigs: [a_grpc_service_config.json, ./cfg/b.json]\n", []string{"a_grpc_service_config.json@1:22", "cfg/b.json@1:50"}, ""},
+		{"grpcServiceConfigs: a.json\n", []string{"a.json@1:21"}, ""},
+		{"grpcServiceConfigs: [../a.json]\n", nil, "policy.yaml:1:22: E-TYPE: grpcServiceConfigs names \"../a.json\", which is not a relative path inside the policy file's folder"},
+		{"grpcServiceConfigs: [{a: b}]\n", nil, "E-TYPE"},
+		{"grpcServiceConfig: [a.json]\n", nil, `did you mean "grpcServiceConfigs"?`},
+	}
+	for _, tt := range tests {
+		f, err := DecodeFile("policy.yaml", []byte(tt.src))
+		var got []string
+		for _, r := range f.ServiceConfigs {
+			got = append(got, fmt.Sprintf("%s@%d:%d", r.Name, r.Loc.Line, r.Loc.Col))
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%q: ServiceConfigs mismatch (-want +got):\n%s", tt.src, diff)
+		}
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%q: %v", tt.src, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%q: error %v, want one containing %q", tt.src, err, tt.wantErr)
+		}
 	}
 }

@@ -16,6 +16,11 @@ const (
 	// LayerBuiltin is the built-in defaults (the resilience-patterns
 	// table); it is implicit and never passed in.
 	LayerBuiltin LayerKind = iota
+	// LayerServiceConfig is a gRPC service config's methodConfig for the
+	// operation (its timeout, retryPolicy and hedgingPolicy), read from
+	// the JSON files a proto run names. It overrides only the built-in
+	// defaults.
+	LayerServiceConfig
 	// LayerFileDefaults is the policy file's "defaults".
 	LayerFileDefaults
 	// LayerFileDependency is the policy file's entry for the dependency.
@@ -39,7 +44,7 @@ const (
 // String returns the layer's name as used in provenance, such as
 // "policy file operation".
 func (k LayerKind) String() string {
-	names := [...]string{"built-in default", "policy file defaults", "policy file dependency", "policy file operation",
+	names := [...]string{"built-in default", "service config", "policy file defaults", "policy file dependency", "policy file operation",
 		"spec root", "service", "path item", "operation"}
 	if int(k) < len(names) {
 		return names[k]

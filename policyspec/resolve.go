@@ -260,6 +260,7 @@ func (r *resolution) retry() {
 	r.source("retry.base", &rs.Base)
 	r.source("retry.cap", &rs.Cap)
 	r.source("retry.maxRetries", &rs.MaxRetries)
+	r.fitServiceConfigCap()
 	checkBaseCap(r, rs)
 
 	if r.op.Policy.Idempotency == runtime.NotIdempotent {

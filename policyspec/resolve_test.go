@@ -18,23 +18,26 @@ func layer(t *testing.T, kind LayerKind, src string) Layer {
 
 func TestLayering(t *testing.T) {
 	kinds := []LayerKind{LayerFileDefaults, LayerFileDependency, LayerDocument, LayerService}
-	opKinds := []LayerKind{LayerFileOperation, LayerPathItem, LayerOperation}
+	opKinds := []LayerKind{LayerServiceConfig, LayerFileOperation, LayerPathItem, LayerOperation}
 	// Each layer sets the timeout to its own number of seconds; the
 	// narrowest layer present must win.
 	tests := []struct {
 		name    string
 		present []LayerKind
-		want    time.Duration
 		layer   LayerKind
 	}{
-		{name: "file defaults", present: []LayerKind{LayerFileDefaults}, want: 1 * time.Second, layer: LayerFileDefaults},
-		{name: "file dependency over defaults", present: []LayerKind{LayerFileDefaults, LayerFileDependency}, want: 2 * time.Second, layer: LayerFileDependency},
-		{name: "file operation over file dependency", present: []LayerKind{LayerFileDependency, LayerFileOperation}, want: 3 * time.Second, layer: LayerFileOperation},
-		{name: "spec root over the whole file", present: []LayerKind{LayerFileDefaults, LayerFileDependency, LayerFileOperation, LayerDocument}, want: 4 * time.Second, layer: LayerDocument},
-		{name: "service over spec root", present: []LayerKind{LayerDocument, LayerService}, want: 5 * time.Second, layer: LayerService},
-		{name: "path item over service", present: []LayerKind{LayerService, LayerPathItem}, want: 6 * time.Second, layer: LayerPathItem},
-		{name: "operation over all", present: []LayerKind{LayerFileDefaults, LayerFileDependency, LayerFileOperation, LayerDocument, LayerService, LayerPathItem, LayerOperation}, want: 7 * time.Second, layer: LayerOperation},
-		{name: "operation over path item", present: []LayerKind{LayerOperation, LayerPathItem}, want: 7 * time.Second, layer: LayerOperation},
+		{name: "service config over built-in", present: []LayerKind{LayerServiceConfig}, layer: LayerServiceConfig},
+		{name: "policy file defaults over service config", present: []LayerKind{LayerServiceConfig, LayerFileDefaults}, layer: LayerFileDefaults},
+		{name: "policy file operation over service config", present: []LayerKind{LayerFileOperation, LayerServiceConfig}, layer: LayerFileOperation},
+		{name: "method option over service config", present: []LayerKind{LayerServiceConfig, LayerOperation}, layer: LayerOperation},
+		{name: "file defaults", present: []LayerKind{LayerFileDefaults}, layer: LayerFileDefaults},
+		{name: "file dependency over defaults", present: []LayerKind{LayerFileDefaults, LayerFileDependency}, layer: LayerFileDependency},
+		{name: "file operation over file dependency", present: []LayerKind{LayerFileDependency, LayerFileOperation}, layer: LayerFileOperation},
+		{name: "spec root over the whole file", present: []LayerKind{LayerFileDefaults, LayerFileDependency, LayerFileOperation, LayerDocument}, layer: LayerDocument},
+		{name: "service over spec root", present: []LayerKind{LayerDocument, LayerService}, layer: LayerService},
+		{name: "path item over service", present: []LayerKind{LayerService, LayerPathItem}, layer: LayerPathItem},
+		{name: "operation over all", present: []LayerKind{LayerFileDefaults, LayerFileDependency, LayerFileOperation, LayerDocument, LayerService, LayerPathItem, LayerOperation}, layer: LayerOperation},
+		{name: "operation over path item", present: []LayerKind{LayerOperation, LayerPathItem}, layer: LayerOperation},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,8 +59,8 @@ func TestLayering(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ResolveOperation: %v", err)
 			}
-			if op.Policy.Timeout != tt.want {
-				t.Errorf("Timeout = %v, want %v", op.Policy.Timeout, tt.want)
+			if want := time.Duration(tt.layer) * time.Second; op.Policy.Timeout != want {
+				t.Errorf("Timeout = %v, want %v from the %s", op.Policy.Timeout, want, tt.layer)
 			}
 			want := Source{Origin: OriginSet, Layer: tt.layer, Loc: diag.Location{File: tt.layer.String(), Line: int(tt.layer)}}
 			if diff := cmp.Diff(want, op.Sources["timeout"]); diff != "" {

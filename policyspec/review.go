@@ -143,9 +143,14 @@ func mergeCells(cells []string) string {
 	return strings.Join(parts, "; ")
 }
 
-// mark returns the mark of a value from source s.
+// mark returns the mark of a value from source s; a value a gRPC service
+// config set is followed by the config's name, " (service config x.json)".
 func mark(s Source) string {
 	switch s.Origin {
+	case OriginSet:
+		if s.Layer == LayerServiceConfig {
+			return " (" + serviceConfigNote(s.Loc) + ")"
+		}
 	case OriginDefault:
 		return markDefault
 	case OriginGuess:
@@ -224,7 +229,7 @@ func retriesCell(d *Dependency, op *Operation) string {
 			strconv.FormatFloat(d.Policy.Budget.Ratio*100, 'f', -1, 64), mark(d.Sources["retry.budget"]), fleetCell(d))
 	}
 	if p.Hedge.Delay > 0 {
-		s += ", hedge after " + markFloor + formatDuration(p.Hedge.Delay)
+		s += ", hedge after " + markFloor + formatDuration(p.Hedge.Delay) + mark(op.Sources["hedge.delay"])
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -55,12 +56,16 @@ func (s *Summary) add(sep, text string, sources map[string]Source, key string) {
 	s.parts = append(s.parts, summaryPart{sep: sep, text: text, note: sources[key].Note()})
 }
 
-// Note is how a summary marks a value by its source: empty for a value
-// that was set; the basis of a derived value, or of a default whose
+// Note is how a summary marks a value by its source: "service config"
+// and the file's name for a value a gRPC service config set
+// ("service config pubsub_grpc_service_config.json"); empty for a value
+// set otherwise; the basis of a derived value, or of a default whose
 // basis the caller gave ("p99.9 350ms × 1.2, rounded up",
 // "idempotency_level"); "default" or "guess" otherwise.
 func (s Source) Note() string {
 	switch {
+	case s.Origin == OriginSet && s.Layer == LayerServiceConfig:
+		return serviceConfigNote(s.Loc)
 	case s.Origin == OriginSet:
 		return ""
 	case s.Basis != "" && (s.Origin == OriginDerived || s.Origin == OriginDefault):
@@ -181,3 +186,13 @@ func shortDuration(d time.Duration) string {
 
 // trimFloat prints a percentage without trailing zeros.
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// serviceConfigNote names the service config a value was set in by the
+// last element of its file name: "service config x_grpc_service_config.json".
+func serviceConfigNote(loc diag.Location) string {
+	name := loc.File
+	if i := strings.LastIndexAny(name, "/\\"); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.TrimSpace(LayerServiceConfig.String() + " " + name)
+}

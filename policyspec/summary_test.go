@@ -1,6 +1,7 @@
 package policyspec
 
 import (
+	"github.com/resilientgo/resilient/policyspec/diag"
 	"testing"
 
 	"github.com/resilientgo/resilient/runtime"
@@ -113,6 +114,8 @@ func TestSourceNote(t *testing.T) {
 		want string
 	}{
 		{Source{Origin: OriginSet, Layer: LayerOperation, Basis: "ignored"}, ""},
+		{Source{Origin: OriginSet, Layer: LayerServiceConfig, Loc: diag.Location{File: "google/pubsub/v1/pubsub_grpc_service_config.json", Line: 30}},
+			"service config pubsub_grpc_service_config.json"},
 		{Source{Origin: OriginDefault}, "default"},
 		{Source{Origin: OriginDefault, Basis: "GET"}, "GET"},
 		{Source{Origin: OriginGuess, Basis: "no latency data"}, "guess"},

@@ -386,6 +386,7 @@
 //	W-REF-RESPONSE       a response's $ref that names a schema, read as the response of the same name, or as a JSON answer of that schema (E-LOAD with -strict)
 //	E-SELECT-EMPTY       -include and -exclude filters that leave no operation to generate
 //	W-SELECT-UNUSED      an -include or -exclude filter that selects no operation
+//	W-SVCCONFIG-IGNORED  a service config field the client has no counterpart for, or service configs named in an OpenAPI run, left out
 //
 // # go generate
 //

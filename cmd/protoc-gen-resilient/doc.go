@@ -51,6 +51,12 @@
 //	                               only as a regular file of at most 4 MiB in its own folder
 //	                               (a symbolic link out of that folder is refused);
 //	                               default none (built-in defaults and the proto options only)
+//	service_config=<file>          a gRPC service config (JSON, such as googleapis'
+//	                               pubsub_grpc_service_config.json), read as policy=
+//	                               is, relative to protoc's working directory;
+//	                               repeatable; default none. The policy file may
+//	                               list more in grpcServiceConfigs, relative to its
+//	                               own folder.
 //	review=<file>                  also write the Markdown resilience review of every service
 //	                               generated in this run to <file> under the output directory:
 //	                               a relative slash-separated path that stays inside it (an
@@ -67,11 +73,46 @@
 // set strategy: all on the plugin in buf.gen.yaml for one review of
 // everything.
 //
-// Policy layers, widest first: built-in defaults, the policy file's
-// defaults and its entry for the service (named by its full name, such as
-// "helloworld.Greeter"), the (resilient.v1.file) option, the
-// (resilient.v1.service) option, the policy file's entry for the method
-// (its rpc or Go name) and the (resilient.v1.method) option.
+// Policy layers, widest first: built-in defaults, the gRPC service
+// config's entry for the method, the policy file's defaults, its entry
+// for the service (named by its full name, such as "helloworld.Greeter")
+// and its entry for the method (its rpc or Go name), the
+// (resilient.v1.file) option, the (resilient.v1.service) option and the
+// (resilient.v1.method) option. So built-in < service config < policy
+// file < proto options: a service config, written for every client of an
+// API, is what this client overrides.
+//
+// # gRPC service configs
+//
+// A service config's methodConfig applies to a method as gRPC picks it:
+// the entry that names the method, else the one that names its service
+// alone, else the default entry ({}). Its timeout is the call's total
+// timeout; retryPolicy.maxAttempts is one more than the retries (more than
+// 5 count as 5; without maxAttempts, as in gapic's configs that retry until
+// the timeout, the built-in number applies); initialBackoff and maxBackoff
+// are the backoff's base and cap; hedgingPolicy.maxAttempts is one more
+// than the hedges, its hedgingDelay the hedge delay. Each value's origin
+// is shown in the policy comment and the review: "timeout 1m (service
+// config pubsub_grpc_service_config.json)". The file is read strictly
+// (protobuf JSON names, in lowerCamelCase or as in the .proto file):
+// malformed JSON, an unknown field, a value of the wrong type or a method
+// named twice is E-SVCCONFIG at its line and column. What is not taken up
+// is said, as a warning: a retry policy on a method that is not idempotent
+// (a POST-bound method with no declaration, say) or whose client streams,
+// and a hedging policy on a method that is not a read, are not applied
+// (W-SVCCONFIG-UNSAFE: declare the method with idempotency_level or
+// (resilient.v1.method).idempotency_key if repeating it is safe); codes in
+// retryableStatusCodes that the client never retries, per AIP-194, are
+// listed (W-SVCCONFIG-CODES: it retries UNAVAILABLE, DEADLINE_EXCEEDED sent
+// by the server and RESOURCE_EXHAUSTED with a pushback, whatever the list
+// says); a name that matches no method of a service or proto package
+// generated is W-SVCCONFIG-UNUSED (names of other packages are for other
+// runs); backoffMultiplier (the client doubles its backoff),
+// perAttemptRecvTimeout, waitForReady, message size limits, load
+// balancing, health checking and retryThrottling, and a maxBackoff not
+// below the timeout, are left out (W-SVCCONFIG-IGNORED, once per file).
+// Give grpc-go the same file, if at all, without its retry policies (see
+// One retry layer).
 //
 // A cached fallback (fallback: {kind: FALLBACK_KIND_CACHED}) answers a
 // failed call only with the last good answer to the same request and
@@ -155,6 +196,11 @@
 //	E-FALLBACK-STREAM      a fallback on a streaming method
 //	W-KEY-NOT-GRPC         connectTimeout or deadlineHeader written for a gRPC service, left out
 //	E-METADATA-KEY         an idempotency key name that gRPC cannot send as a metadata key
+//	E-SVCCONFIG            a gRPC service config that is not valid JSON, has an unknown field, a value of the wrong type, or names a method twice
+//	W-SVCCONFIG-UNSAFE     a service config retry or hedging policy on a method that is not idempotent (or, for hedging, not a read), not applied
+//	W-SVCCONFIG-CODES      service config retryable status codes the client never retries (AIP-194)
+//	W-SVCCONFIG-UNUSED     a service config name, or an entry without one, that matches no method of the services generated
+//	W-SVCCONFIG-IGNORED    a service config field the client has no counterpart for, or service configs named in an OpenAPI run, left out
 //
 // # One retry layer
 //

@@ -71,6 +71,8 @@ Parameters (comma-separated in --resilient_opt, or opt: in buf.gen.yaml):
   module=<prefix>               strip this Go import path prefix from output names
   M<file>=<import path>         the Go package of a .proto file without go_package
   policy=<file>                 policy file (YAML), relative to the working directory
+  service_config=<file>         gRPC service config (JSON), relative to the working
+                                directory; repeatable
   review=<file>                 also write the Markdown resilience review, a relative
                                 path under the output directory
 

@@ -78,7 +78,7 @@ func TestRun(t *testing.T) {
 			files: nil},
 		{name: "a bad parameter, in the response",
 			stdin:   request(t, map[string]string{"hello.proto": greeter}, "polcy=p.yaml"),
-			respErr: `E-PARAMETER: unknown parameter "polcy"; use paths, module, M<file>, policy or review`},
+			respErr: `E-PARAMETER: unknown parameter "polcy"; use paths, module, M<file>, policy, service_config or review`},
 		{name: "a bad review path, in the response",
 			stdin:   request(t, map[string]string{"hello.proto": greeter}, "review=../REVIEW.md"),
 			respErr: `E-PARAMETER: review="../REVIEW.md" is not a relative path inside the output directory`},

@@ -1,8 +1,31 @@
 // Command resilient-proto compares two versions of a set of .proto files
 // as the clients protoc-gen-go, protoc-gen-go-grpc and
-// protoc-gen-resilient generate from them see it:
+// protoc-gen-resilient generate from them see it, and checks one version
+// as protoc-gen-resilient would:
 //
 //	resilient-proto diff [-I DIR]... [-policy FILE] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
+//	resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER...
+//
+// # check
+//
+// check compiles the .proto files, and every .proto file under a folder, with
+// its imports found under the -I folders (default: the file's folder, or
+// the folder itself; google/protobuf/*.proto and
+// resilient/v1/resilient.proto are built in), runs protoc-gen-resilient's
+// generator on them with the parameters -opt gives, exactly as
+// --resilient_opt or buf's opt: would pass them (policy=, service_config=,
+// M<file>=...; repeatable, joined with commas), and prints what the plugin
+// reports, writing no file: the errors, one per line, then the warnings,
+// each prefixed "warning: ", on standard output. Files are read relative to
+// the current folder, as the plugin reads them relative to protoc's. The
+// set is the plugin's own, so a lint in CI and a generation report the
+// same findings (the rules are those of protoc-gen-resilient's
+// documentation). It exits 0 without errors (warnings or not), 1 with
+// errors, 2 for a file that does not compile or bad flags.
+//
+//	resilient-proto check -I proto -opt policy=resilience.yaml,service_config=proto/shop_grpc_service_config.json proto/shop/v1/shop.proto
+//
+// # diff
 //
 // OLD and NEW are each
 //
@@ -24,8 +47,10 @@
 //
 //   - Resilience: per RPC, every value of the resolved policy that changed
 //     (from idempotency_level and the (resilient.v1.*) options, layered on
-//     -policy as protoc-gen-resilient's policy= is), with its origin, and
-//     the RISK-* flags;
+//     -policy as protoc-gen-resilient's policy= is, and on the gRPC service
+//     configs its grpcServiceConfigs names, read relative to its folder,
+//     at REV too for a git:REV: argument), with its origin, and the RISK-*
+//     flags;
 //   - Go API: protoc-gen-go's messages (struct fields with their Go types,
 //     oneof wrappers, enum constants) of the files that define services,
 //     protoc-gen-go-grpc's <Service>Client interfaces (a method added to

@@ -22,6 +22,7 @@ import (
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
 	"github.com/resilientgo/resilient/gen/input"
+	"github.com/resilientgo/resilient/gen/svcconfig"
 	"github.com/resilientgo/resilient/internal/version"
 	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/policyspec/diag"
@@ -36,9 +37,11 @@ const (
 
 const usage = `usage:
   resilient-proto diff [-I DIR]... [-policy POLICY.yaml] [-format text|markdown|json] [-fail-on risk|breaking|none] OLD NEW
+  resilient-proto check [-I DIR]... [-opt PARAMETERS]... FILE.proto|FOLDER...
   resilient-proto -version
 OLD and NEW: a descriptor set (protoc -o, buf build -o), a .proto file, a folder of them, or git:REV:PATH of any.
-Run "resilient-proto diff -h" for the flags.
+check prints what protoc-gen-resilient reports for the files, given its parameters as --resilient_opt takes them.
+Run "resilient-proto diff -h" or "resilient-proto check -h" for the flags.
 `
 
 // maxDescriptorSet bounds a descriptor set read: 128 MiB.
@@ -67,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "diff":
+	case "check":
+		return check(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -173,8 +178,9 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 	if err != nil {
 		return in, nil, c.errorf("%v", err)
 	}
+	var tmp string
 	if isGit {
-		tmp, err := os.MkdirTemp("", "resilient-proto-diff-")
+		tmp, err = os.MkdirTemp("", "resilient-proto-diff-")
 		if err != nil {
 			return in, nil, c.errorf("%v", err)
 		}
@@ -222,6 +228,10 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 			return in, nil, c.report(err)
 		}
 	}
+	configs, status := c.serviceConfigs(pf, ref, isGit, tmp)
+	if status != exitOK {
+		return in, nil, status
+	}
 	var set *descriptorpb.FileDescriptorSet
 	if fi, serr := os.Stat(file); strings.HasSuffix(file, ".proto") || serr == nil && fi.IsDir() {
 		set, err = compile(file, imports)
@@ -231,13 +241,44 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 	if err != nil {
 		return in, nil, c.errorf("%s: %v", arg, err)
 	}
-	snap, err := gen.NewProtoSnapshot(set, pf)
+	snap, err := gen.NewProtoSnapshot(set, pf, configs...)
 	if err != nil {
 		fmt.Fprintf(c.stderrW, "%s:\n", arg)
 		return in, nil, c.report(err)
 	}
 	in.Plugin, in.Services, in.PolicyErrors = snap.Plugin, snap.Services, snap.PolicyErrors
 	return in, snap.Code, exitOK
+}
+
+// serviceConfigs reads the gRPC service configs the policy file names
+// (grpcServiceConfigs), relative to its folder, at the git revision of a
+// git:REV: argument as the policy file is, extracted into tmp.
+func (c *command) serviceConfigs(pf *policyspec.File, ref diff.GitRef, isGit bool, tmp string) ([]*svcconfig.Config, int) {
+	if pf == nil {
+		return nil, exitOK
+	}
+	var configs []*svcconfig.Config
+	for _, r := range pf.ServiceConfigs {
+		name := filepath.Join(filepath.Dir(c.policy), filepath.FromSlash(r.Name))
+		shown, at := filepath.ToSlash(name), name
+		if isGit {
+			got, err := diff.ExtractGit(ref.Rev, []string{name}, tmp)
+			if err != nil {
+				return nil, c.errorf("%s: %v", r.Loc, err)
+			}
+			shown, at = diff.GitPrefix+ref.Rev+":"+shown, got[0]
+		}
+		data, err := input.ReadPolicy(at)
+		if err != nil {
+			return nil, c.errorf("%s: cannot read the service config %s: %s", r.Loc, shown, input.Explain(err))
+		}
+		cfg, _, err := svcconfig.Parse(shown, data)
+		if err != nil {
+			return nil, c.report(err)
+		}
+		configs = append(configs, cfg)
+	}
+	return configs, exitOK
 }
 
 // report prints the diagnostics of err, one per line.
@@ -282,6 +323,14 @@ func readSet(name string) (*descriptorpb.FileDescriptorSet, error) {
 // descriptor set; the standard imports and resilient/v1/resilient.proto
 // are built in.
 func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, error) {
+	set, _, err := compileNames(name, imports)
+	return set, err
+}
+
+// compileNames is [compile], also returning the names of the files
+// compiled (not their imports) as protoc passes them to a plugin:
+// relative to their import folder, slash-separated.
+func compileNames(name string, imports []string) (*descriptorpb.FileDescriptorSet, []string, error) {
 	var names []string
 	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 		if len(imports) == 0 {
@@ -294,10 +343,10 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(names) == 0 {
-			return nil, errors.New("a folder without .proto files")
+			return nil, nil, errors.New("a folder without .proto files")
 		}
 	} else {
 		if len(imports) == 0 {
@@ -315,7 +364,7 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 			}
 		}
 		if rel == "" {
-			return nil, fmt.Errorf("%s is not under any -I folder (%s)", n, strings.Join(imports, ", "))
+			return nil, nil, fmt.Errorf("%s is not under any -I folder (%s)", n, strings.Join(imports, ", "))
 		}
 		rels = append(rels, rel)
 	}
@@ -332,7 +381,7 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 	}
 	files, err := comp.Compile(context.Background(), rels...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	set := &descriptorpb.FileDescriptorSet{}
 	seen := map[string]bool{}
@@ -354,7 +403,7 @@ func compile(name string, imports []string) (*descriptorpb.FileDescriptorSet, er
 	for _, f := range files {
 		add(f)
 	}
-	return set, nil
+	return set, rels, nil
 }
 
 // lockedWriter serializes the writes of the two versions' loads.

@@ -158,3 +158,51 @@ func TestDiffProtoGit(t *testing.T) {
 		t.Errorf("folder at a revision: status %d:\n%s\n%s", status, stdout.String(), stderr.String())
 	}
 }
+
+// TestDiffServiceConfig: the gRPC service configs the policy file names
+// are read for both versions, as protoc-gen-resilient reads them: a
+// method that stops being idempotent loses the service config's attempts.
+func TestDiffServiceConfig(t *testing.T) {
+	dir := t.TempDir()
+	const proto = "syntax = \"proto3\";\npackage shop;\noption go_package = \"example.com/shop;shop\";\nmessage M {}\nservice Shop {\n  rpc Put(M) returns (M) { %s }\n}\n"
+	files := map[string]string{
+		"old/shop.proto":    strings.Replace(proto, "%s", "option idempotency_level = IDEMPOTENT;", 1),
+		"new/shop.proto":    strings.Replace(proto, "%s", "", 1),
+		"conf/policy.yaml":  "grpcServiceConfigs: [shop.json]\n",
+		"conf/shop.json":    `{"methodConfig": [{"name": [{"service": "shop.Shop"}], "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`,
+		"conf/broken.yaml":  "grpcServiceConfigs: [broken.json]\n",
+		"conf/broken.json":  "{\"methodConfig\": [\n  {\"name\": [{}], \"timeout\": 5}\n]}",
+		"conf/missing.yaml": "grpcServiceConfigs: [none.json]\n",
+	}
+	for name, content := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldProto, newProto := filepath.Join(dir, "old", "shop.proto"), filepath.Join(dir, "new", "shop.proto")
+	var out, stderr bytes.Buffer
+	run([]string{"diff", "-format", "json", "-policy", filepath.Join(dir, "conf", "policy.yaml"), oldProto, newProto}, &out, &stderr)
+	var rep struct{ Changes []diff.Change }
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	found := false
+	for _, c := range rep.Changes {
+		if c.Operation == "/shop.Shop/Put" && c.Old == "4" && strings.HasPrefix(c.OldOrigin, "service config at ") && strings.Contains(c.OldOrigin, "shop.json") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no change from the service config's 4 attempts:\n%s", out.String())
+	}
+	for policy, want := range map[string]string{
+		"broken.yaml":  "broken.json:2:18: E-SVCCONFIG",
+		"missing.yaml": "cannot read the service config",
+	} {
+		stderr.Reset()
+		if status := run([]string{"diff", "-policy", filepath.Join(dir, "conf", policy), oldProto, newProto}, &out, &stderr); status != 2 || !strings.Contains(stderr.String(), want) {
+			t.Errorf("-policy %s: status %d, standard error %q; want 2 and %q", policy, status, stderr.String(), want)
+		}
+	}
+}

@@ -20,6 +20,10 @@ const (
 	// LevelService is a gRPC service (the (resilient.v1.service) option);
 	// a gRPC file's (resilient.v1.file) option is LevelDocument.
 	LevelService
+	// LevelServiceConfig is a gRPC service config's methodConfig for one
+	// method, below every level written in the document and the policy
+	// file.
+	LevelServiceConfig
 )
 
 // String returns the level's name.
@@ -33,13 +37,16 @@ func (l Level) String() string {
 		return "operation"
 	case LevelService:
 		return "service"
+	case LevelServiceConfig:
+		return "service config"
 	}
 	return "unknown"
 }
 
 // PolicyLayer is the resilience policy written at one level of the
-// input: an x-resilience value, or a (resilient.v1.*) proto option,
-// decoded by the front end that read it. Each field of Spec knows where it
+// input: an x-resilience value, a (resilient.v1.*) proto option, or the
+// methodConfig of a gRPC service config, decoded by the front end that
+// read it. Each field of Spec knows where it
 // was written, so that the policy's diagnostics point at the key.
 type PolicyLayer struct {
 	Level Level

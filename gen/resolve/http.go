@@ -21,7 +21,7 @@ import (
 func HTTP(svc *ir.Service, dependency string, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
 	// What HTTP operations add to the policy rules; the HTTP method is
 	// the basis of an idempotency nobody wrote.
-	return resolve(svc, dependency, file, func(op *ir.Operation, _ []policyspec.Layer, res *policyspec.Operation, list *diag.List) {
+	return resolve(svc, dependency, file, false, func(op *ir.Operation, _ []policyspec.Layer, res *policyspec.Operation, list *diag.List) {
 		explainIdempotency(res, op.Method)
 		sharedFallbackRule(svc, op, res, list)
 	})

@@ -42,8 +42,11 @@ type opRule func(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 
 // resolve resolves the policy of svc as the dependency called dependency,
 // applying rule (when not nil) to every resolved operation. The Service
-// is nil only when the dependency-wide policy cannot be resolved.
-func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opRule) (*Service, []diag.Diagnostic, error) {
+// is nil only when the dependency-wide policy cannot be resolved. The
+// policy file's entries that name nothing are reported: all of them for
+// a service alone in its run; for one of many (oneOfMany, the services of
+// a proto run), only its own entry's operations.
+func resolve(svc *ir.Service, dependency string, file *policyspec.File, oneOfMany bool, rule opRule) (*Service, []diag.Diagnostic, error) {
 	var list diag.List
 	add := list.AddErr
 
@@ -80,7 +83,13 @@ func resolve(svc *ir.Service, dependency string, file *policyspec.File, rule opR
 			known = append(known, op.ID)
 		}
 	}
-	add(file.CheckNames(map[string][]string{dependency: known}))
+	if oneOfMany {
+		// Its own entry's operations are checked here; the dependency
+		// names, by the caller against every service of the run.
+		add(file.CheckOperations(dependency, known))
+	} else {
+		add(file.CheckNames(map[string][]string{dependency: known}))
+	}
 	return out, list.Warnings(), list.Err()
 }
 
@@ -105,6 +114,8 @@ func layer(p ir.PolicyLayer) policyspec.Layer {
 		kind = policyspec.LayerService
 	case ir.LevelPathItem:
 		kind = policyspec.LayerPathItem
+	case ir.LevelServiceConfig:
+		kind = policyspec.LayerServiceConfig
 	}
 	return policyspec.Layer{Kind: kind, Spec: p.Spec}
 }

@@ -182,6 +182,9 @@ func TestPolicyFileLookup(t *testing.T) {
 			[]string{"policy.yaml:4:7 E-POLICY-UNUSED"}},
 		{"RPC, by rpc name", true, "dependencies:\n  p.S:\n    operations:\n      get_item: {timeout: 4s}\n", "GetItem", 4 * time.Second, nil},
 		{"RPC, by Go name", true, "dependencies:\n  p.S:\n    operations:\n      GetItem: {timeout: 5s}\n", "GetItem", 5 * time.Second, nil},
+		{"RPC, beside another service's entry, for the run to check", true, "dependencies:\n  p.T:\n    timeout: 9s\n  p.S:\n    operations:\n      get_item: {timeout: 4s}\n", "GetItem", 4 * time.Second, nil},
+		{"HTTP, beside an entry of no dependency", false, "dependencies:\n  other: {}\n  api:\n    operations:\n      listPets: {timeout: 4s}\n", "ListPets", 0,
+			[]string{"policy.yaml:2:3 E-POLICY-UNUSED"}},
 		{"RPC, an unknown name", true, "dependencies:\n  p.S:\n    operations:\n      getitem: {timeout: 5s}\n", "GetItem", 0,
 			[]string{"policy.yaml:4:7 E-POLICY-UNUSED"}},
 	}

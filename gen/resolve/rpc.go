@@ -14,9 +14,11 @@ import (
 // front end, with the policy file file (nil when there is none). The
 // dependency is named by the service's full name; a policy file entry for
 // an operation may use the rpc name as written or its Go name. Layers, from
-// the widest: built-in defaults, the policy file's defaults, its dependency
-// entry, the (resilient.v1.file) option, the (resilient.v1.service) option,
-// the policy file's operation entry, the (resilient.v1.method) option.
+// the widest: built-in defaults, the gRPC service config's entry for the
+// method (an [ir.LevelServiceConfig] layer of the operation), the policy
+// file's defaults, its dependency entry, its operation entry, the
+// (resilient.v1.file) option, the (resilient.v1.service) option, the
+// (resilient.v1.method) option.
 //
 // Beyond the checks of package policyspec, a method that streams requests
 // (client or bidi streaming) is never retried nor hedged, and asking for it
@@ -25,9 +27,13 @@ import (
 // to a gRPC client, are left out, with a W-KEY-NOT-GRPC warning when
 // written for the service. An idempotency key names a metadata key, in
 // lower case as gRPC sends them. Problems come back as diagnostics:
-// errors joined in the error, warnings in the slice.
+// errors joined in the error, warnings in the slice. An operation entry
+// of the service's policy file entry that names none of its methods is
+// E-POLICY-UNUSED; entries of other dependencies are the caller's to
+// check against every service of its run (with [policyspec.File.CheckNames]),
+// since a proto run has several services.
 func RPC(svc *ir.Service, file *policyspec.File) (*Service, []diag.Diagnostic, error) {
-	s, warnings, err := resolve(svc, svc.FullName, file, rpcRules)
+	s, warnings, err := resolve(svc, svc.FullName, file, true, rpcRules)
 	if s != nil {
 		if src := s.Dependency.Sources["deadlineHeader"]; writtenForService(src) {
 			var list diag.List
@@ -134,7 +140,9 @@ func streamRules(op *ir.Operation, layers []policyspec.Layer, res *policyspec.Op
 	name := op.RPC.FullMethod
 	for _, l := range layers {
 		s := l.Spec
-		if op.RPC.ClientStreams() {
+		// A service config's retry policy on such a method is reported
+		// by package svcconfig, as not applied.
+		if op.RPC.ClientStreams() && l.Kind != policyspec.LayerServiceConfig {
 			if loc, ok := firstSet(where(s.Retry.MaxRetries), where(s.Retry.Base), where(s.Retry.Cap),
 				where(s.Hedge.Delay), where(s.Hedge.MaxHedges)); ok {
 				list.Errorf(loc, diag.RuleRetryStream,

@@ -109,6 +109,11 @@ const (
 	RuleFallbackStream Rule = "E-FALLBACK-STREAM"
 	RuleKeyNotGRPC     Rule = "W-KEY-NOT-GRPC"
 	RuleMetadataKey    Rule = "E-METADATA-KEY"
+	RuleSvcConfig      Rule = "E-SVCCONFIG"
+	RuleSvcUnsafe      Rule = "W-SVCCONFIG-UNSAFE"
+	RuleSvcCodes       Rule = "W-SVCCONFIG-CODES"
+	RuleSvcUnused      Rule = "W-SVCCONFIG-UNUSED"
+	RuleSvcIgnored     Rule = "W-SVCCONFIG-IGNORED"
 )
 
 // Tools says which commands report a rule.
@@ -227,6 +232,11 @@ func Rules() []RuleDoc {
 		{RuleFallbackStream, "a fallback on a streaming method", Proto, false},
 		{RuleKeyNotGRPC, "connectTimeout or deadlineHeader written for a gRPC service, left out", Proto, false},
 		{RuleMetadataKey, "an idempotency key name that gRPC cannot send as a metadata key", Proto, false},
+		{RuleSvcConfig, "a gRPC service config that is not valid JSON, has an unknown field, a value of the wrong type, or names a method twice", Proto, true},
+		{RuleSvcUnsafe, "a service config retry or hedging policy on a method that is not idempotent (or, for hedging, not a read), not applied", Proto, false},
+		{RuleSvcCodes, "service config retryable status codes the client never retries (AIP-194)", Proto, false},
+		{RuleSvcUnused, "a service config name, or an entry without one, that matches no method of the services generated", Proto, false},
+		{RuleSvcIgnored, "a service config field the client has no counterpart for, or service configs named in an OpenAPI run, left out", Both, false},
 	}
 }
 

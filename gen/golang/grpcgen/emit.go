@@ -95,11 +95,7 @@ func emitPolicyTable(f *jen.File, v *serviceView) {
 			"takes the runtime package's default; a Disabled flag turns off what is",
 			"on by default.",
 		},
-		FuncDoc: []string{
-			v.names.defaultPolicy + " returns the policy of " + v.fullName + " resolved at",
-			"generation time from " + v.source + " (built-in defaults < policy file < file",
-			"option < service option < method option).",
-		},
+		FuncDoc:    layersDoc(v),
 		Dependency: v.dep,
 	}
 	for _, m := range v.methods {
@@ -306,4 +302,22 @@ func emitMethod(f *jen.File, v *serviceView, m *methodView) {
 		jen.Return(call),
 	}
 	f.Add(comments(doc...).Func().Params(jen.Id("c").Op("*").Id(v.names.client)).Id(m.goName).Params(params...).Params(result, jen.Error()).Block(body...))
+}
+
+// layersDoc is the doc comment of the function that returns the
+// resolved policy: where it was resolved from, and the layers in order,
+// the service config's among them when one gave a method its policy.
+func layersDoc(v *serviceView) []string {
+	if v.serviceConfig {
+		return []string{
+			v.names.defaultPolicy + " returns the policy of " + v.fullName + " resolved at",
+			"generation time from " + v.source + " (built-in defaults < gRPC service config <",
+			"policy file < file option < service option < method option).",
+		}
+	}
+	return []string{
+		v.names.defaultPolicy + " returns the policy of " + v.fullName + " resolved at",
+		"generation time from " + v.source + " (built-in defaults < policy file < file",
+		"option < service option < method option).",
+	}
 }

@@ -18,8 +18,11 @@ type serviceView struct {
 	dep      *policyspec.Dependency
 	// fleet: the policy declares a fleet, and the client has
 	// With<Service>Fleet.
-	fleet   bool
-	methods []*methodView
+	fleet bool
+	// serviceConfig: a gRPC service config gives a method a policy
+	// layer, named in the layers the policy's doc comment lists.
+	serviceConfig bool
+	methods       []*methodView
 }
 
 // methodView is one method of the client.
@@ -40,6 +43,9 @@ func newServiceView(rs *resolve.Service, pkg string) *serviceView {
 	v := &serviceView{goName: svc.Name, names: namesOf(svc.Name), pkg: pkg, fullName: svc.FullName, source: svc.Source, doc: svc.Doc, dep: rs.Dependency,
 		fleet: rs.Dependency.HasFleet()}
 	for _, op := range rs.Operations {
+		for _, l := range op.Resilience {
+			v.serviceConfig = v.serviceConfig || l.Level == ir.LevelServiceConfig
+		}
 		v.methods = append(v.methods, &methodView{
 			goName:     op.Name,
 			protoName:  op.RPC.Name,
