@@ -22,8 +22,9 @@ const _ = resilient.SupportPackageIsVersion1
 // CatalogPolicy is the resilience policy of the client made by
 // NewResilientCatalogClient: the dependency-wide part and one entry per
 // method. DefaultCatalogPolicy returns the one resolved at generation
-// time; WithCatalogPolicy changes it without regenerating. Zero fields
-// take the runtime package's defaults.
+// time; WithCatalogPolicy changes it without regenerating. A zero field
+// takes the runtime package's default; a Disabled flag turns off what is
+// on by default.
 type CatalogPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
@@ -42,93 +43,45 @@ type CatalogPolicy struct {
 // generation time from catalog.proto (built-in defaults < gRPC service config <
 // policy file < file option < service option < method option).
 //
-// Each entry's comment notes the values nobody wrote: "(default)" for a
-// built-in default, "(guess)" for one that measured latency should
-// replace, and for a derived value how it was computed.
+// The literal writes only the values the spec, the policy file or a
+// derivation set, and the guessed timeouts; a field it leaves out is zero,
+// which the runtime package reads as its default. Each entry's comment
+// notes the values nobody wrote: "(default)" for a built-in default,
+// "(guess)" for one that measured latency should replace, and for a
+// derived value how it was computed.
 func DefaultCatalogPolicy() CatalogPolicy {
 	return CatalogPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
-				FailureRate:    50.0,
-				MinimumCalls:   20,
-				Window:         10 * time.Second,
-				OpenFor:        30 * time.Second,
-				HalfOpenProbes: 5,
-			},
-			Bulkhead: resilient.BulkheadPolicy{
-				MaxConcurrent: 32,
-				MaxWait:       10 * time.Millisecond,
-			},
-			Budget: resilient.BudgetPolicy{
-				Ratio:        0.1,
-				MinPerSecond: 10.0,
-				MaxBalance:   100.0,
-			},
-		},
-		// GetBook: read-only (idempotency_level), 3 attempts (default), timeout 5s (service config catalog_grpc_service_config.json), attempt 1.5s ((timeout 5s − backoff 300ms) / 3 attempts, rounded down), hedged after 150ms (service config catalog_grpc_service_config.json).
+		Dependency: resilient.Policy{},
+		// GetBook: read-only (idempotency_level), 3 attempts (default); timeout 5s (service config catalog_grpc_service_config.json); hedged after ≥150ms (service config catalog_grpc_service_config.json), every attempt to the deadline.
 		GetBook: resilient.OperationPolicy{
 			Name:           "/golden.svcconfig.Catalog/GetBook",
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: 1500 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 2,
-				Base:       100 * time.Millisecond,
-				Cap:        2 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 150 * time.Millisecond, MaxHedges: 1},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Hedge:          resilient.HedgePolicy{Delay: 150 * time.Millisecond, MaxHedges: 1},
 		},
-		// ListBooks: read-only (idempotency_level), 4 attempts (service config catalog_grpc_service_config.json), timeout 8s, attempt 1.6s ((timeout 8s − backoff 1.4s) / 4 attempts, rounded down).
+		// ListBooks: read-only (idempotency_level), 4 attempts (service config catalog_grpc_service_config.json); timeout 8s; attempt ≥1.6s ((timeout 8s − backoff 1.4s) / 4 attempts, rounded down), adaptive, last attempt to the deadline.
 		ListBooks: resilient.OperationPolicy{
 			Name:           "/golden.svcconfig.Catalog/ListBooks",
 			Idempotency:    resilient.ReadOnly,
 			Timeout:        8 * time.Second,
 			AttemptTimeout: 1600 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 3,
-				Base:       200 * time.Millisecond,
-				Cap:        3 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 200 * time.Millisecond, Cap: 3 * time.Second},
 		},
-		// UpdateBook: idempotent (idempotency_level), 4 attempts (service config catalog_grpc_service_config.json), timeout 10s, attempt 2.1s ((timeout 10s − backoff 1.4s) / 4 attempts, rounded down).
+		// UpdateBook: idempotent (idempotency_level), 4 attempts (service config catalog_grpc_service_config.json); timeout 10s; attempt ≥2.1s ((timeout 10s − backoff 1.4s) / 4 attempts, rounded down), adaptive, last attempt to the deadline.
 		UpdateBook: resilient.OperationPolicy{
 			Name:           "/golden.svcconfig.Catalog/UpdateBook",
 			Idempotency:    resilient.Idempotent,
 			Timeout:        10 * time.Second,
 			AttemptTimeout: 2100 * time.Millisecond,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: 3,
-				Base:       200 * time.Millisecond,
-				Cap:        3 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 200 * time.Millisecond, Cap: 3 * time.Second},
 		},
-		// CreateBook: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 20s (service config catalog_grpc_service_config.json).
+		// CreateBook: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 20s (service config catalog_grpc_service_config.json).
 		CreateBook: resilient.OperationPolicy{
-			Name:           "/golden.svcconfig.Catalog/CreateBook",
-			Idempotency:    resilient.NotIdempotent,
-			Timeout:        20 * time.Second,
-			AttemptTimeout: 0,
-			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
-				Base:       200 * time.Millisecond,
-				Cap:        3 * time.Second,
-				MinAttempt: 0,
-			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+			Name:    "/golden.svcconfig.Catalog/CreateBook",
+			Timeout: 20 * time.Second,
+			Retry:   resilient.RetryPolicy{Base: 200 * time.Millisecond, Cap: 3 * time.Second},
 		},
 	}
 }
@@ -315,7 +268,7 @@ func NewResilientCatalogClient(cc grpc.ClientConnInterface, opts ...CatalogOptio
 
 // GetBook is hedged as the service config's entry for it says.
 //
-// Policy: read-only, 3 attempts, timeout 5s, attempt 1.5s, hedged after 150ms.
+// Policy: read-only, 3 attempts; timeout 5s; hedged after ≥150ms, every attempt to the deadline.
 func (c *resilientCatalogClient) GetBook(ctx context.Context, in *GetBookRequest, opts ...grpc.CallOption) (*Book, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -326,7 +279,7 @@ func (c *resilientCatalogClient) GetBook(ctx context.Context, in *GetBookRequest
 // ListBooks gets its timeout from policy.yaml, the rest from the
 // service config's entry for the service.
 //
-// Policy: read-only, 4 attempts, timeout 8s, attempt 1.6s.
+// Policy: read-only, 4 attempts; timeout 8s; attempt ≥1.6s, adaptive, last attempt to the deadline.
 func (c *resilientCatalogClient) ListBooks(ctx context.Context, in *ListBooksRequest, opts ...grpc.CallOption) (*ListBooksResponse, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -336,7 +289,7 @@ func (c *resilientCatalogClient) ListBooks(ctx context.Context, in *ListBooksReq
 
 // UpdateBook's option overrides the service config's timeout.
 //
-// Policy: idempotent, 4 attempts, timeout 10s, attempt 2.1s.
+// Policy: idempotent, 4 attempts; timeout 10s; attempt ≥2.1s, adaptive, last attempt to the deadline.
 func (c *resilientCatalogClient) UpdateBook(ctx context.Context, in *Book, opts ...grpc.CallOption) (*Book, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -347,7 +300,7 @@ func (c *resilientCatalogClient) UpdateBook(ctx context.Context, in *Book, opts 
 // CreateBook is not idempotent: the service config's retry policy is
 // not applied to it.
 //
-// Policy: not idempotent, 1 attempt, timeout 20s.
+// Policy: not idempotent, 1 attempt; timeout 20s.
 func (c *resilientCatalogClient) CreateBook(ctx context.Context, in *Book, opts ...grpc.CallOption) (*Book, error) {
 	if c.err != nil {
 		return nil, c.err
