@@ -238,6 +238,54 @@ func TestUnansweredTimeoutsAreFailures(t *testing.T) {
 	}
 }
 
+// TestDeadlineNoticedLateIsNotAFailure: a process that waits for a core
+// (a starved machine) notices the deadlines that passed meanwhile late,
+// all at once, while the answers may be waiting unread. An attempt whose
+// deadline was noticed more than a quarter of the attempt timeout late is
+// excluded from the breaker's counts and does not extend the run of
+// unanswered attempts; noticed in time, the same silence opens the
+// breaker.
+func TestDeadlineNoticedLateIsNotAFailure(t *testing.T) {
+	for _, tc := range []struct {
+		late     time.Duration
+		wantOpen bool
+	}{
+		{late: 30 * time.Millisecond, wantOpen: false}, // half the 60ms attempt timeout
+		{late: 5 * time.Millisecond, wantOpen: true},   // within a quarter of it
+	} {
+		for _, callerDeadline := range []time.Duration{0, 300 * time.Millisecond} {
+			synctest.Test(t, func(t *testing.T) {
+				const minCalls = 9
+				d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: minCalls}})
+				op := newOp(t, d, slowPolicy())
+				var attempts atomic.Int64
+				stalled := func(ctx context.Context) (string, error) {
+					attempts.Add(1)
+					<-ctx.Done()
+					time.Sleep(tc.late) // the goroutine runs again only now
+					return "", ctx.Err()
+				}
+				for range 3 * minCalls {
+					ctx, cancel := t.Context(), context.CancelFunc(func() {})
+					if callerDeadline > 0 {
+						ctx, cancel = context.WithTimeout(ctx, callerDeadline)
+					}
+					runtime.Do(ctx, op, "", stalled)
+					cancel()
+				}
+				c := d.BreakerCounts()
+				if open := d.BreakerState() != runtime.BreakerClosed; open != tc.wantOpen {
+					t.Fatalf("noticed %v late, caller deadline %v: breaker %v after %d attempts, counts %+v; want open %v",
+						tc.late, callerDeadline, d.BreakerState(), attempts.Load(), c, tc.wantOpen)
+				}
+				if !tc.wantOpen && (c.Failures != 0 || c.Exclusions == 0) {
+					t.Errorf("noticed %v late: counts %+v, want every attempt excluded", tc.late, c)
+				}
+			})
+		}
+	}
+}
+
 // TestShortCallerDeadlineIsNotAFailure: a caller whose deadline is shorter
 // than the attempt timeout ends the attempt before a healthy dependency
 // would have answered; that says nothing of the dependency.

@@ -226,6 +226,18 @@
 // burst of fast failures (a reset connection failing the calls it carried)
 // is left to the rate.
 //
+// A deadline is a verdict on the dependency only when the process noticed
+// it in time. A process that runs notices a deadline within microseconds;
+// one whose goroutines wait for a core (a starved machine, a spent CPU
+// quota, a long pause) notices every deadline that passed meanwhile at
+// once, while the answers may be waiting unread in its sockets. An attempt
+// whose deadline (its attempt timeout's, or the caller's) had passed by
+// more than a quarter of the attempt timeout in force when the attempt
+// ended is therefore counted as an exclusion and does not extend the run
+// of unanswered attempts: a stall of the caller does not open the breaker
+// on a dependency that answered. Against a dependency that answers nothing
+// the attempts whose deadlines are noticed in time still open it.
+//
 // Recovery takes one open period and one probe round. The breaker stays
 // open for [BreakerPolicy.OpenFor], then lets [BreakerPolicy.HalfOpenProbes]
 // real calls through; that many consecutive successes close it, one failure
