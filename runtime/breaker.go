@@ -84,8 +84,8 @@ const rampFloor = 0.1
 // streak: the n-th consecutive opening stays open n × OpenFor (gobreaker's
 // own period, then the gate's extension), and once the probes succeed it
 // admits a share of attempts that grows over OpenFor before it reports
-// itself closed (the ramp). Both live in gate, read with one atomic load
-// on the hot path; zero means neither is in force.
+// itself closed (the ramp). The hot path reads one atomic flag, gate,
+// set only while either is in force.
 type breaker struct {
 	cb       *gobreaker.TwoStepCircuitBreaker[struct{}]
 	disabled bool
@@ -104,7 +104,7 @@ type breaker struct {
 	// openFor is the policy's open period, the first of a streak, the
 	// ramp's length and the unit of the streak's growth.
 	openFor time.Duration
-	// gate is non-zero while the open period is extended or the ramp is
+	// gate is set while the open period is extended or the ramp is
 	// on; the rest is under gmu.
 	gate atomic.Bool
 	gmu  sync.Mutex
