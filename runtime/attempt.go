@@ -138,7 +138,12 @@ func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Dur
 		j.breaker = errBreakerExcluded
 	default:
 		j.class = classify(err)
+		var late *dialStalledError
 		switch {
+		case j.class.breakerFailure() && errors.As(err, &late):
+			// A connect timeout the process noticed late: see
+			// stallAwareDial.
+			j.breaker, j.stalled = errBreakerExcluded, true
 		case j.class.breakerFailure():
 			j.breaker = errBreakerFailure
 		case j.class.shed(), j.class == Permanent:

@@ -236,8 +236,10 @@
 // more than a quarter of the attempt timeout in force when the attempt
 // ended is therefore counted as an exclusion and does not extend the run
 // of unanswered attempts: a stall of the caller does not open the breaker
-// on a dependency that answered. Against a dependency that answers nothing
-// the attempts whose deadlines are noticed in time still open it.
+// on a dependency that answered. A connect timeout of [NewTransport]'s
+// dialer noticed more than a quarter of that timeout late is excluded
+// alike. Against a dependency that answers nothing the attempts whose
+// deadlines are noticed in time still open it.
 //
 // # Circuit breaker: open periods that grow, traffic that ramps back
 //
