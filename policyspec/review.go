@@ -234,11 +234,14 @@ func retriesCell(d *Dependency, op *Operation) string {
 	return s
 }
 
-// breakerCell renders "50%/20 calls/30 s": failure rate, minimum calls and
-// open time, and ", fleet (redis)" when the breaker is the fleet's.
+// breakerCell renders "50%/20 calls/30 s→5 m": failure rate, minimum calls
+// and the open period, from the first opening's to the longest a streak
+// of openings reaches (runtime.MaxOpenForFactor times it), and ", fleet
+// (redis)" when the breaker is the fleet's.
 func breakerCell(d *Dependency) string {
 	b := d.Policy.Breaker
-	return fmt.Sprintf("%s%%/%d calls/%s%s%s, %s", strconv.FormatFloat(b.FailureRate, 'f', -1, 64), b.MinimumCalls, formatDuration(b.OpenFor),
+	return fmt.Sprintf("%s%%/%d calls/%s→%s%s%s, %s", strconv.FormatFloat(b.FailureRate, 'f', -1, 64), b.MinimumCalls,
+		formatDuration(b.OpenFor), formatDuration(runtime.MaxOpenForFactor*b.OpenFor),
 		markAll(d.Sources["breaker.failureRate"], d.Sources["breaker.minimumCalls"], d.Sources["breaker.openFor"]), fleetCell(d), throttleCell(d.Policy.Throttle))
 }
 
@@ -340,7 +343,9 @@ func legend(rows [][]string) string {
 	}
 	parts = append(parts, "throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) "+
 		"the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, "+
-		"which opens on unanswered attempts, resets, 500s and gateway errors")
+		"which opens on unanswered attempts, resets, 500s and gateway errors; "+
+		"breaker R%/N calls/A→B: it opens at R % failures among at least N attempts, for A at first and A longer at each opening in a row up to B, "+
+		"and once its probes succeed ramps traffic back over A (a fleet's shared breaker keeps A and one round of probes)")
 	return "\nMarks: " + strings.Join(parts, "; ") + ".\n"
 }
 

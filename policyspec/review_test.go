@@ -51,12 +51,12 @@ func TestRenderReview(t *testing.T) {
 			want: `## Resilience review: shop
 | Dependency | Timeout (connect/request) | Retries | Breaker | Bulkhead | Fallback | Idempotent |
 |---|---|---|---|---|---|---|
-| billing/Charge (HTTP) | 300 ms / 2 s *guess*, only without a caller deadline, no deadline header (default) | none (not idempotent) | 50%/20 calls/30 s (default), throttle 3×/250 ms | ≥32 permits *guess* | none | no |
-| inventory/GetItem (gRPC) | 300 ms / 1.7 s | 2 (default), full jitter, budget 10%, hedge after ≥90 ms | 50%/20 calls/30 s, throttle 3×/250 ms | ≥108 permits | cached, 5 m, marked degraded | yes |
-| inventory/ListItems (gRPC) | 300 ms / ≥420 ms adaptive, last attempt to the deadline, total 1.6 s | 2 (default), full jitter, budget 10% | 50%/20 calls/30 s, throttle 3×/250 ms | ≥108 permits | none | yes |
-| inventory/ReserveItem (gRPC) | 300 ms / ≥420 ms adaptive, last attempt to the deadline, total 1.6 s | 2 (default), full jitter, budget 10% | 50%/20 calls/30 s, throttle 3×/250 ms | ≥108 permits | none | with key Idempotency-Key |
+| billing/Charge (HTTP) | 300 ms / 2 s *guess*, only without a caller deadline, no deadline header (default) | none (not idempotent) | 50%/20 calls/30 s→5 m (default), throttle 3×/250 ms | ≥32 permits *guess* | none | no |
+| inventory/GetItem (gRPC) | 300 ms / 1.7 s | 2 (default), full jitter, budget 10%, hedge after ≥90 ms | 50%/20 calls/30 s→5 m, throttle 3×/250 ms | ≥108 permits | cached, 5 m, marked degraded | yes |
+| inventory/ListItems (gRPC) | 300 ms / ≥420 ms adaptive, last attempt to the deadline, total 1.6 s | 2 (default), full jitter, budget 10% | 50%/20 calls/30 s→5 m, throttle 3×/250 ms | ≥108 permits | none | yes |
+| inventory/ReserveItem (gRPC) | 300 ms / ≥420 ms adaptive, last attempt to the deadline, total 1.6 s | 2 (default), full jitter, budget 10% | 50%/20 calls/30 s→5 m, throttle 3×/250 ms | ≥108 permits | none | with key Idempotency-Key |
 
-Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor the runtime raises when the dependency slows down: the attempt timeout to 1.2 × the observed p99, the hedge delay to 1.2 × the observed p90, the bulkhead up to twice its size while the dependency answers; an attempt is cut only when a retry can follow, hedged and last attempts run to the deadline; throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, which opens on unanswered attempts, resets, 500s and gateway errors.
+Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor the runtime raises when the dependency slows down: the attempt timeout to 1.2 × the observed p99, the hedge delay to 1.2 × the observed p90, the bulkhead up to twice its size while the dependency answers; an attempt is cut only when a retry can follow, hedged and last attempts run to the deadline; throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, which opens on unanswered attempts, resets, 500s and gateway errors; breaker R%/N calls/A→B: it opens at R % failures among at least N attempts, for A at first and A longer at each opening in a row up to B, and once its probes succeed ramps traffic back over A (a fleet's shared breaker keeps A and one round of probes).
 
 **Open risks:** billing: no latency data, timeouts or bulkhead are guesses; billing: no fallback, failures reach the caller.
 `,
@@ -67,10 +67,10 @@ Marks: (default) built-in default; *guess* chosen without latency data; measure 
 			want: `## Resilience review: shop
 | Dependency | Timeout (connect/request) | Retries | Breaker | Bulkhead | Fallback | Idempotent |
 |---|---|---|---|---|---|---|
-| billing (HTTP) | 300 ms / 2 s *guess*, only without a caller deadline, no deadline header (default) | none (not idempotent) | 50%/20 calls/30 s (default), throttle 3×/250 ms | ≥32 permits *guess* | none | no |
-| inventory (gRPC) | 2 ops: 300 ms / ≥420 ms adaptive, last attempt to the deadline, total 1.6 s; 1 op: 300 ms / 1.7 s | 2 ops: 2 (default), full jitter, budget 10%; 1 op: 2 (default), full jitter, budget 10%, hedge after ≥90 ms | 50%/20 calls/30 s, throttle 3×/250 ms | ≥108 permits | 2 ops: none; 1 op: cached, 5 m, marked degraded | 2 ops: yes; 1 op: with key Idempotency-Key |
+| billing (HTTP) | 300 ms / 2 s *guess*, only without a caller deadline, no deadline header (default) | none (not idempotent) | 50%/20 calls/30 s→5 m (default), throttle 3×/250 ms | ≥32 permits *guess* | none | no |
+| inventory (gRPC) | 2 ops: 300 ms / ≥420 ms adaptive, last attempt to the deadline, total 1.6 s; 1 op: 300 ms / 1.7 s | 2 ops: 2 (default), full jitter, budget 10%; 1 op: 2 (default), full jitter, budget 10%, hedge after ≥90 ms | 50%/20 calls/30 s→5 m, throttle 3×/250 ms | ≥108 permits | 2 ops: none; 1 op: cached, 5 m, marked degraded | 2 ops: yes; 1 op: with key Idempotency-Key |
 
-Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor the runtime raises when the dependency slows down: the attempt timeout to 1.2 × the observed p99, the hedge delay to 1.2 × the observed p90, the bulkhead up to twice its size while the dependency answers; an attempt is cut only when a retry can follow, hedged and last attempts run to the deadline; throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, which opens on unanswered attempts, resets, 500s and gateway errors.
+Marks: (default) built-in default; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor the runtime raises when the dependency slows down: the attempt timeout to 1.2 × the observed p99, the hedge delay to 1.2 × the observed p90, the bulkhead up to twice its size while the dependency answers; an attempt is cut only when a retry can follow, hedged and last attempts run to the deadline; throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, which opens on unanswered attempts, resets, 500s and gateway errors; breaker R%/N calls/A→B: it opens at R % failures among at least N attempts, for A at first and A longer at each opening in a row up to B, and once its probes succeed ramps traffic back over A (a fleet's shared breaker keeps A and one round of probes).
 
 **Open risks:** billing: no latency data, timeouts or bulkhead are guesses; billing: no fallback, failures reach the caller.
 `,
@@ -102,9 +102,9 @@ func TestReviewCells(t *testing.T) {
 	want := `## Resilience review: svc
 | Dependency | Timeout (connect/request) | Retries | Breaker | Bulkhead | Fallback | Idempotent |
 |---|---|---|---|---|---|---|
-| dep/a\|b | 250 ms / 90 s, no deadline header (default) | none | 30%/20 calls/30 s (partly default), throttle 3×/250 ms | ≥32 permits *guess* | static value, marked degraded | yes |
+| dep/a\|b | 250 ms / 90 s, no deadline header (default) | none | 30%/20 calls/30 s→5 m (partly default), throttle 3×/250 ms | ≥32 permits *guess* | static value, marked degraded | yes |
 
-Marks: (default) built-in default; (partly default) some values are built-in defaults; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor the runtime raises when the dependency slows down: the attempt timeout to 1.2 × the observed p99, the hedge delay to 1.2 × the observed p90, the bulkhead up to twice its size while the dependency answers; an attempt is cut only when a retry can follow, hedged and last attempts run to the deadline; throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, which opens on unanswered attempts, resets, 500s and gateway errors.
+Marks: (default) built-in default; (partly default) some values are built-in defaults; *guess* chosen without latency data; measure p99.9 and rps to replace it; ≥ a floor the runtime raises when the dependency slows down: the attempt timeout to 1.2 × the observed p99, the hedge delay to 1.2 × the observed p90, the bulkhead up to twice its size while the dependency answers; an attempt is cut only when a retry can follow, hedged and last attempts run to the deadline; throttle K×/W: while the dependency sheds load (503, 429, gRPC RESOURCE_EXHAUSTED or UNAVAILABLE from a reached server) the client sends about K times what it accepted over the last W and refuses the rest locally (ErrThrottled); shed answers do not open the breaker, which opens on unanswered attempts, resets, 500s and gateway errors; breaker R%/N calls/A→B: it opens at R % failures among at least N attempts, for A at first and A longer at each opening in a row up to B, and once its probes succeed ramps traffic back over A (a fleet's shared breaker keeps A and one round of probes).
 
 **Open risks:** dep: no latency data, timeouts or bulkhead are guesses.
 `
@@ -189,10 +189,10 @@ func TestReviewFleet(t *testing.T) {
 		name, doc             string
 		wantBreaker, wantRetr string
 	}{
-		{name: "local", doc: "{}", wantBreaker: "50%/20 calls/30 s (default), throttle 3×/250 ms", wantRetr: "2 (default), full jitter, budget 10% (default)"},
-		{name: "fleet", doc: "fleet: {store: sessions-redis}", wantBreaker: "50%/20 calls/30 s (default), fleet (redis), throttle 3×/250 ms",
+		{name: "local", doc: "{}", wantBreaker: "50%/20 calls/30 s→5 m (default), throttle 3×/250 ms", wantRetr: "2 (default), full jitter, budget 10% (default)"},
+		{name: "fleet", doc: "fleet: {store: sessions-redis}", wantBreaker: "50%/20 calls/30 s→5 m (default), fleet (redis), throttle 3×/250 ms",
 			wantRetr: "2 (default), full jitter, budget 10% (default), fleet (redis)"},
-		{name: "prefix only", doc: "fleet: {prefix: \"checkout:\"}", wantBreaker: "50%/20 calls/30 s (default), fleet (redis), throttle 3×/250 ms",
+		{name: "prefix only", doc: "fleet: {prefix: \"checkout:\"}", wantBreaker: "50%/20 calls/30 s→5 m (default), fleet (redis), throttle 3×/250 ms",
 			wantRetr: "2 (default), full jitter, budget 10% (default), fleet (redis)"},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -238,6 +239,54 @@ func TestUnansweredTimeoutsAreFailures(t *testing.T) {
 	}
 }
 
+// TestDeadlineNoticedLateIsNotAFailure: a process that waits for a core
+// (a starved machine) notices the deadlines that passed meanwhile late,
+// all at once, while the answers may be waiting unread. An attempt whose
+// deadline was noticed more than a quarter of the attempt timeout late is
+// excluded from the breaker's counts and does not extend the run of
+// unanswered attempts; noticed in time, the same silence opens the
+// breaker.
+func TestDeadlineNoticedLateIsNotAFailure(t *testing.T) {
+	for _, tc := range []struct {
+		late     time.Duration
+		wantOpen bool
+	}{
+		{late: 30 * time.Millisecond, wantOpen: false}, // half the 60ms attempt timeout
+		{late: 5 * time.Millisecond, wantOpen: true},   // within a quarter of it
+	} {
+		for _, callerDeadline := range []time.Duration{0, 300 * time.Millisecond} {
+			synctest.Test(t, func(t *testing.T) {
+				const minCalls = 9
+				d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: minCalls}})
+				op := newOp(t, d, slowPolicy())
+				var attempts atomic.Int64
+				stalled := func(ctx context.Context) (string, error) {
+					attempts.Add(1)
+					<-ctx.Done()
+					time.Sleep(tc.late) // the goroutine runs again only now
+					return "", ctx.Err()
+				}
+				for range 3 * minCalls {
+					ctx, cancel := t.Context(), context.CancelFunc(func() {})
+					if callerDeadline > 0 {
+						ctx, cancel = context.WithTimeout(ctx, callerDeadline)
+					}
+					runtime.Do(ctx, op, "", stalled)
+					cancel()
+				}
+				c := d.BreakerCounts()
+				if open := d.BreakerState() != runtime.BreakerClosed; open != tc.wantOpen {
+					t.Fatalf("noticed %v late, caller deadline %v: breaker %v after %d attempts, counts %+v; want open %v",
+						tc.late, callerDeadline, d.BreakerState(), attempts.Load(), c, tc.wantOpen)
+				}
+				if !tc.wantOpen && (c.Failures != 0 || c.Exclusions == 0) {
+					t.Errorf("noticed %v late: counts %+v, want every attempt excluded", tc.late, c)
+				}
+			})
+		}
+	}
+}
+
 // TestShortCallerDeadlineIsNotAFailure: a caller whose deadline is shorter
 // than the attempt timeout ends the attempt before a healthy dependency
 // would have answered; that says nothing of the dependency.
@@ -368,12 +417,14 @@ func TestHedgeDelayFollowsTheLatency(t *testing.T) {
 	}
 }
 
-// TestBreakerRecoversWithinOpenPeriodAndProbeRound: the dependency answers
-// 503 for 1.5 open periods, then recovers. The breaker opens, a probe meets
-// the outage and reopens it, and it is closed again no later than one open
-// period and one probe round after the outage ends; then every call is
+// TestBreakerGrowsOpenPeriodAndRampsBack: the dependency fails for 1.5
+// open periods, then recovers. The breaker opens for one open period, a
+// probe meets the outage and opens it again for two (the second opening
+// in a row), then its probes succeed and it ramps traffic back over one
+// open period, half-open meanwhile, answering a growing share of the
+// calls, before it reports itself closed; from then on every call is
 // answered.
-func TestBreakerRecoversWithinOpenPeriodAndProbeRound(t *testing.T) {
+func TestBreakerGrowsOpenPeriodAndRampsBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const openFor = time.Second
 		obs := &timelineObserver{}
@@ -389,40 +440,118 @@ func TestBreakerRecoversWithinOpenPeriodAndProbeRound(t *testing.T) {
 			return "ok", nil
 		}
 		const period = 10 * time.Millisecond
-		var lateFailures atomic.Int64
+		var mu sync.Mutex
+		var answered []time.Duration // when each call was answered, from start
 		var wg sync.WaitGroup
 		for i := range 4 {
 			wg.Go(func() {
 				time.Sleep(time.Duration(i) * period / 4)
-				for time.Since(start) < 4*time.Second {
-					_, err := runtime.Do(t.Context(), op, "", attempt)
-					if err != nil && time.Since(start) > window+openFor+100*time.Millisecond {
-						lateFailures.Add(1)
+				for time.Since(start) < 6*time.Second {
+					if _, err := runtime.Do(t.Context(), op, "", attempt); err == nil {
+						mu.Lock()
+						answered = append(answered, time.Since(start))
+						mu.Unlock()
 					}
 					time.Sleep(period)
 				}
 			})
 		}
 		wg.Wait()
+		ev := obs.all()
+		var opens, halfOpens []time.Duration
+		for _, e := range ev {
+			switch e.To {
+			case runtime.BreakerOpen:
+				opens = append(opens, e.At.Sub(start))
+			case runtime.BreakerHalfOpen:
+				halfOpens = append(halfOpens, e.At.Sub(start))
+			}
+		}
 		closedAt, ok := obs.lastClose()
-		if !ok {
-			t.Fatalf("the breaker never closed again: %v", obs.events)
+		if !ok || len(opens) != 2 || len(halfOpens) != 2 {
+			t.Fatalf("transitions %v: want open, half-open, open again, half-open, closed", ev)
 		}
-		// One probe round: HalfOpenProbes calls at 4 callers every 10ms
-		// take at most 2 periods; each call 5ms.
-		if after := closedAt.Sub(start) - window; after > openFor+2*period+5*time.Millisecond {
-			t.Errorf("closed %v after the outage ended, want at most the open period %v and one probe round", after, openFor)
+		if got := halfOpens[0] - opens[0]; got < openFor || got > openFor+2*period {
+			t.Errorf("first open period %v, want %v", got, openFor)
 		}
-		if !obs.sawReopen() {
-			t.Errorf("transitions %v: want a probe during the outage to reopen the breaker", obs.events)
+		if got := halfOpens[1] - opens[1]; got < 2*openFor || got > 2*openFor+2*period {
+			t.Errorf("second open period in a row %v, want twice the first, %v", got, 2*openFor)
 		}
-		if n := lateFailures.Load(); n != 0 {
-			t.Errorf("%d calls failed after the recovery window", n)
+		// The ramp: one open period after the probe round, a growing
+		// share of the calls answered.
+		ramp := closedAt.Sub(start) - halfOpens[1]
+		if ramp < openFor || ramp > openFor+3*period {
+			t.Errorf("closed %v after the second half-open, want the ramp of one open period and a probe round", ramp)
+		}
+		inRamp := func(from, to float64) (n int) {
+			a, b := halfOpens[1]+time.Duration(from*float64(ramp)), halfOpens[1]+time.Duration(to*float64(ramp))
+			for _, at := range answered {
+				if at >= a && at < b {
+					n++
+				}
+			}
+			return n
+		}
+		// 4 callers every ~15ms: about 130 calls per half of the ramp.
+		if first, second := inRamp(0, 0.5), inRamp(0.5, 1); first < 10 || 2*second < 3*first || second > 140 {
+			t.Errorf("calls answered in the ramp's first half %d, second half %d: want a share that grows", first, second)
+		}
+		if n := 6*time.Second - closedAt.Sub(start); inRamp(1, 1+float64(n)/float64(ramp)) < int(n/(15*time.Millisecond)) {
+			t.Errorf("after the close, %d calls answered in %v: want every call", inRamp(1, 1+float64(n)/float64(ramp)), n)
 		}
 	})
 }
 
-// timelineObserver records breaker transitions with their times.
+// TestBreakerOpenPeriodResetsAfterSustainedClose: an opening soon after
+// the breaker closed again is the next of a streak and lasts longer; once
+// the breaker has stayed closed a whole window the streak starts over at
+// one open period. The period never exceeds MaxOpenForFactor open periods.
+func TestBreakerOpenPeriodResetsAfterSustainedClose(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const openFor, window = time.Second, 5 * time.Second
+		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2, OpenFor: openFor, HalfOpenProbes: 1, Window: window}})
+		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
+		down := func(context.Context) (string, error) { return "", err503() }
+		up := func(context.Context) (string, error) { return "ok", nil }
+		// openPeriod opens the breaker and returns how long it refuses.
+		openPeriod := func() time.Duration {
+			t.Helper()
+			for range 2 {
+				runtime.Do(t.Context(), op, "", down)
+			}
+			if s := d.BreakerState(); s != runtime.BreakerOpen {
+				t.Fatalf("state %v after two failures, want open", s)
+			}
+			start := time.Now()
+			for d.BreakerState() == runtime.BreakerOpen {
+				time.Sleep(10 * time.Millisecond)
+			}
+			return time.Since(start).Truncate(100 * time.Millisecond)
+		}
+		// closeAgain lets a probe succeed and waits out the ramp.
+		closeAgain := func() {
+			t.Helper()
+			runtime.Do(t.Context(), op, "", up)
+			time.Sleep(openFor)
+			runtime.Do(t.Context(), op, "", up)
+			if s := d.BreakerState(); s != runtime.BreakerClosed {
+				t.Fatalf("state %v after the probe and the ramp, want closed", s)
+			}
+		}
+		for n := 1; n <= runtime.MaxOpenForFactor+2; n++ {
+			want := time.Duration(min(n, runtime.MaxOpenForFactor)) * openFor
+			if got := openPeriod(); got != want {
+				t.Errorf("opening %d in a row: open for %v, want %v", n, got, want)
+			}
+			closeAgain()
+		}
+		time.Sleep(window)
+		if got := openPeriod(); got != openFor {
+			t.Errorf("opening after a window closed: open for %v, want %v", got, openFor)
+		}
+	})
+}
+
 type timelineObserver struct {
 	runtime.NopObserver
 	mu     sync.Mutex
@@ -433,6 +562,12 @@ func (o *timelineObserver) BreakerChange(e runtime.BreakerEvent) {
 	o.mu.Lock()
 	o.events = append(o.events, e)
 	o.mu.Unlock()
+}
+
+func (o *timelineObserver) all() []runtime.BreakerEvent {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.events)
 }
 
 func (o *timelineObserver) lastClose() (time.Time, bool) {

@@ -103,6 +103,9 @@ type attemptVerdict struct {
 	// unanswered: the dependency did not answer in the time a healthy one
 	// takes (attempt timeout), whatever ended the attempt.
 	unanswered bool
+	// stalled: the deadline that ended the attempt was noticed late (see
+	// stalledPast); the verdict is an exclusion, not a failure.
+	stalled bool
 }
 
 // judge reads the end of an attempt that failed with err after elapsed:
@@ -118,7 +121,8 @@ func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Dur
 		// dependency failed. A shorter deadline, or a cancellation, says
 		// nothing of it.
 		if o.attemptTimeout > 0 && elapsed >= o.attemptTimeout && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			j.breaker, j.unanswered = errBreakerFailure, true
+			j.unanswered = true
+			j.judgeUnanswered(o, ctx)
 		}
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		j.timedOut, j.class = true, Transient
@@ -127,13 +131,19 @@ func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Dur
 			// end: let the caller still find the deadline.
 			j.err = attemptTimedOut{err}
 		}
-		j.breaker, j.unanswered = errBreakerFailure, true
+		j.unanswered = true
+		j.judgeUnanswered(o, actx)
 	case actx.Err() != nil:
 		j.interrupted = true
 		j.breaker = errBreakerExcluded
 	default:
 		j.class = classify(err)
+		var late *dialStalledError
 		switch {
+		case j.class.breakerFailure() && errors.As(err, &late):
+			// A connect timeout the process noticed late: see
+			// stallAwareDial.
+			j.breaker, j.stalled = errBreakerExcluded, true
 		case j.class.breakerFailure():
 			j.breaker = errBreakerFailure
 		case j.class.shed(), j.class == Permanent:
@@ -144,6 +154,40 @@ func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Dur
 		// Rejected: the dependency answered as it should, a success.
 	}
 	return j
+}
+
+// judgeUnanswered gives the breaker's verdict on an attempt that ended at
+// the deadline of dctx without an answer: a failure of the dependency,
+// unless the process noticed that deadline late (stalledPast), which says
+// that its own goroutines were waiting for a core: the answer may have
+// been waiting unread, so the attempt is excluded and does not extend the
+// run of unanswered attempts.
+func (j *attemptVerdict) judgeUnanswered(o *Operation, dctx context.Context) {
+	j.breaker = errBreakerFailure
+	if dl, ok := dctx.Deadline(); ok && o.stalledPast(dl) {
+		j.breaker, j.unanswered, j.stalled = errBreakerExcluded, false, true
+	}
+}
+
+// stallShare is the share of the attempt timeout in force (of the total
+// timeout when there is none) by which the process may notice an
+// attempt's deadline late before the runtime takes the attempt's end for
+// a stall of its own rather than a silence of the dependency: a quarter.
+// A process that runs notices a deadline within microseconds; one whose
+// goroutines wait for a core (a starved machine, a CPU quota spent, a long
+// pause) notices every deadline that passed meanwhile at once, and
+// counting those as failures would open the breaker on a dependency that
+// answered.
+const stallShare = 0.25
+
+// stalledPast reports whether deadline, which ended an attempt, passed
+// longer ago than stallShare of the attempt timeout in force.
+func (o *Operation) stalledPast(deadline time.Time) bool {
+	budget := o.effectiveAttemptTimeout()
+	if budget <= 0 {
+		budget = o.timeout
+	}
+	return budget > 0 && time.Since(deadline) > time.Duration(float64(budget)*stallShare)
 }
 
 // accepted reports whether the dependency accepted the attempt, for the
@@ -177,6 +221,9 @@ func (o *Operation) observeLatency(elapsed time.Duration) {
 func (o *Operation) tellBreaker(done func(error), j *attemptVerdict, early bool) (held func(error)) {
 	d := o.dep
 	switch {
+	case j.stalled:
+		// Excluded at once: neither held for the call's end nor a link
+		// in the run of unanswered attempts.
 	case j.timedOut && early:
 		return done
 	case j.unanswered:

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,7 +16,8 @@ type BreakerState uint8
 const (
 	// BreakerClosed lets every attempt through and counts outcomes.
 	BreakerClosed BreakerState = iota
-	// BreakerHalfOpen lets a few probes through after the open period.
+	// BreakerHalfOpen lets a few probes through after the open period,
+	// then a growing share of attempts while it ramps traffic back.
 	BreakerHalfOpen
 	// BreakerOpen refuses every attempt until the open period ends.
 	BreakerOpen
@@ -63,9 +65,27 @@ type transition struct {
 	at       time.Time
 }
 
+// MaxOpenForFactor bounds the growing open period: the breaker's n-th
+// consecutive opening lasts n × [BreakerPolicy.OpenFor], at most this many
+// times it (see the package documentation, "Circuit breaker: open periods
+// that grow, traffic that ramps back").
+const MaxOpenForFactor = 10
+
+// rampFloor is the share of attempts the breaker admits as its ramp
+// begins, right after its probes succeeded.
+const rampFloor = 0.1
+
 // breaker wraps a gobreaker two-step breaker. gobreaker calls OnStateChange
 // with its own mutex held, so transitions are only queued there and
 // reported to the observer and the log afterwards, outside any lock.
+//
+// Around gobreaker, whose open period is fixed (OpenFor) and whose
+// half-open state is one round of probes, the breaker keeps an opening
+// streak: the n-th consecutive opening stays open n × OpenFor (gobreaker's
+// own period, then the gate's extension), and once the probes succeed it
+// admits a share of attempts that grows over OpenFor before it reports
+// itself closed (the ramp). The hot path reads one atomic flag, gate,
+// set only while either is in force.
 type breaker struct {
 	cb       *gobreaker.TwoStepCircuitBreaker[struct{}]
 	disabled bool
@@ -80,10 +100,27 @@ type breaker struct {
 	mu      sync.Mutex
 	pending []transition
 	waiting atomic.Bool
+
+	// openFor is the policy's open period, the first of a streak, the
+	// ramp's length and the unit of the streak's growth.
+	openFor time.Duration
+	// gate is set while the open period is extended or the ramp is
+	// on; the rest is under gmu.
+	gate atomic.Bool
+	gmu  sync.Mutex
+	// streak counts the consecutive openings; it restarts when the
+	// breaker opens after staying closed (ramp done) a whole window.
+	streak int
+	// openUntil ends the extended open period; rampFrom and rampUntil
+	// bound the ramp (zero when none).
+	openUntil, rampFrom, rampUntil time.Time
+	// closedAt is when the last ramp ended, the breaker closed for good.
+	closedAt time.Time
+	window   time.Duration
 }
 
 func newBreaker(name string, p BreakerPolicy) *breaker {
-	b := &breaker{disabled: p.Disabled}
+	b := &breaker{disabled: p.Disabled, openFor: p.OpenFor, window: p.Window}
 	bucket := DefaultBreakerBucket
 	if p.Window < bucket {
 		bucket = p.Window
@@ -108,6 +145,9 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 			// cannot hide an outage whose failures come only as deadlines
 			// pass. A burst of fast failures (a reset connection) is left
 			// to the rate.
+			if b.gate.Load() && b.ramping() {
+				return true // a failure during the ramp, as in half-open
+			}
 			counted := c.TotalSuccesses + c.TotalFailures
 			return b.unanswered.Load() >= minCalls ||
 				counted >= minCalls && float64(c.TotalFailures)*100 >= rate*float64(counted)
@@ -120,13 +160,117 @@ func newBreaker(name string, p BreakerPolicy) *breaker {
 		},
 		IsExcluded: func(err error) bool { return err == errBreakerExcluded },
 		OnStateChange: func(_ string, from, to gobreaker.State) {
-			b.mu.Lock()
-			b.pending = append(b.pending, transition{fromGobreaker(from), fromGobreaker(to), time.Now()})
-			b.mu.Unlock()
-			b.waiting.Store(true)
+			now := time.Now()
+			f, t, ok := b.shape(fromGobreaker(from), fromGobreaker(to), now)
+			if ok {
+				b.queue(f, t, now)
+			}
 		},
 	})
 	return b
+}
+
+// queue records a transition for the next report.
+func (b *breaker) queue(from, to BreakerState, at time.Time) {
+	b.mu.Lock()
+	b.pending = append(b.pending, transition{from, to, at})
+	b.mu.Unlock()
+	b.waiting.Store(true)
+}
+
+// shape applies the opening streak and the ramp to a transition of
+// gobreaker's at now, and returns the transition to report, if any. An
+// opening extends the open period to streak × openFor; probes that
+// succeeded start the ramp, whose end reports the close (see admitGate);
+// a failure during the ramp opens again from half-open, as it would have
+// during the probes. A replica in a fleet keeps gobreaker's fixed period
+// and single round of probes: the fleet's protocol carries neither.
+func (b *breaker) shape(from, to BreakerState, now time.Time) (BreakerState, BreakerState, bool) {
+	if b.fleet != nil {
+		return from, to, true
+	}
+	b.gmu.Lock()
+	defer b.gmu.Unlock()
+	switch to {
+	case BreakerOpen:
+		switch {
+		case b.rampUntil.IsZero():
+		case now.Before(b.rampUntil):
+			from = BreakerHalfOpen // the ramp is reported as half-open
+			b.rampFrom, b.rampUntil = time.Time{}, time.Time{}
+		default:
+			// The ramp ended with no attempt to notice it: the close
+			// it reports comes first.
+			b.closedAt = b.rampUntil
+			b.rampFrom, b.rampUntil = time.Time{}, time.Time{}
+			b.queue(BreakerHalfOpen, BreakerClosed, b.closedAt)
+		}
+		if from == BreakerClosed && !b.closedAt.IsZero() && now.Sub(b.closedAt) >= b.window {
+			b.streak = 0
+		}
+		b.streak = min(b.streak+1, MaxOpenForFactor)
+		b.openUntil = now.Add(time.Duration(b.streak) * b.openFor)
+		b.gate.Store(b.streak > 1)
+	case BreakerClosed:
+		if from == BreakerHalfOpen {
+			b.rampFrom, b.rampUntil = now, now.Add(b.openFor)
+			b.gate.Store(true)
+			return from, to, false // reported when the ramp ends
+		}
+	}
+	return from, to, true
+}
+
+// ramping reports whether the ramp is on.
+func (b *breaker) ramping() bool {
+	now := time.Now()
+	b.gmu.Lock()
+	defer b.gmu.Unlock()
+	return !b.rampUntil.IsZero() && now.Before(b.rampUntil)
+}
+
+// admitGate decides an attempt while the gate is set: refused until the
+// extended open period ends; during the ramp admitted with a probability
+// that grows from rampFloor to 1 over openFor; once the ramp is over the
+// gate is lifted and the close reported.
+func (b *breaker) admitGate() bool {
+	now := time.Now()
+	b.gmu.Lock()
+	if now.Before(b.openUntil) {
+		b.gmu.Unlock()
+		return false
+	}
+	if b.rampUntil.IsZero() {
+		b.gate.Store(false) // the extension is over: gobreaker's half-open
+		b.gmu.Unlock()
+		return true
+	}
+	if now.Before(b.rampUntil) {
+		share := max(rampFloor, float64(now.Sub(b.rampFrom))/float64(b.rampUntil.Sub(b.rampFrom)))
+		b.gmu.Unlock()
+		return rand.Float64() < share
+	}
+	b.rampFrom, b.rampUntil, b.closedAt = time.Time{}, time.Time{}, now
+	b.gate.Store(false)
+	b.gmu.Unlock()
+	b.queue(BreakerHalfOpen, BreakerClosed, now)
+	return true
+}
+
+// gatedState returns the state the gate makes the breaker report: open
+// during the extension, half-open during the ramp; ok is false when the
+// gate is not in force.
+func (b *breaker) gatedState() (BreakerState, bool) {
+	now := time.Now()
+	b.gmu.Lock()
+	defer b.gmu.Unlock()
+	switch {
+	case now.Before(b.openUntil):
+		return BreakerOpen, true
+	case !b.rampUntil.IsZero() && now.Before(b.rampUntil):
+		return BreakerHalfOpen, true
+	}
+	return 0, false
 }
 
 // noteUnanswered records n attempts that ended at their deadline without
@@ -153,6 +297,9 @@ func (b *breaker) allow() (func(error), bool) {
 		if v := f.view.Load(); v > viewClosed {
 			return f.allow(b, v)
 		}
+	}
+	if b.gate.Load() && !b.admitGate() {
+		return nil, false
 	}
 	done, err := b.cb.Allow()
 	return done, err == nil
@@ -181,6 +328,11 @@ func (b *breaker) state() BreakerState {
 			return BreakerOpen
 		case viewHalfOpen, viewProbing:
 			return BreakerHalfOpen
+		}
+	}
+	if b.gate.Load() {
+		if s, ok := b.gatedState(); ok {
+			return s
 		}
 	}
 	return fromGobreaker(b.cb.State())

@@ -120,7 +120,8 @@
 // the dependency never answered, 500s and gateway errors open it after
 // [BreakerPolicy.MinimumCalls] as before, since a dependency that cannot
 // answer at all gains nothing from a fifth of the traffic. Its half-open
-// probes, every [BreakerPolicy.OpenFor], bring it back.
+// probes, after an open period that grows while they fail, and a ramp
+// bring it back (see "Circuit breaker" below).
 //
 // # Cached answers never cross callers
 //
@@ -248,11 +249,46 @@
 // burst of fast failures (a reset connection failing the calls it carried)
 // is left to the rate.
 //
-// Recovery takes one open period and one probe round. The breaker stays
-// open for [BreakerPolicy.OpenFor], then lets [BreakerPolicy.HalfOpenProbes]
-// real calls through; that many consecutive successes close it, one failure
-// opens it for another period. When an outage ends, the breaker is closed
-// again within one open period plus the time those probes take.
+// A deadline is a verdict on the dependency only when the process noticed
+// it in time. A process that runs notices a deadline within microseconds;
+// one whose goroutines wait for a core (a starved machine, a spent CPU
+// quota, a long pause) notices every deadline that passed meanwhile at
+// once, while the answers may be waiting unread in its sockets. An attempt
+// whose deadline (its attempt timeout's, or the caller's) had passed by
+// more than a quarter of the attempt timeout in force when the attempt
+// ended is therefore counted as an exclusion and does not extend the run
+// of unanswered attempts: a stall of the caller does not open the breaker
+// on a dependency that answered. A connect timeout of [NewTransport]'s
+// dialer noticed more than a quarter of that timeout late is excluded
+// alike. Against a dependency that answers nothing the attempts whose
+// deadlines are noticed in time still open it.
+//
+// # Circuit breaker: open periods that grow, traffic that ramps back
+//
+// The first opening is short: the breaker stays open for
+// [BreakerPolicy.OpenFor], then lets [BreakerPolicy.HalfOpenProbes] real
+// calls through. A failed probe opens it again, and each opening in a row
+// stays open one period longer than the last (the n-th lasts n ×
+// OpenFor, at most [MaxOpenForFactor] × OpenFor), as Envoy's outlier
+// detection lengthens a host's ejection time: a dependency that fails
+// again at every probe sees fewer and fewer of them, while a brief outage
+// costs one short period. The streak ends when the breaker has stayed
+// closed a whole [BreakerPolicy.Window]; the next opening is short again.
+//
+// When the probes succeed the breaker does not let every call through at
+// once, which would hand a dependency just back on its feet the whole
+// load, and the backlog of callers, at the instant it recovered. It ramps
+// instead: over one more OpenFor it admits each attempt with a probability
+// that grows from a tenth to all of them, refusing the rest as an open
+// breaker does (a fallback answers them when the operation has one), and
+// it reports itself half-open meanwhile. A failure during the ramp opens
+// it again, as a failed probe does; at the ramp's end it reports closed.
+// When an outage ends, fresh answers come back after the open period in
+// force and the probes, and all of them one OpenFor later. A healthy
+// breaker pays one atomic load per attempt for this; the growth and the
+// ramp are the replica's own: with [WithFleet], the fleet's shared
+// breaker keeps a fixed open period and one round of probes, since its
+// protocol carries neither.
 //
 // # Retrying against RFC 9110
 //

@@ -828,6 +828,11 @@ const DefaultConnectTimeout = time.Second
 // a failed read a GET, HEAD, OPTIONS or TRACE, or any request carrying an
 // Idempotency-Key or X-Idempotency-Key header. Such resends are not counted
 // as attempts; a dependency's own counters include them.
+//
+// A connect timeout that the process noticed more than a quarter of the
+// timeout late (its goroutines waited for a core) is not held against the
+// dependency: the breaker excludes such a dial error instead of counting
+// it as a failure (see stallAwareDial).
 func NewTransport(connectTimeout time.Duration, maxConns int) *http.Transport {
 	if connectTimeout <= 0 {
 		connectTimeout = DefaultConnectTimeout
@@ -838,7 +843,7 @@ func NewTransport(connectTimeout time.Duration, maxConns int) *http.Transport {
 	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
+		DialContext:           stallAwareDial(dialer.DialContext, connectTimeout),
 		ForceAttemptHTTP2:     true,
 		TLSHandshakeTimeout:   connectTimeout,
 		MaxConnsPerHost:       maxConns,
@@ -848,3 +853,36 @@ func NewTransport(connectTimeout time.Duration, maxConns int) *http.Transport {
 		ExpectContinueTimeout: time.Second,
 	}
 }
+
+// dialFunc is the signature of [net.Dialer.DialContext].
+type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// stallAwareDial wraps dial, whose connect timeout is timeout, so that a
+// timeout returned more than stallShare of timeout after it was due is a
+// [dialStalledError]: the process, not the dependency, was slow, and the
+// connection may have been accepted while its goroutines waited for a
+// core.
+func stallAwareDial(dial dialFunc, timeout time.Duration) dialFunc {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		start := time.Now()
+		c, err := dial(ctx, network, addr)
+		if err == nil || ctx.Err() != nil {
+			return c, err
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() && time.Since(start) > timeout+time.Duration(float64(timeout)*stallShare) {
+			return nil, &dialStalledError{err: err}
+		}
+		return c, err
+	}
+}
+
+// dialStalledError is a connect timeout the process noticed late: the
+// attempt fails as the dial error would (it unwraps to it), and the
+// breaker counts it as an exclusion, not a failure.
+type dialStalledError struct{ err error }
+
+func (e *dialStalledError) Error() string {
+	return "resilient: connect timeout noticed late, the process was stalled: " + e.err.Error()
+}
+func (e *dialStalledError) Unwrap() error { return e.err }

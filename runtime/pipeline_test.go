@@ -432,8 +432,14 @@ func TestHalfOpenLetsOnlyProbesThrough(t *testing.T) {
 		if rejected.Load() != 7 {
 			t.Errorf("rejected = %d, want 7", rejected.Load())
 		}
+		// The probes succeeded: the breaker ramps traffic back over one
+		// open period, half-open meanwhile, then closes.
+		if st := d.BreakerState(); st != runtime.BreakerHalfOpen {
+			t.Errorf("state after 3 successful probes = %v, want half-open (ramping)", st)
+		}
+		time.Sleep(5 * time.Second)
 		if st := d.BreakerState(); st != runtime.BreakerClosed {
-			t.Errorf("state after 3 successful probes = %v, want closed", st)
+			t.Errorf("state an open period after 3 successful probes = %v, want closed", st)
 		}
 	})
 }
@@ -866,7 +872,9 @@ func TestObserverSeesBreakerTransitions(t *testing.T) {
 		runtime.Do(t.Context(), op, "", down)
 		runtime.Do(t.Context(), op, "", up) // rejected
 		time.Sleep(time.Second + time.Millisecond)
-		runtime.Do(t.Context(), op, "", up) // probe closes it
+		runtime.Do(t.Context(), op, "", up) // probe: the ramp begins
+		time.Sleep(time.Second)
+		runtime.Do(t.Context(), op, "", up) // the ramp is over: closed
 		want := []string{"closed->open", "open->half-open", "half-open->closed"}
 		obs.mu.Lock()
 		got := obs.transitions

@@ -131,11 +131,14 @@ type BreakerPolicy struct {
 	// steps of one second. Zero means [DefaultBreakerWindow].
 	Window time.Duration
 	// OpenFor is how long the breaker stays open before it lets probes
-	// through. Zero means [DefaultOpenFor].
+	// through; each consecutive opening stays open one OpenFor longer, up
+	// to [MaxOpenForFactor] × OpenFor, and once the probes succeed the
+	// breaker ramps traffic back over one OpenFor. Zero means
+	// [DefaultOpenFor].
 	OpenFor time.Duration
 	// HalfOpenProbes is how many attempts are let through while half-open;
-	// that many consecutive successes close the breaker, one failure opens
-	// it again. Zero means [DefaultHalfOpenProbes].
+	// that many consecutive successes start the ramp that closes the
+	// breaker, one failure opens it again. Zero means [DefaultHalfOpenProbes].
 	HalfOpenProbes uint32
 	// Disabled turns the breaker off: every attempt is allowed.
 	Disabled bool

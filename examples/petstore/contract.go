@@ -51,19 +51,20 @@ type Answer struct {
 // request (the health check excepted). Safe for concurrent use: every
 // field is an atomic, set and read through the methods in faults.go.
 type Faults struct {
-	latency      atomic.Int64  // ns added to every request
-	status       atomic.Int64  // HTTP status answered to every request; 0 = none
-	retryAfter   atomic.Int64  // ns sent as Retry-After / pushback with status
-	tailFraction atomic.Uint64 // math.Float64bits of the share of slow calls
-	tailFactor   atomic.Uint64 // math.Float64bits of the slow calls' factor
-	hang         atomic.Bool   // never answer until the request's context ends
-	tailCounter  atomic.Uint64 // requests seen, for the deterministic tail
-	lose         atomic.Uint64 // math.Float64bits of the share of answers lost
-	loseCounter  atomic.Uint64 // requests applied, for the deterministic loss
-	loadCap      atomic.Int64  // requests served at full speed; 0 = no load model
-	loadTimeout  atomic.Int64  // ns the store works on a request before answering 503
-	loadNotice   atomic.Int64  // ns an abandoned request still costs the store
-	wip          atomic.Int64  // work in progress under the load model, abandoned work included
+	latency        atomic.Int64  // ns added to every request
+	status         atomic.Int64  // HTTP status answered to every request; 0 = none
+	retryAfter     atomic.Int64  // ns sent as Retry-After / pushback with status
+	tailFraction   atomic.Uint64 // math.Float64bits of the share of slow calls
+	tailFactor     atomic.Uint64 // math.Float64bits of the slow calls' factor
+	hang           atomic.Bool   // never answer until the request's context ends
+	tailCounter    atomic.Uint64 // requests seen, for the deterministic tail
+	lose           atomic.Uint64 // math.Float64bits of the share of answers lost
+	loseCounter    atomic.Uint64 // requests applied, for the deterministic loss
+	loadCap        atomic.Int64  // requests served at full speed; 0 = no load model
+	loadTimeout    atomic.Int64  // ns the store works on a request before answering 503
+	loadNotice     atomic.Int64  // ns an abandoned request still costs the store
+	loadContention atomic.Uint64 // float64 bits: extra work per unit of overload
+	wip            atomic.Int64  // work in progress under the load model, abandoned work included
 }
 
 // Counters are what the servers count, for duplicate detection and

@@ -85,12 +85,22 @@ type LoadModel struct {
 	// Capacity is the work in progress the store serves at full speed:
 	// with more, every request's service time grows in proportion
 	// (service time × work in progress / Capacity, as a CPU shared by
-	// more threads than it has cores). Zero turns the model off.
+	// more threads than it has cores), and by Contention beyond that.
+	// Zero turns the model off.
 	Capacity int
 	// Timeout, when positive, is the longest the store works on a request
 	// before it answers 503 (gRPC UNAVAILABLE), as a server or proxy
 	// timeout does; the work goes on until the store notices (Notice).
 	Timeout time.Duration
+	// Contention is how much more work each request takes per unit of
+	// overload (work in progress / Capacity − 1): locks, caches and
+	// memory fought over by more requests than the store can run at once
+	// (the coherency term of the Universal Scalability Law). With it the
+	// store's throughput peaks at Capacity and falls beyond it, Capacity /
+	// (service time × (1 + Contention × overload)), so that a backlog, once
+	// built, slows the store below the rate that built it. Zero leaves
+	// the throughput flat beyond Capacity.
+	Contention float64
 	// Notice is how long a request abandoned by its caller (its context
 	// ended) or cut by Timeout still counts as work in progress, at most
 	// the rest of its service time: the store only notices at its next
@@ -103,12 +113,14 @@ type LoadModel struct {
 func (f *Faults) SetLoad(m LoadModel) {
 	f.loadTimeout.Store(int64(m.Timeout))
 	f.loadNotice.Store(int64(m.Notice))
+	f.loadContention.Store(math.Float64bits(m.Contention))
 	f.loadCap.Store(int64(m.Capacity))
 }
 
 // Load returns the load model.
 func (f *Faults) Load() LoadModel {
-	return LoadModel{Capacity: int(f.loadCap.Load()), Timeout: time.Duration(f.loadTimeout.Load()), Notice: time.Duration(f.loadNotice.Load())}
+	return LoadModel{Capacity: int(f.loadCap.Load()), Contention: math.Float64frombits(f.loadContention.Load()),
+		Timeout: time.Duration(f.loadTimeout.Load()), Notice: time.Duration(f.loadNotice.Load())}
 }
 
 // WorkInProgress returns the requests the load model counts as in
@@ -123,7 +135,7 @@ func (f *Faults) WorkInProgress() int64 { return f.wip.Load() }
 func (f *Faults) serveLoaded(ctx context.Context, d time.Duration, m LoadModel) error {
 	wip := f.wip.Add(1)
 	if over := float64(wip) / float64(m.Capacity); over > 1 {
-		d = time.Duration(float64(d) * over)
+		d = time.Duration(float64(d) * over * (1 + m.Contention*(over-1)))
 	}
 	leave := func() { f.wip.Add(-1) }
 	linger := func(rest time.Duration) {

@@ -70,3 +70,42 @@ func TestLoadModel(t *testing.T) {
 		}
 	})
 }
+
+// TestLoadModelContention: with Contention, each request beyond capacity
+// also takes more work per unit of overload, so the store's throughput
+// falls as work in progress grows: a backlog serves fewer requests per
+// second than the store serves at its capacity.
+func TestLoadModelContention(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := new(Faults)
+		m := LoadModel{Capacity: 2, Contention: 0.5}
+		ctx := context.Background()
+		// 7 requests hold the store: with the 8th, 8 in progress against a
+		// capacity of 2, an overload of 4, so 4 × (1 + 0.5 × 3) = 10 times
+		// the service time.
+		release := make(chan struct{})
+		for range 7 {
+			go func() {
+				cctx, cancel := context.WithCancel(ctx)
+				defer cancel()
+				go func() { <-release; cancel() }()
+				f.serveLoaded(cctx, time.Hour, m)
+			}()
+		}
+		synctest.Wait()
+		start := time.Now()
+		if err := f.serveLoaded(ctx, 10*time.Millisecond, m); err != nil || time.Since(start) != 100*time.Millisecond {
+			t.Fatalf("8 in progress, capacity 2, contention 0.5: err %v after %v, want nil after 100ms", err, time.Since(start))
+		}
+		close(release)
+		synctest.Wait()
+		if got := f.WorkInProgress(); got != 0 {
+			t.Fatalf("work in progress %d after the requests left, want 0", got)
+		}
+		m.Contention = 0
+		f.SetLoad(m)
+		if got := f.Load(); got != m {
+			t.Fatalf("Load() = %+v after SetLoad(%+v)", got, m)
+		}
+	})
+}

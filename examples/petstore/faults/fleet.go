@@ -307,7 +307,8 @@ func WriteFleetText(w io.Writer, runs []FleetRun) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "- Reached the store: requests sent to the failing store until every replica's breaker opened.")
 	fmt.Fprintln(w, "- All open within: from the first to the last replica seeing its breaker open.")
-	fmt.Fprintln(w, "- Probes: answered requests of half-open replicas after the store recovered, until all had closed.")
+	fmt.Fprintln(w, "- Probes: answered requests of half-open replicas after the store recovered, until all had closed")
+	fmt.Fprintln(w, "  (alone, a replica stays half-open while it ramps its traffic back: its count includes the ramp).")
 	fmt.Fprintln(w, "- Failed after: calls that failed once every replica had closed again (there should be none).")
 }
 

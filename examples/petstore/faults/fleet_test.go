@@ -13,7 +13,7 @@ import (
 
 // TestRunFleet: with a shared breaker, fewer requests reach the failing
 // store than the replicas' minimum calls together, and one round of probes
-// closes every replica.
+// closes every replica, where replicas alone each probe and ramp.
 func TestRunFleet(t *testing.T) {
 	testtier.Slow(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -36,8 +36,10 @@ func TestRunFleet(t *testing.T) {
 	if fleet.Reached > 2*minCalls {
 		t.Errorf("fleet: %d requests reached the store, want at most %d", fleet.Reached, 2*minCalls)
 	}
-	if fleet.Probes != probes || local.Probes != int64(local.Replicas*probes) {
-		t.Errorf("probes: local %d, fleet %d; want %d and %d", local.Probes, fleet.Probes, local.Replicas*probes, probes)
+	// Alone, each replica probes and then ramps its traffic back, half-open
+	// meanwhile; the fleet's breaker closes after one prober's round.
+	if fleet.Probes != probes || local.Probes < int64(local.Replicas*probes) {
+		t.Errorf("probes: local %d, fleet %d; want at least %d and %d", local.Probes, fleet.Probes, local.Replicas*probes, probes)
 	}
 	for _, r := range runs {
 		if r.Failed != 0 {

@@ -343,11 +343,14 @@ func sentence(sc Scenario, rows []*Row) string {
 			}
 			return strings.Join(parts, " / ")
 		}
-		return fmt.Sprintf("for %s every request took %s more, which put the store past its capacity of %d requests in progress; from then on each request in progress slowed the others, "+
-			"and the store's %s timeout answered 503 while the work went on; after the trigger, users of each arm got fresh answers back after: naive %s, resilient %s, common %s "+
+		return fmt.Sprintf("for %s every request took %s more, which put the store past its capacity of %d requests in progress; from then on each request in progress slowed the others "+
+			"and contention made each one cost more, the store's %s timeout answered 503 while the work went on, and requests abandoned by their callers went on costing it until it noticed (%s); "+
+			"after the trigger, users of each arm got fresh answers back after: naive %s, resilient %s, common %s "+
 			"(fresh over the run: naive %s, resilient %s, common %s; requests per call: naive %s, resilient %s, common %s). "+
-			"Retries that fit the deadline (grpc-go's, 10 ms apart) keep the store past its capacity after the trigger is gone; go-retryablehttp's 1 s wait never fits the deadline, so over HTTP the common arm sends what the naive one does.",
-			secs(pl.Window), ms(pl.Value), pl.Load.Capacity, ms(pl.Load.Timeout), rec(Naive), rec(Resilient), rec(Common),
+			"A client that sends every call keeps the store's backlog alive after the trigger is gone: each request is cut or abandoned and still costs the store its work, so nothing is ever answered (a metastable failure); "+
+			"retries that fit the deadline (grpc-go's, 10 ms apart) add to it; go-retryablehttp's 1 s wait never fits the deadline, so over HTTP the common arm sends what the naive one does. "+
+			"Only a client that sends much less while the store sheds lets the backlog drain.",
+			secs(pl.Window), ms(pl.Value), pl.Load.Capacity, ms(pl.Load.Timeout), ms(pl.Load.Notice), rec(Naive), rec(Resilient), rec(Common),
 			n(fresh), r(fresh), c(fresh), n(perCall), r(perCall), c(perCall))
 	}
 	return ""
