@@ -6,11 +6,5 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/sony/gobreaker/v2 v2.4.0
 	go.uber.org/goleak v1.3.0
-	golang.org/x/net v0.60.0
 	golang.org/x/time v0.16.0
-)
-
-require (
-	github.com/stretchr/testify v1.12.1 // indirect
-	golang.org/x/text v0.42.0 // indirect
 )
