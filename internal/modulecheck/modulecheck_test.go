@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/resilientgo/resilient/internal/repomod"
 	"github.com/resilientgo/resilient/internal/testtier"
 )
 
 // repo is the path of the repository's root module; the runtime's modules
 // are below it.
-const repo = "github.com/resilientgo/resilient"
+const repo = repomod.Path
 
 // runtimeModules are the directories of the runtime's modules, relative to
 // the repository's root: the core runtime and each subpackage whose
@@ -83,7 +84,15 @@ func TestUserModuleGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goLine, sums := "", ""
+	mods, err := repomod.Modules(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums, err := repomod.Sums(mods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goLine := ""
 	for _, dir := range runtimeModules {
 		gomod, err := os.ReadFile(filepath.Join(root, dir, "go.mod"))
 		if err != nil {
@@ -98,18 +107,13 @@ func TestUserModuleGraph(t *testing.T) {
 				goLine = line
 			}
 		}
-		sum, err := os.ReadFile(filepath.Join(root, dir, "go.sum"))
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		sums += string(sum)
 	}
 	if goLine == "" {
 		t.Fatalf("%s/runtime/go.mod has no go directive", root)
 	}
 	for _, tc := range userCases {
 		t.Run(strings.ReplaceAll(tc.pkg, "/", "_"), func(t *testing.T) {
-			mods := userGraph(t, root, goLine, sums, tc)
+			mods := userGraph(t, mods, goLine, sums, tc)
 			if len(mods) > tc.max {
 				t.Errorf("a module that imports %s/%s alone lists %d modules besides its own in go list -m all, want at most %d: %s",
 					repo, tc.pkg, len(mods), tc.max, strings.Join(mods, " "))
@@ -134,19 +138,20 @@ func TestUserModuleGraph(t *testing.T) {
 	}
 }
 
-// userGraph makes the user module of tc in a temporary directory and
-// returns the module paths go list -m all names, the user's own left out.
-func userGraph(t *testing.T, root, goLine, sums string, tc userCase) []string {
+// userGraph makes the user module of tc in a temporary directory, with
+// the repository's modules repos replaced by their folders, and returns
+// the module paths go list -m all names, the user's own left out.
+func userGraph(t *testing.T, repos []repomod.Module, goLine string, sums []byte, tc userCase) []string {
 	t.Helper()
 	dir := t.TempDir()
 	var gomod strings.Builder
 	fmt.Fprintf(&gomod, "module example.com/user\n\n%s\nrequire %s/%s v0.0.0\n\n", goLine, repo, tc.pkg)
-	for _, m := range runtimeModules {
-		fmt.Fprintf(&gomod, "replace %s/%s => %s\n", repo, m, filepath.Join(root, m))
+	for _, m := range repos {
+		fmt.Fprintf(&gomod, "replace %s => %s\n", m.Path, m.Dir)
 	}
 	files := map[string]string{
 		"go.mod":  gomod.String(),
-		"go.sum":  sums,
+		"go.sum":  string(sums),
 		"main.go": fmt.Sprintf("package main\n\nimport p %q\n\nvar _ = p.%s\n\nfunc main() {}\n", repo+"/"+tc.pkg, tc.name),
 	}
 	for name, data := range files {
