@@ -34,7 +34,7 @@ import (
 //	go test ./internal/runtimebench -run '^$' -bench 'Call|HTTP' -benchmem -count 6
 //
 // Every arm uses the same policy values and the same attempt function.
-// See BENCHMARKS.md for the results and how to read them.
+// See runtime/BENCHMARKS.md for the results and how to read them.
 const (
 	benchTimeout     = time.Second
 	benchBulkhead    = 64
