@@ -10,6 +10,9 @@ require (
 	github.com/oapi-codegen/runtime v1.9.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/resilientgo/resilient v0.0.0
+	github.com/resilientgo/resilient/runtime v0.0.0
+	github.com/resilientgo/resilient/runtime/redisfleet v0.0.0
+	github.com/resilientgo/resilient/runtime/resilientgrpc v0.0.0
 	github.com/rs/zerolog v1.28.0
 	go.uber.org/goleak v1.3.0
 	google.golang.org/grpc v1.85.0
@@ -52,7 +55,14 @@ require (
 	gopkg.in/tomb.v1 v1.0.0-20141024135613-dd632973f1e7 // indirect
 )
 
-replace github.com/resilientgo/resilient => ../
+replace (
+	github.com/resilientgo/resilient => ../
+	github.com/resilientgo/resilient/runtime => ../runtime
+	github.com/resilientgo/resilient/runtime/otelobserver => ../runtime/otelobserver
+	github.com/resilientgo/resilient/runtime/oteltrace => ../runtime/oteltrace
+	github.com/resilientgo/resilient/runtime/redisfleet => ../runtime/redisfleet
+	github.com/resilientgo/resilient/runtime/resilientgrpc => ../runtime/resilientgrpc
+)
 
 tool (
 	github.com/resilientgo/resilient/cmd/oapi-resilient

@@ -11,6 +11,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
+	"github.com/resilientgo/resilient/internal/repomod"
 	"github.com/resilientgo/resilient/internal/testtier"
 )
 
@@ -27,8 +28,9 @@ func moduleRoot(t *testing.T) string {
 	return root
 }
 
-// newBuildModule makes a temporary module that uses this one through a
-// replace directive, with this module's requirements.
+// newBuildModule makes a temporary module that uses the repository's
+// modules through replace directives, with this module's requirements
+// (the versions of grpc and protobuf the generated code is built with).
 func newBuildModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -37,12 +39,19 @@ func newBuildModule(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := string(gomod[strings.Index(string(gomod), "require"):])
-	mod := "module example.com/built\n\ngo 1.26.0\n\nrequire github.com/resilientgo/resilient v0.0.0\n\nreplace github.com/resilientgo/resilient => " + root + "\n\n" + reqs
-	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644))
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	var reqs strings.Builder
+	inRequire := false
+	for line := range strings.Lines(string(gomod)) {
+		switch trimmed := strings.TrimSpace(line); {
+		case trimmed == "require (":
+			inRequire = true
+		case inRequire && trimmed == ")":
+			inRequire = false
+		case inRequire && !strings.HasPrefix(trimmed, repomod.Path):
+			reqs.WriteString(line)
+		}
+	}
+	must(t, repomod.WriteModule(dir, root, "example.com/built", "1.26.0", "require (\n"+reqs.String()+")\n"))
 	return dir
 }
 

@@ -55,6 +55,12 @@ func TestDoHTTPInvalidRequest(t *testing.T) {
 		{name: "not http", edit: func(r *http.Request) { r.URL.Scheme = "ftp" }, where: `"ftp"`},
 		{name: "RequestURI set", edit: func(r *http.Request) { r.RequestURI = "/pets" }, where: "RequestURI"},
 		{name: "idempotency key name not a token", key: "Idempotency Key", where: "idempotency key"},
+		{name: "idempotency key name outside ASCII", key: "Idempotency-Schlüssel", where: "idempotency key"},
+		{name: "host with a space", edit: func(r *http.Request) { r.Host = "pets test" }, where: "Host header"},
+		{name: "host outside ASCII without an IDNA form", edit: func(r *http.Request) { r.Host = "bü cher.test" }, where: "Host header"},
+		{name: "host outside ASCII with a bad port", edit: func(r *http.Request) { r.Host = "bücher.test:80 80" }, where: "Host header"},
+		{name: "URL host with a slash", edit: func(r *http.Request) { r.Host, r.URL.Host = "", "pets.test/x" }, where: "Host header"},
+		{name: "method outside ASCII", edit: func(r *http.Request) { r.Method = "GÉT" }, where: "method"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +112,30 @@ func TestDoHTTPInvalidRequest(t *testing.T) {
 				}
 				if a, r, g := obs.attempts.Load()-seen, obs.rejected.Load(), obs.degraded.Load(); a+r+g != 0 {
 					t.Errorf("observer saw %d attempts, %d rejections, %d degraded answers; want none", a, r, g)
+				}
+			})
+		})
+	}
+}
+
+// TestDoHTTPHostOutsideASCII: a host outside ASCII that has an IDNA form
+// is no invalid request: net/http sends it as punycode, so it reaches the
+// transport.
+func TestDoHTTPHostOutsideASCII(t *testing.T) {
+	for _, host := range []string{"bücher.test", "bücher.test:8080", "xn--bcher-kva.test", "[::1]:8080", "Pets.Test"} {
+		t.Run(host, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := testDependency(t)
+				op := testOperation(t, d, OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Retry: RetryPolicy{Disabled: true}})
+				var dials atomic.Int64
+				req, _ := http.NewRequest(http.MethodGet, "http://pets.test/pets/1", nil)
+				req.Host = host
+				_, err := DoHTTP(t.Context(), op, &HTTPClient{Doer: countingDoer(&dials)}, req, decodePet, nil)
+				if errors.Is(err, ErrInvalidRequest) {
+					t.Fatalf("DoHTTP error = %v, want the request sent", err)
+				}
+				if n := dials.Load(); n != 1 {
+					t.Errorf("%d dials, want 1 (err %v)", n, err)
 				}
 			})
 		})
@@ -487,6 +517,42 @@ func TestParseBaseURL(t *testing.T) {
 			t.Errorf("ParseBaseURL(%q) error = %v, want one saying %q", tt.raw, err, tt.wantErr)
 		case err != nil && strings.Contains(err.Error(), "s3cret"):
 			t.Errorf("ParseBaseURL(%q) error %q shows the password", tt.raw, err)
+		}
+	}
+}
+
+// TestRequestByteSets: the bytes of an HTTP token (RFC 9110 §5.6.2) and of
+// a Host header as net/http sends it, checked for each of the 256.
+func TestRequestByteSets(t *testing.T) {
+	const alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	token := alnum + "!#$%&'*+-.^_`|~"
+	host := alnum + "!$%&'()*+,-.:;=[]_~"
+	for c := range 256 {
+		b := byte(c)
+		if got, want := isTokenByte(b), strings.IndexByte(token, b) >= 0; got != want {
+			t.Errorf("isTokenByte(%#02x) = %v, want %v", b, got, want)
+		}
+		if got, want := validHostHeader(string(b)), strings.IndexByte(host, b) >= 0; got != want {
+			t.Errorf("validHostHeader(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
+
+// BenchmarkCheckRequest: the request check of every DoHTTP call, for a
+// request with a few headers as generated clients send them.
+func BenchmarkCheckRequest(b *testing.B) {
+	req, err := http.NewRequest(http.MethodPost, "https://pets.example.com:8443/v1/pets?limit=10", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Authorization", "Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.e30.abc")
+	req.Header.Set("User-Agent", "petstore-client/1.0")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := checkRequest(req, "Idempotency-Key"); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

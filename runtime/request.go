@@ -3,9 +3,9 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
-
-	"golang.org/x/net/http/httpguts"
+	"net/url"
 )
 
 // checkRequest reports what net/http would refuse in req before sending
@@ -35,7 +35,7 @@ func checkRequest(req *http.Request, key string) error {
 	if err := checkHeader("trailer", req.Trailer); err != nil {
 		return err
 	}
-	if key != "" && !httpguts.ValidHeaderFieldName(key) {
+	if key != "" && !validToken(key) {
 		return fmt.Errorf("idempotency key header name %q is not an HTTP token; fix idempotencyKey in the policy", key)
 	}
 	return nil
@@ -63,11 +63,7 @@ func checkHost(req *http.Request) error {
 	if host == "" {
 		host = req.URL.Host
 	}
-	if httpguts.ValidHostHeader(host) {
-		return nil
-	}
-	// A host outside ASCII is sent in its punycode form.
-	if h, err := httpguts.PunycodeHostPort(host); err != nil || !httpguts.ValidHostHeader(h) {
+	if !validHostHeader(host) && !sendableHost(host) {
 		return fmt.Errorf("the request's host %q is not a valid Host header", host)
 	}
 	return nil
@@ -106,21 +102,26 @@ func checkHeader(what string, h http.Header) error {
 
 // checkField checks one header field as net/http does.
 func checkField(what, name string, values []string) error {
-	if !httpguts.ValidHeaderFieldName(name) {
+	if !validToken(name) {
 		return fmt.Errorf("%s name %q is not an HTTP token", what, name)
 	}
 	for _, v := range values {
-		if httpguts.ValidHeaderFieldValue(v) {
-			continue
+		if i := controlByte(v); i >= 0 {
+			return fmt.Errorf("%s %q: its value has the control byte %#02x at %d, which net/http refuses; remove CR, LF and other control characters", what, name, v[i], i)
 		}
-		for i := 0; i < len(v); i++ {
-			if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
-				return fmt.Errorf("%s %q: its value has the control byte %#02x at %d, which net/http refuses; remove CR, LF and other control characters", what, name, c, i)
-			}
-		}
-		return fmt.Errorf("%s %q: its value is not a valid header value", what, name)
 	}
 	return nil
+}
+
+// controlByte returns the index of the first control byte of v that a
+// header value may not hold (all but horizontal tab), or -1.
+func controlByte(v string) int {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 // validToken reports whether s is an HTTP token (RFC 9110 §5.6.2).
@@ -128,12 +129,80 @@ func validToken(s string) bool {
 	if s == "" {
 		return false
 	}
-	for _, r := range s {
-		if !httpguts.IsTokenRune(r) {
+	for i := 0; i < len(s); i++ {
+		if !isTokenByte(s[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// isTokenByte reports whether c is a tchar of RFC 9110 §5.6.2: a letter,
+// a digit or one of !#$%&'*+-.^_`|~.
+func isTokenByte(c byte) bool {
+	return tokenBytes[c]
+}
+
+// validHostHeader reports whether net/http sends host as it is in the
+// Host header: every byte may appear in a host, an IPv6 literal with its
+// zone, or a port (RFC 3986 §3.2.2, read as leniently as net/http does).
+func validHostHeader(host string) bool {
+	for i := 0; i < len(host); i++ {
+		if !hostBytes[host[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenBytes and hostBytes are the byte sets of isTokenByte and
+// validHostHeader, as tables: a lookup per byte keeps the check of every
+// request's header names cheap. They are never written.
+var (
+	tokenBytes = [256]bool{
+		'!': true, '#': true, '$': true, '%': true, '&': true, '\'': true,
+		'*': true, '+': true, '-': true, '.': true, '0': true, '1': true,
+		'2': true, '3': true, '4': true, '5': true, '6': true, '7': true,
+		'8': true, '9': true, 'A': true, 'B': true, 'C': true, 'D': true,
+		'E': true, 'F': true, 'G': true, 'H': true, 'I': true, 'J': true,
+		'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true,
+		'Q': true, 'R': true, 'S': true, 'T': true, 'U': true, 'V': true,
+		'W': true, 'X': true, 'Y': true, 'Z': true, '^': true, '_': true,
+		'`': true, 'a': true, 'b': true, 'c': true, 'd': true, 'e': true,
+		'f': true, 'g': true, 'h': true, 'i': true, 'j': true, 'k': true,
+		'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true,
+		'r': true, 's': true, 't': true, 'u': true, 'v': true, 'w': true,
+		'x': true, 'y': true, 'z': true, '|': true, '~': true,
+	}
+	hostBytes = [256]bool{
+		'!': true, '$': true, '%': true, '&': true, '\'': true, '(': true,
+		')': true, '*': true, '+': true, ',': true, '-': true, '.': true,
+		'0': true, '1': true, '2': true, '3': true, '4': true, '5': true,
+		'6': true, '7': true, '8': true, '9': true, ':': true, ';': true,
+		'=': true, 'A': true, 'B': true, 'C': true, 'D': true, 'E': true,
+		'F': true, 'G': true, 'H': true, 'I': true, 'J': true, 'K': true,
+		'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true,
+		'R': true, 'S': true, 'T': true, 'U': true, 'V': true, 'W': true,
+		'X': true, 'Y': true, 'Z': true, '[': true, ']': true, '_': true,
+		'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true,
+		'g': true, 'h': true, 'i': true, 'j': true, 'k': true, 'l': true,
+		'm': true, 'n': true, 'o': true, 'p': true, 'q': true, 'r': true,
+		's': true, 't': true, 'u': true, 'v': true, 'w': true, 'x': true,
+		'y': true, 'z': true, '~': true,
+	}
+)
+
+// sendableHost reports whether net/http would send a request to host,
+// which validHostHeader refused: a host outside ASCII goes out in its
+// IDNA (punycode) form when it has one that is a valid Host header. It
+// asks net/http itself, by writing a request with that host and nothing
+// else, as to a proxy (where net/http refuses a host it cannot send
+// instead of leaving the Host header empty), so that the answer is the
+// one of the net/http that sends the call. Hosts that need it are rare:
+// the cost of the write is not on the common path.
+func sendableHost(host string) bool {
+	probe := &http.Request{Method: http.MethodGet, URL: &url.URL{Path: "/"}, Host: host}
+	return probe.WriteProxy(io.Discard) == nil
 }
 
 // AddCookie adds the cookie name=value to req, as [http.Request.AddCookie]

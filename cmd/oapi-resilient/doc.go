@@ -396,8 +396,15 @@
 //
 //	go mod edit -require=github.com/resilientgo/resilient@v0.0.0 \
 //	  -replace=github.com/resilientgo/resilient=../resilient \
+//	  -require=github.com/resilientgo/resilient/runtime@v0.0.0 \
+//	  -replace=github.com/resilientgo/resilient/runtime=../resilient/runtime \
 //	  -tool=github.com/resilientgo/resilient/cmd/oapi-resilient
 //	go mod tidy
+//
+// The runtime is a module of its own, and so is each runtime subpackage
+// with heavy dependencies: add a replace alike for each your clients
+// import (runtime/resilientgrpc, runtime/redisfleet, runtime/otelobserver,
+// runtime/oteltrace).
 //
 // and put a directive beside the spec:
 //

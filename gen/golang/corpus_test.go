@@ -15,6 +15,7 @@ import (
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/openapi"
 	"github.com/resilientgo/resilient/gen/resolve"
+	"github.com/resilientgo/resilient/internal/repomod"
 	"github.com/resilientgo/resilient/internal/testtier"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -213,19 +214,11 @@ func packageDir(rel string) string {
 	}, name)
 }
 
-// writeModule writes a module whose go.mod points at the repository, so
-// generated code may import the runtime.
+// writeModule writes a module whose go.mod points at the repository's
+// modules, so generated code may import the runtime.
 func writeModule(t *testing.T, dir, repo string) {
 	t.Helper()
-	gomod := "module corpustest\n\ngo 1.26\n\nrequire github.com/resilientgo/resilient v0.0.0\n\nreplace github.com/resilientgo/resilient => " + repo + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+	if err := repomod.WriteModule(dir, repo, "corpustest", "1.26", ""); err != nil {
 		t.Fatal(err)
 	}
 }

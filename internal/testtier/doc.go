@@ -10,7 +10,7 @@
 // the fault-injection scenarios and the demo's own run. It runs when the
 // environment variable RESILIENT_SLOW is 1 (or true), as .ci/run sets it:
 //
-//	RESILIENT_SLOW=1 go test -race -timeout 30m ./... ./examples/...
+//	RESILIENT_SLOW=1 go test -race -timeout 30m work
 //
 // A slow test opens with one line:
 //

@@ -42,6 +42,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/resilientgo/resilient/internal/repomod"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -313,18 +315,10 @@ func goCmd(ctx context.Context, dir, gocache string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// writeModule makes work a module that requires the repository's module
-// through a replace, with the repository's go.sum.
+// writeModule makes work a module that requires the repository's modules
+// through replace directives, with their go.sum files.
 func writeModule(work, repo string) error {
-	gomod := "module sweep\n\ngo 1.26.0\n\nrequire github.com/resilientgo/resilient v0.0.0\n\nreplace github.com/resilientgo/resilient => " + repo + "\n"
-	if err := os.WriteFile(filepath.Join(work, "go.mod"), []byte(gomod), 0o644); err != nil {
-		return err
-	}
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(work, "go.sum"), sum, 0o644)
+	return repomod.WriteModule(work, repo, "sweep", "1.26.0", "")
 }
 
 // repoRoot finds the repository: the working folder or one above it

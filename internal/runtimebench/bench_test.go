@@ -1,4 +1,4 @@
-package runtime_test
+package runtimebench_test
 
 import (
 	"context"
@@ -31,10 +31,10 @@ import (
 // The success-path overhead of one call through the pipeline, beside its
 // baselines, so that one run compares them:
 //
-//	go test ./runtime -run '^$' -bench 'Call|HTTP' -benchmem -count 6
+//	go test ./internal/runtimebench -run '^$' -bench 'Call|HTTP' -benchmem -count 6
 //
 // Every arm uses the same policy values and the same attempt function.
-// See BENCHMARKS.md for the results and how to read them.
+// See runtime/BENCHMARKS.md for the results and how to read them.
 const (
 	benchTimeout     = time.Second
 	benchBulkhead    = 64
@@ -118,13 +118,31 @@ func benchArms(b *testing.B) []benchArm {
 }
 
 // newFleetCaller is newResilientCaller with the breaker and budget shared
-// through a fleet store (the in-memory one of the fleet tests: nothing of
-// the store is on a call's path, so which store does not matter here).
+// through a fleet store (quietFleet: nothing of the store is on a call's
+// path, so which store does not matter here).
 func newFleetCaller(tb testing.TB) caller {
-	op := benchOperation(tb, runtime.WithFleet(newMemFleet()))
+	op := benchOperation(tb, runtime.WithFleet(quietFleet{}))
 	return func(ctx context.Context, attempt func(context.Context) (int, error)) (int, error) {
 		return runtime.Do(ctx, op, "", attempt)
 	}
+}
+
+// quietFleet is the fleet store of the fleet arm: a fleet whose breaker
+// stays closed with nothing counted against it, and which grants every
+// retry token a replica asks for, the state of a healthy fleet.
+type quietFleet struct{}
+
+// Sync answers a closed breaker and grants all of req's budget request.
+func (quietFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime.FleetReply, error) {
+	if err := ctx.Err(); err != nil {
+		return runtime.FleetReply{}, err
+	}
+	return runtime.FleetReply{State: runtime.BreakerClosed, Granted: req.Budget.Want}, nil
+}
+
+// Watch notifies of nothing: the fleet's state never changes.
+func (quietFleet) Watch(prefix, dependency string, notify func()) (stop func()) {
+	return func() {}
 }
 
 // newResilientCaller returns calls through [runtime.Do] of an idempotent

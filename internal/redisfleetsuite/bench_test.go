@@ -1,4 +1,4 @@
-package redisfleet_test
+package redisfleetsuite_test
 
 import (
 	"context"
@@ -27,7 +27,7 @@ import (
 //
 // Run it with
 //
-//	go test ./runtime/redisfleet -run '^$' -bench FleetCall -benchmem -count 6
+//	go test ./internal/redisfleetsuite -run '^$' -bench FleetCall -benchmem -count 6
 func BenchmarkFleetCall(b *testing.B) {
 	srv := redistest.Start(b)
 	rdb := newClient(srv.Addr())

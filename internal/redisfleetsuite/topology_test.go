@@ -1,4 +1,4 @@
-package redisfleet_test
+package redisfleetsuite_test
 
 import (
 	"context"
