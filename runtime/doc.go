@@ -311,7 +311,7 @@
 // A service runs as many replicas, and each keeps its own breaker and
 // budget: each needs its own minimum calls before opening, and a 10 %
 // budget is 10 % per replica. [WithFleet] shares both with the other
-// replicas through a [FleetStore] (Redis or Valkey: the redisfleet
+// replicas through a [fleetstore.Store] (Redis or Valkey: the redisfleet
 // sub-package), as [Policy.Fleet] configures. Nothing of it is on a
 // call's path: calls count in memory and one goroutine per dependency
 // synchronises in the background, so a successful call costs what it
