@@ -144,8 +144,8 @@
 // by [MaxErrorBody], and its excerpt in [RemoteError.Message] is stripped
 // of control characters. The deadline header can be renamed or turned off
 // per client ([HTTPClient.DeadlineHeader],
-// [HTTPClient.DisableDeadlineHeader]); [DeadlineMiddleware], its inbound
-// half, caps what a caller may ask for at [DefaultMaxDeadline].
+// [HTTPClient.DisableDeadlineHeader]); DeadlineMiddleware of the server
+// package, its inbound half, caps what a caller may ask for.
 //
 // # Timeouts that do not manufacture outages
 //

@@ -19,7 +19,7 @@ import (
 
 // DefaultDeadlineHeader is the request header that carries the remaining
 // time budget of a call, in integer milliseconds, from [DoHTTP] to the
-// server and, on the server, into [DeadlineMiddleware].
+// server and, on the server, into server.DeadlineMiddleware.
 const DefaultDeadlineHeader = "X-Request-Deadline"
 
 // DefaultDeadlineMargin is subtracted from the remaining budget before it

@@ -10,15 +10,22 @@ import (
 )
 
 // TestCoreImports: the core package imports only the standard library,
-// gobreaker, x/time and the header checks of x/net (httpguts, what
-// net/http itself uses to check a request); Redis, OpenTelemetry and grpc
-// live in sub-packages.
+// gobreaker, x/time, the header checks of x/net (httpguts, what net/http
+// itself uses to check a request) and the fleet store's protocol
+// (fleetstore, which imports only the standard library); Redis,
+// OpenTelemetry and grpc live in sub-packages.
 func TestCoreImports(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{"github.com/sony/gobreaker/v2", "golang.org/x/time/", "golang.org/x/net/http/httpguts"}
+	protocol, err := filepath.Glob(filepath.Join("fleetstore", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, protocol...)
+	allowed := []string{"github.com/sony/gobreaker/v2", "golang.org/x/time/", "golang.org/x/net/http/httpguts",
+		"github.com/resilientgo/resilient/runtime/fleetstore"}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue

@@ -32,7 +32,7 @@ type Route struct {
 	// Stream is true for an operation whose answer is streamed (events,
 	// JSON Lines, a download): its deadline header carries the request
 	// context's remaining time, as [DoHTTPStream] sends it, rather than
-	// the attempt's, so that a server's [DeadlineMiddleware] does not cut
+	// the attempt's, so that a server's server.DeadlineMiddleware does not cut
 	// the stream at the attempt timeout.
 	Stream bool
 }

@@ -28,7 +28,7 @@ import (
 //     The body is bound by ctx alone (its deadline, its cancellation), so
 //     a stream may last as long as the caller wants it to. The deadline
 //     header, when sent, carries ctx's remaining time, and is left out
-//     when ctx has no deadline: a server's [DeadlineMiddleware] must not
+//     when ctx has no deadline: a server's server.DeadlineMiddleware must not
 //     cut the stream at the attempt timeout.
 //   - A stream is never retried once it was handed to the caller. The
 //     pipeline retries an idempotent operation only for attempts that

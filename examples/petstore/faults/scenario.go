@@ -8,6 +8,7 @@ import (
 
 	"github.com/resilientgo/resilient/examples/petstore"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 // Op names one operation of the pet store.
@@ -71,7 +72,7 @@ type Plan struct {
 	// Deadline is the deadline each call's context has on entry.
 	Deadline time.Duration
 	// Shed is the store's load shedder.
-	Shed runtime.ShedConfig
+	Shed server.ShedConfig
 	// Value is the scenario's main figure (latency, window), for Inject.
 	Value time.Duration
 	// Window, when positive, is when the fault ends within the phase
@@ -108,8 +109,8 @@ func basePlan(p Policy, phase time.Duration) Plan {
 
 // shedFor sizes the store's shedder at twice the client's bulkhead, without
 // a queue: one resilient client never reaches it, a naive one can.
-func shedFor(p Policy) runtime.ShedConfig {
-	return runtime.ShedConfig{MaxConcurrent: 2 * bulkheadSize(p), MaxQueue: -1}
+func shedFor(p Policy) server.ShedConfig {
+	return server.ShedConfig{MaxConcurrent: 2 * bulkheadSize(p), MaxQueue: -1}
 }
 
 func bulkheadSize(p Policy) int {
@@ -284,7 +285,7 @@ func Scenarios() []Scenario {
 				pl.Value = 5 * p.Latency.P50
 				pl.Window = time.Second
 				pl.Phase = max(phase, pl.Window+2*time.Second)
-				pl.Shed = runtime.ShedConfig{MaxConcurrent: 1 << 16, MaxQueue: -1}
+				pl.Shed = server.ShedConfig{MaxConcurrent: 1 << 16, MaxQueue: -1}
 				pl.Fault = fmt.Sprintf("load-sensitive store (capacity %d in progress, timeout %v, abandoned work noticed after %v); "+
 					"latency +%v for the first %v, then healthy; phase %v",
 					pl.Load.Capacity, pl.Load.Timeout, pl.Load.Notice, pl.Value, pl.Window, pl.Phase)

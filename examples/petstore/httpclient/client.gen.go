@@ -229,7 +229,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for the server's
-// resilient.DeadlineMiddleware; an empty name sends none, for a server
+// server.DeadlineMiddleware; an empty name sends none, for a server
 // that should not learn the caller's budget (a third-party API). The
 // default is given in NewClient's documentation, from the policy's
 // deadlineHeader.
