@@ -364,17 +364,12 @@
 // generates the route table (Routes) and the transport's constructor
 // (NewRouteTransport) beside each client, from the same spec and policy.
 //
-// # Models and bodies
+// # Encoding helpers
 //
-// [Nullable] tells absent, null and set apart; [Date] is a civil date in
-// the "date" format; [SetBody], [File] and [Multipart] make request bodies
-// that the pipeline can replay for a retry when their content allows it,
-// and one-shot (a single attempt) when it does not.
-//
-// # Request paths
-//
-// A generated request builder passes the escaped path it assembles to
-// [CheckPath], which refuses a "." or ".." segment formed by path values
-// with a [*DotSegmentError] (matching [ErrDotSegment]) before anything is
-// sent: servers resolve such segments to another resource.
+// What generated clients call to encode a request and decode an answer
+// (parameters, paths, forms, multipart and replayable bodies, header
+// fields, credentials, nullable models and civil dates) lives in
+// the codec sub-package, which generated code imports as codec; the
+// server side (deadline middleware, load shedding) in the server
+// sub-package; the fleet store's protocol in fleetstore.
 package runtime

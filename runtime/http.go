@@ -10,11 +10,11 @@ import (
 	"net/http/httptrace"
 	"net/textproto"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // DefaultDeadlineHeader is the request header that carries the remaining
@@ -772,32 +772,7 @@ func excerpt(body []byte) string {
 	if !utf8.Valid(body) {
 		return ""
 	}
-	return printable(string(body))
-}
-
-// printable returns s without control characters (C0, DEL, C1) and
-// formatting characters (bidirectional overrides, zero-width ones); a tab
-// becomes a space.
-func printable(s string) string {
-	clean := true
-	for _, r := range s {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t':
-			return ' '
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-			return -1
-		}
-		return r
-	}, s)
+	return httptext.Printable(string(body))
 }
 
 // DefaultConnectTimeout is the dial timeout of [NewTransport] when none is

@@ -6,6 +6,8 @@ import (
 	"net/http"
 
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // checkRequest reports what net/http would refuse in req before sending
@@ -69,30 +71,11 @@ func checkHeader(what string, h http.Header) error {
 		if bad != nil && name > badName {
 			continue
 		}
-		if err := checkField(what, name, values); err != nil {
+		if err := httptext.CheckField(what, name, values); err != nil {
 			bad, badName = err, name
 		}
 	}
 	return bad
-}
-
-// checkField checks one header field as net/http does.
-func checkField(what, name string, values []string) error {
-	if !httpguts.ValidHeaderFieldName(name) {
-		return fmt.Errorf("%s name %q is not an HTTP token", what, name)
-	}
-	for _, v := range values {
-		if httpguts.ValidHeaderFieldValue(v) {
-			continue
-		}
-		for i := 0; i < len(v); i++ {
-			if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
-				return fmt.Errorf("%s %q: its value has the control byte %#02x at %d, which net/http refuses; remove CR, LF and other control characters", what, name, c, i)
-			}
-		}
-		return fmt.Errorf("%s %q: its value is not a valid header value", what, name)
-	}
-	return nil
 }
 
 // validToken reports whether s is an HTTP token (RFC 9110 §5.6.2).
@@ -106,35 +89,4 @@ func validToken(s string) bool {
 		}
 	}
 	return true
-}
-
-// AddCookie adds the cookie name=value to req, as [http.Request.AddCookie]
-// does, but refuses a name or value that net/http would change: where
-// AddCookie drops the bytes of a value that a cookie cannot carry (control
-// characters, '"', ';', '\\', bytes outside ASCII) and sends the rest,
-// this returns an error and leaves req alone. Generated clients set their
-// cookie parameters with it, and return the error as an invalid request.
-func AddCookie(req *http.Request, name, value string) error {
-	c := &http.Cookie{Name: name, Value: value}
-	if err := c.Valid(); err != nil {
-		// Cookie.Valid's message names neither the cookie nor the byte.
-		if !validToken(name) {
-			return fmt.Errorf("cookie name %q is not an HTTP token", name)
-		}
-		for i := 0; i < len(value); i++ {
-			if b := value[i]; !validCookieValueByte(b) {
-				return fmt.Errorf("cookie %q: its value has the byte %#02x at %d, which a cookie cannot carry; encode the value (for example with url.QueryEscape)", name, b, i)
-			}
-		}
-		return fmt.Errorf("cookie %q: %w", name, err)
-	}
-	req.AddCookie(c)
-	return nil
-}
-
-// validCookieValueByte reports whether b may appear in a cookie value as
-// net/http sends it (RFC 6265 cookie-octet, plus space and comma, which it
-// quotes).
-func validCookieValueByte(b byte) bool {
-	return 0x20 <= b && b < 0x7f && b != '"' && b != ';' && b != '\\'
 }

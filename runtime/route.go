@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // Route is one entry of a route table: the method and path template of an
@@ -226,7 +228,7 @@ type UnmatchedRouteError struct {
 
 // Error describes the failure and the fix.
 func (e *UnmatchedRouteError) Error() string {
-	return "resilient: route transport: no operation of the route table matches " + printable(e.Method) + " " + printable(e.Path) +
+	return "resilient: route transport: no operation of the route table matches " + httptext.Printable(e.Method) + " " + httptext.Printable(e.Path) +
 		"; regenerate the route table from the spec the client was made from, or set RouteOptions.Unmatched to PassUnmatched to send such requests without a pipeline"
 }
 

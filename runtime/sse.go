@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // Event is one server-sent event (a text/event-stream item) whose data
@@ -214,9 +216,9 @@ type EventDecodeError struct {
 
 // Error describes the failure.
 func (e *EventDecodeError) Error() string {
-	msg := "event " + printable(e.Type)
+	msg := "event " + httptext.Printable(e.Type)
 	if e.ID != "" {
-		msg += " (id " + printable(e.ID) + ")"
+		msg += " (id " + httptext.Printable(e.ID) + ")"
 	}
 	return msg + ": decoding its data: " + e.Err.Error()
 }

@@ -62,19 +62,6 @@ func FuzzJSONSeqReader(f *testing.F) {
 	})
 }
 
-// FuzzParseDate: a date parses only when it prints back the same.
-func FuzzParseDate(f *testing.F) {
-	for _, s := range []string{"2026-12-01", "2024-02-29", "2026-02-29", "0000-00-00", "99999-1-1"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		d, err := ParseDate(s)
-		if err == nil && d.String() != s {
-			t.Fatalf("ParseDate(%q) = %v, which prints differently", s, d)
-		}
-	})
-}
-
 // FuzzRouteTemplate: any template is accepted or refused with an error,
 // and an accepted one matches a path built from it.
 func FuzzRouteTemplate(f *testing.F) {

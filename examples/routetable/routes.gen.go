@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -699,7 +700,7 @@ func (c *Client) DeletePet(ctx context.Context, id string, opts ...resilient.Cal
 // requestDeletePet builds the request of DeletePet.
 func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -731,7 +732,7 @@ func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOp
 // requestGetPet builds the request of GetPet.
 func (c *Client) requestGetPet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -813,7 +814,7 @@ func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...
 // requestUpdatePet builds the request of UpdatePet.
 func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -853,7 +854,7 @@ func (c *Client) AdoptPet(ctx context.Context, id string, opts ...resilient.Call
 // requestAdoptPet builds the request of AdoptPet.
 func (c *Client) requestAdoptPet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id) + "/adopt"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

@@ -17,14 +17,20 @@ import (
 
 // runtimePath is the import path of the runtime package; generated code
 // imports it under the fixed name runtimeAlias, since its own name,
-// "runtime", is the standard library's.
+// "runtime", is the standard library's. codecPath is its codec
+// sub-package, imported as codec.
 const (
 	runtimePath  = "github.com/resilientgo/resilient/runtime"
 	runtimeAlias = "resilient"
+	codecPath    = "github.com/resilientgo/resilient/runtime/codec"
+	codecName    = "codec"
 )
 
 // rt refers to a name of the runtime package.
 func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
+
+// cd refers to a name of the codec package.
+func cd(name string) *jen.Statement { return jen.Qual(codecPath, name) }
 
 // ClientOptions tunes [EmitClient]. The zero value is ready to use.
 type ClientOptions struct {
@@ -133,6 +139,7 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 		return list.Warnings(), list.Err()
 	}
 	f.ImportAlias(runtimePath, runtimeAlias)
+	f.ImportName(codecPath, codecName)
 	EmitVersionCheck(f)
 	emitClientType(f, v)
 	EmitOptions(f, clientOptions(v.fleet, v.schemes))

@@ -131,7 +131,7 @@ func (d *deepForm) value(t *ir.TypeRef, x *jen.Statement, ptr bool, key formKey,
 		}
 	}
 	// A union or a free-form value (json.RawMessage): its JSON text.
-	call := rt("AddFormJSON").Call(jen.Id("form"), key.code(), x)
+	call := cd("AddFormJSON").Call(jen.Id("form"), key.code(), x)
 	return []jen.Code{jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(ret(jen.Err()))}
 }
 

@@ -121,5 +121,5 @@ func (m *models) partHeaderArg(st *ir.Type, property string) *jen.Statement {
 	if len(args) == 0 {
 		return jen.Nil()
 	}
-	return rt("PartHeader").Call(args...)
+	return cd("PartHeader").Call(args...)
 }

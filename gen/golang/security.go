@@ -95,22 +95,22 @@ func schemeOption(v *schemeView) ClientOption {
 	case ir.SchemeBearer:
 		arg, what, typ = "token", "HTTP bearer", str
 		how = "token is called on every attempt, retries included, for the token sent as \"Authorization: Bearer <token>\""
-		editor = rt("BearerToken").Call(jen.Id(arg))
+		editor = cd("BearerToken").Call(jen.Id(arg))
 	case ir.SchemeBasic:
 		arg, what = "userPass", "HTTP basic"
 		typ = ctxFunc(jen.Id("user"), jen.Id("pass").String(), jen.Err().Error())
 		how = "userPass is called on every attempt, retries included, for the user and password sent in the Authorization header"
-		editor = rt("BasicAuth").Call(jen.Id(arg))
+		editor = cd("BasicAuth").Call(jen.Id(arg))
 	case ir.SchemeHTTPOther:
 		arg, what, typ = "value", "HTTP "+sanitizeLine(s.HTTPScheme), str
 		how = "value is called on every attempt, retries included, for the whole Authorization header value, scheme included"
-		editor = rt("AuthorizationHeader").Call(jen.Id(arg))
+		editor = cd("AuthorizationHeader").Call(jen.Id(arg))
 	case ir.SchemeAPIKey:
 		arg, typ = "key", str
 		fn := map[ir.In]string{ir.InHeader: "APIKeyHeader", ir.InQuery: "APIKeyQuery", ir.InCookie: "APIKeyCookie"}[s.In]
 		what = "API key in the " + s.In.String() + " " + strconv.Quote(sanitizeLine(s.ParamName))
 		how = "key is called on every attempt, retries included, for the key sent"
-		editor = rt(fn).Call(jen.Lit(s.ParamName), jen.Id(arg))
+		editor = cd(fn).Call(jen.Lit(s.ParamName), jen.Id(arg))
 	case ir.SchemeOAuth2, ir.SchemeOpenIDConnect:
 		arg, typ = "ts", jen.Qual(oauth2Path, "TokenSource")
 		what = "OAuth 2.0"
@@ -120,7 +120,7 @@ func schemeOption(v *schemeView) ClientOption {
 		how = "ts.Token is called on every attempt, retries included (an oauth2.ReuseTokenSource refreshes the token only when it expires), for the access token sent as \"Authorization: Bearer <token>\""
 		// The token's own type is not sent: servers expect "Bearer",
 		// whatever case the token endpoint wrote it in.
-		editor = rt("BearerToken").Call(jen.Func().Params(jen.Qual("context", "Context")).Params(jen.String(), jen.Error()).Block(
+		editor = cd("BearerToken").Call(jen.Func().Params(jen.Qual("context", "Context")).Params(jen.String(), jen.Error()).Block(
 			jen.List(jen.Id("t"), jen.Err()).Op(":=").Id(arg).Dot("Token").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
 			jen.Return(jen.Id("t").Dot("AccessToken"), jen.Nil()),

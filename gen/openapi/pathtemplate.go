@@ -10,7 +10,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/policyspec/diag"
-	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 )
 
 // Rules of path templates. Every literal piece of a template is sent
@@ -96,8 +96,8 @@ func (b *builder) checkPathTemplate(path string) {
 			fmt.Sprintf("path template %q carries query variables; the client sends the path %q and the query %q, each <name> the value of the parameter of that name, whatever its in:, escaped as a query value", path, rawPath, strings.Join(sentQuery, "&")),
 			"declare the variables as parameters with in: query, and remove the query from the path")
 	}
-	var dot *runtime.DotSegmentError
-	if errors.As(runtime.CheckPath(templateLiteral(rawPath)), &dot) {
+	var dot *codec.DotSegmentError
+	if errors.As(codec.CheckPath(templateLiteral(rawPath)), &dot) {
 		b.diags.Errorf(loc, rulePathDot,
 			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
 			"remove the segment, or write the path it resolves to")

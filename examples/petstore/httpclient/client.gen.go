@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/redis/go-redis/v9"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
 	"log/slog"
 	"net/http"
@@ -723,7 +724,7 @@ func (c *Client) DeletePet(ctx context.Context, id string, opts ...resilient.Cal
 // requestDeletePet builds the request of DeletePet.
 func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -755,7 +756,7 @@ func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOp
 // requestGetPet builds the request of GetPet.
 func (c *Client) requestGetPet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -837,7 +838,7 @@ func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...
 // requestUpdatePet builds the request of UpdatePet.
 func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -877,7 +878,7 @@ func (c *Client) AdoptPet(ctx context.Context, id string, opts ...resilient.Call
 // requestAdoptPet builds the request of AdoptPet.
 func (c *Client) requestAdoptPet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id) + "/adopt"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

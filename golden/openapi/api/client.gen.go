@@ -10,6 +10,7 @@ import (
 	"fmt"
 	uuid "github.com/google/uuid"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	oauth2 "golang.org/x/oauth2"
 	"io"
 	"log/slog"
@@ -38,7 +39,7 @@ type CreateSubscriptionRequest struct {
 	// The billing address, or "" to clear it.
 	Address *CreateSubscriptionRequestAddress `json:"address,omitempty"`
 	Trial   *CreateSubscriptionRequestTrial   `json:"trial,omitempty"`
-	Note    resilient.Nullable[string]        `json:"note,omitzero"`
+	Note    codec.Nullable[string]            `json:"note,omitzero"`
 }
 
 // CreateSubscriptionRequestAddress holds one of the alternatives (anyOf) of the schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/address).
@@ -146,18 +147,18 @@ type CreateSubscriptionResponse struct {
 
 // Job models the object schema (#/components/schemas/Job).
 type Job struct {
-	ID        uuid.UUID       `json:"id"`
-	Name      string          `json:"name"`
-	Due       *resilient.Date `json:"due,omitempty"`
-	CreatedAt time.Time       `json:"created_at"`
+	ID        uuid.UUID   `json:"id"`
+	Name      string      `json:"name"`
+	Due       *codec.Date `json:"due,omitempty"`
+	CreatedAt time.Time   `json:"created_at"`
 	// Absent, null (cleared) or a text.
-	Note resilient.Nullable[string] `json:"note,omitzero"`
+	Note codec.Nullable[string] `json:"note,omitzero"`
 	// Required, null when nobody owns the job.
-	Owner    *string                   `json:"owner"`
-	Priority resilient.Nullable[int32] `json:"priority,omitzero"`
-	Size     *int64                    `json:"size,omitempty"`
-	Attempts *uint32                   `json:"attempts,omitempty"`
-	Checksum []byte                    `json:"checksum,omitempty"`
+	Owner    *string               `json:"owner"`
+	Priority codec.Nullable[int32] `json:"priority,omitzero"`
+	Size     *int64                `json:"size,omitempty"`
+	Attempts *uint32               `json:"attempts,omitempty"`
+	Checksum []byte                `json:"checksum,omitempty"`
 }
 
 // JobEvent models the object schema (#/components/schemas/JobEvent).
@@ -174,8 +175,8 @@ type LogLine struct {
 
 // NewJob models the object schema (#/components/schemas/NewJob).
 type NewJob struct {
-	Name string          `json:"name"`
-	Due  *resilient.Date `json:"due,omitempty"`
+	Name string      `json:"name"`
+	Due  *codec.Date `json:"due,omitempty"`
 }
 
 // Problem models the object schema (#/components/schemas/Problem).
@@ -226,11 +227,11 @@ const (
 
 // Upload models the object schema (#/components/schemas/Upload).
 type Upload struct {
-	File      resilient.File `json:"file"`
-	Thumbnail resilient.File `json:"thumbnail,omitempty"`
-	Note      *string        `json:"note,omitempty"`
-	Labels    []string       `json:"labels,omitempty"`
-	Meta      *UploadMeta    `json:"meta,omitempty"`
+	File      codec.File  `json:"file"`
+	Thumbnail codec.File  `json:"thumbnail,omitempty"`
+	Note      *string     `json:"note,omitempty"`
+	Labels    []string    `json:"labels,omitempty"`
+	Meta      *UploadMeta `json:"meta,omitempty"`
 	// FileXChecksum is the X-Checksum header of the file part, sent when not empty.
 	//
 	// The file's SHA-256, in hexadecimal.
@@ -376,7 +377,7 @@ func WithAPIKey(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKey = nil
 		if key != nil {
-			o.credAPIKey = resilient.APIKeyHeader("X-API-Key", key)
+			o.credAPIKey = codec.APIKeyHeader("X-API-Key", key)
 		}
 	})
 }
@@ -393,7 +394,7 @@ func WithAPIKeyAppID(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKeyAppID = nil
 		if key != nil {
-			o.credAPIKeyAppID = resilient.APIKeyQuery("app_id", key)
+			o.credAPIKeyAppID = codec.APIKeyQuery("app_id", key)
 		}
 	})
 }
@@ -411,7 +412,7 @@ func WithBasicAuth(userPass func(ctx context.Context) (user, pass string, err er
 	return optionFunc(func(o *clientOptions) {
 		o.credBasicAuth = nil
 		if userPass != nil {
-			o.credBasicAuth = resilient.BasicAuth(userPass)
+			o.credBasicAuth = codec.BasicAuth(userPass)
 		}
 	})
 }
@@ -429,7 +430,7 @@ func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credBearerToken = nil
 		if token != nil {
-			o.credBearerToken = resilient.BearerToken(token)
+			o.credBearerToken = codec.BearerToken(token)
 		}
 	})
 }
@@ -448,7 +449,7 @@ func WithOAuth2(ts oauth2.TokenSource) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credOAuth2 = nil
 		if ts != nil {
-			o.credOAuth2 = resilient.BearerToken(func(context.Context) (string, error) {
+			o.credOAuth2 = codec.BearerToken(func(context.Context) (string, error) {
 				t, err := ts.Token()
 				if err != nil {
 					return "", err
@@ -473,7 +474,7 @@ func WithOpenIDConnect(ts oauth2.TokenSource) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credOpenIDConnect = nil
 		if ts != nil {
-			o.credOpenIDConnect = resilient.BearerToken(func(context.Context) (string, error) {
+			o.credOpenIDConnect = codec.BearerToken(func(context.Context) (string, error) {
 				t, err := ts.Token()
 				if err != nil {
 					return "", err
@@ -496,7 +497,7 @@ func WithAPIKeySession(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKeySession = nil
 		if key != nil {
-			o.credAPIKeySession = resilient.APIKeyCookie("SESSION", key)
+			o.credAPIKeySession = codec.APIKeyCookie("SESSION", key)
 		}
 	})
 }
@@ -1201,7 +1202,7 @@ type CreateJobResult struct {
 // its documented headers.
 func decodeCreateJobResult(resp *http.Response) (*CreateJobResult, error) {
 	r := &CreateJobResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	var err error
 	switch resp.StatusCode {
 	case http.StatusCreated:
@@ -1371,14 +1372,14 @@ type GetJobResult struct {
 // its documented headers.
 func decodeGetJobResult(resp *http.Response) (*GetJobResult, error) {
 	r := &GetJobResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	var err error
 	switch resp.StatusCode {
 	case http.StatusOK:
 		err = decodeInto(resp, &r.OK)
 		r.ETag = h.Text("ETag", false)
-		r.XExpires = resilient.DecodeHeader(&h, "X-Expires", false, resilient.ParseDateTime)
-		r.XRateLimitRemaining = resilient.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
+		r.XExpires = codec.DecodeHeader(&h, "X-Expires", false, codec.ParseDateTime)
+		r.XRateLimitRemaining = codec.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
 	case http.StatusNotModified:
 		r.ETag = h.Text("ETag", false)
 	}
@@ -1514,7 +1515,7 @@ type GetArtifactResult struct {
 // GetArtifact; the caller sets the stream.
 func decodeGetArtifactResult(resp *http.Response) (*GetArtifactResult, error) {
 	r := &GetArtifactResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	switch resp.StatusCode {
 	case http.StatusOK:
 		r.ETag = h.Text("ETag", false)
@@ -1554,7 +1555,7 @@ func (c *Client) requestPutArtifact(ctx context.Context, id uuid.UUID, body io.R
 	if err != nil {
 		return nil, err
 	}
-	if err := resilient.SetBody(req, body); err != nil {
+	if err := codec.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")
@@ -1589,8 +1590,8 @@ func (c *Client) AddAttachment(ctx context.Context, id uuid.UUID, body Upload, o
 // requestAddAttachment builds the request of AddAttachment.
 func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Upload) (*http.Request, error) {
 	u := c.baseURL + "/jobs/" + url.PathEscape(id.String()) + "/attachments"
-	m := resilient.NewMultipart()
-	m.File("file", body.File, "image/png", resilient.PartHeader("X-Checksum", body.FileXChecksum))
+	m := codec.NewMultipart()
+	m.File("file", body.File, "image/png", codec.PartHeader("X-Checksum", body.FileXChecksum))
 	if body.Thumbnail.Body != nil {
 		m.File("thumbnail", body.Thumbnail, "", nil)
 	}
@@ -1688,10 +1689,10 @@ type WatchJobResult struct {
 // WatchJob; the caller sets the stream.
 func decodeWatchJobResult(resp *http.Response) (*WatchJobResult, error) {
 	r := &WatchJobResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	switch resp.StatusCode {
 	case http.StatusOK:
-		r.XRateLimitRemaining = resilient.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
+		r.XRateLimitRemaining = codec.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
 	}
 	return r, h.Err()
 }
@@ -1769,10 +1770,10 @@ type TailLogResult struct {
 // TailLog; the caller sets the stream.
 func decodeTailLogResult(resp *http.Response) (*TailLogResult, error) {
 	r := &TailLogResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	switch resp.StatusCode {
 	case http.StatusOK:
-		r.XLogStart = resilient.DecodeHeader(&h, "X-Log-Start", true, resilient.ParseInt64)
+		r.XLogStart = codec.DecodeHeader(&h, "X-Log-Start", true, codec.ParseInt64)
 	}
 	return r, h.Err()
 }
@@ -1815,7 +1816,7 @@ func (c *Client) requestCreateSubscription(ctx context.Context, body CreateSubsc
 		form.Add("metadata["+k+"]", body.Metadata[k])
 	}
 	if body.Address != nil {
-		if err := resilient.AddFormJSON(form, "address", body.Address); err != nil {
+		if err := codec.AddFormJSON(form, "address", body.Address); err != nil {
 			return nil, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	oauth2 "golang.org/x/oauth2"
 	"log/slog"
 	"net/http"
@@ -151,7 +152,7 @@ func WithAPIKey(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKey = nil
 		if key != nil {
-			o.credAPIKey = resilient.APIKeyHeader("X-API-Key", key)
+			o.credAPIKey = codec.APIKeyHeader("X-API-Key", key)
 		}
 	})
 }
@@ -168,7 +169,7 @@ func WithAPIKeyAppID(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKeyAppID = nil
 		if key != nil {
-			o.credAPIKeyAppID = resilient.APIKeyQuery("app_id", key)
+			o.credAPIKeyAppID = codec.APIKeyQuery("app_id", key)
 		}
 	})
 }
@@ -186,7 +187,7 @@ func WithBasicAuth(userPass func(ctx context.Context) (user, pass string, err er
 	return optionFunc(func(o *clientOptions) {
 		o.credBasicAuth = nil
 		if userPass != nil {
-			o.credBasicAuth = resilient.BasicAuth(userPass)
+			o.credBasicAuth = codec.BasicAuth(userPass)
 		}
 	})
 }
@@ -204,7 +205,7 @@ func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credBearerToken = nil
 		if token != nil {
-			o.credBearerToken = resilient.BearerToken(token)
+			o.credBearerToken = codec.BearerToken(token)
 		}
 	})
 }
@@ -223,7 +224,7 @@ func WithOAuth2(ts oauth2.TokenSource) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credOAuth2 = nil
 		if ts != nil {
-			o.credOAuth2 = resilient.BearerToken(func(context.Context) (string, error) {
+			o.credOAuth2 = codec.BearerToken(func(context.Context) (string, error) {
 				t, err := ts.Token()
 				if err != nil {
 					return "", err
@@ -248,7 +249,7 @@ func WithOpenIDConnect(ts oauth2.TokenSource) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credOpenIDConnect = nil
 		if ts != nil {
-			o.credOpenIDConnect = resilient.BearerToken(func(context.Context) (string, error) {
+			o.credOpenIDConnect = codec.BearerToken(func(context.Context) (string, error) {
 				t, err := ts.Token()
 				if err != nil {
 					return "", err
@@ -271,7 +272,7 @@ func WithAPIKeySession(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKeySession = nil
 		if key != nil {
-			o.credAPIKeySession = resilient.APIKeyCookie("SESSION", key)
+			o.credAPIKeySession = codec.APIKeyCookie("SESSION", key)
 		}
 	})
 }
@@ -862,7 +863,7 @@ func (c *Client) GetSecret(ctx context.Context, name string, opts ...resilient.C
 // requestGetSecret builds the request of GetSecret.
 func (c *Client) requestGetSecret(ctx context.Context, name string) (*http.Request, error) {
 	u := "/secrets/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -897,7 +898,7 @@ func (c *Client) PutSecret(ctx context.Context, name string, body Secret, opts .
 // requestPutSecret builds the request of PutSecret.
 func (c *Client) requestPutSecret(ctx context.Context, name string, body Secret) (*http.Request, error) {
 	u := "/secrets/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

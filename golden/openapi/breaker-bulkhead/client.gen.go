@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -485,7 +486,7 @@ func (c *Client) GetBalance(ctx context.Context, id string, opts ...resilient.Ca
 // requestGetBalance builds the request of GetBalance.
 func (c *Client) requestGetBalance(ctx context.Context, id string) (*http.Request, error) {
 	u := "/accounts/" + url.PathEscape(id) + "/balance"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -513,7 +514,7 @@ func (c *Client) Transfer(ctx context.Context, id string, opts ...resilient.Call
 // requestTransfer builds the request of Transfer.
 func (c *Client) requestTransfer(ctx context.Context, id string) (*http.Request, error) {
 	u := "/accounts/" + url.PathEscape(id) + "/transfers"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

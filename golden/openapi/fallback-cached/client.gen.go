@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -154,7 +155,7 @@ func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credBearerToken = nil
 		if token != nil {
-			o.credBearerToken = resilient.BearerToken(token)
+			o.credBearerToken = codec.BearerToken(token)
 		}
 	})
 }
@@ -551,7 +552,7 @@ func (c *Client) GetCatalogItem(ctx context.Context, sku string, opts ...resilie
 // requestGetCatalogItem builds the request of GetCatalogItem.
 func (c *Client) requestGetCatalogItem(ctx context.Context, sku string) (*http.Request, error) {
 	u := "/catalog/" + url.PathEscape(sku)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -579,7 +580,7 @@ func (c *Client) GetProfile(ctx context.Context, id string, opts ...resilient.Ca
 // requestGetProfile builds the request of GetProfile.
 func (c *Client) requestGetProfile(ctx context.Context, id string) (*http.Request, error) {
 	u := "/profiles/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -607,7 +608,7 @@ func (c *Client) PutProfile(ctx context.Context, id string, body PutProfileReque
 // requestPutProfile builds the request of PutProfile.
 func (c *Client) requestPutProfile(ctx context.Context, id string, body PutProfileRequest) (*http.Request, error) {
 	u := "/profiles/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

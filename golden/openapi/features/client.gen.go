@@ -11,6 +11,7 @@ import (
 	"fmt"
 	uuid "github.com/google/uuid"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"io"
 	"log/slog"
 	"net/http"
@@ -162,21 +163,21 @@ type Node struct {
 //
 // A pet. Comments like */ cannot end the doc comment.
 type Pet struct {
-	ID        int64                      `json:"id"`
-	Name      string                     `json:"name"`
-	Kind      Kind                       `json:"kind"`
-	Born      *resilient.Date            `json:"born,omitempty"`
-	UpdatedAt *time.Time                 `json:"updated_at,omitempty"`
-	Photo     []byte                     `json:"photo,omitempty"`
-	Weight    *float32                   `json:"weight,omitempty"`
-	Nickname  resilient.Nullable[string] `json:"nickname,omitzero"`
-	Tags      []string                   `json:"tags,omitempty"`
-	Labels    map[string]string          `json:"labels,omitempty"`
-	Owner     *PetOwner                  `json:"owner,omitempty"`
-	Parent    *Pet                       `json:"parent,omitempty"`
-	Status    *PetStatus                 `json:"status,omitempty"`
-	Level     *PetLevel                  `json:"level,omitempty"`
-	Extra     json.RawMessage            `json:"extra,omitempty"`
+	ID        int64                  `json:"id"`
+	Name      string                 `json:"name"`
+	Kind      Kind                   `json:"kind"`
+	Born      *codec.Date            `json:"born,omitempty"`
+	UpdatedAt *time.Time             `json:"updated_at,omitempty"`
+	Photo     []byte                 `json:"photo,omitempty"`
+	Weight    *float32               `json:"weight,omitempty"`
+	Nickname  codec.Nullable[string] `json:"nickname,omitzero"`
+	Tags      []string               `json:"tags,omitempty"`
+	Labels    map[string]string      `json:"labels,omitempty"`
+	Owner     *PetOwner              `json:"owner,omitempty"`
+	Parent    *Pet                   `json:"parent,omitempty"`
+	Status    *PetStatus             `json:"status,omitempty"`
+	Level     *PetLevel              `json:"level,omitempty"`
+	Extra     json.RawMessage        `json:"extra,omitempty"`
 }
 
 // PetLevel enumerates the values of the schema (#/components/schemas/Pet/properties/level).
@@ -868,7 +869,7 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 		req.Header.Set("X-Request-ID", (*params.XRequestID).String())
 	}
 	if params.Session != nil {
-		if err := resilient.AddCookie(req, "session", *params.Session); err != nil {
+		if err := codec.AddCookie(req, "session", *params.Session); err != nil {
 			return nil, err
 		}
 	}
@@ -1070,7 +1071,7 @@ func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Rea
 	if err != nil {
 		return nil, err
 	}
-	if err := resilient.SetBody(req, body); err != nil {
+	if err := codec.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")

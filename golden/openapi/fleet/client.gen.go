@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/redis/go-redis/v9"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
 	"log/slog"
 	"net/http"
@@ -485,7 +486,7 @@ func (c *Client) GetStock(ctx context.Context, sku string, opts ...resilient.Cal
 // requestGetStock builds the request of GetStock.
 func (c *Client) requestGetStock(ctx context.Context, sku string) (*http.Request, error) {
 	u := "/stock/" + url.PathEscape(sku)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

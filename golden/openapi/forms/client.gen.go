@@ -10,6 +10,7 @@ import (
 	"fmt"
 	uuid "github.com/google/uuid"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -22,27 +23,27 @@ import (
 
 // Node models the object schema (#/components/schemas/Node).
 type Node struct {
-	Name     *string                    `json:"name,omitempty"`
-	Children []*Node                    `json:"children,omitempty"`
-	Attrs    map[string]*string         `json:"attrs,omitempty"`
-	Note     resilient.Nullable[string] `json:"note,omitzero"`
+	Name     *string                `json:"name,omitempty"`
+	Children []*Node                `json:"children,omitempty"`
+	Attrs    map[string]*string     `json:"attrs,omitempty"`
+	Note     codec.Nullable[string] `json:"note,omitzero"`
 }
 
 // PostARequest models the object schema (#/paths/~1a~1{v}/post/requestBody/content/application~1x-www-form-urlencoded/schema).
 type PostARequest struct {
-	Raw       []byte                   `json:"raw,omitempty"`
-	Blob      []byte                   `json:"blob,omitempty"`
-	Free      json.RawMessage          `json:"free,omitempty"`
-	Grid      [][][]int                `json:"grid,omitempty"`
-	Tree      resilient.Nullable[Node] `json:"tree,omitzero"`
-	Deep      map[string][]*Node       `json:"deep,omitempty"`
-	Flat      *PostARequestFlat        `json:"flat,omitempty"`
-	Nullables []*string                `json:"nullables,omitempty"`
-	Maybe     resilient.Nullable[Node] `json:"maybe,omitzero"`
-	When      *time.Time               `json:"when,omitempty"`
-	ID        *uuid.UUID               `json:"id,omitempty"`
-	Kind      *PostARequestKind        `json:"kind,omitempty"`
-	Pick      *PostARequestPick        `json:"pick,omitempty"`
+	Raw       []byte               `json:"raw,omitempty"`
+	Blob      []byte               `json:"blob,omitempty"`
+	Free      json.RawMessage      `json:"free,omitempty"`
+	Grid      [][][]int            `json:"grid,omitempty"`
+	Tree      codec.Nullable[Node] `json:"tree,omitzero"`
+	Deep      map[string][]*Node   `json:"deep,omitempty"`
+	Flat      *PostARequestFlat    `json:"flat,omitempty"`
+	Nullables []*string            `json:"nullables,omitempty"`
+	Maybe     codec.Nullable[Node] `json:"maybe,omitzero"`
+	When      *time.Time           `json:"when,omitempty"`
+	ID        *uuid.UUID           `json:"id,omitempty"`
+	Kind      *PostARequestKind    `json:"kind,omitempty"`
+	Pick      *PostARequestPick    `json:"pick,omitempty"`
 }
 
 // PostARequestFlat models the object schema (#/paths/~1a~1{v}/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/flat).
@@ -578,7 +579,7 @@ type PostAParams struct {
 // requestPostA builds the request of PostA.
 func (c *Client) requestPostA(ctx context.Context, vParam string, params *PostAParams, body PostARequest) (*http.Request, error) {
 	u := "/a/" + url.PathEscape(vParam)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -599,7 +600,7 @@ func (c *Client) requestPostA(ctx context.Context, vParam string, params *PostAP
 		form.Set("blob", base64.StdEncoding.EncodeToString(body.Blob))
 	}
 	if len(body.Free) > 0 {
-		if err := resilient.AddFormJSON(form, "free", body.Free); err != nil {
+		if err := codec.AddFormJSON(form, "free", body.Free); err != nil {
 			return nil, err
 		}
 	}
@@ -662,7 +663,7 @@ func (c *Client) requestPostA(ctx context.Context, vParam string, params *PostAP
 		form.Set("kind", strconv.Itoa(int(*body.Kind)))
 	}
 	if body.Pick != nil {
-		if err := resilient.AddFormJSON(form, "pick", body.Pick); err != nil {
+		if err := codec.AddFormJSON(form, "pick", body.Pick); err != nil {
 			return nil, err
 		}
 	}

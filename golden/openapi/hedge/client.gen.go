@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -510,7 +511,7 @@ func (c *Client) GetProduct(ctx context.Context, id string, opts ...resilient.Ca
 // requestGetProduct builds the request of GetProduct.
 func (c *Client) requestGetProduct(ctx context.Context, id string) (*http.Request, error) {
 	u := "/products/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -668,7 +669,7 @@ type GetNoteParams struct {
 // requestGetNote builds the request of GetNote.
 func (c *Client) requestGetNote(ctx context.Context, name string, params *GetNoteParams) (*http.Request, error) {
 	u := "/notes%00/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

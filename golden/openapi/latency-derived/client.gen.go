@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -486,7 +487,7 @@ func (c *Client) GetPrice(ctx context.Context, sku string, opts ...resilient.Cal
 // requestGetPrice builds the request of GetPrice.
 func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request, error) {
 	u := "/prices/" + url.PathEscape(sku)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -783,7 +784,7 @@ func (c *Client) GetDotted(ctx context.Context, a string, opts ...resilient.Call
 // requestGetDotted builds the request of GetDotted.
 func (c *Client) requestGetDotted(ctx context.Context, a string) (*http.Request, error) {
 	u := "/dotted/%2E" + url.PathEscape(a)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -810,7 +811,7 @@ func (c *Client) DeleteHalfFile(ctx context.Context, name string, opts ...resili
 // requestDeleteHalfFile builds the request of DeleteHalfFile.
 func (c *Client) requestDeleteHalfFile(ctx context.Context, name string) (*http.Request, error) {
 	u := "/files/50%25/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -837,7 +838,7 @@ func (c *Client) DeleteOddFile(ctx context.Context, name string, opts ...resilie
 // requestDeleteOddFile builds the request of DeleteOddFile.
 func (c *Client) requestDeleteOddFile(ctx context.Context, name string) (*http.Request, error) {
 	u := "/files/a%20b%7Cc%5Ed/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -864,7 +865,7 @@ func (c *Client) DeleteCafeFile(ctx context.Context, name string, opts ...resili
 // requestDeleteCafeFile builds the request of DeleteCafeFile.
 func (c *Client) requestDeleteCafeFile(ctx context.Context, name string) (*http.Request, error) {
 	u := "/files/caf%C3%A9/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -891,7 +892,7 @@ func (c *Client) GetLabel(ctx context.Context, name string, opts ...resilient.Ca
 // requestGetLabel builds the request of GetLabel.
 func (c *Client) requestGetLabel(ctx context.Context, name string) (*http.Request, error) {
 	u := "/label/" + "." + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -922,7 +923,7 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 		seg0[i] = url.PathEscape(v)
 	}
 	u := "/labels/" + "." + strings.Join(seg0, ".")
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -953,7 +954,7 @@ func (c *Client) requestGetList(ctx context.Context, ids []string) (*http.Reques
 		seg0[i] = url.PathEscape(v)
 	}
 	u := "/lists/" + strings.Join(seg0, ",")
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -980,7 +981,7 @@ func (c *Client) GetMatrix(ctx context.Context, name string, opts ...resilient.C
 // requestGetMatrix builds the request of GetMatrix.
 func (c *Client) requestGetMatrix(ctx context.Context, name string) (*http.Request, error) {
 	u := "/matrix/" + ";name=" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1007,7 +1008,7 @@ func (c *Client) GetPair(ctx context.Context, a string, b string, opts ...resili
 // requestGetPair builds the request of GetPair.
 func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.Request, error) {
 	u := "/pairs/" + url.PathEscape(a) + url.PathEscape(b)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1097,7 +1098,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 			req.Header.Set("X-Note", *params.XNote)
 		}
 		if params.Sid != nil {
-			if err := resilient.AddCookie(req, "sid", *params.Sid); err != nil {
+			if err := codec.AddCookie(req, "sid", *params.Sid); err != nil {
 				return nil, err
 			}
 		}
@@ -1121,7 +1122,7 @@ func (c *Client) DeleteTenant(ctx context.Context, tenant string, opts ...resili
 // requestDeleteTenant builds the request of DeleteTenant.
 func (c *Client) requestDeleteTenant(ctx context.Context, tenant string) (*http.Request, error) {
 	u := "/tenants/" + url.PathEscape(tenant)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1148,7 +1149,7 @@ func (c *Client) DeleteFile(ctx context.Context, tenant string, name string, opt
 // requestDeleteFile builds the request of DeleteFile.
 func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name string) (*http.Request, error) {
 	u := "/tenants/" + url.PathEscape(tenant) + "/files/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1183,7 +1184,7 @@ type GetVariantBetaParams struct {
 // requestGetVariantBeta builds the request of GetVariantBeta.
 func (c *Client) requestGetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams) (*http.Request, error) {
 	u := "/variants/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -464,7 +465,7 @@ func (c *Client) requestGetSegment(ctx context.Context, ids []int, seg0 string, 
 		seg4[i] = url.PathEscape(v)
 	}
 	u := "/segments/" + strings.Join(seg5, ",") + "/" + url.PathEscape(seg0) + "/" + url.PathEscape(strconv.Itoa(seg)) + "/" + url.PathEscape(segmentID) + "/" + strings.Join(seg4, ",")
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

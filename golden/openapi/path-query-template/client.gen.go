@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -735,7 +736,7 @@ func (c *Client) requestGetStationHistory(ctx context.Context, id string, params
 		return nil, errors.New("pathquerytemplate: GetStationHistory: params is nil, but it carries the required query parameter \"fields\"")
 	}
 	u := "/stations/" + url.PathEscape(id) + "/history"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

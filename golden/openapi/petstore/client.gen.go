@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -593,7 +594,7 @@ type ListPetsResult struct {
 // its documented headers.
 func decodeListPetsResult(resp *http.Response) (*ListPetsResult, error) {
 	r := &ListPetsResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	var err error
 	switch resp.StatusCode {
 	case http.StatusOK:
@@ -704,7 +705,7 @@ func (c *Client) ShowPetByID(ctx context.Context, petID string, opts ...resilien
 // requestShowPetByID builds the request of ShowPetByID.
 func (c *Client) requestShowPetByID(ctx context.Context, petID string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(petID)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

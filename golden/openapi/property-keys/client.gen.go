@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"time"
@@ -36,7 +37,7 @@ type Settings struct {
 	//
 	// It is the property "x,y", which no struct tag can name:
 	// MarshalJSON and UnmarshalJSON write and read it.
-	XY resilient.Nullable[string] `json:"-"`
+	XY codec.Nullable[string] `json:"-"`
 }
 
 // MarshalJSON encodes v, the properties "a,string", "say \"hi\"", "", "x,y" included.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -784,7 +785,7 @@ func (c *Client) DeleteWorkflow(ctx context.Context, id string, opts ...resilien
 // requestDeleteWorkflow builds the request of DeleteWorkflow.
 func (c *Client) requestDeleteWorkflow(ctx context.Context, id string) (*http.Request, error) {
 	u := "/workflows/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -593,7 +594,7 @@ func (c *Client) DeleteItem(ctx context.Context, id string, opts ...resilient.Ca
 // requestDeleteItem builds the request of DeleteItem.
 func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -620,7 +621,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...resilient.CallO
 // requestGetItem builds the request of GetItem.
 func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -648,7 +649,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...resi
 // requestPutItem builds the request of PutItem.
 func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -61,7 +62,7 @@ func (c *Client) GetPet(ctx context.Context, petID string, opts ...resilient.Cal
 // requestGetPet builds the request of GetPet.
 func (c *Client) requestGetPet(ctx context.Context, petID string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(petID)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

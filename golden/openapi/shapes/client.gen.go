@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"io"
 	"log/slog"
 	"net/http"
@@ -821,7 +822,7 @@ func (c *Client) requestPutBlob(ctx context.Context, id int32, body io.Reader) (
 	if err != nil {
 		return nil, err
 	}
-	if err := resilient.SetBody(req, body); err != nil {
+	if err := codec.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")
@@ -926,7 +927,7 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsParams) 
 			req.Header.Set("X-Trace", *params.XTrace)
 		}
 		if params.Session != nil {
-			if err := resilient.AddCookie(req, "session", *params.Session); err != nil {
+			if err := codec.AddCookie(req, "session", *params.Session); err != nil {
 				return nil, err
 			}
 		}
@@ -1002,7 +1003,7 @@ func (c *Client) DeleteItem(ctx context.Context, id string, opts ...resilient.Ca
 // requestDeleteItem builds the request of DeleteItem.
 func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1032,7 +1033,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...resilient.CallO
 // requestGetItem builds the request of GetItem.
 func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1117,7 +1118,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...resi
 // requestPutItem builds the request of PutItem.
 func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1152,7 +1153,7 @@ func (c *Client) AddNote(ctx context.Context, id string, body string, opts ...re
 // requestAddNote builds the request of AddNote.
 func (c *Client) requestAddNote(ctx context.Context, id string, body string) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id) + "/notes"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1208,7 +1209,7 @@ func (c *Client) GetQuote(ctx context.Context, symbol string, opts ...resilient.
 // requestGetQuote builds the request of GetQuote.
 func (c *Client) requestGetQuote(ctx context.Context, symbol string) (*http.Request, error) {
 	u := "/quotes/" + url.PathEscape(symbol)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

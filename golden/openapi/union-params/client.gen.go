@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -78,14 +79,14 @@ type ListWorkflowRunsSince struct {
 }
 
 // AsDate decodes the value as Date.
-func (u ListWorkflowRunsSince) AsDate() (resilient.Date, error) {
-	var v resilient.Date
+func (u ListWorkflowRunsSince) AsDate() (codec.Date, error) {
+	var v codec.Date
 	err := json.Unmarshal(u.union, &v)
 	return v, err
 }
 
 // FromDate sets the value to v.
-func (u *ListWorkflowRunsSince) FromDate(v resilient.Date) error {
+func (u *ListWorkflowRunsSince) FromDate(v codec.Date) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -696,26 +697,26 @@ type ListWorkflowRunsParams struct {
 
 // requestListWorkflowRuns builds the request of ListWorkflowRuns.
 func (c *Client) requestListWorkflowRuns(ctx context.Context, workflowID ListWorkflowRunsWorkflowID, params *ListWorkflowRunsParams) (*http.Request, error) {
-	seg0, err := resilient.ParamText(workflowID)
+	seg0, err := codec.ParamText(workflowID)
 	if err != nil {
 		return nil, err
 	}
 	u := "/workflows/" + url.PathEscape(seg0) + "/runs"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
 	var q []string
 	if params != nil {
 		if params.Since != nil {
-			data, err := resilient.ParamText(*params.Since)
+			data, err := codec.ParamText(*params.Since)
 			if err != nil {
 				return nil, err
 			}
 			q = append(q, "since="+url.QueryEscape(data))
 		}
 		if params.Flag != nil {
-			data, err := resilient.ParamText(*params.Flag)
+			data, err := codec.ParamText(*params.Flag)
 			if err != nil {
 				return nil, err
 			}
@@ -731,7 +732,7 @@ func (c *Client) requestListWorkflowRuns(ctx context.Context, workflowID ListWor
 	}
 	if params != nil {
 		if params.XPriority != nil {
-			data, err := resilient.ParamText(*params.XPriority)
+			data, err := codec.ParamText(*params.XPriority)
 			if err != nil {
 				return nil, err
 			}
