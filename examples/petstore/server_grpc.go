@@ -13,7 +13,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/resilientgo/resilient/examples/petstore/petstorepb"
-
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
 	"github.com/resilientgo/resilient/runtime/server"
 )

@@ -17,7 +17,6 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/resilientgo/resilient/examples/petstore"
-
 	"github.com/resilientgo/resilient/runtime/server"
 )
 
