@@ -481,7 +481,7 @@ func remoteError(resp *http.Response, decodeErr ErrorDecoder) error {
 		Body:    body,
 		Header:  resp.Header,
 	}
-	if d, ok := ParseRetryAfterHeader(resp.Header, time.Now()); ok {
+	if d, ok := parseRetryAfterHeader(resp.Header, time.Now()); ok {
 		re.RetryAfter = d
 	}
 	if decodeErr != nil && readErr == nil {

@@ -11,21 +11,24 @@ import (
 
 // TestCoreImports: the core package imports only the standard library,
 // gobreaker, x/time, the header checks of x/net (httpguts, what net/http
-// itself uses to check a request) and the fleet store's protocol
-// (fleetstore, which imports only the standard library); Redis,
+// itself uses to check a request), the fleet store's protocol
+// (fleetstore) and the shared text checks (internal/httptext), both held
+// to the same rule; Redis,
 // OpenTelemetry and grpc live in sub-packages.
 func TestCoreImports(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	protocol, err := filepath.Glob(filepath.Join("fleetstore", "*.go"))
-	if err != nil {
-		t.Fatal(err)
+	for _, dir := range []string{"fleetstore", filepath.Join("internal", "httptext")} {
+		more, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, more...)
 	}
-	files = append(files, protocol...)
 	allowed := []string{"github.com/sony/gobreaker/v2", "golang.org/x/time/", "golang.org/x/net/http/httpguts",
-		"github.com/resilientgo/resilient/runtime/fleetstore"}
+		"github.com/resilientgo/resilient/runtime/fleetstore", "github.com/resilientgo/resilient/runtime/internal/httptext"}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue

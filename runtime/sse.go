@@ -28,7 +28,7 @@ type Event[T any] struct {
 	Data T
 }
 
-// EventReader reads server-sent events from a text/event-stream body, as
+// eventReader reads server-sent events from a text/event-stream body, as
 // the HTML standard's event stream interpretation says (WHATWG HTML
 // §9.2.6): lines end with CRLF, LF or CR; a line starting with a colon is
 // a comment; an empty line dispatches the event whose data is not empty;
@@ -36,7 +36,7 @@ type Event[T any] struct {
 // unfinished at the end of the body is discarded. Each event is returned
 // as soon as the empty line that ends it is read. It is not safe for
 // concurrent use.
-type EventReader struct {
+type eventReader struct {
 	r     *bufio.Reader
 	limit int64
 	line  []byte
@@ -50,19 +50,19 @@ type EventReader struct {
 	started bool // the byte order mark was looked for
 }
 
-// NewEventReader returns a reader of the events in r. limit bounds, in
+// newEventReader returns a reader of the events in r. limit bounds, in
 // bytes, one line and one event's data, larger ones failing with
 // [ErrItemTooLarge]; zero means [DefaultMaxResponseBody], negative none.
-func NewEventReader(r io.Reader, limit int64) *EventReader {
+func newEventReader(r io.Reader, limit int64) *eventReader {
 	if limit == 0 {
 		limit = DefaultMaxResponseBody
 	}
-	return &EventReader{r: bufio.NewReader(r), limit: limit}
+	return &eventReader{r: bufio.NewReader(r), limit: limit}
 }
 
 // Next returns the next event, its data as raw bytes that the caller may
 // keep; io.EOF at the end of the body, or the read error.
-func (r *EventReader) Next() (Event[[]byte], error) {
+func (r *eventReader) Next() (Event[[]byte], error) {
 	for {
 		line, err := r.readLine()
 		if err != nil {
@@ -137,7 +137,7 @@ func asciiDigits(value []byte) (int64, bool) {
 // readLine returns the next line without its end (CRLF, LF or CR), valid
 // until the next call. It reads only what the line needs, so that a line
 // is returned as soon as its end arrives.
-func (r *EventReader) readLine() ([]byte, error) {
+func (r *eventReader) readLine() ([]byte, error) {
 	r.line = r.line[:0]
 	if r.skipLF {
 		r.skipLF = false
@@ -191,7 +191,7 @@ func NewEventStream[T any](resp *http.Response, decode func([]byte) (T, error)) 
 	if decode == nil {
 		decode = DecodeJSON[T]
 	}
-	er := NewEventReader(resp.Body, itemLimit(resp.Body))
+	er := newEventReader(resp.Body, itemLimit(resp.Body))
 	return newStream(resp, func() (Event[T], error) {
 		raw, err := er.Next()
 		if err != nil {

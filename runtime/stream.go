@@ -250,7 +250,7 @@ func answerError(resp *http.Response) *RemoteError {
 		Class:  StatusClass(resp.StatusCode),
 		Header: resp.Header,
 	}
-	if d, ok := ParseRetryAfterHeader(resp.Header, time.Now()); ok {
+	if d, ok := parseRetryAfterHeader(resp.Header, time.Now()); ok {
 		re.RetryAfter = d
 	}
 	return re
