@@ -67,7 +67,7 @@ func (c *clientGen) bodyView(op *ir.Operation) *bodyView {
 // passed to http.NewRequestWithContext, and the statements that set the
 // body on req afterwards. In-memory readers (bytes.Reader, strings.Reader)
 // let net/http set GetBody, so that attempts can resend the body; a binary
-// body and a multipart one go through resilient.SetBody and
+// body and a multipart one go through codec.SetBody and
 // Multipart.SetBody, which also replay an io.ReadSeeker (an *os.File).
 //
 //	data, err := json.Marshal(body)

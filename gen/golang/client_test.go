@@ -211,8 +211,8 @@ paths:
 		t.Errorf("warnings = %q, want [%q]", got, want)
 	}
 	for _, line := range []string{
-		"Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},",
-		"Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{\"n\":0,\"why\":\"<unknown> & stale\"}`)},",
+		"Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackNone, TTL: 0},",
+		"Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: json.RawMessage(`{\"n\":0,\"why\":\"<unknown> & stale\"}`)},",
 		"if p.GetCount.Fallback.Static, err = staticFallback[GetCountResponse](p.GetCount.Fallback.Static); err != nil {",
 	} {
 		if !bytes.Contains(code, []byte(line)) {

@@ -14,7 +14,7 @@ import (
 // "items[0][price]=p", "expand[]=a". The code is typed and reflection-free:
 // every named struct such a body reaches gets an encodeForm method, written
 // once for all operations; a union or a free-form value, which a client
-// holds as its JSON text, goes through resilient.AddFormJSON.
+// holds as its JSON text, goes through codec.AddFormJSON.
 
 // formKey is the key of a form value as code: literal pieces and
 // expressions joined with "+", adjacent literals merged.

@@ -166,7 +166,7 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 // with the content type of its encoding and the headers it declares that
 // the body struct holds a value for.
 //
-//	m := resilient.NewMultipart()
+//	m := codec.NewMultipart()
 //	m.Field("name", body.Name, "", nil)
 //	m.File("photo", body.Photo, "image/png", nil)
 func (c *clientGen) multipartCode(ct *ir.Content) []jen.Code {

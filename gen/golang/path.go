@@ -68,7 +68,7 @@ func isHexDigit(c byte) bool {
 // sent:
 //
 //	u := "/pets/" + url.PathEscape(id)
-//	if err := resilient.CheckPath(u); err != nil {
+//	if err := codec.CheckPath(u); err != nil {
 //		return nil, err
 //	}
 //	u = c.baseURL + u

@@ -61,20 +61,20 @@ type PolicyEntry struct {
 //	// Policy is the resilience policy of a Client ...
 //	type Policy struct {
 //		// Dependency is shared by all operations ...
-//		Dependency resilient.Policy
+//		Dependency runtime.Policy
 //		// GetPet is the policy of [Client.GetPet].
-//		GetPet resilient.OperationPolicy
+//		GetPet runtime.OperationPolicy
 //	}
 //
 //	// DefaultPolicy returns the policy resolved at generation time ...
 //	func DefaultPolicy() Policy {
 //		return Policy{
 //			// Dependency: breaker at 50% of 20 calls (default), ...
-//			Dependency: resilient.Policy{...},
+//			Dependency: runtime.Policy{...},
 //			// GetPet: read-only (GET), 3 attempts (default), timeout 2.1s (guess), ...
-//			GetPet: resilient.OperationPolicy{
+//			GetPet: runtime.OperationPolicy{
 //				Name:        "GetPet",
-//				Idempotency: resilient.ReadOnly,
+//				Idempotency: runtime.ReadOnly,
 //				Timeout:     2100 * time.Millisecond,
 //				...
 //			},
@@ -142,7 +142,7 @@ func entryComment(e PolicyEntry) string {
 // kv is one "Key: value" element of a keyed composite literal.
 func kv(key string, value jen.Code) jen.Code { return jen.Id(key).Op(":").Add(value) }
 
-// DependencyPolicyLiteral writes p as a resilient.Policy literal, every
+// DependencyPolicyLiteral writes p as a runtime.Policy literal, every
 // field explicit but Disabled, which appears only when true, and Fleet,
 // which appears only when the policy declares a fleet: its store and key
 // prefix, and its sync interval and staleness bound when not zero (the
@@ -179,7 +179,7 @@ func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
 		kv("Budget", rt("BudgetPolicy").Add(lines("{", "}", budget...))),
 	}
 	if p.Fleet != (runtime.FleetPolicy{}) {
-		// Fleet: resilient.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
+		// Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		fleet := []jen.Code{kv("Store", jen.Lit(p.Fleet.Store)), kv("Prefix", jen.Lit(p.Fleet.Prefix))}
 		if p.Fleet.SyncInterval != 0 {
 			fleet = append(fleet, kv("SyncInterval", DurationLiteral(p.Fleet.SyncInterval)))
@@ -192,7 +192,7 @@ func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
 	return rt("Policy").Add(lines("{", "}", fields...))
 }
 
-// OperationPolicyLiteral writes p as a resilient.OperationPolicy literal,
+// OperationPolicyLiteral writes p as a runtime.OperationPolicy literal,
 // every field explicit but IdempotencyKey, DisableJitter and
 // Fallback.Shared, which appear only when set. static is the JSON text of
 // a static fallback value, written as a json.RawMessage in place of the

@@ -290,7 +290,7 @@ func (s *resultSet) setDoc() []string {
 }
 
 // acceptedStatuses are the statuses outside 2xx the method passes to
-// resilient.AcceptStatus.
+// runtime.AcceptStatus.
 func (s *resultSet) acceptedStatuses() []int {
 	var out []int
 	for _, a := range s.answers {
@@ -310,7 +310,7 @@ func (s *resultSet) acceptedStatuses() []int {
 //	// status and its documented headers.
 //	func decodeCreatePetResult(resp *http.Response) (*CreatePetResult, error) {
 //		r := &CreatePetResult{Status: resp.StatusCode, Header: resp.Header}
-//		h := resilient.NewHeaderDecoder(resp)
+//		h := codec.NewHeaderDecoder(resp)
 //		var err error
 //		switch resp.StatusCode {
 //		case 200:
@@ -469,7 +469,7 @@ var statusNames = map[int]string{
 	208: "StatusAlreadyReported", 226: "StatusIMUsed", 304: "StatusNotModified",
 }
 
-// accept returns the .With(resilient.AcceptStatus(...)) that makes the
+// accept returns the .With(runtime.AcceptStatus(...)) that makes the
 // operation's documented 304 a result; nothing when it has none.
 func (v *opView) accept() *jen.Statement {
 	if v.result == nil || v.result.set == nil {

@@ -49,9 +49,9 @@ func TestUserModuleGraph(t *testing.T) {
 		"go.mod": "module example.com/user\n\n" + goLine + "\nrequire github.com/resilientgo/resilient v0.0.0\n\nreplace github.com/resilientgo/resilient => " + root + "\n",
 		"main.go": `package main
 
-import resilient "github.com/resilientgo/resilient/runtime"
+import "github.com/resilientgo/resilient/runtime"
 
-func main() { _ = resilient.DefaultMaxRetries }
+func main() { _ = runtime.DefaultMaxRetries }
 `,
 	}
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))

@@ -22,7 +22,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/oauth2"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/oteltrace"
 	"github.com/resilientgo/resilient/runtime/server"
@@ -32,7 +32,7 @@ var jobID = uuid.MustParse("6f1c3c8e-8a51-4a55-9d3e-1b2f0f3f6c11")
 
 // fast makes retries quick: the spec's backoff is for a real service.
 var fast = WithPolicy(func(p *Policy) {
-	for _, op := range []*resilient.OperationPolicy{&p.CreateJob, &p.DeleteJob, &p.GetJob, &p.GetArtifact,
+	for _, op := range []*runtime.OperationPolicy{&p.CreateJob, &p.DeleteJob, &p.GetJob, &p.GetArtifact,
 		&p.PutArtifact, &p.AddAttachment, &p.WatchJob, &p.TailLog, &p.CreateToken} {
 		op.Retry.Base, op.Retry.Cap = time.Millisecond, time.Millisecond
 	}
@@ -278,8 +278,8 @@ func TestResponseInfo(t *testing.T) {
 		w.Header().Set("X-Request-Id", "r-1")
 		io.WriteString(w, `{"access_token":"t"}`)
 	})
-	var info resilient.ResponseInfo
-	tok, err := c.CreateToken(context.Background(), TokenRequest{GrantType: TokenRequestGrantTypeClientCredentials}, resilient.WithResponseInfo(&info))
+	var info runtime.ResponseInfo
+	tok, err := c.CreateToken(context.Background(), TokenRequest{GrantType: TokenRequestGrantTypeClientCredentials}, runtime.WithResponseInfo(&info))
 	if err != nil || tok.AccessToken != "t" {
 		t.Fatalf("CreateToken = %+v, %v", tok, err)
 	}
@@ -410,7 +410,7 @@ func TestMultipartBody(t *testing.T) {
 
 	n.Store(0)
 	_, err = c.AddAttachment(context.Background(), jobID, Upload{File: codec.File{Name: "b.png", Body: io.MultiReader(strings.NewReader("png"))}})
-	var re *resilient.RemoteError
+	var re *runtime.RemoteError
 	if !errors.As(err, &re) || re.Status != http.StatusServiceUnavailable {
 		t.Errorf("AddAttachment with a one-shot file = %v, want the 503", err)
 	}
@@ -452,8 +452,8 @@ func TestBinaryBodyAndDownload(t *testing.T) {
 	if err := c.PutArtifact(ctx, jobID, pr); err == nil {
 		t.Error("PutArtifact with a one-shot reader succeeded, want the 503 (no retry)")
 	}
-	var info resilient.ResponseInfo
-	body, err := c.GetArtifact(ctx, jobID, resilient.WithResponseInfo(&info))
+	var info runtime.ResponseInfo
+	body, err := c.GetArtifact(ctx, jobID, runtime.WithResponseInfo(&info))
 	if err != nil {
 		t.Fatalf("GetArtifact: %v", err)
 	}
@@ -521,7 +521,7 @@ func TestEventsArriveIncrementally(t *testing.T) {
 }
 
 // TestStreamNotRetriedAfterFirstByte: a stream cut after its first line
-// ends with a *resilient.StreamError, and the request is not sent again,
+// ends with a *runtime.StreamError, and the request is not sent again,
 // though the operation is read-only and may be retried.
 func TestStreamNotRetriedAfterFirstByte(t *testing.T) {
 	var n atomic.Int32
@@ -554,9 +554,9 @@ func TestStreamNotRetriedAfterFirstByte(t *testing.T) {
 	if fmt.Sprint(lines) != "[started]" {
 		t.Errorf("lines = %q, want [started]", lines)
 	}
-	var se *resilient.StreamError
+	var se *runtime.StreamError
 	if !errors.As(streamErr, &se) {
-		t.Errorf("stream error = %v, want a *resilient.StreamError", streamErr)
+		t.Errorf("stream error = %v, want a *runtime.StreamError", streamErr)
 	}
 	if got := n.Load(); got != 2 {
 		t.Errorf("server saw %d requests, want 2: one retry before the header, none after the first byte", got)
@@ -615,7 +615,7 @@ func TestCredentialsPerOperation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var missing *resilient.MissingCredentialError
+	var missing *runtime.MissingCredentialError
 	if _, err := bare.GetJob(ctx, jobID, nil); !errors.As(err, &missing) {
 		t.Errorf("GetJob without a bearer token = %v, want a *MissingCredentialError", err)
 	}
@@ -634,7 +634,7 @@ func TestNoCredentialAcrossOrigins(t *testing.T) {
 		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
 	})
 	_, err := c.GetJob(context.Background(), jobID, nil)
-	var re *resilient.RemoteError
+	var re *runtime.RemoteError
 	if !errors.As(err, &re) || re.Status != http.StatusFound {
 		t.Errorf("GetJob = %v, want the unfollowed 302", err)
 	}
@@ -871,8 +871,8 @@ func TestNestedFormBody(t *testing.T) {
 	bad.UnmarshalJSON([]byte(`{"city":`))
 	sent.Store(0)
 	_, err = c.CreateSubscription(context.Background(), CreateSubscriptionRequest{Customer: "cus_1", Address: &bad})
-	var ce *resilient.CallError
-	if !errors.As(err, &ce) || ce.End != resilient.EndInvalidRequest || sent.Load() != 0 {
+	var ce *runtime.CallError
+	if !errors.As(err, &ce) || ce.End != runtime.EndInvalidRequest || sent.Load() != 0 {
 		t.Errorf("an address that does not parse: %v, %d sent; want an invalid request, nothing sent", err, sent.Load())
 	}
 }

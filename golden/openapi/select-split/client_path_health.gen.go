@@ -5,13 +5,13 @@ package selectsplit
 
 import (
 	"context"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"net/http"
 	"time"
 )
 
 // initPathHealth sets up, for [NewClient], the operations in this file.
-func (c *Client) initPathHealth(dep *resilient.Dependency, p *Policy, o *clientOptions) (err error) {
+func (c *Client) initPathHealth(dep *runtime.Dependency, p *Policy, o *clientOptions) (err error) {
 	if c.ops.Health, err = dep.Operation(p.Health); err != nil {
 		return err
 	}
@@ -22,33 +22,33 @@ func (c *Client) initPathHealth(dep *resilient.Dependency, p *Policy, o *clientO
 // generation time of the operations in this file.
 func (p *Policy) defaultsPathHealth() {
 	// Health: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
-	p.Health = resilient.OperationPolicy{
+	p.Health = runtime.OperationPolicy{
 		Name:           "Health",
-		Idempotency:    resilient.ReadOnly,
+		Idempotency:    runtime.ReadOnly,
 		Timeout:        6300 * time.Millisecond,
 		AttemptTimeout: 2 * time.Second,
 		ConnectTimeout: time.Second,
-		Retry: resilient.RetryPolicy{
+		Retry: runtime.RetryPolicy{
 			MaxRetries: 2,
 			Base:       100 * time.Millisecond,
 			Cap:        2 * time.Second,
 			MinAttempt: 0,
 		},
-		Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-		Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		Hedge:    runtime.HedgePolicy{Delay: 0, MaxHedges: 0},
+		Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackNone, TTL: 5 * time.Minute},
 	}
 }
 
 // Health calls GET /health.
 //
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
-func (c *Client) Health(ctx context.Context, opts ...resilient.CallOption) error {
+func (c *Client) Health(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestHealth(ctx)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.Health, err)
+		return runtime.InvalidRequest(c.ops.Health, err)
 	}
 	op := c.ops.Health.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

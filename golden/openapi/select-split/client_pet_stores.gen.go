@@ -5,13 +5,13 @@ package selectsplit
 
 import (
 	"context"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"net/http"
 	"time"
 )
 
 // initPetStores sets up, for [NewClient], the operations in this file.
-func (c *Client) initPetStores(dep *resilient.Dependency, p *Policy, o *clientOptions) (err error) {
+func (c *Client) initPetStores(dep *runtime.Dependency, p *Policy, o *clientOptions) (err error) {
 	if c.ops.ListStores, err = dep.Operation(p.ListStores); err != nil {
 		return err
 	}
@@ -22,20 +22,20 @@ func (c *Client) initPetStores(dep *resilient.Dependency, p *Policy, o *clientOp
 // generation time of the operations in this file.
 func (p *Policy) defaultsPetStores() {
 	// ListStores: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
-	p.ListStores = resilient.OperationPolicy{
+	p.ListStores = runtime.OperationPolicy{
 		Name:           "ListStores",
-		Idempotency:    resilient.ReadOnly,
+		Idempotency:    runtime.ReadOnly,
 		Timeout:        6300 * time.Millisecond,
 		AttemptTimeout: 2 * time.Second,
 		ConnectTimeout: time.Second,
-		Retry: resilient.RetryPolicy{
+		Retry: runtime.RetryPolicy{
 			MaxRetries: 2,
 			Base:       100 * time.Millisecond,
 			Cap:        2 * time.Second,
 			MinAttempt: 0,
 		},
-		Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-		Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		Hedge:    runtime.HedgePolicy{Delay: 0, MaxHedges: 0},
+		Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackNone, TTL: 5 * time.Minute},
 	}
 }
 
@@ -44,15 +44,15 @@ func (p *Policy) defaultsPetStores() {
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
 //
 // Documented error answers come back as a *APIError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) ListStores(ctx context.Context, opts ...resilient.CallOption) ([]Store, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) ListStores(ctx context.Context, opts ...runtime.CallOption) ([]Store, error) {
 	req, err := c.requestListStores(ctx)
 	if err != nil {
 		var zero []Store
-		return zero, resilient.InvalidRequest(c.ops.ListStores, err)
+		return zero, runtime.InvalidRequest(c.ops.ListStores, err)
 	}
 	op := c.ops.ListStores.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Store], decodeAPIError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Store], decodeAPIError)
 }
 
 // requestListStores builds the request of ListStores.

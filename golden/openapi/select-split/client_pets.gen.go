@@ -6,7 +6,7 @@ package selectsplit
 import (
 	"context"
 	"encoding/json"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
 	"net/http"
 	"net/url"
@@ -15,7 +15,7 @@ import (
 )
 
 // initPets sets up, for [NewClient], the operations in this file.
-func (c *Client) initPets(dep *resilient.Dependency, p *Policy, o *clientOptions) (err error) {
+func (c *Client) initPets(dep *runtime.Dependency, p *Policy, o *clientOptions) (err error) {
 	if c.ops.GetPet, err = dep.Operation(p.GetPet); err != nil {
 		return err
 	}
@@ -26,20 +26,20 @@ func (c *Client) initPets(dep *resilient.Dependency, p *Policy, o *clientOptions
 // generation time of the operations in this file.
 func (p *Policy) defaultsPets() {
 	// GetPet: read-only (GET), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
-	p.GetPet = resilient.OperationPolicy{
+	p.GetPet = runtime.OperationPolicy{
 		Name:           "GetPet",
-		Idempotency:    resilient.ReadOnly,
+		Idempotency:    runtime.ReadOnly,
 		Timeout:        6300 * time.Millisecond,
 		AttemptTimeout: 2 * time.Second,
 		ConnectTimeout: time.Second,
-		Retry: resilient.RetryPolicy{
+		Retry: runtime.RetryPolicy{
 			MaxRetries: 2,
 			Base:       100 * time.Millisecond,
 			Cap:        2 * time.Second,
 			MinAttempt: 0,
 		},
-		Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-		Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 5 * time.Minute},
+		Hedge:    runtime.HedgePolicy{Delay: 0, MaxHedges: 0},
+		Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackNone, TTL: 5 * time.Minute},
 	}
 }
 
@@ -48,15 +48,15 @@ func (p *Policy) defaultsPets() {
 // Policy: read-only, 3 attempts, timeout 6.3s, attempt 2s.
 //
 // Documented error answers come back as a *APIError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) GetPet(ctx context.Context, petID string, opts ...resilient.CallOption) (Pet, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) GetPet(ctx context.Context, petID string, opts ...runtime.CallOption) (Pet, error) {
 	req, err := c.requestGetPet(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, resilient.InvalidRequest(c.ops.GetPet, err)
+		return zero, runtime.InvalidRequest(c.ops.GetPet, err)
 	}
 	op := c.ops.GetPet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestGetPet builds the request of GetPet.
@@ -76,7 +76,7 @@ func (c *Client) requestGetPet(ctx context.Context, petID string) (*http.Request
 
 // APIError is a documented error answer of [Client.GetPet] and
 // [Client.ListStores], its body decoded into the field of its status; the
-// other fields are nil. It wraps the runtime's *resilient.RemoteError (status,
+// other fields are nil. It wraps the runtime's *runtime.RemoteError (status,
 // attempts, Retry-After), so errors.As finds either.
 type APIError struct {
 	// StatusCode is the answer's HTTP status.
@@ -86,7 +86,7 @@ type APIError struct {
 	// an error
 	Default *Error
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -105,7 +105,7 @@ func (e *APIError) Unwrap() error {
 
 // decodeAPIError makes a *APIError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeAPIError(re *resilient.RemoteError) error {
+func decodeAPIError(re *runtime.RemoteError) error {
 	var v Error
 	if json.Unmarshal(re.Body, &v) != nil {
 		return nil

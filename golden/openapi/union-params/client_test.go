@@ -9,7 +9,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
 )
 
@@ -84,8 +84,8 @@ func TestPlainForm(t *testing.T) {
 func TestUnsetUnionRefused(t *testing.T) {
 	c, last := newClient(t)
 	err := c.ListWorkflowRuns(context.Background(), ListWorkflowRunsWorkflowID{}, nil)
-	if !errors.Is(err, resilient.ErrInvalidRequest) {
-		t.Errorf("ListWorkflowRuns(unset) = %v, want resilient.ErrInvalidRequest", err)
+	if !errors.Is(err, runtime.ErrInvalidRequest) {
+		t.Errorf("ListWorkflowRuns(unset) = %v, want runtime.ErrInvalidRequest", err)
 	}
 	if got := last(); got != (request{}) {
 		t.Errorf("the server saw %+v, want nothing", got)

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // StreamsPolicy is the resilience policy of the client made by
 // NewResilientStreamsClient: the dependency-wide part and one entry per
@@ -27,13 +27,13 @@ const _ = resilient.SupportPackageIsVersion1
 type StreamsPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// Watch is the policy of /golden.streaming.Streams/Watch.
-	Watch resilient.OperationPolicy
+	Watch runtime.OperationPolicy
 	// Upload is the policy of /golden.streaming.Streams/Upload.
-	Upload resilient.OperationPolicy
+	Upload runtime.OperationPolicy
 	// Chat is the policy of /golden.streaming.Streams/Chat.
-	Chat resilient.OperationPolicy
+	Chat runtime.OperationPolicy
 }
 
 // DefaultStreamsPolicy returns the policy of golden.streaming.Streams resolved at
@@ -46,71 +46,71 @@ type StreamsPolicy struct {
 func DefaultStreamsPolicy() StreamsPolicy {
 	return StreamsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker: resilient.BreakerPolicy{
+		Dependency: runtime.Policy{
+			Breaker: runtime.BreakerPolicy{
 				FailureRate:    50.0,
 				MinimumCalls:   20,
 				Window:         10 * time.Second,
 				OpenFor:        30 * time.Second,
 				HalfOpenProbes: 5,
 			},
-			Bulkhead: resilient.BulkheadPolicy{
+			Bulkhead: runtime.BulkheadPolicy{
 				MaxConcurrent: 32,
 				MaxWait:       10 * time.Millisecond,
 			},
-			Budget: resilient.BudgetPolicy{
+			Budget: runtime.BudgetPolicy{
 				Ratio:        0.1,
 				MinPerSecond: 10.0,
 				MaxBalance:   100.0,
 			},
 		},
 		// Watch: read-only (idempotency_level), 3 attempts (default), timeout 6.3s (guess), attempt 2s (guess).
-		Watch: resilient.OperationPolicy{
+		Watch: runtime.OperationPolicy{
 			Name:           "/golden.streaming.Streams/Watch",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
 			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
+			Retry: runtime.RetryPolicy{
 				MaxRetries: 2,
 				Base:       100 * time.Millisecond,
 				Cap:        2 * time.Second,
 				MinAttempt: 0,
 			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
+			Hedge:    runtime.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackNone, TTL: 0},
 		},
 		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried), timeout 6.3s (guess), attempt 2s (guess).
-		Upload: resilient.OperationPolicy{
+		Upload: runtime.OperationPolicy{
 			Name:           "/golden.streaming.Streams/Upload",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        6300 * time.Millisecond,
 			AttemptTimeout: 2 * time.Second,
 			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
+			Retry: runtime.RetryPolicy{
+				MaxRetries: runtime.NoRetries,
 				Base:       100 * time.Millisecond,
 				Cap:        2 * time.Second,
 				MinAttempt: 0,
 			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
+			Hedge:    runtime.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackNone, TTL: 0},
 		},
 		// Chat: not idempotent (idempotency_level), 1 attempt (bidi-streaming: never retried), timeout 2s (guess).
-		Chat: resilient.OperationPolicy{
+		Chat: runtime.OperationPolicy{
 			Name:           "/golden.streaming.Streams/Chat",
-			Idempotency:    resilient.NotIdempotent,
+			Idempotency:    runtime.NotIdempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 0,
 			ConnectTimeout: 0,
-			Retry: resilient.RetryPolicy{
-				MaxRetries: resilient.NoRetries,
+			Retry: runtime.RetryPolicy{
+				MaxRetries: runtime.NoRetries,
 				Base:       100 * time.Millisecond,
 				Cap:        2 * time.Second,
 				MinAttempt: 0,
 			},
-			Hedge:    resilient.HedgePolicy{Delay: 0, MaxHedges: 0},
-			Fallback: resilient.FallbackPolicy{Kind: resilient.FallbackNone, TTL: 0},
+			Hedge:    runtime.HedgePolicy{Delay: 0, MaxHedges: 0},
+			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackNone, TTL: 0},
 		},
 	}
 }
@@ -124,10 +124,10 @@ type StreamsOption interface {
 // set.
 type resilientStreamsOptions struct {
 	edits          []func(*StreamsPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -155,7 +155,7 @@ func WithStreamsPolicy(edit func(*StreamsPolicy)) StreamsOption {
 // WithStreamsObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithStreamsObserver(obs resilient.Observer) StreamsOption {
+func WithStreamsObserver(obs runtime.Observer) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.observer = obs
 	})
@@ -163,7 +163,7 @@ func WithStreamsObserver(obs resilient.Observer) StreamsOption {
 
 // WithStreamsFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithStreamsFallbackStore(store resilient.FallbackStore) StreamsOption {
+func WithStreamsFallbackStore(store runtime.FallbackStore) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.store = store
 	})
@@ -186,7 +186,7 @@ func WithStreamsLogger(logger *slog.Logger) StreamsOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithStreamsTracer(tracer resilient.Tracer) StreamsOption {
+func WithStreamsTracer(tracer runtime.Tracer) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.tracer = tracer
 	})
@@ -198,7 +198,7 @@ func WithStreamsTracer(tracer resilient.Tracer) StreamsOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithStreamsFallbackPartition(partition func(context.Context) string) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
@@ -219,9 +219,9 @@ func WithStreamsDependencyName(name string) StreamsOption {
 type resilientStreamsClient struct {
 	cc       grpc.ClientConnInterface
 	err      error
-	opWatch  *resilient.Operation
-	opUpload *resilient.Operation
-	opChat   *resilient.Operation
+	opWatch  *runtime.Operation
+	opUpload *runtime.Operation
+	opChat   *runtime.Operation
 }
 
 var _ StreamsClient = (*resilientStreamsClient)(nil)
@@ -264,14 +264,14 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 	if name == "" {
 		name = "golden.streaming.Streams"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientStreamsClient{cc: cc}
 	if err != nil {
@@ -279,7 +279,7 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op
