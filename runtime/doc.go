@@ -5,6 +5,45 @@
 // and an [Observer]. An [Operation] is one of its operations with a resolved
 // [OperationPolicy]; [Do] runs one call of it through the pipeline.
 //
+// # Where to start
+//
+// A generated client makes its dependency and operations itself; a caller
+// meets this package through what it passes in and what it gets back:
+//
+//   - [Dependency], made once per remote service by [NewDependency] from a
+//     [Policy] (its [BulkheadPolicy], [BreakerPolicy], [BudgetPolicy],
+//     [ThrottlePolicy] and [FleetPolicy]) and [Option] values:
+//     [WithObserver], [WithTracer], [WithLogger], [WithFallbackStore],
+//     [WithFallbackPartition], [WithFleet]. Zero fields take the package
+//     defaults.
+//   - [Operation], made by [Dependency.Operation] from an
+//     [OperationPolicy] (its [RetryPolicy], [HedgePolicy] and
+//     [FallbackPolicy]), tuned per call by [CallOption] values:
+//     [WithTimeout], [WithAttemptTimeout], [WithMaxRetries],
+//     [WithoutRetries], [WithoutHedging], [WithoutFallback],
+//     [WithFallbackKey], [WithRequestEditor], [WithCredentials],
+//     [WithResponseInfo], [AcceptStatus].
+//   - The calls: [Do], [Run], [DoHeld] and [DoStream] for any attempt
+//     function; [DoHTTP] and [DoHTTPStream] with an [HTTPClient]; a
+//     [Stream] for a streamed answer.
+//   - The errors: every failed call returns a [*CallError] (see "Errors"
+//     below), which wraps a typed cause found with errors.As
+//     ([*RemoteError], [*CircuitOpenError], [*BulkheadFullError],
+//     [*BudgetExhaustedError], [*DeadlineExceededError],
+//     [*InvalidRequestError] and the others) and matches a sentinel with
+//     errors.Is ([ErrCircuitOpen], [ErrBulkheadFull], [ErrNotSent] and the
+//     others); a fallback answer comes with a [*DegradedError].
+//   - Watching it run: an [Observer] hears attempts, retries, hedges,
+//     breaker transitions and rejections; a [Tracer] opens spans (the
+//     otelobserver and oteltrace sub-packages give both on OpenTelemetry).
+//
+// The other sub-packages hold what a caller does not program against:
+// codec, the encoding helpers generated clients call (with the model
+// types codec.Nullable, codec.Date and codec.File); server, the deadline
+// middleware and load shedder of a service that is called; fleetstore,
+// the protocol of a store shared by the replicas of a service, which
+// redisfleet implements on Redis; resilientgrpc, the gRPC glue.
+//
 // # Order of the pipeline
 //
 // Outermost first, for every call:
@@ -121,8 +160,8 @@
 //
 // Credentials ([WithCredentials]: the first alternative of an operation's
 // security requirement whose credentials are all configured, helpers
-// [BearerToken], [BasicAuth], [APIKeyHeader], [APIKeyQuery],
-// [APIKeyCookie], [AuthorizationHeader]) and request editors
+// codec.BearerToken, codec.BasicAuth, codec.APIKeyHeader, codec.APIKeyQuery,
+// codec.APIKeyCookie, codec.AuthorizationHeader) and request editors
 // ([HTTPClient.RequestEditors], [WithRequestEditor]) edit every attempt's
 // own copy of the request, so a token is read afresh for each retry; a
 // missing credential ([MissingCredentialError]) or a failing editor is
@@ -134,7 +173,7 @@
 // operations' paths would mangle the first two, and the last would send
 // credentials nobody sees in the code. [DoHTTP] refuses, before the
 // pipeline, a request that net/http would refuse (see
-// [ErrInvalidRequest]); [AddCookie] refuses a cookie value that net/http
+// [ErrInvalidRequest]); codec.AddCookie refuses a cookie value that net/http
 // would silently cut. The default client of a generated
 // client, [NewHTTPClient], follows a redirect only on the first request's
 // origin and only for GET and HEAD ([CheckRedirect]): a body, header
@@ -363,13 +402,4 @@
 // template and runs it through that route's [Operation]. oapi-resilient
 // generates the route table (Routes) and the transport's constructor
 // (NewRouteTransport) beside each client, from the same spec and policy.
-//
-// # Encoding helpers
-//
-// What generated clients call to encode a request and decode an answer
-// (parameters, paths, forms, multipart and replayable bodies, header
-// fields, credentials, nullable models and civil dates) lives in
-// the codec sub-package, which generated code imports as codec; the
-// server side (deadline middleware, load shedding) in the server
-// sub-package; the fleet store's protocol in fleetstore.
 package runtime

@@ -55,8 +55,8 @@ type Credential struct {
 	// error tells the caller to use it. Empty when there is none to name.
 	Option string
 	// Apply adds the credential to an attempt's request (see the helpers
-	// [BearerToken], [BasicAuth], [APIKeyHeader], [APIKeyQuery],
-	// [APIKeyCookie], [AuthorizationHeader]); nil when the client was
+	// codec.BearerToken, codec.BasicAuth, codec.APIKeyHeader, codec.APIKeyQuery,
+	// codec.APIKeyCookie, codec.AuthorizationHeader); nil when the client was
 	// given none for the scheme.
 	Apply RequestEditor
 }
@@ -111,9 +111,6 @@ func WithCredentials(alternatives ...[]Credential) CallOption {
 		o.missing = &MissingCredentialError{Dependency: o.dep.name, Operation: o.name, Requirement: req, Options: opts}
 	})
 }
-
-// ErrMissingCredential is matched by a [*MissingCredentialError].
-var ErrMissingCredential = errors.New("resilient: missing credential")
 
 // MissingCredentialError reports a call of an operation whose security
 // requirement no configured credential satisfies. Nothing was sent; it is
@@ -224,7 +221,7 @@ type editedQueryKey struct{}
 // EditedQueryNames returns the names of the query parameters that the
 // credentials and request editors of an attempt added to its request or
 // changed, given the context of that request (as a transport sees it): an
-// API key sent in the query ([APIKeyQuery]), a signature. Whatever records
+// API key sent in the query (codec.APIKeyQuery), a signature. Whatever records
 // the request's URL (a trace, a log) should leave out their values; the
 // runtime's own errors already do. Nil when the editors changed no query
 // parameter.

@@ -90,10 +90,6 @@ type jsonSeqReader struct {
 	hasPending bool
 }
 
-// ErrTruncatedRecord is the error of a JSON text sequence record whose
-// text was cut (RFC 7464 §2.3).
-var ErrTruncatedRecord = errors.New("resilient: truncated JSON text sequence record")
-
 // newJSONSeqReader returns a reader of the records of r. limit bounds one
 // record, in bytes, a longer one failing with [ErrItemTooLarge]; zero
 // means [DefaultMaxResponseBody], negative none.

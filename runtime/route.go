@@ -215,9 +215,6 @@ func (t *RouteTransport) match(req *http.Request) *route {
 	})
 }
 
-// ErrUnmatchedRoute is matched by an [*UnmatchedRouteError].
-var ErrUnmatchedRoute = errors.New("resilient: no route matches the request")
-
 // UnmatchedRouteError is the error of a request that no route of a
 // [RouteTransport] matches, when it refuses such requests. Nothing was
 // sent. It matches [ErrUnmatchedRoute] and [ErrNotSent].

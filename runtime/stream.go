@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -433,11 +432,6 @@ func (e *StreamError) Error() string {
 
 // Unwrap returns the cause.
 func (e *StreamError) Unwrap() error { return e.Err }
-
-// ErrItemTooLarge is the cause of a [*StreamError] for an item (an event,
-// a line, a record) larger than the limit: [HTTPClient.MaxResponseBody],
-// [DefaultMaxResponseBody] when zero.
-var ErrItemTooLarge = errors.New("resilient: stream item larger than the limit; raise HTTPClient.MaxResponseBody if such items are expected")
 
 // DecodeJSON decodes one JSON item into a new T: the default decoder of
 // the stream constructors.
