@@ -40,7 +40,7 @@
 //
 // Each operation becomes a method
 //
-//	func (c *Client) Op(ctx context.Context, <path params>, [params *OpParams], [body B], opts ...resilient.CallOption) ([R,] error)
+//	func (c *Client) Op(ctx context.Context, <path params>, [params *OpParams], [body B], opts ...runtime.CallOption) ([R,] error)
 //
 // with the required path parameters in template order, an OpParams struct
 // for query, header and cookie parameters (required ones as values,

@@ -178,7 +178,7 @@ func (v *opView) callArgs() []jen.Code {
 //	// GetPet calls GET /pets/{id}.
 //	//
 //	// Policy: read-only, 3 attempts, timeout 2.1s, attempt 500ms.
-//	func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOption) (Pet, error) {
+//	func (c *Client) GetPet(ctx context.Context, id string, opts ...runtime.CallOption) (Pet, error) {
 //		req, err := c.requestGetPet(ctx, id)
 //		if err != nil {
 //			var zero Pet

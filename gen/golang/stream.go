@@ -192,7 +192,7 @@ func (s *streamView) doc(set *resultSet) []string {
 
 // emitStreamMethod writes the method of a streamed operation:
 //
-//	func (c *Client) WatchPets(ctx context.Context, opts ...resilient.CallOption) (*runtime.Stream[runtime.Event[Pet]], error) {
+//	func (c *Client) WatchPets(ctx context.Context, opts ...runtime.CallOption) (*runtime.Stream[runtime.Event[Pet]], error) {
 //		req, err := c.requestWatchPets(ctx)
 //		if err != nil {
 //			return nil, runtime.InvalidRequest(c.ops.WatchPets, err)
