@@ -155,7 +155,10 @@ func (m *memFleet) Sync(ctx context.Context, req *fleetstore.Request) (fleetstor
 			reply.Granted += got
 		}
 	}
-	reply.Generation, reply.State = d.gen, fleetstore.State(d.state)
+	reply.Generation = d.gen
+	reply.State = map[runtime.BreakerState]fleetstore.State{
+		runtime.BreakerClosed: fleetstore.Closed, runtime.BreakerHalfOpen: fleetstore.HalfOpen, runtime.BreakerOpen: fleetstore.Open,
+	}[d.state]
 	if d.state == runtime.BreakerOpen {
 		reply.OpenLeft = d.until.Sub(now)
 	}
