@@ -1,7 +1,7 @@
 package gen
 
 import (
-	"runtime"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,7 +56,7 @@ func emitSplit(s *state, opts OpenAPIOptions) ([]File, error) {
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Part, b.Part) })
 	errs := make([]error, len(out))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
 	for i := range out {
 		wg.Add(1)
 		sem <- struct{}{}

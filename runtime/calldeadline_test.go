@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 // TestGuessedTimeoutKeepsCallerDeadline: a total timeout nobody declared
@@ -90,7 +91,7 @@ func TestKeepsCallerDeadline(t *testing.T) {
 // 30 s.
 func TestGuessedTimeoutCallerDeadlineOverHTTP(t *testing.T) {
 	seen := make(chan time.Duration, 1)
-	h := runtime.DeadlineMiddleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := server.DeadlineMiddleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		d, ok := r.Context().Deadline()
 		if !ok {
 			d = time.Now()

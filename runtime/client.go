@@ -8,10 +8,6 @@ import (
 	"strings"
 )
 
-// MaxRedirects is the number of redirects [CheckRedirect] follows in one
-// attempt, as net/http does by default.
-const MaxRedirects = 10
-
 // NewHTTPClient returns the [*http.Client] a generated client sends with
 // when the caller gives none: transport (usually from [NewTransport]), no
 // Timeout (the pipeline's deadlines bound every attempt, body included),

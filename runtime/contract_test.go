@@ -164,40 +164,6 @@ func TestInvalidRequestsDoNotOpenTheBreaker(t *testing.T) {
 	})
 }
 
-// TestAddCookie: a cookie value net/http would silently cut is refused
-// with an error naming the cookie and the byte; a valid one is added.
-func TestAddCookie(t *testing.T) {
-	tests := []struct {
-		name, cookie, value string
-		wantErr             string
-	}{
-		{name: "plain", cookie: "session", value: "abc123"},
-		{name: "space is quoted, not cut", cookie: "session", value: "a b"},
-		{name: "semicolon", cookie: "session", value: "a;admin=1", wantErr: `cookie "session": its value has the byte 0x3b at 1`},
-		{name: "LF", cookie: "session", value: "a\nb", wantErr: "0x0a at 1"},
-		{name: "non-ASCII", cookie: "session", value: "é", wantErr: "0xc3 at 0"},
-		{name: "bad name", cookie: "ses sion", value: "a", wantErr: `cookie name "ses sion"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			req, _ := http.NewRequest(http.MethodGet, "http://pets.test/", nil)
-			err := AddCookie(req, tt.cookie, tt.value)
-			switch {
-			case tt.wantErr == "" && err != nil:
-				t.Fatalf("AddCookie = %v", err)
-			case tt.wantErr == "":
-				if c, err := req.Cookie(tt.cookie); err != nil || c.Value != tt.value {
-					t.Errorf("cookie = %v, %v; want %q", c, err, tt.value)
-				}
-			case err == nil || !strings.Contains(err.Error(), tt.wantErr):
-				t.Errorf("AddCookie error = %v, want one containing %q", err, tt.wantErr)
-			case req.Header.Get("Cookie") != "":
-				t.Errorf("refused cookie was added: %q", req.Header.Get("Cookie"))
-			}
-		})
-	}
-}
-
 // TestDoHTTPNotIdempotentDelivery: a failed POST tells, from what was
 // actually written, whether it never left (ErrNotSent, safe to send again),
 // may have been applied (ErrOutcomeUnknown) or was answered.
@@ -517,23 +483,6 @@ func TestParseBaseURL(t *testing.T) {
 			t.Errorf("ParseBaseURL(%q) error = %v, want one saying %q", tt.raw, err, tt.wantErr)
 		case err != nil && strings.Contains(err.Error(), "s3cret"):
 			t.Errorf("ParseBaseURL(%q) error %q shows the password", tt.raw, err)
-		}
-	}
-}
-
-// TestRequestByteSets: the bytes of an HTTP token (RFC 9110 §5.6.2) and of
-// a Host header as net/http sends it, checked for each of the 256.
-func TestRequestByteSets(t *testing.T) {
-	const alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	token := alnum + "!#$%&'*+-.^_`|~"
-	host := alnum + "!$%&'()*+,-.:;=[]_~"
-	for c := range 256 {
-		b := byte(c)
-		if got, want := isTokenByte(b), strings.IndexByte(token, b) >= 0; got != want {
-			t.Errorf("isTokenByte(%#02x) = %v, want %v", b, got, want)
-		}
-		if got, want := validHostHeader(string(b)), strings.IndexByte(host, b) >= 0; got != want {
-			t.Errorf("validHostHeader(%q) = %v, want %v", b, got, want)
 		}
 	}
 }

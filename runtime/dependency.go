@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/fleetstore"
 )
 
 // Dependency is one remote dependency (an HTTP host or a gRPC service) as
@@ -33,7 +35,7 @@ type Dependency struct {
 	// answered, in thousandths (adaptive.go); at most 1000 means not.
 	slowdown atomic.Int64
 	// fleetStore and fleet share the breaker and budget ([WithFleet]).
-	fleetStore FleetStore
+	fleetStore fleetstore.Store
 	fleet      *fleet
 }
 

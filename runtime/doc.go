@@ -5,6 +5,45 @@
 // and an [Observer]. An [Operation] is one of its operations with a resolved
 // [OperationPolicy]; [Do] runs one call of it through the pipeline.
 //
+// # Where to start
+//
+// A generated client makes its dependency and operations itself; a caller
+// meets this package through what it passes in and what it gets back:
+//
+//   - [Dependency], made once per remote service by [NewDependency] from a
+//     [Policy] (its [BulkheadPolicy], [BreakerPolicy], [BudgetPolicy],
+//     [ThrottlePolicy] and [FleetPolicy]) and [Option] values:
+//     [WithObserver], [WithTracer], [WithLogger], [WithFallbackStore],
+//     [WithFallbackPartition], [WithFleet]. Zero fields take the package
+//     defaults (see "Policies: zero means the default" below).
+//   - [Operation], made by [Dependency.Operation] from an
+//     [OperationPolicy] (its [RetryPolicy], [HedgePolicy] and
+//     [FallbackPolicy]), tuned per call by [CallOption] values:
+//     [WithTimeout], [WithAttemptTimeout], [WithMaxRetries],
+//     [WithoutRetries], [WithoutHedging], [WithoutFallback],
+//     [WithFallbackKey], [WithRequestEditor], [WithCredentials],
+//     [WithResponseInfo], [AcceptStatus].
+//   - The calls: [Do], [Run], [DoHeld] and [DoStream] for any attempt
+//     function; [DoHTTP] and [DoHTTPStream] with an [HTTPClient]; a
+//     [Stream] for a streamed answer.
+//   - The errors: every failed call returns a [*CallError] (see "Errors"
+//     below), which wraps a typed cause found with errors.As
+//     ([*RemoteError], [*CircuitOpenError], [*BulkheadFullError],
+//     [*BudgetExhaustedError], [*DeadlineExceededError],
+//     [*InvalidRequestError] and the others) and matches a sentinel with
+//     errors.Is ([ErrCircuitOpen], [ErrBulkheadFull], [ErrNotSent] and the
+//     others); a fallback answer comes with a [*DegradedError].
+//   - Watching it run: an [Observer] hears attempts, retries, hedges,
+//     breaker transitions and rejections; a [Tracer] opens spans (the
+//     otelobserver and oteltrace sub-packages give both on OpenTelemetry).
+//
+// The other sub-packages hold what a caller does not program against:
+// codec, the encoding helpers generated clients call (with the model
+// types codec.Nullable, codec.Date and codec.File); server, the deadline
+// middleware and load shedder of a service that is called; fleetstore,
+// the protocol of a store shared by the replicas of a service, which
+// redisfleet implements on Redis; resilientgrpc, the gRPC glue.
+//
 // # Policies: zero means the default
 //
 // [Policy] (what a dependency's operations share) and [OperationPolicy]
@@ -144,8 +183,8 @@
 //
 // Credentials ([WithCredentials]: the first alternative of an operation's
 // security requirement whose credentials are all configured, helpers
-// [BearerToken], [BasicAuth], [APIKeyHeader], [APIKeyQuery],
-// [APIKeyCookie], [AuthorizationHeader]) and request editors
+// codec.BearerToken, codec.BasicAuth, codec.APIKeyHeader, codec.APIKeyQuery,
+// codec.APIKeyCookie, codec.AuthorizationHeader) and request editors
 // ([HTTPClient.RequestEditors], [WithRequestEditor]) edit every attempt's
 // own copy of the request, so a token is read afresh for each retry; a
 // missing credential ([MissingCredentialError]) or a failing editor is
@@ -157,7 +196,7 @@
 // operations' paths would mangle the first two, and the last would send
 // credentials nobody sees in the code. [DoHTTP] refuses, before the
 // pipeline, a request that net/http would refuse (see
-// [ErrInvalidRequest]); [AddCookie] refuses a cookie value that net/http
+// [ErrInvalidRequest]); codec.AddCookie refuses a cookie value that net/http
 // would silently cut. The default client of a generated
 // client, [NewHTTPClient], follows a redirect only on the first request's
 // origin and only for GET and HEAD ([CheckRedirect]): a body, header
@@ -167,8 +206,8 @@
 // by [MaxErrorBody], and its excerpt in [RemoteError.Message] is stripped
 // of control characters. The deadline header can be renamed or turned off
 // per client ([HTTPClient.DeadlineHeader],
-// [HTTPClient.DisableDeadlineHeader]); [DeadlineMiddleware], its inbound
-// half, caps what a caller may ask for at [DefaultMaxDeadline].
+// [HTTPClient.DisableDeadlineHeader]); DeadlineMiddleware of the server
+// package, its inbound half, caps what a caller may ask for.
 //
 // # Timeouts that do not manufacture outages
 //
@@ -369,7 +408,7 @@
 // A service runs as many replicas, and each keeps its own breaker and
 // budget: each needs its own minimum calls before opening, and a 10 %
 // budget is 10 % per replica. [WithFleet] shares both with the other
-// replicas through a [FleetStore] (Redis or Valkey: the redisfleet
+// replicas through a [fleetstore.Store] (Redis or Valkey: the redisfleet
 // sub-package), as [Policy.Fleet] configures. Nothing of it is on a
 // call's path: calls count in memory and one goroutine per dependency
 // synchronises in the background, so a successful call costs what it
@@ -421,18 +460,4 @@
 // template and runs it through that route's [Operation]. oapi-resilient
 // generates the route table (Routes) and the transport's constructor
 // (NewRouteTransport) beside each client, from the same spec and policy.
-//
-// # Models and bodies
-//
-// [Nullable] tells absent, null and set apart; [Date] is a civil date in
-// the "date" format; [SetBody], [File] and [Multipart] make request bodies
-// that the pipeline can replay for a retry when their content allows it,
-// and one-shot (a single attempt) when it does not.
-//
-// # Request paths
-//
-// A generated request builder passes the escaped path it assembles to
-// [CheckPath], which refuses a "." or ".." segment formed by path values
-// with a [*DotSegmentError] (matching [ErrDotSegment]) before anything is
-// sent: servers resolve such segments to another resource.
 package runtime

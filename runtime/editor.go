@@ -2,12 +2,13 @@ package runtime
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // RequestEditor edits the request of one attempt just before it is sent:
@@ -54,8 +55,8 @@ type Credential struct {
 	// error tells the caller to use it. Empty when there is none to name.
 	Option string
 	// Apply adds the credential to an attempt's request (see the helpers
-	// [BearerToken], [BasicAuth], [APIKeyHeader], [APIKeyQuery],
-	// [APIKeyCookie], [AuthorizationHeader]); nil when the client was
+	// codec.BearerToken, codec.BasicAuth, codec.APIKeyHeader, codec.APIKeyQuery,
+	// codec.APIKeyCookie, codec.AuthorizationHeader); nil when the client was
 	// given none for the scheme.
 	Apply RequestEditor
 }
@@ -111,9 +112,6 @@ func WithCredentials(alternatives ...[]Credential) CallOption {
 	})
 }
 
-// ErrMissingCredential is matched by a [*MissingCredentialError].
-var ErrMissingCredential = errors.New("resilient: missing credential")
-
 // MissingCredentialError reports a call of an operation whose security
 // requirement no configured credential satisfies. Nothing was sent; it is
 // the caller's to fix (give the client the credential), so it is never
@@ -146,7 +144,7 @@ func (e *MissingCredentialError) Error() string {
 			if j > 0 {
 				b.WriteString(" and ")
 			}
-			b.WriteString(printable(s))
+			b.WriteString(httptext.Printable(s))
 		}
 	}
 	b.WriteString(")")
@@ -159,7 +157,7 @@ func (e *MissingCredentialError) Error() string {
 		if i > 0 {
 			b.WriteString(" or ")
 		}
-		b.WriteString(printable(o))
+		b.WriteString(httptext.Printable(o))
 	}
 	return b.String()
 }
@@ -180,110 +178,11 @@ type CredentialError struct {
 
 // Error names the scheme and the failure, never the credential.
 func (e *CredentialError) Error() string {
-	return "resilient: credential " + printable(e.Scheme) + ": " + e.Err.Error()
+	return "resilient: credential " + httptext.Printable(e.Scheme) + ": " + e.Err.Error()
 }
 
 // Unwrap returns the failure.
 func (e *CredentialError) Unwrap() error { return e.Err }
-
-// BearerToken returns the [RequestEditor] of an HTTP bearer credential:
-// "Authorization: Bearer <token>", the token from token for every
-// attempt. An empty token is an error: a request is never sent with an
-// empty credential.
-func BearerToken(token func(context.Context) (string, error)) RequestEditor {
-	return AuthorizationHeader(func(ctx context.Context) (string, error) {
-		t, err := token(ctx)
-		if err != nil || t == "" {
-			return "", orEmpty(err, "the bearer token is empty")
-		}
-		return "Bearer " + t, nil
-	})
-}
-
-// AuthorizationHeader returns the [RequestEditor] that sets the
-// Authorization header to what value returns for every attempt, for
-// schemes that give the whole value ("Bearer ...", "DPoP ...", the type
-// and access token of an OAuth 2.0 token).
-func AuthorizationHeader(value func(context.Context) (string, error)) RequestEditor {
-	return func(ctx context.Context, req *http.Request) error {
-		v, err := value(ctx)
-		if err != nil || v == "" {
-			return orEmpty(err, "the Authorization value is empty")
-		}
-		req.Header.Set("Authorization", v)
-		return nil
-	}
-}
-
-// BasicAuth returns the [RequestEditor] of an HTTP basic credential
-// (RFC 7617), user and password from userPass for every attempt. An
-// empty user is an error.
-func BasicAuth(userPass func(context.Context) (user, pass string, err error)) RequestEditor {
-	return func(ctx context.Context, req *http.Request) error {
-		u, p, err := userPass(ctx)
-		if err != nil || u == "" {
-			return orEmpty(err, "the basic auth user is empty")
-		}
-		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(u+":"+p)))
-		return nil
-	}
-}
-
-// APIKeyHeader returns the [RequestEditor] of an API key sent in the
-// header name, the key from key for every attempt. An empty key is an
-// error.
-func APIKeyHeader(name string, key func(context.Context) (string, error)) RequestEditor {
-	return func(ctx context.Context, req *http.Request) error {
-		k, err := key(ctx)
-		if err != nil || k == "" {
-			return orEmpty(err, "the API key is empty")
-		}
-		req.Header.Set(name, k)
-		return nil
-	}
-}
-
-// APIKeyQuery returns the [RequestEditor] of an API key sent in the query
-// parameter name (replacing any value the request has), the key from key
-// for every attempt. An empty key is an error.
-func APIKeyQuery(name string, key func(context.Context) (string, error)) RequestEditor {
-	return func(ctx context.Context, req *http.Request) error {
-		k, err := key(ctx)
-		if err != nil || k == "" {
-			return orEmpty(err, "the API key is empty")
-		}
-		q := req.URL.Query()
-		q.Set(name, k)
-		req.URL.RawQuery = q.Encode()
-		return nil
-	}
-}
-
-// APIKeyCookie returns the [RequestEditor] of an API key sent in the
-// cookie name, the key from key for every attempt. An empty key, or one
-// a cookie cannot carry, is an error (see [AddCookie]).
-func APIKeyCookie(name string, key func(context.Context) (string, error)) RequestEditor {
-	return func(ctx context.Context, req *http.Request) error {
-		k, err := key(ctx)
-		if err != nil || k == "" {
-			return orEmpty(err, "the API key is empty")
-		}
-		if err := AddCookie(req, name, k); err != nil {
-			// The message of AddCookie names the bytes of the value, not
-			// the value; still, say only what is wrong.
-			return errors.New("the API key cannot be sent in cookie " + printable(name) + ": it has a byte a cookie cannot carry")
-		}
-		return nil
-	}
-}
-
-// orEmpty returns err, or an error saying what for a nil err.
-func orEmpty(err error, what string) error {
-	if err != nil {
-		return err
-	}
-	return errors.New(what)
-}
 
 // editing reports whether attempts of op sent with c run request editors.
 func editing(op *Operation, c *HTTPClient) bool {
@@ -322,7 +221,7 @@ type editedQueryKey struct{}
 // EditedQueryNames returns the names of the query parameters that the
 // credentials and request editors of an attempt added to its request or
 // changed, given the context of that request (as a transport sees it): an
-// API key sent in the query ([APIKeyQuery]), a signature. Whatever records
+// API key sent in the query (codec.APIKeyQuery), a signature. Whatever records
 // the request's URL (a trace, a log) should leave out their values; the
 // runtime's own errors already do. Nil when the editors changed no query
 // parameter.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"net/http"
 	"net/url"
 	"strings"
@@ -64,7 +65,7 @@ func TestDoHTTPCredentialsOnEveryAttempt(t *testing.T) {
 		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly}).With(
 			WithCredentials(
 				[]Credential{{Scheme: "oauth", Apply: nil}},
-				[]Credential{{Scheme: "bearer", Apply: BearerToken(counted(&n))}, {Scheme: "key", Apply: APIKeyQuery("key", counted(&n))}, {Scheme: "sid", Apply: APIKeyCookie("sid", counted(&n))}},
+				[]Credential{{Scheme: "bearer", Apply: codec.BearerToken(counted(&n))}, {Scheme: "key", Apply: codec.APIKeyQuery("key", counted(&n))}, {Scheme: "sid", Apply: codec.APIKeyCookie("sid", counted(&n))}},
 			),
 			WithRequestEditor(func(ctx context.Context, req *http.Request) error {
 				req.Header.Add("X-Call", "after "+req.Header.Get("X-Client"))
@@ -100,7 +101,7 @@ func TestDoHTTPMissingCredential(t *testing.T) {
 		op := testOperation(t, d, OperationPolicy{Name: "GetMe", Idempotency: ReadOnly,
 			Fallback: FallbackPolicy{Kind: FallbackStatic, Static: testPet{ID: 99}}}).With(WithCredentials(
 			[]Credential{{Scheme: "bearerAuth", Option: "WithBearerToken"}},
-			[]Credential{{Scheme: "api_key", Option: "WithAPIKey"}, {Scheme: "app_id", Option: "WithAPIKeyAppID", Apply: APIKeyHeader("X-App", counted(new(atomic.Int64)))}},
+			[]Credential{{Scheme: "api_key", Option: "WithAPIKey"}, {Scheme: "app_id", Option: "WithAPIKeyAppID", Apply: codec.APIKeyHeader("X-App", counted(new(atomic.Int64)))}},
 		))
 		v, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/me"), decodePet, nil)
 		var mc *MissingCredentialError
@@ -132,7 +133,7 @@ func TestDoHTTPMissingCredential(t *testing.T) {
 // all configured is the one sent; an empty one sends none.
 func TestWithCredentialsChoice(t *testing.T) {
 	key := func(name string) RequestEditor {
-		return APIKeyHeader(name, func(context.Context) (string, error) { return "v", nil })
+		return codec.APIKeyHeader(name, func(context.Context) (string, error) { return "v", nil })
 	}
 	tests := []struct {
 		name string
@@ -187,7 +188,7 @@ func TestDoHTTPEditorFailureIsCallersError(t *testing.T) {
 		want func(error) bool
 	}{
 		{"credential", func(fail func() bool) CallOption {
-			return WithCredentials([]Credential{{Scheme: "bearerAuth", Apply: BearerToken(func(context.Context) (string, error) {
+			return WithCredentials([]Credential{{Scheme: "bearerAuth", Apply: codec.BearerToken(func(context.Context) (string, error) {
 				if fail() {
 					return "", boom
 				}
@@ -258,7 +259,7 @@ func TestDoHTTPCachedFallbackByCredential(t *testing.T) {
 		}
 		op := testOperation(t, d, OperationPolicy{Name: "GetMe", Idempotency: ReadOnly, Retry: RetryPolicy{Disabled: true},
 			Fallback: FallbackPolicy{Kind: FallbackCached}}).With(WithCredentials([]Credential{{Scheme: "bearerAuth",
-			Apply: BearerToken(func(ctx context.Context) (string, error) { return ctx.Value(userKey{}).(string) + "-token", nil })}}))
+			Apply: codec.BearerToken(func(ctx context.Context) (string, error) { return ctx.Value(userKey{}).(string) + "-token", nil })}}))
 		call := func(user string) (testPet, error) {
 			ctx := context.WithValue(t.Context(), userKey{}, user)
 			return DoHTTP(ctx, op, rig.client, rig.get(t, "/me"), decodePet, nil)
@@ -298,8 +299,8 @@ func TestDoHTTPCredentialNotSentAcrossOrigins(t *testing.T) {
 		}))
 		rig.bodies.next = NewHTTPClient(rig.tr)
 		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly}).With(WithCredentials(
-			[]Credential{{Scheme: "bearerAuth", Apply: BearerToken(func(context.Context) (string, error) { return "secret", nil })},
-				{Scheme: "key", Apply: APIKeyHeader("X-Api-Key", func(context.Context) (string, error) { return "secret", nil })}}))
+			[]Credential{{Scheme: "bearerAuth", Apply: codec.BearerToken(func(context.Context) (string, error) { return "secret", nil })},
+				{Scheme: "key", Apply: codec.APIKeyHeader("X-Api-Key", func(context.Context) (string, error) { return "secret", nil })}}))
 		_, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/me"), decodePet, nil)
 		var re *RemoteError
 		if !errors.As(err, &re) || re.Status != http.StatusFound {
@@ -321,7 +322,7 @@ func TestDoHTTPQueryCredentialNotInErrors(t *testing.T) {
 			return nil, &url.Error{Op: "Get", URL: r.URL.String(), Err: errors.New("connection refused")}
 		})
 		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly}).With(WithCredentials(
-			[]Credential{{Scheme: "key", Apply: APIKeyQuery("api_key", func(context.Context) (string, error) { return "secret-key", nil })}}))
+			[]Credential{{Scheme: "key", Apply: codec.APIKeyQuery("api_key", func(context.Context) (string, error) { return "secret-key", nil })}}))
 		_, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets?kind=cat"), decodePet, nil)
 		if err == nil || strings.Contains(err.Error(), "secret-key") || !strings.Contains(err.Error(), "/pets?kind=cat") {
 			t.Errorf("err = %v, want the caller's URL without the key", err)
@@ -355,9 +356,9 @@ func TestEditedQueryNames(t *testing.T) {
 		}
 		dep := testDependency(t)
 		query := testOperation(t, dep, OperationPolicy{Idempotency: ReadOnly}).With(
-			WithCredentials([]Credential{{Scheme: "key", Apply: APIKeyQuery("api_key", key)}}), WithRequestEditor(signed))
+			WithCredentials([]Credential{{Scheme: "key", Apply: codec.APIKeyQuery("api_key", key)}}), WithRequestEditor(signed))
 		header := testOperation(t, dep, OperationPolicy{Idempotency: ReadOnly}).With(
-			WithCredentials([]Credential{{Scheme: "key", Apply: APIKeyHeader("X-Key", key)}}))
+			WithCredentials([]Credential{{Scheme: "key", Apply: codec.APIKeyHeader("X-Key", key)}}))
 		for _, op := range []*Operation{query, header} {
 			if _, err := DoHTTP(t.Context(), op, rig.client, rig.get(t, "/pets?kind=cat"), decodePet, nil); err != nil {
 				t.Fatal(err)
@@ -390,15 +391,15 @@ func TestCredentialHelpers(t *testing.T) {
 		want    string
 		wantErr string
 	}{
-		{"bearer", BearerToken(val("t")), "Authorization: Bearer t", ""},
-		{"bearer empty", BearerToken(val("")), "", "the bearer token is empty"},
-		{"basic", BasicAuth(func(context.Context) (string, string, error) { return "aladdin", "opensesame", nil }), "Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l", ""},
-		{"basic empty", BasicAuth(func(context.Context) (string, string, error) { return "", "p", nil }), "", "the basic auth user is empty"},
-		{"authorization", AuthorizationHeader(val("DPoP x")), "Authorization: DPoP x", ""},
-		{"header", APIKeyHeader("X-Api-Key", val("k")), "X-Api-Key: k", ""},
-		{"query", APIKeyQuery("api_key", val("a b")), "?a=1&api_key=a+b", ""},
-		{"cookie", APIKeyCookie("sid", val("k")), "Cookie: sid=k", ""},
-		{"cookie refused", APIKeyCookie("sid", val("a;b")), "", "the API key cannot be sent in cookie sid: it has a byte a cookie cannot carry"},
+		{"bearer", codec.BearerToken(val("t")), "Authorization: Bearer t", ""},
+		{"bearer empty", codec.BearerToken(val("")), "", "the bearer token is empty"},
+		{"basic", codec.BasicAuth(func(context.Context) (string, string, error) { return "aladdin", "opensesame", nil }), "Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l", ""},
+		{"basic empty", codec.BasicAuth(func(context.Context) (string, string, error) { return "", "p", nil }), "", "the basic auth user is empty"},
+		{"authorization", codec.AuthorizationHeader(val("DPoP x")), "Authorization: DPoP x", ""},
+		{"header", codec.APIKeyHeader("X-Api-Key", val("k")), "X-Api-Key: k", ""},
+		{"query", codec.APIKeyQuery("api_key", val("a b")), "?a=1&api_key=a+b", ""},
+		{"cookie", codec.APIKeyCookie("sid", val("k")), "Cookie: sid=k", ""},
+		{"cookie refused", codec.APIKeyCookie("sid", val("a;b")), "", "the API key cannot be sent in cookie sid: it has a byte a cookie cannot carry"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -436,7 +437,7 @@ func TestDoHTTPStreamCredentials(t *testing.T) {
 		}))
 		var n atomic.Int64
 		base := testOperation(t, testDependency(t), OperationPolicy{Idempotency: ReadOnly})
-		op := base.With(WithCredentials([]Credential{{Scheme: "bearer", Apply: BearerToken(counted(&n))}}),
+		op := base.With(WithCredentials([]Credential{{Scheme: "bearer", Apply: codec.BearerToken(counted(&n))}}),
 			WithRequestEditor(func(ctx context.Context, r *http.Request) error { r.Header.Set("X-Call", "1"); return nil }))
 		resp, err := DoHTTPStream(t.Context(), op, rig.client, rig.get(t, "/ticks"), nil)
 		if err != nil {

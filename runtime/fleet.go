@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/fleetstore"
 )
 
 // WithFleet shares the dependency's circuit breaker and retry budget with
@@ -60,8 +62,8 @@ import (
 // logged once each and reported to a [FleetObserver].
 //
 // The synchronisation goroutine ends with [Dependency.Close], when s
-// returns [ErrFleetClosed], or when the dependency is garbage collected.
-func WithFleet(s FleetStore) Option {
+// returns [fleetstore.ErrClosed], or when the dependency is garbage collected.
+func WithFleet(s fleetstore.Store) Option {
 	return optionFunc(func(d *Dependency) { d.fleetStore = s })
 }
 
@@ -100,7 +102,7 @@ const (
 // It holds no reference to its Dependency, so that an unreachable
 // dependency can stop it when collected.
 type fleet struct {
-	store    FleetStore
+	store    fleetstore.Store
 	dep      string
 	replica  string
 	policy   FleetPolicy
@@ -159,11 +161,11 @@ type fleet struct {
 // unless a newer answer was.
 type lateReply struct {
 	seq uint64
-	req *FleetRequest
+	req *fleetstore.Request
 	res syncResult
 }
 
-func newFleet(d *Dependency, s FleetStore) *fleet {
+func newFleet(d *Dependency, s fleetstore.Store) *fleet {
 	host, _ := os.Hostname()
 	f := &fleet{
 		store:    s,
@@ -464,7 +466,7 @@ func (f *fleet) expireOpen() {
 }
 
 type syncResult struct {
-	reply FleetReply
+	reply fleetstore.Reply
 	err   error
 }
 
@@ -552,8 +554,8 @@ func (f *fleet) syncOnce() bool {
 }
 
 // request takes what the calls counted since the last synchronisation.
-func (f *fleet) request() *FleetRequest {
-	req := &FleetRequest{Prefix: f.policy.Prefix, Dependency: f.dep, Replica: f.replica}
+func (f *fleet) request() *fleetstore.Request {
+	req := &fleetstore.Request{Prefix: f.policy.Prefix, Dependency: f.dep, Replica: f.replica}
 	br := &req.Breaker
 	br.Generation = f.gen
 	// While a synchronisation abandoned at its deadline may still reach
@@ -571,12 +573,13 @@ func (f *fleet) request() *FleetRequest {
 	if f.view.Load() == viewProbing {
 		switch {
 		case f.probeBad.Load():
-			br.Verdict = VerdictReopen
+			br.Verdict = fleetstore.VerdictReopen
 		case f.probeOK.Load() >= int64(f.breakerP.HalfOpenProbes):
-			br.Verdict = VerdictClose
+			br.Verdict = fleetstore.VerdictClose
 		}
 	}
-	br.Policy = f.breakerP
+	br.FailureRate, br.MinimumCalls = f.breakerP.FailureRate, f.breakerP.MinimumCalls
+	br.Window, br.OpenFor = f.breakerP.Window, f.breakerP.OpenFor
 	br.Bucket = f.bucket
 	br.ProbeLease = max(f.policy.StaleAfter, 2*f.policy.SyncInterval)
 
@@ -584,7 +587,8 @@ func (f *fleet) request() *FleetRequest {
 	if !hold {
 		bu.Calls = f.calls.Swap(0)
 	}
-	bu.Policy = f.budgetP
+	bu.Disabled, bu.Ratio = f.budgetP.Disabled, f.budgetP.Ratio
+	bu.MinPerSecond, bu.MaxBalance = f.budgetP.MinPerSecond, f.budgetP.MaxBalance
 	if !f.shared {
 		// Counted while the state was local, maybe long ago: the fleet's
 		// window must not receive them all at once when the store is
@@ -602,7 +606,7 @@ func (f *fleet) request() *FleetRequest {
 }
 
 // handle applies the result of a synchronisation.
-func (f *fleet) handle(req *FleetRequest, r syncResult) bool {
+func (f *fleet) handle(req *fleetstore.Request, r syncResult) bool {
 	err := r.err
 	if err == nil {
 		err = checkReply(req, r.reply)
@@ -615,7 +619,7 @@ func (f *fleet) handle(req *FleetRequest, r syncResult) bool {
 			f.refused.Store(true)
 		}
 		f.setErr(err)
-		if errors.Is(err, ErrFleetClosed) {
+		if errors.Is(err, fleetstore.ErrClosed) {
 			f.goLocal(err, "store closed")
 			return false
 		}
@@ -630,13 +634,13 @@ func (f *fleet) handle(req *FleetRequest, r syncResult) bool {
 
 // checkReply refuses a reply that cannot be the fleet's state: a stale or
 // malformed shared state is never trusted.
-func checkReply(req *FleetRequest, r FleetReply) error {
+func checkReply(req *fleetstore.Request, r fleetstore.Reply) error {
 	switch {
-	case r.State != BreakerClosed && r.State != BreakerOpen && r.State != BreakerHalfOpen:
+	case r.State != fleetstore.Closed && r.State != fleetstore.Open && r.State != fleetstore.HalfOpen:
 		return fmt.Errorf("resilient: fleet store answered breaker state %d", r.State)
-	case r.OpenLeft < 0 || r.OpenLeft > req.Breaker.Policy.OpenFor:
-		return fmt.Errorf("resilient: fleet store answered an open period of %v, outside [0, %v]", r.OpenLeft, req.Breaker.Policy.OpenFor)
-	case r.Prober && r.State != BreakerHalfOpen:
+	case r.OpenLeft < 0 || r.OpenLeft > req.Breaker.OpenFor:
+		return fmt.Errorf("resilient: fleet store answered an open period of %v, outside [0, %v]", r.OpenLeft, req.Breaker.OpenFor)
+	case r.Prober && r.State != fleetstore.HalfOpen:
 		return errors.New("resilient: fleet store made this replica a prober outside a half-open state")
 	case r.Granted < 0 || r.Granted > req.Budget.Want:
 		return fmt.Errorf("resilient: fleet store granted %d retry tokens of %d asked", r.Granted, req.Budget.Want)
@@ -646,9 +650,23 @@ func checkReply(req *FleetRequest, r FleetReply) error {
 	return nil
 }
 
+// breakerState is the breaker state a reply's state stands for; checkReply
+// has made sure it is one of the three.
+func breakerState(s fleetstore.State) BreakerState {
+	switch s {
+	case fleetstore.Open:
+		return BreakerOpen
+	case fleetstore.HalfOpen:
+		return BreakerHalfOpen
+	default:
+		return BreakerClosed
+	}
+}
+
 // apply adopts the fleet's state.
-func (f *fleet) apply(r FleetReply) {
+func (f *fleet) apply(r fleetstore.Reply) {
 	now := time.Now()
+	state := breakerState(r.State)
 	if r.Generation != f.gen || !f.shared {
 		// Counts and probes of the previous generation mean nothing now;
 		// and outcomes counted while the state was local, before this
@@ -661,12 +679,12 @@ func (f *fleet) apply(r FleetReply) {
 		f.calls.Store(0)
 	}
 	from := f.state
-	f.gen, f.state = r.Generation, r.State
-	if r.State == BreakerOpen {
+	f.gen, f.state = r.Generation, state
+	if state == BreakerOpen {
 		f.openUntil = now.Add(r.OpenLeft)
 	}
 	view := viewClosed
-	switch r.State {
+	switch state {
 	case BreakerOpen:
 		view = viewOpen
 	case BreakerHalfOpen:
@@ -687,7 +705,7 @@ func (f *fleet) apply(r FleetReply) {
 
 	f.mu.Lock()
 	f.status.Shared = true
-	f.status.State, f.status.Generation = r.State, r.Generation
+	f.status.State, f.status.Generation = state, r.Generation
 	f.status.Requests, f.status.Failures = r.Requests, r.Failures
 	f.status.LastSync, f.status.Err = now, nil
 	f.mu.Unlock()
@@ -700,12 +718,12 @@ func (f *fleet) apply(r FleetReply) {
 			f.fobs.FleetChange(FleetEvent{Dependency: f.dep, Store: f.policy.Store, Shared: true, At: now})
 		}
 	}
-	if from != r.State {
+	if from != state {
 		f.logger.Info("circuit breaker state change",
 			slog.String("dependency", f.dep), slog.String("from", from.String()),
-			slog.String("to", r.State.String()), slog.String("scope", "fleet"))
+			slog.String("to", state.String()), slog.String("scope", "fleet"))
 		if f.observer != nil {
-			f.observer.BreakerChange(BreakerEvent{Dependency: f.dep, From: from, To: r.State, At: now, Fleet: true})
+			f.observer.BreakerChange(BreakerEvent{Dependency: f.dep, From: from, To: state, At: now, Fleet: true})
 		}
 	}
 }
@@ -766,4 +784,57 @@ func (f *fleet) snapshot() FleetStatus {
 	f.mu.Unlock()
 	s.Tokens = f.tokens.Load()
 	return s
+}
+
+// FleetEvent describes a change of where a dependency keeps its breaker
+// and budget state: shared with the fleet, or local to the replica.
+type FleetEvent struct {
+	Dependency string
+	// Store is the store's name from the policy ([FleetPolicy.Store]).
+	Store string
+	// Shared is true when the state is now the fleet's, false when the
+	// replica went back to its local breaker and budget.
+	Shared bool
+	// Err is why the state went local: the store's last error (nil when
+	// the dependency was closed).
+	Err error
+	At  time.Time
+}
+
+// FleetObserver is an [Observer] that also wants to know when a
+// dependency's state goes from fleet to local and back. [NewDependency]
+// looks for it on the observer given with [WithObserver].
+type FleetObserver interface {
+	// FleetChange is called once for every change, from the dependency's
+	// background goroutine.
+	FleetChange(FleetEvent)
+}
+
+// FleetChange does nothing.
+func (NopObserver) FleetChange(FleetEvent) {}
+
+// FleetStatus is a dependency's view of its fleet state, from
+// [Dependency.Fleet].
+type FleetStatus struct {
+	// Enabled is true when the dependency was given a store.
+	Enabled bool
+	// Shared is true while the breaker and budget are the fleet's; false
+	// while the replica uses its local ones (no store, or the store is
+	// unreachable, slow or unreadable).
+	Shared bool
+	// State is the fleet breaker's state as last synchronised.
+	State BreakerState
+	// Generation is the fleet breaker's generation as last synchronised.
+	Generation uint64
+	// Requests and Failures are the fleet's counts in its window as last
+	// synchronised.
+	Requests, Failures uint64
+	// Tokens is the number of retry tokens the replica holds from the
+	// fleet's budget.
+	Tokens int64
+	// LastSync is when the last successful synchronisation ended; zero
+	// before any.
+	LastSync time.Time
+	// Err is the last synchronisation's error, nil when it succeeded.
+	Err error
 }

@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fleetstore"
 )
 
-// memFleet is a FleetStore in memory that runs the shared state machine
+// memFleet is a fleetstore.Store in memory that runs the shared state machine
 // the way redisfleet's script does, on the (fake) clock of its caller.
 // hook, when set, runs before each Sync: it can fail it, delay it, or
 // replace its reply.
@@ -24,7 +25,7 @@ type memFleet struct {
 	watchers map[string]map[int]func()
 	nextID   int
 	syncs    atomic.Int64
-	hook     atomic.Pointer[func(context.Context, *runtime.FleetReply) error]
+	hook     atomic.Pointer[func(context.Context, *fleetstore.Reply) error]
 	// late, when set, applies a request that arrives after its deadline,
 	// as a store that cannot tell would.
 	late atomic.Bool
@@ -45,7 +46,7 @@ func newMemFleet() *memFleet {
 	return &memFleet{deps: map[string]*memDep{}, watchers: map[string]map[int]func(){}}
 }
 
-func (m *memFleet) setHook(h func(context.Context, *runtime.FleetReply) error) {
+func (m *memFleet) setHook(h func(context.Context, *fleetstore.Reply) error) {
 	if h == nil {
 		m.hook.Store(nil)
 		return
@@ -70,20 +71,20 @@ func (m *memFleet) Watch(prefix, dependency string, notify func()) func() {
 	})
 }
 
-func (m *memFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime.FleetReply, error) {
+func (m *memFleet) Sync(ctx context.Context, req *fleetstore.Request) (fleetstore.Reply, error) {
 	m.syncs.Add(1)
-	var garbage runtime.FleetReply
+	var garbage fleetstore.Reply
 	if h := m.hook.Load(); h != nil {
 		if err := (*h)(ctx, &garbage); err != nil {
-			return runtime.FleetReply{}, err
+			return fleetstore.Reply{}, err
 		}
-		if garbage != (runtime.FleetReply{}) {
+		if garbage != (fleetstore.Reply{}) {
 			return garbage, nil
 		}
 	}
 	if err := ctx.Err(); err != nil && !m.late.Load() {
 		// A request that arrives after its deadline is dropped.
-		return runtime.FleetReply{}, err
+		return fleetstore.Reply{}, err
 	}
 	m.mu.Lock()
 	k := req.Prefix + req.Dependency
@@ -93,7 +94,8 @@ func (m *memFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime
 		m.deps[k] = d
 	}
 	now := time.Now()
-	br, p := req.Breaker, req.Breaker.Policy
+	br := req.Breaker
+	p := &br
 	changed := false
 	to := func(s runtime.BreakerState) {
 		d.state, d.gen, d.prober, changed = s, d.gen+1, "", true
@@ -105,14 +107,14 @@ func (m *memFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime
 	if d.state == runtime.BreakerOpen && !now.Before(d.until) {
 		to(runtime.BreakerHalfOpen)
 	}
-	if br.Verdict != runtime.VerdictNone && br.Generation == d.gen && d.state == runtime.BreakerHalfOpen && d.prober == req.Replica {
-		if br.Verdict == runtime.VerdictClose {
+	if br.Verdict != fleetstore.VerdictNone && br.Generation == d.gen && d.state == runtime.BreakerHalfOpen && d.prober == req.Replica {
+		if br.Verdict == fleetstore.VerdictClose {
 			to(runtime.BreakerClosed)
 		} else {
 			to(runtime.BreakerOpen)
 		}
 	}
-	var reply runtime.FleetReply
+	var reply fleetstore.Reply
 	if d.state == runtime.BreakerClosed {
 		idx := now.UnixNano() / int64(br.Bucket)
 		if br.Generation == d.gen {
@@ -136,7 +138,7 @@ func (m *memFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime
 	if d.state == runtime.BreakerHalfOpen && br.WantProbe && (d.prober == "" || !now.Before(d.lease)) {
 		d.prober, d.lease = req.Replica, now.Add(br.ProbeLease)
 	}
-	if bp := req.Budget.Policy; !bp.Disabled {
+	if bp := req.Budget; !bp.Disabled {
 		deposit, top := int64(bp.Ratio*1000+0.5), int64(bp.MaxBalance*1000)
 		d.balance = min(top, d.balance+int64(req.Budget.Calls)*deposit)
 		take := min(req.Budget.Want, d.balance/1000)
@@ -153,7 +155,10 @@ func (m *memFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime
 			reply.Granted += got
 		}
 	}
-	reply.Generation, reply.State = d.gen, d.state
+	reply.Generation = d.gen
+	reply.State = map[runtime.BreakerState]fleetstore.State{
+		runtime.BreakerClosed: fleetstore.Closed, runtime.BreakerHalfOpen: fleetstore.HalfOpen, runtime.BreakerOpen: fleetstore.Open,
+	}[d.state]
 	if d.state == runtime.BreakerOpen {
 		reply.OpenLeft = d.until.Sub(now)
 	}
@@ -222,7 +227,7 @@ type replica struct {
 	events *fleetEvents
 }
 
-func newReplicas(t *testing.T, n int, p runtime.Policy, store runtime.FleetStore, op runtime.OperationPolicy) []*replica {
+func newReplicas(t *testing.T, n int, p runtime.Policy, store fleetstore.Store, op runtime.OperationPolicy) []*replica {
 	t.Helper()
 	rs := make([]*replica, n)
 	for i := range rs {
@@ -307,7 +312,7 @@ func TestFleetBreakerOpensTogether(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				var store runtime.FleetStore
+				var store fleetstore.Store
 				if tt.fleet {
 					store = newMemFleet()
 				}
@@ -360,7 +365,7 @@ func TestFleetOneProbeRound(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				var store runtime.FleetStore
+				var store fleetstore.Store
 				if tt.fleet {
 					store = newMemFleet()
 				}
@@ -427,7 +432,7 @@ func TestFleetBudget(t *testing.T) {
 	}{{"local", false}, {"fleet", true}} {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				var store runtime.FleetStore
+				var store fleetstore.Store
 				if tt.fleet {
 					store = newMemFleet()
 				}
@@ -456,24 +461,24 @@ func TestFleetBudget(t *testing.T) {
 // local within the staleness bound, says so once, and rejoins when the
 // store is back.
 func TestFleetStoreTrouble(t *testing.T) {
-	down := func(context.Context, *runtime.FleetReply) error { return errors.New("connection refused") }
-	slow := func(ctx context.Context, _ *runtime.FleetReply) error {
+	down := func(context.Context, *fleetstore.Reply) error { return errors.New("connection refused") }
+	slow := func(ctx context.Context, _ *fleetstore.Reply) error {
 		time.Sleep(3 * time.Second) // past the request's deadline
 		return ctx.Err()
 	}
 	tests := []struct {
 		name string
-		hook func(context.Context, *runtime.FleetReply) error
+		hook func(context.Context, *fleetstore.Reply) error
 	}{
 		{"down", down},
 		{"slow", slow},
-		{"bad state", func(_ context.Context, r *runtime.FleetReply) error { r.State = 7; return nil }},
-		{"open forever", func(_ context.Context, r *runtime.FleetReply) error {
-			r.State, r.OpenLeft, r.Generation = runtime.BreakerOpen, 365*24*time.Hour, 99
+		{"bad state", func(_ context.Context, r *fleetstore.Reply) error { r.State = 7; return nil }},
+		{"open forever", func(_ context.Context, r *fleetstore.Reply) error {
+			r.State, r.OpenLeft, r.Generation = fleetstore.Open, 365*24*time.Hour, 99
 			return nil
 		}},
-		{"tokens not asked for", func(_ context.Context, r *runtime.FleetReply) error { r.Granted = 1 << 40; return nil }},
-		{"prober while closed", func(_ context.Context, r *runtime.FleetReply) error { r.Prober = true; return nil }},
+		{"tokens not asked for", func(_ context.Context, r *fleetstore.Reply) error { r.Granted = 1 << 40; return nil }},
+		{"prober while closed", func(_ context.Context, r *fleetstore.Reply) error { r.Prober = true; return nil }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -550,7 +555,7 @@ func TestFleetOpenHonouredThenLocal(t *testing.T) {
 		if opened.IsZero() {
 			t.Fatal("the fleet breaker did not open")
 		}
-		store.setHook(func(context.Context, *runtime.FleetReply) error { return errors.New("down") })
+		store.setHook(func(context.Context, *fleetstore.Reply) error { return errors.New("down") })
 		dep.down.Store(false)
 		time.Sleep(time.Until(opened.Add(p.Breaker.OpenFor)) - 100*time.Millisecond)
 		if s := rs[0].dep.BreakerState(); s != runtime.BreakerOpen {
@@ -629,7 +634,7 @@ func TestFleetRejoinDropsLocalCounts(t *testing.T) {
 		store := newMemFleet()
 		rs := newReplicas(t, 1, fleetPolicy(), store, readOp())
 		time.Sleep(time.Second)
-		store.setHook(func(context.Context, *runtime.FleetReply) error { return errors.New("down") })
+		store.setHook(func(context.Context, *fleetstore.Reply) error { return errors.New("down") })
 		time.Sleep(2 * time.Second)
 		if rs[0].dep.Fleet().Shared {
 			t.Fatal("still shared with the store down")
@@ -664,7 +669,7 @@ func TestFleetStallDropsStaleCounts(t *testing.T) {
 		time.Sleep(time.Second)
 		release := make(chan struct{})
 		var started atomic.Int64
-		store.setHook(func(context.Context, *runtime.FleetReply) error {
+		store.setHook(func(context.Context, *fleetstore.Reply) error {
 			started.Add(1)
 			<-release // the deadline is ignored
 			return nil
@@ -718,7 +723,7 @@ func TestFleetWarmRetriesWithinBound(t *testing.T) {
 		}
 		time.Sleep(p.Breaker.Window)
 		// A round trip of 4 ms to the store, as on a busy machine.
-		store.setHook(func(context.Context, *runtime.FleetReply) error { time.Sleep(4 * time.Millisecond); return nil })
+		store.setHook(func(context.Context, *fleetstore.Reply) error { time.Sleep(4 * time.Millisecond); return nil })
 		dep.down.Store(true)
 		before := dep.attempts.Load()
 		var wg sync.WaitGroup

@@ -10,30 +10,41 @@ import (
 	"net/http/httptrace"
 	"net/textproto"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
-// DefaultDeadlineHeader is the request header that carries the remaining
-// time budget of a call, in integer milliseconds, from [DoHTTP] to the
-// server and, on the server, into [DeadlineMiddleware].
-const DefaultDeadlineHeader = "X-Request-Deadline"
+// Defaults and limits of the HTTP client.
+const (
+	// DefaultDeadlineHeader is the request header that carries the remaining
+	// time budget of a call, in integer milliseconds, from [DoHTTP] to the
+	// server and, on the server, into server.DeadlineMiddleware.
+	DefaultDeadlineHeader = "X-Request-Deadline"
 
-// DefaultDeadlineMargin is subtracted from the remaining budget before it
-// is sent: it covers the request's transit and the server's writing of the
-// response, so that the server gives up slightly before the caller does.
-const DefaultDeadlineMargin = 10 * time.Millisecond
+	// DefaultDeadlineMargin is subtracted from the remaining budget before it
+	// is sent: it covers the request's transit and the server's writing of the
+	// response, so that the server gives up slightly before the caller does.
+	DefaultDeadlineMargin = 10 * time.Millisecond
 
-// MaxErrorBody is the number of bytes of a non-2xx response body kept in
-// [RemoteError.Body]; the rest is discarded.
-const MaxErrorBody = 64 << 10
+	// MaxErrorBody is the number of bytes of a non-2xx response body kept in
+	// [RemoteError.Body]; the rest is discarded.
+	MaxErrorBody = 64 << 10
 
-// DefaultMaxResponseBody is the most bytes of a success (2xx) body that
-// decode may read when [HTTPClient.MaxResponseBody] is zero: 32 MiB.
-const DefaultMaxResponseBody = 32 << 20
+	// DefaultMaxResponseBody is the most bytes of a success (2xx) body that
+	// decode may read when [HTTPClient.MaxResponseBody] is zero: 32 MiB.
+	DefaultMaxResponseBody = 32 << 20
+
+	// DefaultConnectTimeout is the dial timeout of [NewTransport] when none is
+	// given: the upper end of the 100 ms to 1 s range usual inside a region.
+	DefaultConnectTimeout = time.Second
+
+	// MaxRedirects is the number of redirects [CheckRedirect] follows in one
+	// attempt, as net/http does by default.
+	MaxRedirects = 10
+)
 
 // maxDrain bounds how much of an unread body is discarded so that its
 // connection can be reused; a longer rest costs the connection instead.
@@ -481,7 +492,7 @@ func remoteError(resp *http.Response, decodeErr ErrorDecoder) error {
 		Body:    body,
 		Header:  resp.Header,
 	}
-	if d, ok := ParseRetryAfterHeader(resp.Header, time.Now()); ok {
+	if d, ok := parseRetryAfterHeader(resp.Header, time.Now()); ok {
 		re.RetryAfter = d
 	}
 	if decodeErr != nil && readErr == nil {
@@ -511,9 +522,6 @@ func StatusClass(status int) Class {
 		return Rejected
 	}
 }
-
-// ErrResponseTruncated is matched by a [*ResponseTruncatedError].
-var ErrResponseTruncated = errors.New("resilient: response truncated")
 
 // ResponseTruncatedError reports a 2xx answer whose body could not be read
 // to the end (the connection was reset or cut, or the attempt timed out
@@ -545,9 +553,6 @@ func (e *ResponseTruncatedError) Classify() Class { return Transient }
 // Delivery returns [Answered]: the dependency answered, so it had the
 // request.
 func (e *ResponseTruncatedError) Delivery() Delivery { return Answered }
-
-// ErrResponseTooLarge is matched by a [*ResponseTooLargeError].
-var ErrResponseTooLarge = errors.New("resilient: response too large")
 
 // ResponseTooLargeError reports a success (2xx) answer whose body is
 // larger than the client's limit ([HTTPClient.MaxResponseBody]): its
@@ -772,37 +777,8 @@ func excerpt(body []byte) string {
 	if !utf8.Valid(body) {
 		return ""
 	}
-	return printable(string(body))
+	return httptext.Printable(string(body))
 }
-
-// printable returns s without control characters (C0, DEL, C1) and
-// formatting characters (bidirectional overrides, zero-width ones); a tab
-// becomes a space.
-func printable(s string) string {
-	clean := true
-	for _, r := range s {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t':
-			return ' '
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-			return -1
-		}
-		return r
-	}, s)
-}
-
-// DefaultConnectTimeout is the dial timeout of [NewTransport] when none is
-// given: the upper end of the 100 ms to 1 s range usual inside a region.
-const DefaultConnectTimeout = time.Second
 
 // NewTransport returns an [*http.Transport] for one dependency of a
 // generated client, to be wrapped in an [*http.Client] without Timeout (the

@@ -18,6 +18,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime/server"
 	"go.uber.org/goleak"
 )
 
@@ -483,7 +484,7 @@ func TestDoHTTPDeadlineHeader(t *testing.T) {
 			remaining []time.Duration // the caller's total deadline, from now
 		)
 		start := time.Now()
-		rig := newHTTPRig(t, DeadlineMiddleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rig := newHTTPRig(t, server.DeadlineMiddleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			v, _ := strconv.ParseInt(r.Header.Get("X-Request-Deadline"), 10, 64)
 			dl, _ := r.Context().Deadline()
 			headers = append(headers, v)

@@ -11,14 +11,24 @@ import (
 
 // TestCoreImports: the core package imports only the standard library,
 // gobreaker and x/time, the modules whose requirements a user of HTTP
-// clients alone inherits (internal/modulecheck counts them); Redis,
-// OpenTelemetry and grpc live in sub-packages, each a module of its own.
+// clients alone inherits (internal/modulecheck counts them), the fleet
+// store's protocol (fleetstore) and the shared text checks
+// (internal/httptext), both held to the same rule; Redis, OpenTelemetry
+// and grpc live in sub-packages, each a module of its own.
 func TestCoreImports(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{"github.com/sony/gobreaker/v2", "golang.org/x/time/"}
+	for _, dir := range []string{"fleetstore", filepath.Join("internal", "httptext")} {
+		more, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, more...)
+	}
+	allowed := []string{"github.com/sony/gobreaker/v2", "golang.org/x/time/",
+		"github.com/resilientgo/resilient/runtime/fleetstore", "github.com/resilientgo/resilient/runtime/internal/httptext"}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue

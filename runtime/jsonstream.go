@@ -9,30 +9,30 @@ import (
 	"net/http"
 )
 
-// JSONLinesReader reads the values of a JSON Lines or NDJSON body
+// jsonLinesReader reads the values of a JSON Lines or NDJSON body
 // (application/jsonl, application/x-ndjson, application/x-jsonlines): one
 // JSON text per line, lines ending with LF or CRLF, the last one possibly
 // without. Blank lines are skipped. Each value is returned as soon as its
 // line ends. It is not safe for concurrent use.
-type JSONLinesReader struct {
+type jsonLinesReader struct {
 	r     *bufio.Reader
 	limit int64
 	line  []byte
 }
 
-// NewJSONLinesReader returns a reader of the lines of r. limit bounds one
+// newJSONLinesReader returns a reader of the lines of r. limit bounds one
 // line, in bytes, a longer one failing with [ErrItemTooLarge]; zero means
 // [DefaultMaxResponseBody], negative none.
-func NewJSONLinesReader(r io.Reader, limit int64) *JSONLinesReader {
+func newJSONLinesReader(r io.Reader, limit int64) *jsonLinesReader {
 	if limit == 0 {
 		limit = DefaultMaxResponseBody
 	}
-	return &JSONLinesReader{r: bufio.NewReader(r), limit: limit}
+	return &jsonLinesReader{r: bufio.NewReader(r), limit: limit}
 }
 
 // Next returns the next non-blank line without its end, as raw bytes that
 // the caller may keep; io.EOF at the end of the body, or the read error.
-func (r *JSONLinesReader) Next() ([]byte, error) {
+func (r *jsonLinesReader) Next() ([]byte, error) {
 	for {
 		line, err := readLineLF(r.r, &r.line, r.limit)
 		if t := bytes.TrimSpace(line); len(t) > 0 {
@@ -70,7 +70,7 @@ func readLineLF(r *bufio.Reader, buf *[]byte, limit int64) ([]byte, error) {
 // recordSeparator starts every JSON text of a JSON text sequence.
 const recordSeparator = 0x1e
 
-// JSONSeqReader reads the values of a JSON text sequence (RFC 7464,
+// jsonSeqReader reads the values of a JSON text sequence (RFC 7464,
 // application/json-seq): each JSON text is preceded by an ASCII record
 // separator (0x1E) and followed by a line feed. A value is returned as
 // soon as a line ends with the text complete, so a text may span lines. A
@@ -78,7 +78,7 @@ const recordSeparator = 0x1e
 // comes is truncated, and fails Next ([ErrTruncatedRecord]), as RFC 7464
 // §2.3 asks. Text before the first separator is read as a record too. It
 // is not safe for concurrent use.
-type JSONSeqReader struct {
+type jsonSeqReader struct {
 	r      *bufio.Reader
 	limit  int64
 	line   []byte
@@ -90,23 +90,19 @@ type JSONSeqReader struct {
 	hasPending bool
 }
 
-// ErrTruncatedRecord is the error of a JSON text sequence record whose
-// text was cut (RFC 7464 §2.3).
-var ErrTruncatedRecord = errors.New("resilient: truncated JSON text sequence record")
-
-// NewJSONSeqReader returns a reader of the records of r. limit bounds one
+// newJSONSeqReader returns a reader of the records of r. limit bounds one
 // record, in bytes, a longer one failing with [ErrItemTooLarge]; zero
 // means [DefaultMaxResponseBody], negative none.
-func NewJSONSeqReader(r io.Reader, limit int64) *JSONSeqReader {
+func newJSONSeqReader(r io.Reader, limit int64) *jsonSeqReader {
 	if limit == 0 {
 		limit = DefaultMaxResponseBody
 	}
-	return &JSONSeqReader{r: bufio.NewReader(r), limit: limit}
+	return &jsonSeqReader{r: bufio.NewReader(r), limit: limit}
 }
 
 // Next returns the next record's JSON text, as raw bytes that the caller
 // may keep; io.EOF at the end of the body, or the read error.
-func (r *JSONSeqReader) Next() ([]byte, error) {
+func (r *jsonSeqReader) Next() ([]byte, error) {
 	for {
 		var (
 			line []byte
@@ -162,7 +158,7 @@ func (r *JSONSeqReader) Next() ([]byte, error) {
 // decode ([DecodeJSON] when nil). A line larger than
 // [HTTPClient.MaxResponseBody] ends the stream with [ErrItemTooLarge].
 func NewJSONLinesStream[T any](resp *http.Response, decode func([]byte) (T, error)) *Stream[T] {
-	lr := NewJSONLinesReader(resp.Body, itemLimit(resp.Body))
+	lr := newJSONLinesReader(resp.Body, itemLimit(resp.Body))
 	return newStream(resp, decodeEach(lr.Next, decode))
 }
 
@@ -172,7 +168,7 @@ func NewJSONLinesStream[T any](resp *http.Response, decode func([]byte) (T, erro
 // [ErrTruncatedRecord], one larger than [HTTPClient.MaxResponseBody] with
 // [ErrItemTooLarge].
 func NewJSONSeqStream[T any](resp *http.Response, decode func([]byte) (T, error)) *Stream[T] {
-	sr := NewJSONSeqReader(resp.Body, itemLimit(resp.Body))
+	sr := newJSONSeqReader(resp.Body, itemLimit(resp.Body))
 	return newStream(resp, decodeEach(sr.Next, decode))
 }
 

@@ -90,7 +90,7 @@ type Policy struct {
 }
 
 // FleetPolicy configures how a dependency shares its breaker and retry
-// budget with the other replicas of the service through a [FleetStore]
+// budget with the other replicas of the service through a [fleetstore.Store]
 // (see [WithFleet]). The zero value takes every default.
 type FleetPolicy struct {
 	// Store names the shared store (such as "sessions-redis"), as the

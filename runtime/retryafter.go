@@ -6,13 +6,13 @@ import (
 	"time"
 )
 
-// MaxRetryAfter bounds the delays [ParseRetryAfter] returns. A larger value
+// maxRetryAfter bounds the delays parseRetryAfter returns. A larger value
 // (a delay of centuries, a date in the year 9999) is clamped to it, so that
 // the result can be added to a time or a duration without overflow; it is
 // still far beyond any deadline, so the call fails fast with it attached.
-const MaxRetryAfter = 100 * 365 * 24 * time.Hour
+const maxRetryAfter = 100 * 365 * 24 * time.Hour
 
-// ParseRetryAfter parses the value of a Retry-After header field (RFC 9110
+// parseRetryAfter parses the value of a Retry-After header field (RFC 9110
 // §10.2.3) and returns the delay it asks for, relative to now.
 //
 // The value is either delay-seconds, a non-negative decimal integer without
@@ -28,8 +28,8 @@ const MaxRetryAfter = 100 * 365 * 24 * time.Hour
 // value, garbage, a negative number, a fraction, or members that disagree
 // give (0, false): the caller should then use its own backoff.
 //
-// The result is never negative and never above [MaxRetryAfter].
-func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
+// The result is never negative and never above maxRetryAfter.
+func parseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 	value = trimOWS(value)
 	if d, ok := parseRetryAfterOne(value, now); ok {
 		return d, true
@@ -67,13 +67,13 @@ func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 	return d, found
 }
 
-// ParseRetryAfterHeader returns the delay asked for by the Retry-After field
-// of the response header h, as [ParseRetryAfter] reads it. An HTTP-date is
+// parseRetryAfterHeader returns the delay asked for by the Retry-After field
+// of the response header h, as parseRetryAfter reads it. An HTTP-date is
 // measured from the response's own Date field when it is present and valid,
 // so that a skew between the server's clock and ours does not matter, and
 // from now otherwise. Repeated Retry-After lines must agree, like members
 // of a list.
-func ParseRetryAfterHeader(h http.Header, now time.Time) (time.Duration, bool) {
+func parseRetryAfterHeader(h http.Header, now time.Time) (time.Duration, bool) {
 	values := h["Retry-After"]
 	if len(values) == 0 {
 		return 0, false
@@ -83,12 +83,12 @@ func ParseRetryAfterHeader(h http.Header, now time.Time) (time.Duration, bool) {
 			now = t
 		}
 	}
-	d, ok := ParseRetryAfter(values[0], now)
+	d, ok := parseRetryAfter(values[0], now)
 	if !ok {
 		return 0, false
 	}
 	for _, v := range values[1:] {
-		if o, ok := ParseRetryAfter(v, now); !ok || o != d {
+		if o, ok := parseRetryAfter(v, now); !ok || o != d {
 			return 0, false
 		}
 	}
@@ -119,15 +119,15 @@ func parseRetryAfterOne(v string, now time.Time) (time.Duration, bool) {
 	switch {
 	case d < 0:
 		return 0, true
-	case d > MaxRetryAfter:
-		return MaxRetryAfter, true
+	case d > maxRetryAfter:
+		return maxRetryAfter, true
 	}
 	return d, true
 }
 
-// parseDelaySeconds parses 1*DIGIT, clamping to [MaxRetryAfter].
+// parseDelaySeconds parses 1*DIGIT, clamping to maxRetryAfter.
 func parseDelaySeconds(v string) (time.Duration, bool) {
-	const maxSeconds = int64(MaxRetryAfter / time.Second)
+	const maxSeconds = int64(maxRetryAfter / time.Second)
 	var n int64
 	for i := 0; i < len(v); i++ {
 		c := v[i]
@@ -139,7 +139,7 @@ func parseDelaySeconds(v string) (time.Duration, bool) {
 		}
 	}
 	if n > maxSeconds {
-		return MaxRetryAfter, true
+		return maxRetryAfter, true
 	}
 	return time.Duration(n) * time.Second, true
 }

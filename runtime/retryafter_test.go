@@ -47,8 +47,8 @@ func TestParseRetryAfter(t *testing.T) {
 		{"RFC 850 year 70 is 2070", "Tuesday, 01-Jan-70 00:00:00 GMT",
 			time.Date(2070, 1, 1, 0, 0, 0, 0, time.UTC).Sub(now), true},
 		{"RFC 850 year 77 is 1977", "Saturday, 01-Jan-77 00:00:00 GMT", 0, true},
-		{"huge delay clamped", "99999999999999999999999", MaxRetryAfter, true},
-		{"far date clamped", "Fri, 31 Dec 9999 23:59:59 GMT", MaxRetryAfter, true},
+		{"huge delay clamped", "99999999999999999999999", maxRetryAfter, true},
+		{"far date clamped", "Fri, 31 Dec 9999 23:59:59 GMT", maxRetryAfter, true},
 		{"list agreeing", "30, 30", 30 * time.Second, true},
 		{"list disagreeing", "1, 2", 0, false},
 		{"list of date and seconds agreeing", in(90*time.Second, http.TimeFormat) + ", 90", 90 * time.Second, true},
@@ -62,9 +62,9 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := ParseRetryAfter(tt.value, now)
+			got, ok := parseRetryAfter(tt.value, now)
 			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("ParseRetryAfter(%q) = %v, %v, want %v, %v", tt.value, got, ok, tt.want, tt.wantOK)
+				t.Errorf("parseRetryAfter(%q) = %v, %v, want %v, %v", tt.value, got, ok, tt.want, tt.wantOK)
 			}
 		})
 	}
@@ -99,9 +99,9 @@ func TestParseRetryAfterHeader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := ParseRetryAfterHeader(tt.header, now)
+			got, ok := parseRetryAfterHeader(tt.header, now)
 			if got != tt.want || ok != tt.wantOK {
-				t.Errorf("ParseRetryAfterHeader(%v) = %v, %v, want %v, %v", tt.header, got, ok, tt.want, tt.wantOK)
+				t.Errorf("parseRetryAfterHeader(%v) = %v, %v, want %v, %v", tt.header, got, ok, tt.want, tt.wantOK)
 			}
 		})
 	}
@@ -109,7 +109,7 @@ func TestParseRetryAfterHeader(t *testing.T) {
 
 // FuzzParseRetryAfter checks that no value makes the parser panic or
 // return a negative or unbounded delay, and that a plain number of seconds
-// is read exactly, up to [MaxRetryAfter].
+// is read exactly, up to maxRetryAfter.
 func FuzzParseRetryAfter(f *testing.F) {
 	now := retryAfterNow.Unix()
 	for _, v := range []string{"120", "0", "-1", "1.5", "Sun, 06 Nov 1994 08:49:37 GMT",
@@ -118,21 +118,21 @@ func FuzzParseRetryAfter(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, value string, unix int64) {
 		now := time.Unix(unix, 0)
-		d, ok := ParseRetryAfter(value, now)
-		if d < 0 || d > MaxRetryAfter {
-			t.Fatalf("ParseRetryAfter(%q) = %v, out of [0, %v]", value, d, MaxRetryAfter)
+		d, ok := parseRetryAfter(value, now)
+		if d < 0 || d > maxRetryAfter {
+			t.Fatalf("parseRetryAfter(%q) = %v, out of [0, %v]", value, d, maxRetryAfter)
 		}
 		if !ok && d != 0 {
-			t.Fatalf("ParseRetryAfter(%q) = %v, false; want 0 with false", value, d)
+			t.Fatalf("parseRetryAfter(%q) = %v, false; want 0 with false", value, d)
 		}
 		if n, err := strconv.ParseUint(value, 10, 32); err == nil && value[0] != '+' {
-			if want := min(time.Duration(n)*time.Second, MaxRetryAfter); !ok || d != want {
-				t.Fatalf("ParseRetryAfter(%q) = %v, %v, want %v, true", value, d, ok, want)
+			if want := min(time.Duration(n)*time.Second, maxRetryAfter); !ok || d != want {
+				t.Fatalf("parseRetryAfter(%q) = %v, %v, want %v, true", value, d, ok, want)
 			}
 		}
 		h := http.Header{"Retry-After": {value, value}, "Date": {value}}
-		if d2, ok2 := ParseRetryAfterHeader(h, now); d2 < 0 || (!ok2 && d2 != 0) {
-			t.Fatalf("ParseRetryAfterHeader(%q) = %v, %v", value, d2, ok2)
+		if d2, ok2 := parseRetryAfterHeader(h, now); d2 < 0 || (!ok2 && d2 != 0) {
+			t.Fatalf("parseRetryAfterHeader(%q) = %v, %v", value, d2, ok2)
 		}
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // Route is one entry of a route table: the method and path template of an
@@ -32,7 +34,7 @@ type Route struct {
 	// Stream is true for an operation whose answer is streamed (events,
 	// JSON Lines, a download): its deadline header carries the request
 	// context's remaining time, as [DoHTTPStream] sends it, rather than
-	// the attempt's, so that a server's [DeadlineMiddleware] does not cut
+	// the attempt's, so that a server's server.DeadlineMiddleware does not cut
 	// the stream at the attempt timeout.
 	Stream bool
 }
@@ -213,9 +215,6 @@ func (t *RouteTransport) match(req *http.Request) *route {
 	})
 }
 
-// ErrUnmatchedRoute is matched by an [*UnmatchedRouteError].
-var ErrUnmatchedRoute = errors.New("resilient: no route matches the request")
-
 // UnmatchedRouteError is the error of a request that no route of a
 // [RouteTransport] matches, when it refuses such requests. Nothing was
 // sent. It matches [ErrUnmatchedRoute] and [ErrNotSent].
@@ -226,7 +225,7 @@ type UnmatchedRouteError struct {
 
 // Error describes the failure and the fix.
 func (e *UnmatchedRouteError) Error() string {
-	return "resilient: route transport: no operation of the route table matches " + printable(e.Method) + " " + printable(e.Path) +
+	return "resilient: route transport: no operation of the route table matches " + httptext.Printable(e.Method) + " " + httptext.Printable(e.Path) +
 		"; regenerate the route table from the spec the client was made from, or set RouteOptions.Unmatched to PassUnmatched to send such requests without a pipeline"
 }
 
@@ -295,7 +294,7 @@ func parseRoute(r Route) (path string, query url.Values, err error) {
 	if r.Operation == nil {
 		return "", nil, errors.New("no operation")
 	}
-	if !validToken(r.Method) {
+	if !httptext.ValidToken(r.Method) {
 		return "", nil, fmt.Errorf("method %q is not an HTTP token", r.Method)
 	}
 	path, rawQuery, _ := strings.Cut(r.Path, "?")

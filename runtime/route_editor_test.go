@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"io"
 	"net/http"
 	"strings"
@@ -42,7 +43,7 @@ func TestRouteTransportRequestEditors(t *testing.T) {
 		secured := testOperation(t, d, OperationPolicy{Name: "GET /pets/{id}", Idempotency: ReadOnly, Timeout: 2 * time.Second,
 			Retry: RetryPolicy{DisableJitter: true}}).With(WithCredentials([]Credential{{
 			Scheme: "bearerAuth",
-			Apply: BearerToken(func(context.Context) (string, error) {
+			Apply: codec.BearerToken(func(context.Context) (string, error) {
 				return fmt.Sprintf("token-%d", tokens.Add(1)), nil
 			}),
 		}}))

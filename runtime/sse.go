@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // Event is one server-sent event (a text/event-stream item) whose data
@@ -26,7 +28,7 @@ type Event[T any] struct {
 	Data T
 }
 
-// EventReader reads server-sent events from a text/event-stream body, as
+// eventReader reads server-sent events from a text/event-stream body, as
 // the HTML standard's event stream interpretation says (WHATWG HTML
 // §9.2.6): lines end with CRLF, LF or CR; a line starting with a colon is
 // a comment; an empty line dispatches the event whose data is not empty;
@@ -34,7 +36,7 @@ type Event[T any] struct {
 // unfinished at the end of the body is discarded. Each event is returned
 // as soon as the empty line that ends it is read. It is not safe for
 // concurrent use.
-type EventReader struct {
+type eventReader struct {
 	r     *bufio.Reader
 	limit int64
 	line  []byte
@@ -48,19 +50,19 @@ type EventReader struct {
 	started bool // the byte order mark was looked for
 }
 
-// NewEventReader returns a reader of the events in r. limit bounds, in
+// newEventReader returns a reader of the events in r. limit bounds, in
 // bytes, one line and one event's data, larger ones failing with
 // [ErrItemTooLarge]; zero means [DefaultMaxResponseBody], negative none.
-func NewEventReader(r io.Reader, limit int64) *EventReader {
+func newEventReader(r io.Reader, limit int64) *eventReader {
 	if limit == 0 {
 		limit = DefaultMaxResponseBody
 	}
-	return &EventReader{r: bufio.NewReader(r), limit: limit}
+	return &eventReader{r: bufio.NewReader(r), limit: limit}
 }
 
 // Next returns the next event, its data as raw bytes that the caller may
 // keep; io.EOF at the end of the body, or the read error.
-func (r *EventReader) Next() (Event[[]byte], error) {
+func (r *eventReader) Next() (Event[[]byte], error) {
 	for {
 		line, err := r.readLine()
 		if err != nil {
@@ -85,7 +87,7 @@ func (r *EventReader) Next() (Event[[]byte], error) {
 
 // dispatch ends the pending event at a blank line and returns it; ok is
 // false when it has no data, and is then dropped.
-func (r *EventReader) dispatch() (ev Event[[]byte], ok bool) {
+func (r *eventReader) dispatch() (ev Event[[]byte], ok bool) {
 	if len(r.data) == 0 {
 		r.typ = r.typ[:0]
 		return ev, false
@@ -118,7 +120,7 @@ func splitField(line []byte) (field, value []byte) {
 // setField applies one field to the pending event or the reader's state;
 // unknown fields are ignored. Data beyond the reader's limit drops the
 // event's data and fails with [ErrItemTooLarge].
-func (r *EventReader) setField(field, value []byte) error {
+func (r *eventReader) setField(field, value []byte) error {
 	switch string(field) {
 	case "event":
 		r.typ = append(r.typ[:0], value...)
@@ -162,7 +164,7 @@ func asciiDigits(value []byte) (int64, bool) {
 // readLine returns the next line without its end (CRLF, LF or CR), valid
 // until the next call. It reads only what the line needs, so that a line
 // is returned as soon as its end arrives.
-func (r *EventReader) readLine() ([]byte, error) {
+func (r *eventReader) readLine() ([]byte, error) {
 	r.line = r.line[:0]
 	if r.skipLF {
 		r.skipLF = false
@@ -216,7 +218,7 @@ func NewEventStream[T any](resp *http.Response, decode func([]byte) (T, error)) 
 	if decode == nil {
 		decode = DecodeJSON[T]
 	}
-	er := NewEventReader(resp.Body, itemLimit(resp.Body))
+	er := newEventReader(resp.Body, itemLimit(resp.Body))
 	return newStream(resp, func() (Event[T], error) {
 		raw, err := er.Next()
 		if err != nil {
@@ -241,9 +243,9 @@ type EventDecodeError struct {
 
 // Error describes the failure.
 func (e *EventDecodeError) Error() string {
-	msg := "event " + printable(e.Type)
+	msg := "event " + httptext.Printable(e.Type)
 	if e.ID != "" {
-		msg += " (id " + printable(e.ID) + ")"
+		msg += " (id " + httptext.Printable(e.ID) + ")"
 	}
 	return msg + ": decoding its data: " + e.Err.Error()
 }

@@ -20,7 +20,7 @@ type rawEvent struct {
 
 func readEvents(t *testing.T, r io.Reader, limit int64) ([]rawEvent, error) {
 	t.Helper()
-	er := NewEventReader(r, limit)
+	er := newEventReader(r, limit)
 	var out []rawEvent
 	for {
 		ev, err := er.Next()
@@ -116,7 +116,7 @@ func TestEventReaderReturnsWithoutReadingAhead(t *testing.T) {
 			pr, pw := io.Pipe()
 			defer pr.Close()
 			go pw.Write([]byte("data: first" + end))
-			er := NewEventReader(pr, 0)
+			er := newEventReader(pr, 0)
 			got := make(chan string, 1)
 			go func() {
 				ev, err := er.Next()
@@ -148,7 +148,7 @@ func TestJSONLinesReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lr := NewJSONLinesReader(&oneByteReader{r: strings.NewReader(tt.in)}, 0)
+			lr := newJSONLinesReader(&oneByteReader{r: strings.NewReader(tt.in)}, 0)
 			var got []string
 			for {
 				b, err := lr.Next()
@@ -165,7 +165,7 @@ func TestJSONLinesReader(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewJSONLinesReader(strings.NewReader(strings.Repeat("x", 100)+"\n"), 64).Next(); !errors.Is(err, ErrItemTooLarge) {
+	if _, err := newJSONLinesReader(strings.NewReader(strings.Repeat("x", 100)+"\n"), 64).Next(); !errors.Is(err, ErrItemTooLarge) {
 		t.Errorf("a 100-byte line with limit 64: error = %v, want ErrItemTooLarge", err)
 	}
 }
@@ -189,7 +189,7 @@ func TestJSONSeqReader(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, r := range []io.Reader{strings.NewReader(tt.in), &oneByteReader{r: strings.NewReader(tt.in)}} {
-				sr := NewJSONSeqReader(r, 0)
+				sr := newJSONSeqReader(r, 0)
 				var got []string
 				for range 10 {
 					b, err := sr.Next()
@@ -211,7 +211,7 @@ func TestJSONSeqReader(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewJSONSeqReader(bytes.NewReader(append([]byte(rs), bytes.Repeat([]byte("1"), 100)...)), 64).Next(); !errors.Is(err, ErrItemTooLarge) {
+	if _, err := newJSONSeqReader(bytes.NewReader(append([]byte(rs), bytes.Repeat([]byte("1"), 100)...)), 64).Next(); !errors.Is(err, ErrItemTooLarge) {
 		t.Errorf("a 100-byte record with limit 64: error = %v, want ErrItemTooLarge", err)
 	}
 }

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -28,7 +27,7 @@ import (
 //     The body is bound by ctx alone (its deadline, its cancellation), so
 //     a stream may last as long as the caller wants it to. The deadline
 //     header, when sent, carries ctx's remaining time, and is left out
-//     when ctx has no deadline: a server's [DeadlineMiddleware] must not
+//     when ctx has no deadline: a server's server.DeadlineMiddleware must not
 //     cut the stream at the attempt timeout.
 //   - A stream is never retried once it was handed to the caller. The
 //     pipeline retries an idempotent operation only for attempts that
@@ -306,7 +305,7 @@ func answerError(resp *http.Response) *RemoteError {
 		Class:  StatusClass(resp.StatusCode),
 		Header: resp.Header,
 	}
-	if d, ok := ParseRetryAfterHeader(resp.Header, time.Now()); ok {
+	if d, ok := parseRetryAfterHeader(resp.Header, time.Now()); ok {
 		re.RetryAfter = d
 	}
 	return re
@@ -489,11 +488,6 @@ func (e *StreamError) Error() string {
 
 // Unwrap returns the cause.
 func (e *StreamError) Unwrap() error { return e.Err }
-
-// ErrItemTooLarge is the cause of a [*StreamError] for an item (an event,
-// a line, a record) larger than the limit: [HTTPClient.MaxResponseBody],
-// [DefaultMaxResponseBody] when zero.
-var ErrItemTooLarge = errors.New("resilient: stream item larger than the limit; raise HTTPClient.MaxResponseBody if such items are expected")
 
 // DecodeJSON decodes one JSON item into a new T: the default decoder of
 // the stream constructors.

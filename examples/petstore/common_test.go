@@ -13,7 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/resilientgo/resilient/examples/petstore/petstorepb"
-	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 // commonClients makes the two common clients of e, closed at the end of
@@ -36,7 +36,7 @@ func (e *env) commonClients(t *testing.T) []Client {
 }
 
 func TestCommonClientsEveryOperation(t *testing.T) {
-	e := setup(t, runtime.ShedConfig{}, nil, nil)
+	e := setup(t, server.ShedConfig{}, nil, nil)
 	ctx := ctxFor(t)
 	for _, c := range e.commonClients(t) {
 		t.Run(c.Name(), func(t *testing.T) {
@@ -89,7 +89,7 @@ func TestAdoptAnswerLostDuplicates(t *testing.T) {
 		}
 		return h(ctx, req)
 	}
-	e := setup(t, runtime.ShedConfig{}, wrap, unary)
+	e := setup(t, server.ShedConfig{}, wrap, unary)
 	ctx := ctxFor(t)
 	cs := append(e.commonClients(t), e.clients(t)...)
 	for i, c := range cs {
@@ -115,7 +115,7 @@ func TestAdoptAnswerLostDuplicates(t *testing.T) {
 // adopt (applied once, outcome unknown to the caller), and the store
 // counts what each request did.
 func TestLoseAnswers(t *testing.T) {
-	e := setup(t, runtime.ShedConfig{}, nil, nil)
+	e := setup(t, server.ShedConfig{}, nil, nil)
 	ctx := ctxFor(t)
 	for i, c := range e.clients(t) {
 		t.Run(c.Name(), func(t *testing.T) {

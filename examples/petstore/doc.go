@@ -54,7 +54,7 @@
 // adopts are applied on every call and counted per pet and per call id
 // ([CallIDHeader]), so that one call adopting twice shows as a duplicate
 // ([CountersSnapshot.DuplicateEffects]). A server sheds load with
-// a [runtime.Shedder]: HTTP answers 503 (or 429) with Retry-After, gRPC
+// a [server.Shedder]: HTTP answers 503 (or 429) with Retry-After, gRPC
 // UNAVAILABLE (or RESOURCE_EXHAUSTED) with grpc-retry-pushback-ms.
 //
 // # Clients

@@ -18,6 +18,7 @@ import (
 	"github.com/resilientgo/resilient/examples/petstore/httpclient"
 	"github.com/resilientgo/resilient/examples/petstore/petstorepb"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -31,7 +32,7 @@ type env struct {
 
 // setup starts both servers; wrap, when set, wraps the HTTP handler and
 // unary, when set, is added before the gRPC interceptors.
-func setup(t *testing.T, shed runtime.ShedConfig, wrap func(http.Handler) http.Handler, unary grpc.UnaryServerInterceptor) *env {
+func setup(t *testing.T, shed server.ShedConfig, wrap func(http.Handler) http.Handler, unary grpc.UnaryServerInterceptor) *env {
 	t.Helper()
 	store := NewStore(new(Faults), new(Counters))
 	h := NewHTTPServer(store, shed)
@@ -118,7 +119,7 @@ func ctxFor(t *testing.T) context.Context {
 }
 
 func TestEveryOperation(t *testing.T) {
-	e := setup(t, runtime.ShedConfig{}, nil, nil)
+	e := setup(t, server.ShedConfig{}, nil, nil)
 	ctx := ctxFor(t)
 	for _, c := range e.clients(t) {
 		t.Run(c.Name(), func(t *testing.T) {
@@ -187,7 +188,7 @@ func TestCreateRetriedAppliesOnce(t *testing.T) {
 		}
 		return h(ctx, req)
 	}
-	e := setup(t, runtime.ShedConfig{}, wrap, unary)
+	e := setup(t, server.ShedConfig{}, wrap, unary)
 	ctx := ctxFor(t)
 	for _, c := range e.clients(t)[0:3:3] {
 		if c.Name() == "naive HTTP" {
@@ -207,7 +208,7 @@ func TestCreateRetriedAppliesOnce(t *testing.T) {
 }
 
 func TestStatusFault(t *testing.T) {
-	e := setup(t, runtime.ShedConfig{}, nil, nil)
+	e := setup(t, server.ShedConfig{}, nil, nil)
 	ctx := ctxFor(t)
 	for _, c := range e.clients(t) {
 		resilient := c.Breaker() != "none"
@@ -268,7 +269,7 @@ func TestTransient503(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			httpFailed.Store(false)
 			grpcFailed.Store(false)
-			e := setup(t, runtime.ShedConfig{}, wrap, unary)
+			e := setup(t, server.ShedConfig{}, wrap, unary)
 			c := e.clients(t)[i]
 			_, err := c.ListPets(ctx)
 			if resilient := i%2 == 0; resilient && err != nil {
@@ -284,7 +285,7 @@ func TestTransient503(t *testing.T) {
 // request is shed at once, the health check still answers, and the slot
 // is free again when the slow request ends.
 func TestShedder(t *testing.T) {
-	e := setup(t, runtime.ShedConfig{MaxConcurrent: 1, MaxQueue: -1, RetryAfter: time.Second}, nil, nil)
+	e := setup(t, server.ShedConfig{MaxConcurrent: 1, MaxQueue: -1, RetryAfter: time.Second}, nil, nil)
 	ctx := ctxFor(t)
 	cs := e.clients(t)
 	for _, c := range []Client{cs[1], cs[3]} { // naive: no retries hide the shed
@@ -337,7 +338,7 @@ func TestShedder(t *testing.T) {
 // TestLatencyFollowsCancellation: an added latency is slept with the
 // request's context, so a caller that gives up frees the server.
 func TestLatencyFollowsCancellation(t *testing.T) {
-	e := setup(t, runtime.ShedConfig{}, nil, nil)
+	e := setup(t, server.ShedConfig{}, nil, nil)
 	e.store.Faults().SetLatency(time.Hour)
 	for _, c := range e.clients(t) {
 		t.Run(c.Name(), func(t *testing.T) {

@@ -13,8 +13,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/resilientgo/resilient/examples/petstore/petstorepb"
-	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 // IdempotencyKeyMetadata is the metadata key the gRPC server deduplicates
@@ -24,26 +24,26 @@ const IdempotencyKeyMetadata = "idempotency-key"
 // NewGRPCServer returns a gRPC server serving store (petstore.proto) behind
 // the interceptors of [GRPCServerOptions], with opts added. The deadline is
 // gRPC's own (grpc-timeout).
-func NewGRPCServer(store *Store, shed runtime.ShedConfig, opts ...grpc.ServerOption) *grpc.Server {
+func NewGRPCServer(store *Store, shed server.ShedConfig, opts ...grpc.ServerOption) *grpc.Server {
 	s := grpc.NewServer(append(GRPCServerOptions(store, shed), opts...)...)
 	RegisterGRPC(s, store)
 	return s
 }
 
 // GRPCServerOptions returns the server options that apply a
-// [runtime.Shedder] configured by shed to every unary and streaming call,
+// [server.Shedder] configured by shed to every unary and streaming call,
 // as the HTTP server does: a call that is not admitted ends with
 // UNAVAILABLE (RESOURCE_EXHAUSTED when shed.Status is 429) and a
 // grpc-retry-pushback-ms trailer of shed.RetryAfter, and is counted in
 // [CountersSnapshot.Shed]. shed.Exempt is not used. The faults are applied
 // by the service itself ([RegisterGRPC]).
-func GRPCServerOptions(store *Store, shed runtime.ShedConfig) []grpc.ServerOption {
-	g := &grpcShed{store: store, shedder: runtime.NewShedder(shed), code: codes.Unavailable, retryAfter: shed.RetryAfter}
+func GRPCServerOptions(store *Store, shed server.ShedConfig) []grpc.ServerOption {
+	g := &grpcShed{store: store, shedder: server.NewShedder(shed), code: codes.Unavailable, retryAfter: shed.RetryAfter}
 	if shed.Status == http.StatusTooManyRequests {
 		g.code = codes.ResourceExhausted
 	}
 	if g.retryAfter <= 0 {
-		g.retryAfter = runtime.DefaultShedRetryAfter
+		g.retryAfter = server.DefaultShedRetryAfter
 	}
 	return []grpc.ServerOption{grpc.ChainUnaryInterceptor(g.unary), grpc.ChainStreamInterceptor(g.stream)}
 }
@@ -55,7 +55,7 @@ func RegisterGRPC(s *grpc.Server, store *Store) {
 
 type grpcShed struct {
 	store      *Store
-	shedder    *runtime.Shedder
+	shedder    *server.Shedder
 	code       codes.Code
 	retryAfter time.Duration
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 // HealthPath is the health check of the HTTP server: exempt from the
@@ -16,15 +16,15 @@ import (
 const HealthPath = "/healthz"
 
 // NewHTTPServer returns the handler of the HTTP pet store (openapi.yaml)
-// serving store. Outermost first: [runtime.DeadlineMiddleware] turns the
+// serving store. Outermost first: [server.DeadlineMiddleware] turns the
 // caller's deadline header into the request's deadline; a
-// [runtime.Shedder] configured by shed admits at most shed.MaxConcurrent
+// [server.Shedder] configured by shed admits at most shed.MaxConcurrent
 // requests at once and queues a bounded number, answering the others 503
 // (or shed.Status) with Retry-After and counting them in
 // [CountersSnapshot.Shed]; then the handlers, which count each request and
 // apply the store's [Faults]. [HealthPath] bypasses the shedder and the
 // faults; shed.Exempt, when set, exempts more requests.
-func NewHTTPServer(store *Store, shed runtime.ShedConfig) http.Handler {
+func NewHTTPServer(store *Store, shed server.ShedConfig) http.Handler {
 	mux := http.NewServeMux()
 	h := &httpServer{store: store}
 	mux.HandleFunc("GET /pets", h.listPets)
@@ -37,7 +37,7 @@ func NewHTTPServer(store *Store, shed runtime.ShedConfig) http.Handler {
 		w.WriteHeader(http.StatusOK)
 	})
 
-	exempt := runtime.ExemptPaths(HealthPath)
+	exempt := server.ExemptPaths(HealthPath)
 	if more := shed.Exempt; more != nil {
 		exempt = func(r *http.Request) bool { return r.URL.Path == HealthPath || more(r) }
 	}
@@ -48,9 +48,9 @@ func NewHTTPServer(store *Store, shed runtime.ShedConfig) http.Handler {
 	}
 	retryAfter := shed.RetryAfter
 	if retryAfter <= 0 {
-		retryAfter = runtime.DefaultShedRetryAfter
+		retryAfter = server.DefaultShedRetryAfter
 	}
-	shedder := runtime.NewShedder(shed)
+	shedder := server.NewShedder(shed)
 	guarded := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if exempt(r) {
 			mux.ServeHTTP(w, r)
@@ -65,7 +65,7 @@ func NewHTTPServer(store *Store, shed runtime.ShedConfig) http.Handler {
 		defer shedder.Release(at)
 		mux.ServeHTTP(w, r)
 	})
-	return runtime.DeadlineMiddleware(guarded)
+	return server.DeadlineMiddleware(guarded)
 }
 
 type httpServer struct{ store *Store }

@@ -8,7 +8,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -38,7 +39,7 @@ type Pet struct {
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Petstore API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -47,28 +48,28 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		ListPets  *resilient.Operation
-		CreatePet *resilient.Operation
-		DeletePet *resilient.Operation
-		GetPet    *resilient.Operation
-		UpdatePet *resilient.Operation
-		AdoptPet  *resilient.Operation
+		ListPets  *runtime.Operation
+		CreatePet *runtime.Operation
+		DeletePet *runtime.Operation
+		GetPet    *runtime.Operation
+		UpdatePet *runtime.Operation
+		AdoptPet  *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -79,13 +80,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -99,15 +100,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -118,11 +119,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -132,13 +133,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -163,7 +163,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -171,7 +171,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -193,7 +193,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -216,8 +216,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -226,7 +226,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -267,7 +267,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("routetable: %w", err)
 	}
@@ -275,14 +275,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "petstore"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -298,7 +298,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.UpdatePet.ConnectTimeout,
 			p.AdoptPet.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -307,7 +307,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -340,15 +340,15 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // it when given an empty base URL.
 const ServerURL = "http://127.0.0.1:8080"
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 	}{
 		{"GET", "/pets", p.ListPets},
 		{"POST", "/pets", p.CreatePet},
@@ -357,13 +357,13 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		{"PUT", "/pets/{id}", p.UpdatePet},
 		{"POST", "/pets/{id}/adopt", p.AdoptPet},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -378,17 +378,17 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from resilient.NewTransport sized for
-// the policy.
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
+// the requests; nil means a transport from runtime.NewTransport sized for the
+// policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -402,7 +402,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("routetable: %w", err)
 	}
@@ -410,20 +410,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "petstore"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.ListPets.ConnectTimeout,
 			p.CreatePet.ConnectTimeout,
@@ -441,7 +441,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -458,19 +458,19 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// ListPets is the policy of [Client.ListPets].
-	ListPets resilient.OperationPolicy
+	ListPets runtime.OperationPolicy
 	// CreatePet is the policy of [Client.CreatePet].
-	CreatePet resilient.OperationPolicy
+	CreatePet runtime.OperationPolicy
 	// DeletePet is the policy of [Client.DeletePet].
-	DeletePet resilient.OperationPolicy
+	DeletePet runtime.OperationPolicy
 	// GetPet is the policy of [Client.GetPet].
-	GetPet resilient.OperationPolicy
+	GetPet runtime.OperationPolicy
 	// UpdatePet is the policy of [Client.UpdatePet].
-	UpdatePet resilient.OperationPolicy
+	UpdatePet runtime.OperationPolicy
 	// AdoptPet is the policy of [Client.AdoptPet].
-	AdoptPet resilient.OperationPolicy
+	AdoptPet runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -485,36 +485,36 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 16; retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker:  resilient.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
-			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 10 * time.Millisecond},
+		Dependency: runtime.Policy{
+			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
+			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 10 * time.Millisecond},
 		},
 		// ListPets: read-only (GET), 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
-		ListPets: resilient.OperationPolicy{
+		ListPets: runtime.OperationPolicy{
 			Name:           "ListPets",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 300 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Fallback:       runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// CreatePet: idempotent, 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; key in Idempotency-Key.
-		CreatePet: resilient.OperationPolicy{Name: "CreatePet", Idempotency: resilient.Idempotent, IdempotencyKey: "Idempotency-Key", Timeout: 2 * time.Second, AttemptTimeout: 300 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
+		CreatePet: runtime.OperationPolicy{Name: "CreatePet", Idempotency: runtime.Idempotent, IdempotencyKey: "Idempotency-Key", Timeout: 2 * time.Second, AttemptTimeout: 300 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
 		// DeletePet: idempotent (DELETE), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		DeletePet: resilient.OperationPolicy{Name: "DeletePet", Idempotency: resilient.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
+		DeletePet: runtime.OperationPolicy{Name: "DeletePet", Idempotency: runtime.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
 		// GetPet: read-only (GET), 3 attempts (default); timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
-		GetPet: resilient.OperationPolicy{
+		GetPet: runtime.OperationPolicy{
 			Name:           "GetPet",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 300 * time.Millisecond,
 			ConnectTimeout: 100 * time.Millisecond,
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Fallback:       runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// UpdatePet: idempotent (PUT), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		UpdatePet: resilient.OperationPolicy{Name: "UpdatePet", Idempotency: resilient.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
+		UpdatePet: runtime.OperationPolicy{Name: "UpdatePet", Idempotency: runtime.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: 100 * time.Millisecond},
 		// AdoptPet: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
-		AdoptPet: resilient.OperationPolicy{Name: "AdoptPet", Timeout: 2 * time.Second, ConnectTimeout: 100 * time.Millisecond},
+		AdoptPet: runtime.OperationPolicy{Name: "AdoptPet", Timeout: 2 * time.Second, ConnectTimeout: 100 * time.Millisecond},
 	}
 }
 
@@ -525,14 +525,14 @@ func DefaultPolicy() Policy {
 // Served from the last answer (marked degraded) when the store fails.
 //
 // Policy: read-only, 3 attempts; timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
-func (c *Client) ListPets(ctx context.Context, opts ...resilient.CallOption) ([]Pet, error) {
+func (c *Client) ListPets(ctx context.Context, opts ...runtime.CallOption) ([]Pet, error) {
 	req, err := c.requestListPets(ctx)
 	if err != nil {
 		var zero []Pet
-		return zero, resilient.InvalidRequest(c.ops.ListPets, err)
+		return zero, runtime.InvalidRequest(c.ops.ListPets, err)
 	}
 	op := c.ops.ListPets.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], nil)
 }
 
 // requestListPets builds the request of ListPets.
@@ -557,14 +557,14 @@ func (c *Client) requestListPets(ctx context.Context) (*http.Request, error) {
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.
-func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body NewPet, opts ...resilient.CallOption) (Pet, error) {
+func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body NewPet, opts ...runtime.CallOption) (Pet, error) {
 	req, err := c.requestCreatePet(ctx, params, body)
 	if err != nil {
 		var zero Pet
-		return zero, resilient.InvalidRequest(c.ops.CreatePet, err)
+		return zero, runtime.InvalidRequest(c.ops.CreatePet, err)
 	}
 	op := c.ops.CreatePet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
 }
 
 // CreatePetParams holds the query, header and cookie parameters of [Client.CreatePet].
@@ -596,7 +596,7 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", resilient.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -606,20 +606,20 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 // Remove a pet; removing a removed pet succeeds.
 //
 // Policy: idempotent, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
-func (c *Client) DeletePet(ctx context.Context, id string, opts ...resilient.CallOption) error {
+func (c *Client) DeletePet(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeletePet(ctx, id)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeletePet, err)
+		return runtime.InvalidRequest(c.ops.DeletePet, err)
 	}
 	op := c.ops.DeletePet.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestDeletePet builds the request of DeletePet.
 func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -637,21 +637,21 @@ func (c *Client) requestDeletePet(ctx context.Context, id string) (*http.Request
 // Policy: read-only, 3 attempts; timeout 2s; attempt ≥300ms, adaptive, last attempt to the deadline; cached fallback 5m.
 //
 // Documented error answers come back as a *APIError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOption) (Pet, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) GetPet(ctx context.Context, id string, opts ...runtime.CallOption) (Pet, error) {
 	req, err := c.requestGetPet(ctx, id)
 	if err != nil {
 		var zero Pet
-		return zero, resilient.InvalidRequest(c.ops.GetPet, err)
+		return zero, runtime.InvalidRequest(c.ops.GetPet, err)
 	}
 	op := c.ops.GetPet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestGetPet builds the request of GetPet.
 func (c *Client) requestGetPet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -665,7 +665,7 @@ func (c *Client) requestGetPet(ctx context.Context, id string) (*http.Request, e
 
 // APIError is a documented error answer of [Client.GetPet], [Client.UpdatePet]
 // and [Client.AdoptPet], its body decoded into the field of its status; the
-// other fields are nil. It wraps the runtime's *resilient.RemoteError (status,
+// other fields are nil. It wraps the runtime's *runtime.RemoteError (status,
 // attempts, Retry-After), so errors.As finds either.
 type APIError struct {
 	// StatusCode is the answer's HTTP status.
@@ -675,7 +675,7 @@ type APIError struct {
 	// No pet has this id.
 	NotFound *Error
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -694,7 +694,7 @@ func (e *APIError) Unwrap() error {
 
 // decodeAPIError makes a *APIError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeAPIError(re *resilient.RemoteError) error {
+func decodeAPIError(re *runtime.RemoteError) error {
 	e := &APIError{
 		Remote:     re,
 		StatusCode: re.Status,
@@ -719,21 +719,21 @@ func decodeAPIError(re *resilient.RemoteError) error {
 // Policy: idempotent, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *APIError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...resilient.CallOption) (Pet, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...runtime.CallOption) (Pet, error) {
 	req, err := c.requestUpdatePet(ctx, id, body)
 	if err != nil {
 		var zero Pet
-		return zero, resilient.InvalidRequest(c.ops.UpdatePet, err)
+		return zero, runtime.InvalidRequest(c.ops.UpdatePet, err)
 	}
 	op := c.ops.UpdatePet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestUpdatePet builds the request of UpdatePet.
 func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -759,21 +759,21 @@ func (c *Client) requestUpdatePet(ctx context.Context, id string, body NewPet) (
 // Policy: not idempotent, 1 attempt; timeout 2s.
 //
 // Documented error answers come back as a *APIError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) AdoptPet(ctx context.Context, id string, opts ...resilient.CallOption) (Pet, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) AdoptPet(ctx context.Context, id string, opts ...runtime.CallOption) (Pet, error) {
 	req, err := c.requestAdoptPet(ctx, id)
 	if err != nil {
 		var zero Pet
-		return zero, resilient.InvalidRequest(c.ops.AdoptPet, err)
+		return zero, runtime.InvalidRequest(c.ops.AdoptPet, err)
 	}
 	op := c.ops.AdoptPet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestAdoptPet builds the request of AdoptPet.
 func (c *Client) requestAdoptPet(ctx context.Context, id string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(id) + "/adopt"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

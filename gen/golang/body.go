@@ -67,7 +67,7 @@ func (c *clientGen) bodyView(op *ir.Operation) *bodyView {
 // passed to http.NewRequestWithContext, and the statements that set the
 // body on req afterwards. In-memory readers (bytes.Reader, strings.Reader)
 // let net/http set GetBody, so that attempts can resend the body; a binary
-// body and a multipart one go through resilient.SetBody and
+// body and a multipart one go through codec.SetBody and
 // Multipart.SetBody, which also replay an io.ReadSeeker (an *os.File).
 //
 //	data, err := json.Marshal(body)
@@ -88,7 +88,7 @@ func (v *bodyView) encode() ([]jen.Code, *jen.Statement, []jen.Code) {
 	case v.kind == ir.ContentMultipart && v.typed:
 		return v.pre, jen.Nil(), []jen.Code{jen.If(jen.Err().Op(":=").Id("m").Dot("SetBody").Call(jen.Id("req")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))}
 	}
-	return nil, jen.Nil(), []jen.Code{jen.If(jen.Err().Op(":=").Add(rt("SetBody")).Call(jen.Id("req"), jen.Id("body")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))}
+	return nil, jen.Nil(), []jen.Code{jen.If(jen.Err().Op(":=").Add(cd("SetBody")).Call(jen.Id("req"), jen.Id("body")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))}
 }
 
 // doc is the method doc's note on replaying the body, for bodies that

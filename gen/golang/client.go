@@ -15,16 +15,22 @@ import (
 	"github.com/resilientgo/resilient/runtime"
 )
 
-// runtimePath is the import path of the runtime package; generated code
-// imports it under the fixed name runtimeAlias, since its own name,
-// "runtime", is the standard library's.
+// runtimePath is the import path of the runtime package, which generated
+// code imports under its own name, runtimeName (generated code never
+// imports the standard library's runtime); codecPath is its codec
+// sub-package, imported as codecName.
 const (
-	runtimePath  = "github.com/resilientgo/resilient/runtime"
-	runtimeAlias = "resilient"
+	runtimePath = "github.com/resilientgo/resilient/runtime"
+	runtimeName = "runtime"
+	codecPath   = "github.com/resilientgo/resilient/runtime/codec"
+	codecName   = "codec"
 )
 
 // rt refers to a name of the runtime package.
 func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
+
+// cd refers to a name of the codec package.
+func cd(name string) *jen.Statement { return jen.Qual(codecPath, name) }
 
 // ClientOptions tunes [EmitClient]. The zero value is ready to use.
 type ClientOptions struct {
@@ -132,7 +138,8 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	if list.HasErrors() {
 		return list.Warnings(), list.Err()
 	}
-	f.ImportAlias(runtimePath, runtimeAlias)
+	f.ImportName(runtimePath, runtimeName)
+	f.ImportName(codecPath, codecName)
 	EmitVersionCheck(f)
 	emitClientType(f, v)
 	EmitOptions(f, clientOptions(v.fleet, v.schemes))
@@ -221,7 +228,7 @@ func newClientView(svc *resolve.Service, opts ClientOptions, list *diag.List) *c
 			if why != "" {
 				res = withoutStaticFallback(res)
 				list.Warnf(op.Location, diag.RuleFallbackJSON, "operation "+op.Name+": "+why+"; the client has no fallback",
-					"set one at run time with WithPolicy: p."+op.Name+".Fallback = resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: value}")
+					"set one at run time with WithPolicy: p."+op.Name+".Fallback = runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: value}")
 			}
 		}
 		ov := c.opView(op, res)
@@ -300,7 +307,7 @@ type clientGen struct {
 //	// This check fails to compile when the runtime module is older than this
 //	// generated code needs; upgrade it with
 //	// go get github.com/resilientgo/resilient@latest.
-//	const _ = resilient.SupportPackageIsVersion1
+//	const _ = runtime.SupportPackageIsVersion1
 func EmitVersionCheck(f *jen.File) {
 	f.Comment("This check fails to compile when the runtime module is older than this")
 	f.Comment("generated code needs; upgrade it with")
@@ -313,15 +320,15 @@ func EmitVersionCheck(f *jen.File) {
 //	// Client calls the Petstore API ...
 //	type Client struct {
 //		baseURL string
-//		httpc   *resilient.HTTPClient
-//		dep     *resilient.Dependency
+//		httpc   *runtime.HTTPClient
+//		dep     *runtime.Dependency
 //		ops     struct {
-//			GetPet *resilient.Operation
+//			GetPet *runtime.Operation
 //		}
 //	}
 //
 //	// Dependency returns the runtime dependency all calls of c share.
-//	func (c *Client) Dependency() *resilient.Dependency { return c.dep }
+//	func (c *Client) Dependency() *runtime.Dependency { return c.dep }
 func emitClientType(f *jen.File, v *clientView) {
 	doc := []string{
 		"Client calls the " + v.svcName + " API. Every method runs its request through",
@@ -331,7 +338,7 @@ func emitClientType(f *jen.File, v *clientView) {
 		"trailing call options override it for one call.",
 		"",
 		"A method that returns only the decoded body tells the answer's status and",
-		"header through the call option resilient.WithResponseInfo; one with",
+		"header through the call option runtime.WithResponseInfo; one with",
 		"several documented answers or documented headers returns a result struct",
 		"holding them.",
 		"",

@@ -216,7 +216,7 @@ paths:
 		t.Errorf("GetNote's policy has a fallback:\n%s", code)
 	}
 	for _, line := range []string{
-		"resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{\"n\":0,\"why\":\"<unknown> & stale\"}`)},",
+		"runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: json.RawMessage(`{\"n\":0,\"why\":\"<unknown> & stale\"}`)},",
 		"if p.GetCount.Fallback.Static, err = staticFallback[GetCountResponse](p.GetCount.Fallback.Static); err != nil {",
 	} {
 		if !bytes.Contains(code, []byte(line)) {

@@ -14,7 +14,7 @@ import (
 // "items[0][price]=p", "expand[]=a". The code is typed and reflection-free:
 // every named struct such a body reaches gets an encodeForm method, written
 // once for all operations; a union or a free-form value, which a client
-// holds as its JSON text, goes through resilient.AddFormJSON.
+// holds as its JSON text, goes through codec.AddFormJSON.
 
 // formKey is the key of a form value as code: literal pieces and
 // expressions joined with "+", adjacent literals merged.
@@ -131,7 +131,7 @@ func (d *deepForm) value(t *ir.TypeRef, x *jen.Statement, ptr bool, key formKey,
 		}
 	}
 	// A union or a free-form value (json.RawMessage): its JSON text.
-	call := rt("AddFormJSON").Call(jen.Id("form"), key.code(), x)
+	call := cd("AddFormJSON").Call(jen.Id("form"), key.code(), x)
 	return []jen.Code{jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(ret(jen.Err()))}
 }
 

@@ -7,7 +7,8 @@
 // Go types, pointers, tags, names and policy literals first; then one
 // emit function per construct writes it. Output is deterministic and
 // gofmt-clean (jennifer formats it), and imports go through jen.Qual
-// only; the runtime package is always imported as "resilient".
+// only; the runtime package is always imported as "runtime", its codec
+// sub-package as "codec".
 //
 // # The generated client
 //
@@ -39,7 +40,7 @@
 //
 // Each operation becomes a method
 //
-//	func (c *Client) Op(ctx context.Context, <path params>, [params *OpParams], [body B], opts ...resilient.CallOption) ([R,] error)
+//	func (c *Client) Op(ctx context.Context, <path params>, [params *OpParams], [body B], opts ...runtime.CallOption) ([R,] error)
 //
 // with the required path parameters in template order, an OpParams struct
 // for query, header and cookie parameters (required ones as values,
@@ -48,22 +49,22 @@
 // for forms (encoded without reflection: primitives and arrays of them as
 // the encoding object's style and explode say, nested objects, maps,
 // arrays of objects and unions in deepObject brackets, "a[b][0][c]=v",
-// through an encodeForm method per struct and runtime.AddFormJSON) and for
+// through an encodeForm method per struct and codec.AddFormJSON) and for
 // multipart bodies
-// (a runtime.Multipart, part by part, each part with its encoding's
+// (a codec.Multipart, part by part, each part with its encoding's
 // content type and the headers it declares, which the struct holds as
 // string fields named after the property and the header, left out of
-// JSON; binary properties are runtime.File file parts);
+// JSON; binary properties are codec.File file parts);
 // url.Values for a form whose schema is not an object, and io.Reader plus its
 // content type, with a warning, for a multipart body whose schema is not
 // an object; string for text; io.Reader for binary payloads, set with
-// runtime.SetBody (replayable, and so retried, when it is held in memory
+// codec.SetBody (replayable, and so retried, when it is held in memory
 // or an io.ReadSeeker; a one-shot reader makes the call one attempt).
 //
 // Model types use real types for formats: uuid.UUID
-// (github.com/google/uuid), runtime.Date, time.Time, the sized and
+// (github.com/google/uuid), codec.Date, time.Time, the sized and
 // unsigned integers, []byte for byte and binary; an optional nullable
-// property is a runtime.Nullable[T], absent, null and set kept apart.
+// property is a codec.Nullable[T], absent, null and set kept apart.
 //
 // The result follows these rules:
 //
@@ -83,7 +84,7 @@
 //     body named after its status (OK, Created, Accepted; a pointer
 //     unless the type has its own nil) and one typed field per documented
 //     header (a string, or a pointer to a number, boolean, date, uuid or
-//     string enum, read with runtime.HeaderDecoder); a documented 304 is a
+//     string enum, read with codec.HeaderDecoder); a documented 304 is a
 //     result (runtime.AcceptStatus);
 //   - otherwise the first 2xx response with a body gives the result type:
 //     its JSON type, decoded with encoding/json, or []byte for any other
@@ -104,7 +105,7 @@
 // Parameters are serialized without reflection: path parameters escaped
 // (simple, label or matrix style) between the literal pieces of the
 // template, which are percent-encoded at generation time, the assembled
-// path checked with runtime.CheckPath so that a value forming a "." or
+// path checked with codec.CheckPath so that a value forming a "." or
 // ".." segment is refused before sending (a fixed query written after "?"
 // in the template goes first in the query); query parameters in form
 // (exploded or comma-joined), spaceDelimited, pipeDelimited and deepObject

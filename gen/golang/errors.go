@@ -151,14 +151,14 @@ func (f errorFieldView) match() *jen.Statement {
 //		StatusCode int
 //		// NotFound is the body of a 404 answer.
 //		NotFound *Error
-//		Remote *resilient.RemoteError
+//		Remote *runtime.RemoteError
 //	}
 //
 //	func (e *GetPetError) Error() string { ... }
 //	func (e *GetPetError) Unwrap() error { return e.Remote }
 //
 //	// decodeGetPetError makes a *GetPetError of a documented answer.
-//	func decodeGetPetError(re *resilient.RemoteError) error {
+//	func decodeGetPetError(re *runtime.RemoteError) error {
 //		e := &GetPetError{StatusCode: re.Status, Remote: re}
 //		switch {
 //		case re.Status == 404:
@@ -178,7 +178,7 @@ func (f errorFieldView) match() *jen.Statement {
 func emitErrorType(f *jen.File, v *errorView, pkg string) {
 	doc := wrap(v.name+" is a documented error answer of "+errorUsers(v.ops)+", its body "+
 		"decoded into the field of its status; the other fields are nil. It wraps "+
-		"the runtime's *resilient.RemoteError (status, attempts, Retry-After), so "+
+		"the runtime's *runtime.RemoteError (status, attempts, Retry-After), so "+
 		"errors.As finds either.", commentWidth)
 	if v.renamed != "" {
 		doc = append(append(doc, ""), wrap(v.renamed, commentWidth)...)

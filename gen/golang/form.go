@@ -27,9 +27,9 @@ func multipartStructs(svc *ir.Service) map[string]bool {
 func (m *models) partType(t *ir.TypeRef) *jen.Statement {
 	switch {
 	case t.Kind == ir.KindBinary:
-		return rt("File")
+		return cd("File")
 	case t.Kind == ir.KindArray && t.Elem.Kind == ir.KindBinary:
-		return jen.Index().Add(rt("File"))
+		return jen.Index().Add(cd("File"))
 	}
 	return m.goType(t)
 }
@@ -166,11 +166,11 @@ func (c *clientGen) formCode(ct *ir.Content) []jen.Code {
 // with the content type of its encoding and the headers it declares that
 // the body struct holds a value for.
 //
-//	m := resilient.NewMultipart()
+//	m := codec.NewMultipart()
 //	m.Field("name", body.Name, "", nil)
 //	m.File("photo", body.Photo, "image/png", nil)
 func (c *clientGen) multipartCode(ct *ir.Content) []jen.Code {
-	out := []jen.Code{jen.Id("m").Op(":=").Add(rt("NewMultipart")).Call()}
+	out := []jen.Code{jen.Id("m").Op(":=").Add(cd("NewMultipart")).Call()}
 	st := c.m.structOf(ct.Type)
 	for _, f := range st.Fields {
 		contentType := jen.Lit("")

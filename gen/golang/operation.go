@@ -53,7 +53,7 @@ var fixedLocals = map[string]bool{
 	"req": true, "err": true, "u": true, "q": true, "op": true, "key": true, "data": true,
 	"v": true, "vs": true, "i": true, "k": true, "zero": true, "cookie": true,
 	"url": true, "http": true, "strconv": true, "json": true, "bytes": true, "time": true,
-	"strings": true, "io": true, "context": true, "resilient": true, "slices": true, "maps": true,
+	"strings": true, "io": true, "context": true, "runtime": true, "codec": true, "slices": true, "maps": true,
 	"base64": true, "errors": true, "fmt": true, "slog": true,
 	// Form and multipart bodies, streams.
 	"form": true, "m": true, "resp": true, "uuid": true,
@@ -128,7 +128,7 @@ func (c *clientGen) methodDoc(op *ir.Operation, v *opView) []string {
 	}
 	if v.errType != nil {
 		lines = append(lines, "", "Documented error answers come back as a *"+v.errType.name+"; any other",
-			"failure of the dependency as a *resilient.RemoteError.")
+			"failure of the dependency as a *runtime.RemoteError.")
 	}
 	if op.Deprecated {
 		lines = append(lines, "", "Deprecated: the operation is marked deprecated.")
@@ -178,14 +178,14 @@ func (v *opView) callArgs() []jen.Code {
 //	// GetPet calls GET /pets/{id}.
 //	//
 //	// Policy: read-only, 3 attempts, timeout 2.1s, attempt 500ms.
-//	func (c *Client) GetPet(ctx context.Context, id string, opts ...resilient.CallOption) (Pet, error) {
+//	func (c *Client) GetPet(ctx context.Context, id string, opts ...runtime.CallOption) (Pet, error) {
 //		req, err := c.requestGetPet(ctx, id)
 //		if err != nil {
 //			var zero Pet
-//			return zero, resilient.InvalidRequest(c.ops.GetPet, err)
+//			return zero, runtime.InvalidRequest(c.ops.GetPet, err)
 //		}
 //		op := c.ops.GetPet.With(opts...)
-//		return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeGetPetError)
+//		return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeGetPetError)
 //	}
 //
 // A method without a result returns only the error. A request that cannot
@@ -230,7 +230,7 @@ func emitMethod(f *jen.File, v *opView) {
 //	// requestGetPet builds the request of GetPet.
 //	func (c *Client) requestGetPet(ctx context.Context, id string, params *GetPetParams) (*http.Request, error) {
 //		u := "/pets/" + url.PathEscape(id)
-//		if err := resilient.CheckPath(u); err != nil {
+//		if err := codec.CheckPath(u); err != nil {
 //			return nil, err
 //		}
 //		u = c.baseURL + u
@@ -246,7 +246,7 @@ func emitMethod(f *jen.File, v *opView) {
 //		req.Header.Set("Accept", "application/json")
 //		if params != nil { ... headers and cookies ... }
 //		if req.Header.Get("Idempotency-Key") == "" {
-//			req.Header.Set("Idempotency-Key", resilient.NewIdempotencyKey())
+//			req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
 //		}
 //		return req, nil
 //	}

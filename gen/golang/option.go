@@ -15,15 +15,15 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 			Name: "WithHTTPClient",
 			Doc: []string{
 				"WithHTTPClient sends the requests with hc instead of the default: an",
-				"http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's",
-				"deadlines bound every attempt), on a transport from resilient.NewTransport,",
+				"http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's",
+				"deadlines bound every attempt), on a transport from runtime.NewTransport,",
 				"dialling with the largest connect timeout of the policy and holding at",
 				"most as many connections as the bulkhead lets calls be in flight, and",
 				"following a redirect only to the same origin (scheme, host, port) for",
-				"GET and HEAD (resilient.CheckRedirect): any other redirect is returned",
-				"as a *resilient.RemoteError with its Location, so that no body, API key",
+				"GET and HEAD (runtime.CheckRedirect): any other redirect is returned",
+				"as a *runtime.RemoteError with its Location, so that no body, API key",
 				"or other header parameter goes to another host. hc keeps its own",
-				"redirect policy; set resilient.CheckRedirect as its CheckRedirect to have",
+				"redirect policy; set runtime.CheckRedirect as its CheckRedirect to have",
 				"the default's. hc should not retry on its own. A nil hc keeps the default.",
 			},
 			Arg:    "hc",
@@ -34,7 +34,7 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 		},
 		{
 			Name: "WithDoer",
-			Doc: DocWrap("WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a " +
+			Doc: DocWrap("WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a " +
 				"test double, a middleware chain), instead of the default described at WithHTTPClient; " +
 				"it replaces what WithHTTPClient gave. d should not retry on its own nor follow a " +
 				"redirect to another origin. A nil d keeps the default."),
@@ -48,9 +48,9 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 				"on every attempt, retries and hedges included, after the operation's credentials and the " +
 				"deadline header are set, in the order given: for a header or a signature the spec does not " +
 				"describe. An error from edit ends the call at once as the caller's error (a " +
-				"*resilient.InvalidRequestError wrapping it): nothing of that attempt is sent, and it is " +
+				"*runtime.InvalidRequestError wrapping it): nothing of that attempt is sent, and it is " +
 				"neither retried nor counted against the dependency. For one call, pass " +
-				"resilient.WithRequestEditor among the call options. What an editor adds is not part of the " +
+				"runtime.WithRequestEditor among the call options. What an editor adds is not part of the " +
 				"key of cached fallback answers: use WithFallbackPartition when it says who the caller is."),
 			Arg:    "edit",
 			Type:   rt("RequestEditor"),
@@ -72,15 +72,15 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 		field("WithMaxResponseBody", []string{
 			"WithMaxResponseBody bounds, in bytes, the body of a successful answer",
 			"that a method reads; a larger answer fails with a",
-			"*resilient.ResponseTooLargeError, not retried. Zero keeps the default,",
-			"resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.",
+			"*runtime.ResponseTooLargeError, not retried. Zero keeps the default,",
+			"runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.",
 		}, "n", jen.Int64(), "maxResponseBody"),
 		ClientOption{
 			Name: "WithDeadlineHeader",
 			Doc: []string{
 				"WithDeadlineHeader names the header in which every attempt sends its",
 				"remaining time budget, in milliseconds, for a server that reads it,",
-				"such as one behind resilient.DeadlineMiddleware (\"X-Request-Deadline\");",
+				"such as one behind server.DeadlineMiddleware (\"X-Request-Deadline\");",
 				"an empty name sends none, for a server that should not learn the",
 				"caller's budget (a third-party API). The default is given in",
 				"NewClient's documentation: none unless the spec or the policy declares",
@@ -119,7 +119,7 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 //		for _, edit := range o.edits {
 //			edit(&p)
 //		}
-//		u, err := resilient.ParseBaseURL(baseURL)
+//		u, err := runtime.ParseBaseURL(baseURL)
 //		if err != nil {
 //			return nil, fmt.Errorf("petstore: %w", err)
 //		}
@@ -127,19 +127,19 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 //		if name == "" {
 //			name = "petstore"
 //		}
-//		dep, err := resilient.NewDependency(name, p.Dependency, resilient.WithObserver(o.observer), ...)
+//		dep, err := runtime.NewDependency(name, p.Dependency, runtime.WithObserver(o.observer), ...)
 //		if err != nil {
 //			return nil, err
 //		}
 //		hc := o.httpClient
 //		if hc == nil {
-//			hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent)))
+//			hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent)))
 //		}
 //		header := "X-Request-Deadline"
 //		if o.deadlineHeaderSet {
 //			header = o.deadlineHeader
 //		}
-//		c := &Client{baseURL: u.String(), httpc: &resilient.HTTPClient{Doer: hc, ...}, dep: dep}
+//		c := &Client{baseURL: u.String(), httpc: &runtime.HTTPClient{Doer: hc, ...}, dep: dep}
 //		if c.ops.GetPet, err = dep.Operation(p.GetPet); err != nil {
 //			return nil, err
 //		}

@@ -208,24 +208,24 @@ func ApplyOptions(s OptionSet, defaultPolicy string) []jen.Code {
 
 // NewDependency writes, after [ApplyOptions], the dependency's name
 // (the option's, else defaultName) and the assignment of dep and err from
-// resilient.NewDependency with the options' observer, logger, fallback
+// runtime.NewDependency with the options' observer, logger, fallback
 // store and partition.
 //
 //	name := o.dependencyName
 //	if name == "" {
 //		name = "petstore"
 //	}
-//	dep, err := resilient.NewDependency(name, p.Dependency, resilient.WithObserver(o.observer), ...)
+//	dep, err := runtime.NewDependency(name, p.Dependency, runtime.WithObserver(o.observer), ...)
 //
 // With fleet (the options include [FleetOption]), the runtime's options
 // are a slice first, so that the fleet store joins them when the fleet
 // option was given a Redis client:
 //
-//	deps := []resilient.Option{resilient.WithObserver(o.observer), ...}
+//	deps := []runtime.Option{runtime.WithObserver(o.observer), ...}
 //	if o.fleet != nil {
-//		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))
+//		deps = append(deps, runtime.WithFleet(redisfleet.New(o.fleet)))
 //	}
-//	dep, err := resilient.NewDependency(name, p.Dependency, deps...)
+//	dep, err := runtime.NewDependency(name, p.Dependency, deps...)
 func NewDependency(defaultName *jen.Statement, fleet bool) []jen.Code {
 	o := func(name string) *jen.Statement { return jen.Id("o").Dot(name) }
 	opts := []jen.Code{

@@ -30,7 +30,7 @@ const (
 	shapeJSON
 	// shapePlain is a union of primitives (integer or string, say): the
 	// plain form of the variant it holds, "main.yml" sent as main.yml
-	// (resilient.ParamText).
+	// (codec.ParamText).
 	shapePlain
 )
 
@@ -221,7 +221,7 @@ func (c *clientGen) primitiveUnion(t *ir.TypeRef) bool {
 // the request builder on failure.
 func plainText(local string, x *jen.Statement) []jen.Code {
 	return []jen.Code{
-		jen.List(jen.Id(local), jen.Err()).Op(":=").Add(rt("ParamText")).Call(x),
+		jen.List(jen.Id(local), jen.Err()).Op(":=").Add(cd("ParamText")).Call(x),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	}
 }
@@ -484,10 +484,10 @@ func (pv *paramsView) headerCode() []jen.Code {
 				return jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit(v.p.Name), value)
 			}
 		case ir.InCookie:
-			// resilient.AddCookie refuses a value that net/http's
+			// codec.AddCookie refuses a value that net/http's
 			// AddCookie would cut silently.
 			set = func(value *jen.Statement) jen.Code {
-				return jen.If(jen.Err().Op(":=").Add(rt("AddCookie")).Call(jen.Id("req"), jen.Lit(v.p.Name), value), jen.Err().Op("!=").Nil()).Block(
+				return jen.If(jen.Err().Op(":=").Add(cd("AddCookie")).Call(jen.Id("req"), jen.Lit(v.p.Name), value), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Err()),
 				)
 			}

@@ -108,9 +108,9 @@ func (m *models) partHeaderFields(t *ir.Type) []fieldView {
 
 // partHeaderArg is the header argument of the Multipart call that adds
 // the part of property: nil, or the declared headers of the part with
-// their values (resilient.PartHeader leaves out the empty ones).
+// their values (codec.PartHeader leaves out the empty ones).
 //
-//	resilient.PartHeader("X-Checksum", body.FileXChecksum)
+//	codec.PartHeader("X-Checksum", body.FileXChecksum)
 func (m *models) partHeaderArg(st *ir.Type, property string) *jen.Statement {
 	var args []jen.Code
 	for _, h := range m.parts[st.Name] {
@@ -121,5 +121,5 @@ func (m *models) partHeaderArg(st *ir.Type, property string) *jen.Statement {
 	if len(args) == 0 {
 		return jen.Nil()
 	}
-	return rt("PartHeader").Call(args...)
+	return cd("PartHeader").Call(args...)
 }

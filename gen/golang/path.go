@@ -68,7 +68,7 @@ func isHexDigit(c byte) bool {
 // sent:
 //
 //	u := "/pets/" + url.PathEscape(id)
-//	if err := resilient.CheckPath(u); err != nil {
+//	if err := codec.CheckPath(u); err != nil {
 //		return nil, err
 //	}
 //	u = c.baseURL + u
@@ -104,7 +104,7 @@ func (v *opView) pathCode() []jen.Code {
 	}
 	return []jen.Code{
 		jen.Id("u").Op(":=").Add(path),
-		jen.If(jen.Err().Op(":=").Add(rt("CheckPath")).Call(jen.Id("u")), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Add(cd("CheckPath")).Call(jen.Id("u")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()),
 		),
 		jen.Id("u").Op("=").Add(base).Op("+").Id("u").Add(query),

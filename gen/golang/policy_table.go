@@ -61,18 +61,18 @@ type PolicyEntry struct {
 //	// Policy is the resilience policy of a Client ...
 //	type Policy struct {
 //		// Dependency is shared by all operations ...
-//		Dependency resilient.Policy
+//		Dependency runtime.Policy
 //		// GetPet is the policy of [Client.GetPet].
-//		GetPet resilient.OperationPolicy
+//		GetPet runtime.OperationPolicy
 //	}
 //
 //	// DefaultPolicy returns the policy resolved at generation time ...
 //	func DefaultPolicy() Policy {
 //		return Policy{
 //			// Dependency: breaker at 50% of 20 calls (default), ...
-//			Dependency: resilient.Policy{},
+//			Dependency: runtime.Policy{},
 //			// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); ...
-//			GetPet: resilient.OperationPolicy{Name: "GetPet", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, ...},
+//			GetPet: runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, ...},
 //		}
 //	}
 //
@@ -193,10 +193,10 @@ func num[T int | float64](l *fieldList, key string, v T) {
 	}
 }
 
-// DependencyPolicyLiteral writes p as a resilient.Policy literal with only
+// DependencyPolicyLiteral writes p as a runtime.Policy literal with only
 // its fields that are not zero: the runtime reads a zero field as its
 // default. Each part (Breaker, Bulkhead, …) is written on one line, and
-// left out when zero; a policy of defaults is "resilient.Policy{}".
+// left out when zero; a policy of defaults is "runtime.Policy{}".
 func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
 	var breaker, bulkhead, budget, throttle, fleet, all fieldList
 	num(&breaker, "FailureRate", p.Breaker.FailureRate)
@@ -234,12 +234,12 @@ func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
 	return all.literal("Policy", true)
 }
 
-// OperationPolicyLiteral writes p as a resilient.OperationPolicy literal
+// OperationPolicyLiteral writes p as a runtime.OperationPolicy literal
 // with its Name and its fields that are not zero: the runtime reads a zero
 // field as its default. It is one line when only plain fields are set,
 // such as
 //
-//	resilient.OperationPolicy{Name: "GetPet", Idempotency: resilient.ReadOnly}
+//	runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly}
 //
 // else one field per line, each part (Retry, Hedge, Fallback) on one.
 // static is the JSON text of a static fallback value, written as a

@@ -224,15 +224,15 @@ func (c *clientGen) headerParser(t *ir.TypeRef) func() *jen.Statement {
 	fn := map[ir.Kind]func() *jen.Statement{
 		ir.KindBool:     func() *jen.Statement { return jen.Qual("strconv", "ParseBool") },
 		ir.KindInt:      func() *jen.Statement { return jen.Qual("strconv", "Atoi") },
-		ir.KindInt32:    func() *jen.Statement { return rt("ParseInt32") },
-		ir.KindInt64:    func() *jen.Statement { return rt("ParseInt64") },
-		ir.KindUint:     func() *jen.Statement { return rt("ParseUint") },
-		ir.KindUint32:   func() *jen.Statement { return rt("ParseUint32") },
-		ir.KindUint64:   func() *jen.Statement { return rt("ParseUint64") },
-		ir.KindFloat32:  func() *jen.Statement { return rt("ParseFloat32") },
-		ir.KindFloat64:  func() *jen.Statement { return rt("ParseFloat64") },
-		ir.KindDateTime: func() *jen.Statement { return rt("ParseDateTime") },
-		ir.KindDate:     func() *jen.Statement { return rt("ParseDate") },
+		ir.KindInt32:    func() *jen.Statement { return cd("ParseInt32") },
+		ir.KindInt64:    func() *jen.Statement { return cd("ParseInt64") },
+		ir.KindUint:     func() *jen.Statement { return cd("ParseUint") },
+		ir.KindUint32:   func() *jen.Statement { return cd("ParseUint32") },
+		ir.KindUint64:   func() *jen.Statement { return cd("ParseUint64") },
+		ir.KindFloat32:  func() *jen.Statement { return cd("ParseFloat32") },
+		ir.KindFloat64:  func() *jen.Statement { return cd("ParseFloat64") },
+		ir.KindDateTime: func() *jen.Statement { return cd("ParseDateTime") },
+		ir.KindDate:     func() *jen.Statement { return cd("ParseDate") },
 		ir.KindUUID:     func() *jen.Statement { return jen.Qual(uuidPath, "Parse") },
 	}[t.Kind]
 	if fn != nil || t.Kind != ir.KindNamed {
@@ -243,7 +243,7 @@ func (c *clientGen) headerParser(t *ir.TypeRef) func() *jen.Statement {
 	case nt == nil:
 	case nt.Kind == ir.TypeEnum && nt.Enum != nil && nt.Enum.Base == ir.KindString,
 		nt.Kind == ir.TypeAlias && nt.Alias != nil && nt.Alias.Kind == ir.KindString && !nt.Alias.Nullable:
-		return func() *jen.Statement { return rt("ParseText").Types(jen.Id(t.Name)) }
+		return func() *jen.Statement { return cd("ParseText").Types(jen.Id(t.Name)) }
 	}
 	return nil
 }
@@ -290,7 +290,7 @@ func (s *resultSet) setDoc() []string {
 }
 
 // acceptedStatuses are the statuses outside 2xx the method passes to
-// resilient.AcceptStatus.
+// runtime.AcceptStatus.
 func (s *resultSet) acceptedStatuses() []int {
 	var out []int
 	for _, a := range s.answers {
@@ -310,7 +310,7 @@ func (s *resultSet) acceptedStatuses() []int {
 //	// status and its documented headers.
 //	func decodeCreatePetResult(resp *http.Response) (*CreatePetResult, error) {
 //		r := &CreatePetResult{Status: resp.StatusCode, Header: resp.Header}
-//		h := resilient.NewHeaderDecoder(resp)
+//		h := codec.NewHeaderDecoder(resp)
 //		var err error
 //		switch resp.StatusCode {
 //		case 200:
@@ -408,7 +408,7 @@ func answerCode(a *answerView) []jen.Code {
 		if h.field.text {
 			code = append(code, target.Op("=").Id("h").Dot("Text").Call(jen.Lit(h.field.wire), jen.Lit(h.required)))
 		} else {
-			code = append(code, target.Op("=").Add(rt("DecodeHeader")).Call(jen.Op("&").Id("h"), jen.Lit(h.field.wire), jen.Lit(h.required), h.field.parse()))
+			code = append(code, target.Op("=").Add(cd("DecodeHeader")).Call(jen.Op("&").Id("h"), jen.Lit(h.field.wire), jen.Lit(h.required), h.field.parse()))
 		}
 	}
 	return code
@@ -427,7 +427,7 @@ func emitResultSetDecoder(f *jen.File, s *resultSet) {
 		),
 	}
 	if hasHeaders {
-		body = append(body, jen.Id("h").Op(":=").Add(rt("NewHeaderDecoder")).Call(jen.Id("resp")))
+		body = append(body, jen.Id("h").Op(":=").Add(cd("NewHeaderDecoder")).Call(jen.Id("resp")))
 	}
 	if hasBody {
 		body = append(body, jen.Var().Err().Error())
@@ -469,7 +469,7 @@ var statusNames = map[int]string{
 	208: "StatusAlreadyReported", 226: "StatusIMUsed", 304: "StatusNotModified",
 }
 
-// accept returns the .With(resilient.AcceptStatus(...)) that makes the
+// accept returns the .With(runtime.AcceptStatus(...)) that makes the
 // operation's documented 304 a result; nothing when it has none.
 func (v *opView) accept() *jen.Statement {
 	if v.result == nil || v.result.set == nil {

@@ -16,7 +16,7 @@ const oauth2Path = "golang.org/x/oauth2"
 
 // schemeView is how the client sends the credential of one security
 // scheme: the option that configures it, and the field of the options
-// struct that holds its resilient.RequestEditor. A client certificate
+// struct that holds its runtime.RequestEditor. A client certificate
 // (mutualTLS) has neither: it travels in the TLS handshake of the
 // transport given with WithHTTPClient.
 type schemeView struct {
@@ -77,7 +77,7 @@ func schemeViews(svc *ir.Service, taken map[string]bool) []*schemeView {
 //		return optionFunc(func(o *clientOptions) {
 //			o.credBearerToken = nil
 //			if token != nil {
-//				o.credBearerToken = resilient.BearerToken(token)
+//				o.credBearerToken = codec.BearerToken(token)
 //			}
 //		})
 //	}
@@ -95,22 +95,22 @@ func schemeOption(v *schemeView) ClientOption {
 	case ir.SchemeBearer:
 		arg, what, typ = "token", "HTTP bearer", str
 		how = "token is called on every attempt, retries included, for the token sent as \"Authorization: Bearer <token>\""
-		editor = rt("BearerToken").Call(jen.Id(arg))
+		editor = cd("BearerToken").Call(jen.Id(arg))
 	case ir.SchemeBasic:
 		arg, what = "userPass", "HTTP basic"
 		typ = ctxFunc(jen.Id("user"), jen.Id("pass").String(), jen.Err().Error())
 		how = "userPass is called on every attempt, retries included, for the user and password sent in the Authorization header"
-		editor = rt("BasicAuth").Call(jen.Id(arg))
+		editor = cd("BasicAuth").Call(jen.Id(arg))
 	case ir.SchemeHTTPOther:
 		arg, what, typ = "value", "HTTP "+sanitizeLine(s.HTTPScheme), str
 		how = "value is called on every attempt, retries included, for the whole Authorization header value, scheme included"
-		editor = rt("AuthorizationHeader").Call(jen.Id(arg))
+		editor = cd("AuthorizationHeader").Call(jen.Id(arg))
 	case ir.SchemeAPIKey:
 		arg, typ = "key", str
 		fn := map[ir.In]string{ir.InHeader: "APIKeyHeader", ir.InQuery: "APIKeyQuery", ir.InCookie: "APIKeyCookie"}[s.In]
 		what = "API key in the " + s.In.String() + " " + strconv.Quote(sanitizeLine(s.ParamName))
 		how = "key is called on every attempt, retries included, for the key sent"
-		editor = rt(fn).Call(jen.Lit(s.ParamName), jen.Id(arg))
+		editor = cd(fn).Call(jen.Lit(s.ParamName), jen.Id(arg))
 	case ir.SchemeOAuth2, ir.SchemeOpenIDConnect:
 		arg, typ = "ts", jen.Qual(oauth2Path, "TokenSource")
 		what = "OAuth 2.0"
@@ -120,7 +120,7 @@ func schemeOption(v *schemeView) ClientOption {
 		how = "ts.Token is called on every attempt, retries included (an oauth2.ReuseTokenSource refreshes the token only when it expires), for the access token sent as \"Authorization: Bearer <token>\""
 		// The token's own type is not sent: servers expect "Bearer",
 		// whatever case the token endpoint wrote it in.
-		editor = rt("BearerToken").Call(jen.Func().Params(jen.Qual("context", "Context")).Params(jen.String(), jen.Error()).Block(
+		editor = cd("BearerToken").Call(jen.Func().Params(jen.Qual("context", "Context")).Params(jen.String(), jen.Error()).Block(
 			jen.List(jen.Id("t"), jen.Err()).Op(":=").Id(arg).Dot("Token").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err())),
 			jen.Return(jen.Id("t").Dot("AccessToken"), jen.Nil()),
@@ -130,7 +130,7 @@ func schemeOption(v *schemeView) ClientOption {
 		" (" + what + "), sent with the operations whose security requirement names it: " + how +
 		", never logged, never in an error, and never sent to another origin by the default client, which follows no redirect there. " +
 		"Cached fallback answers are kept apart per credential. A nil " + arg + " removes the credential; an operation that then has " +
-		"no credential for its requirement fails with a *resilient.MissingCredentialError, nothing sent.")
+		"no credential for its requirement fails with a *runtime.MissingCredentialError, nothing sent.")
 	if d := docLines(s.Doc); len(d) > 0 {
 		doc = append(append(d, ""), doc...)
 	}
@@ -198,14 +198,14 @@ func credentialsDoc(creds [][]*schemeView) []string {
 		alts = append(alts, strings.Join(names, " and "))
 	}
 	return DocWrap("Credentials: " + strings.Join(alts, ", or ") + "; the first alternative the client has every credential of is sent, " +
-		"afresh on every attempt. Without any, the call fails with a *resilient.MissingCredentialError before anything is sent.")
+		"afresh on every attempt. Without any, the call fails with a *runtime.MissingCredentialError before anything is sent.")
 }
 
 // credentialsCode writes, in NewClient, the credentials of op's calls:
 //
-//	c.ops.GetMe = c.ops.GetMe.With(resilient.WithCredentials(
-//		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
-//		[]resilient.Credential{{Scheme: "api_key", Option: "WithAPIKey", Apply: o.credAPIKey}, …},
+//	c.ops.GetMe = c.ops.GetMe.With(runtime.WithCredentials(
+//		[]runtime.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+//		[]runtime.Credential{{Scheme: "api_key", Option: "WithAPIKey", Apply: o.credAPIKey}, …},
 //	))
 func credentialsCode(op *opView) jen.Code {
 	var alts []jen.Code

@@ -81,7 +81,7 @@ func expand(s *ir.Server, value func(*ir.ServerVariable) string) string {
 //		}
 //		...
 //		u := "https://" + region + ".example.com/" + version
-//		if _, err := resilient.ParseBaseURL(u); err != nil {
+//		if _, err := runtime.ParseBaseURL(u); err != nil {
 //			return "", fmt.Errorf("petstore: ServerRegional: %w", err)
 //		}
 //		return u, nil

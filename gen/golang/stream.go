@@ -10,8 +10,8 @@ import (
 
 // streamView is the result of an operation whose answer is read after the
 // call returns: server-sent events, JSON Lines or a JSON text sequence (a
-// *resilient.Stream of typed items), or a binary download (an
-// io.ReadCloser). The call goes through resilient.DoHTTPStream.
+// *runtime.Stream of typed items), or a binary download (an
+// io.ReadCloser). The call goes through runtime.DoHTTPStream.
 type streamView struct {
 	kind      ir.ContentKind
 	mediaType string
@@ -47,7 +47,7 @@ func (c *clientGen) streamView(op *ir.Operation) *streamView {
 }
 
 // checkStreamPolicy warns when a streamed operation's policy hedges or
-// has a fallback: resilient.DoHTTPStream does neither, so the policy
+// has a fallback: runtime.DoHTTPStream does neither, so the policy
 // would promise what the call does not do.
 func (c *clientGen) checkStreamPolicy(op *ir.Operation, res *policyspec.Operation) {
 	p := res.Policy
@@ -105,7 +105,7 @@ func (s *streamView) open(m *models) *jen.Statement {
 // header, as a result set has.
 //
 //	type WatchPetsResult struct {
-//		*resilient.Stream[resilient.Event[Pet]]
+//		*runtime.Stream[runtime.Event[Pet]]
 //		Status int
 //		Header http.Header
 //		XRateLimitRemaining *int
@@ -180,10 +180,10 @@ func (s *streamView) doc(set *resultSet) []string {
 		lines = append(lines, "")
 		lines = append(lines, wrap("The answer comes back as a *"+set.name+", which embeds the "+
 			map[bool]string{true: "body", false: "stream"}[s.kind == ir.ContentBinary]+
-			", with its Status, its Header and the documented headers; a documented header that does not parse fails the call with a *resilient.HeaderError, the "+
+			", with its Status, its Header and the documented headers; a documented header that does not parse fails the call with a *codec.HeaderError, the "+
 			map[bool]string{true: "body", false: "stream"}[s.kind == ir.ContentBinary]+" closed.", commentWidth)...)
 	case s.kind == ir.ContentBinary:
-		lines = append(lines, "", "The answer's status and header: resilient.WithResponseInfo.")
+		lines = append(lines, "", "The answer's status and header: runtime.WithResponseInfo.")
 	default:
 		lines = append(lines, "", "The answer's status and header: the stream's Response method.")
 	}
@@ -192,17 +192,17 @@ func (s *streamView) doc(set *resultSet) []string {
 
 // emitStreamMethod writes the method of a streamed operation:
 //
-//	func (c *Client) WatchPets(ctx context.Context, opts ...resilient.CallOption) (*resilient.Stream[resilient.Event[Pet]], error) {
+//	func (c *Client) WatchPets(ctx context.Context, opts ...runtime.CallOption) (*runtime.Stream[runtime.Event[Pet]], error) {
 //		req, err := c.requestWatchPets(ctx)
 //		if err != nil {
-//			return nil, resilient.InvalidRequest(c.ops.WatchPets, err)
+//			return nil, runtime.InvalidRequest(c.ops.WatchPets, err)
 //		}
 //		op := c.ops.WatchPets.With(opts...)
-//		resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+//		resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
 //		if err != nil {
 //			return nil, err
 //		}
-//		return resilient.NewEventStream(resp, resilient.DecodeJSON[Pet]), nil
+//		return runtime.NewEventStream(resp, runtime.DecodeJSON[Pet]), nil
 //	}
 //
 // With documented headers, the stream goes in the result struct:
@@ -212,7 +212,7 @@ func (s *streamView) doc(set *resultSet) []string {
 //		resp.Body.Close()
 //		return nil, err
 //	}
-//	r.Stream = resilient.NewEventStream(resp, resilient.DecodeJSON[Pet])
+//	r.Stream = runtime.NewEventStream(resp, runtime.DecodeJSON[Pet])
 //	return r, nil
 func emitStreamMethod(f *jen.File, v *opView, m *models) {
 	s := v.result.stream

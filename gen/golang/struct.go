@@ -49,7 +49,7 @@ func (m *models) structView(t *ir.Type) structView {
 		tag := jsonTag(f.JSONName, !f.Required)
 		switch {
 		case m.fieldNullable(f):
-			typ = rt("Nullable").Types(typ)
+			typ = cd("Nullable").Types(typ)
 			tag = f.JSONName + ",omitzero"
 		case m.fieldPointer(f, true):
 			typ = jen.Op("*").Add(typ)

@@ -39,7 +39,7 @@ func (m *models) goType(t *ir.TypeRef) *jen.Statement {
 	case ir.KindUUID:
 		return jen.Qual(uuidPath, "UUID")
 	case ir.KindDate:
-		return rt("Date")
+		return cd("Date")
 	case ir.KindDateTime:
 		return jen.Qual("time", "Time")
 	case ir.KindBytes, ir.KindBinary:

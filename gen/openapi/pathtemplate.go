@@ -10,7 +10,7 @@ import (
 
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/policyspec/diag"
-	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 )
 
 // Rules of path templates. Every literal piece of a template is sent
@@ -58,8 +58,8 @@ func (b *builder) checkPathTemplate(path string) {
 	if hasQuery {
 		b.checkTemplateQuery(path, rawPath, rawQuery, loc)
 	}
-	var dot *runtime.DotSegmentError
-	if errors.As(runtime.CheckPath(templateLiteral(rawPath)), &dot) {
+	var dot *codec.DotSegmentError
+	if errors.As(codec.CheckPath(templateLiteral(rawPath)), &dot) {
 		b.diags.Errorf(loc, rulePathDot,
 			fmt.Sprintf("path template %q has the segment %q, which servers resolve to another path before routing", path, dot.Segment),
 			"remove the segment, or write the path it resolves to")

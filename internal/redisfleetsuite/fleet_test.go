@@ -18,6 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fleetstore"
 )
 
 const (
@@ -37,6 +38,14 @@ func breakerPolicy() runtime.Policy {
 		Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, Window: 10 * time.Second, OpenFor: 3 * time.Second, HalfOpenProbes: 5},
 		Fleet:   runtime.FleetPolicy{Store: "test", SyncInterval: 200 * time.Millisecond, StaleAfter: time.Second},
 	}
+}
+
+// breakerRequest is the breaker part of a synchronisation of a replica
+// with breakerPolicy, at generation zero.
+func breakerRequest() fleetstore.BreakerRequest {
+	p := breakerPolicy().Breaker
+	return fleetstore.BreakerRequest{FailureRate: p.FailureRate, MinimumCalls: p.MinimumCalls,
+		Window: p.Window, OpenFor: p.OpenFor, Bucket: time.Second, ProbeLease: time.Second}
 }
 
 // fleet is a set of replicas running in this process.

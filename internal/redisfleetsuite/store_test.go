@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fleetstore"
 	"github.com/resilientgo/resilient/runtime/redisfleet"
 )
 
@@ -92,12 +93,13 @@ func TestScript(t *testing.T) {
 	s := redisfleet.New(rdb)
 	p := breakerPolicy().Breaker
 	p.OpenFor = 300 * time.Millisecond
-	req := func(replica string, gen uint64) *runtime.FleetRequest {
-		return &runtime.FleetRequest{Prefix: "script:", Dependency: "dep", Replica: replica,
-			Breaker: runtime.FleetBreakerRequest{Generation: gen, Policy: p, Bucket: time.Second, ProbeLease: time.Second},
-			Budget:  runtime.FleetBudgetRequest{Policy: runtime.BudgetPolicy{Ratio: 0.1, MaxBalance: 100, MinPerSecond: 2}}}
+	req := func(replica string, gen uint64) *fleetstore.Request {
+		return &fleetstore.Request{Prefix: "script:", Dependency: "dep", Replica: replica,
+			Breaker: fleetstore.BreakerRequest{Generation: gen, FailureRate: p.FailureRate, MinimumCalls: p.MinimumCalls,
+				Window: p.Window, OpenFor: p.OpenFor, Bucket: time.Second, ProbeLease: time.Second},
+			Budget: fleetstore.BudgetRequest{Ratio: 0.1, MaxBalance: 100, MinPerSecond: 2}}
 	}
-	sync := func(r *runtime.FleetRequest) runtime.FleetReply {
+	sync := func(r *fleetstore.Request) fleetstore.Reply {
 		t.Helper()
 		rep, err := s.Sync(ctx, r)
 		if err != nil {
@@ -108,32 +110,32 @@ func TestScript(t *testing.T) {
 	// Closed: counts add up across replicas; 9 failures of 19 do not trip.
 	a := req("a", 0)
 	a.Breaker.Successes, a.Breaker.Failures = 10, 5
-	if r := sync(a); r.State != runtime.BreakerClosed || r.Requests != 15 || r.Failures != 5 {
+	if r := sync(a); r.State != fleetstore.Closed || r.Requests != 15 || r.Failures != 5 {
 		t.Fatalf("after a: %+v, want closed with 15 requests, 5 failures", r)
 	}
 	b := req("b", 0)
 	b.Breaker.Failures = 4
-	if r := sync(b); r.State != runtime.BreakerClosed || r.Requests != 19 {
+	if r := sync(b); r.State != fleetstore.Closed || r.Requests != 19 {
 		t.Fatalf("after b: %+v, want closed with 19 requests", r)
 	}
 	// The 20th call, a failure: 10 of 20, 50 %: open, a new generation.
 	c := req("c", 0)
 	c.Breaker.Failures = 1
 	r := sync(c)
-	if r.State != runtime.BreakerOpen || r.Generation != 1 || r.OpenLeft <= 0 || r.OpenLeft > p.OpenFor {
+	if r.State != fleetstore.Open || r.Generation != 1 || r.OpenLeft <= 0 || r.OpenLeft > p.OpenFor {
 		t.Fatalf("after c: %+v, want open, generation 1, open at most %v", r, p.OpenFor)
 	}
 	// Counts of the closed generation are dropped now.
 	old := req("a", 0)
 	old.Breaker.Failures = 100
-	if r := sync(old); r.State != runtime.BreakerOpen || r.Generation != 1 {
+	if r := sync(old); r.State != fleetstore.Open || r.Generation != 1 {
 		t.Fatalf("stale counts: %+v, want still open, generation 1", r)
 	}
 	time.Sleep(p.OpenFor)
 	// Half-open: the first replica asking becomes the prober; others not.
 	pa := req("a", 1)
 	pa.Breaker.WantProbe = true
-	if r := sync(pa); r.State != runtime.BreakerHalfOpen || !r.Prober || r.Generation != 2 {
+	if r := sync(pa); r.State != fleetstore.HalfOpen || !r.Prober || r.Generation != 2 {
 		t.Fatalf("a after the open period: %+v, want half-open, prober, generation 2", r)
 	}
 	pb := req("b", 2)
@@ -143,13 +145,13 @@ func TestScript(t *testing.T) {
 	}
 	// Only the prober's verdict counts.
 	vb := req("b", 2)
-	vb.Breaker.Verdict = runtime.VerdictClose
-	if r := sync(vb); r.State != runtime.BreakerHalfOpen {
+	vb.Breaker.Verdict = fleetstore.VerdictClose
+	if r := sync(vb); r.State != fleetstore.HalfOpen {
 		t.Fatalf("b's verdict: %+v, want ignored", r)
 	}
 	va := req("a", 2)
-	va.Breaker.Verdict = runtime.VerdictClose
-	if r := sync(va); r.State != runtime.BreakerClosed || r.Generation != 3 || r.Requests != 0 {
+	va.Breaker.Verdict = fleetstore.VerdictClose
+	if r := sync(va); r.State != fleetstore.Closed || r.Generation != 3 || r.Requests != 0 {
 		t.Fatalf("a's verdict: %+v, want closed, generation 3, counts cleared", r)
 	}
 	// Budget: 100 calls earn 10 tokens; asking 15 with 2 on demand gives
@@ -276,10 +278,10 @@ func TestLateRequestDropped(t *testing.T) {
 	late := &lateSender{}
 	rdb.AddHook(late)
 	s := redisfleet.New(rdb)
-	req := &runtime.FleetRequest{Prefix: "late:", Dependency: "dep", Replica: "a",
-		Breaker: runtime.FleetBreakerRequest{Policy: breakerPolicy().Breaker, Bucket: time.Second, ProbeLease: time.Second},
-		Budget:  runtime.FleetBudgetRequest{Policy: runtime.BudgetPolicy{Disabled: true}}}
-	sync := func(delay time.Duration, successes uint64) (runtime.FleetReply, error) {
+	req := &fleetstore.Request{Prefix: "late:", Dependency: "dep", Replica: "a",
+		Breaker: breakerRequest(),
+		Budget:  fleetstore.BudgetRequest{Disabled: true}}
+	sync := func(delay time.Duration, successes uint64) (fleetstore.Reply, error) {
 		late.delay.Store(int64(delay))
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()

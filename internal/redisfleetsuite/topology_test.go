@@ -16,6 +16,7 @@ import (
 
 	"github.com/resilientgo/resilient/internal/testtier"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fleetstore"
 	"github.com/resilientgo/resilient/runtime/redisfleet"
 )
 
@@ -166,9 +167,9 @@ func TestCluster(t *testing.T) {
 			t.Errorf("%s: keys in slots %v, want one", dep, slots)
 		}
 		s := redisfleet.New(admin)
-		req := &runtime.FleetRequest{Prefix: "cluster:", Dependency: dep, Replica: "admin",
-			Breaker: runtime.FleetBreakerRequest{Policy: breakerPolicy().Breaker, Bucket: time.Second, ProbeLease: time.Second},
-			Budget:  runtime.FleetBudgetRequest{Policy: runtime.BudgetPolicy{Ratio: 0.1, MaxBalance: 100, MinPerSecond: 10}}}
+		req := &fleetstore.Request{Prefix: "cluster:", Dependency: dep, Replica: "admin",
+			Breaker: breakerRequest(),
+			Budget:  fleetstore.BudgetRequest{Ratio: 0.1, MaxBalance: 100, MinPerSecond: 10}}
 		req.Breaker.Successes = 1
 		if _, err := s.Sync(ctx, req); err != nil {
 			t.Errorf("%s: sync through the cluster: %v", dep, err)

@@ -26,6 +26,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 )
 
 // The success-path overhead of one call through the pipeline, beside its
@@ -414,7 +415,7 @@ func (r *httpRig) arms() map[string]httpArm {
 	}
 	bearer := &httpRig{client: r.client, url: r.url, hc: r.hc,
 		op: r.op.With(runtime.WithCredentials([]runtime.Credential{{Scheme: "bearerAuth",
-			Apply: runtime.BearerToken(func(context.Context) (string, error) { return "token", nil })}}))}
+			Apply: codec.BearerToken(func(context.Context) (string, error) { return "token", nil })}}))}
 	return map[string]httpArm{
 		"nethttp":                  func() error { return r.plain(context.Background()) },
 		"nethttp-timeout":          withTimeout(r.plain),

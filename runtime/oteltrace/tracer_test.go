@@ -34,6 +34,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/otelobserver"
 	"github.com/resilientgo/resilient/runtime/oteltrace"
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
@@ -378,7 +379,7 @@ func TestAPIKeyInQueryIsRedacted(t *testing.T) {
 	}
 	const secret = "s3cr3t-key"
 	op = op.With(runtime.WithCredentials([]runtime.Credential{{Scheme: "apiKey",
-		Apply: runtime.APIKeyQuery("api_key", func(context.Context) (string, error) { return secret, nil })}}))
+		Apply: codec.APIKeyQuery("api_key", func(context.Context) (string, error) { return secret, nil })}}))
 	client := runtime.NewHTTPClient(tracer.Transport(nil))
 	defer client.CloseIdleConnections()
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/pets?page=2", nil)

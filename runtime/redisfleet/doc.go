@@ -1,8 +1,8 @@
 // Package redisfleet keeps the circuit breaker and the retry budget of a
 // dependency in Redis (or Valkey), shared by every replica of the service
-// that calls it: a [runtime.FleetStore] on github.com/redis/go-redis/v9.
-// The runtime package defines the seam ([runtime.WithFleet]) and imports
-// nothing of Redis.
+// that calls it: a [fleetstore.Store] on github.com/redis/go-redis/v9.
+// The fleetstore package defines the seam and runtime.WithFleet takes it;
+// neither imports anything of Redis.
 //
 //	rdb := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{"redis:6379"}})
 //	dep, err := runtime.NewDependency("inventory", policy,

@@ -11,10 +11,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fleetstore"
 )
 
-// Store is a [runtime.FleetStore] on Redis or Valkey. It is safe for
+// Store is a [fleetstore.Store] on Redis or Valkey. It is safe for
 // concurrent use, and one Store may serve any number of dependencies.
 type Store struct {
 	rdb    redis.UniversalClient
@@ -30,7 +30,7 @@ type Store struct {
 	done     chan struct{}
 }
 
-var _ runtime.FleetStore = (*Store)(nil)
+var _ fleetstore.Store = (*Store)(nil)
 
 // New returns a store on rdb: a single node (*redis.Client), Sentinel
 // (redis.NewFailoverClient) or Cluster (*redis.ClusterClient). Every key
@@ -52,10 +52,10 @@ func Keys(prefix, dependency string) (breaker, counts, budget, channel string) {
 
 // Sync runs the synchronisation script: one EVALSHA (EVAL the first time
 // a server sees it).
-func (s *Store) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime.FleetReply, error) {
+func (s *Store) Sync(ctx context.Context, req *fleetstore.Request) (fleetstore.Reply, error) {
 	breaker, counts, budget, channel := Keys(req.Prefix, req.Dependency)
 	br, bu := &req.Breaker, &req.Budget
-	p := br.Policy
+	p := br
 	bucket := max(br.Bucket.Milliseconds(), 1)
 	buckets := max((p.Window.Milliseconds()+bucket-1)/bucket, 1)
 	open := max(p.OpenFor.Milliseconds(), 1)
@@ -65,17 +65,17 @@ func (s *Store) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime.Fl
 		strconv.FormatUint(br.Successes, 10), strconv.FormatUint(br.Failures, 10),
 		flag(br.WantProbe), int(br.Verdict),
 		bucket, buckets, p.MinimumCalls, p.FailureRate, open, max(br.ProbeLease.Milliseconds(), 1),
-		flag(bu.Policy.Disabled), strconv.FormatUint(bu.Calls, 10), bu.Want, bu.WantFloor,
-		int64(bu.Policy.Ratio*1000 + 0.5), int64(bu.Policy.MaxBalance * 1000), bu.Policy.MinPerSecond,
+		flag(bu.Disabled), strconv.FormatUint(bu.Calls, 10), bu.Want, bu.WantFloor,
+		int64(bu.Ratio*1000 + 0.5), int64(bu.MaxBalance * 1000), bu.MinPerSecond,
 		channel, ttl, s.expiry(ctx, channel),
 	}
 	v, err := s.script.Run(ctx, s.rdb, []string{breaker, counts, budget}, args...).Result()
 	received := time.Now()
 	if err != nil {
 		if errors.Is(err, redis.ErrClosed) {
-			return runtime.FleetReply{}, fmt.Errorf("redisfleet: %w: %w", runtime.ErrFleetClosed, err)
+			return fleetstore.Reply{}, fmt.Errorf("redisfleet: %w: %w", fleetstore.ErrClosed, err)
 		}
-		return runtime.FleetReply{}, fmt.Errorf("redisfleet: sync of %s: %w", req.Dependency, err)
+		return fleetstore.Reply{}, fmt.Errorf("redisfleet: sync of %s: %w", req.Dependency, err)
 	}
 	r, now, err := parseReply(v)
 	if now > 0 {
@@ -136,35 +136,35 @@ func flag(b bool) int {
 
 // parseReply reads the script's reply, refusing anything else, and
 // returns the server's time it carries (0 when none).
-func parseReply(v any) (runtime.FleetReply, int64, error) {
+func parseReply(v any) (fleetstore.Reply, int64, error) {
 	a, _ := v.([]any)
 	if len(a) == 2 {
 		// {-1, now}: the request reached the server after its deadline.
 		code, _ := a[0].(int64)
 		now, _ := a[1].(int64)
 		if code == -1 && now > 0 {
-			return runtime.FleetReply{}, now, errors.New("the request reached the server after its deadline and was dropped")
+			return fleetstore.Reply{}, now, errors.New("the request reached the server after its deadline and was dropped")
 		}
 	}
 	if len(a) != 8 {
-		return runtime.FleetReply{}, 0, fmt.Errorf("unexpected reply %T of length %d, want 8 integers", v, len(a))
+		return fleetstore.Reply{}, 0, fmt.Errorf("unexpected reply %T of length %d, want 8 integers", v, len(a))
 	}
 	var n [8]int64
 	for i, x := range a {
 		k, ok := x.(int64)
 		if !ok || k < 0 {
-			return runtime.FleetReply{}, 0, fmt.Errorf("reply element %d is %v, want a non-negative integer", i, x)
+			return fleetstore.Reply{}, 0, fmt.Errorf("reply element %d is %v, want a non-negative integer", i, x)
 		}
 		n[i] = k
 	}
-	var r runtime.FleetReply
+	var r fleetstore.Reply
 	switch n[1] {
 	case 0:
-		r.State = runtime.BreakerClosed
+		r.State = fleetstore.Closed
 	case 1:
-		r.State = runtime.BreakerHalfOpen
+		r.State = fleetstore.HalfOpen
 	case 2:
-		r.State = runtime.BreakerOpen
+		r.State = fleetstore.Open
 	default:
 		return r, n[7], fmt.Errorf("reply breaker state %d, want 0, 1 or 2", n[1])
 	}

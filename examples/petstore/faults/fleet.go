@@ -23,6 +23,7 @@ import (
 	"github.com/resilientgo/resilient/examples/petstore"
 	petstorehttp "github.com/resilientgo/resilient/examples/petstore/httpclient"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 // FleetOptions configures [RunFleet].
@@ -147,7 +148,7 @@ func runFleetOnce(ctx context.Context, addr string, fleet bool, opts FleetOption
 	run := FleetRun{Fleet: fleet, Replicas: opts.Replicas}
 	store := petstore.NewStore(nil, nil)
 	var reached atomic.Int64
-	handler := petstore.NewHTTPServer(store, runtime.ShedConfig{})
+	handler := petstore.NewHTTPServer(store, server.ShedConfig{})
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return run, err

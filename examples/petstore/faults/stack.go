@@ -17,7 +17,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/resilientgo/resilient/examples/petstore"
-	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 // Transport is the protocol a client speaks to the store.
@@ -56,7 +56,7 @@ type Stack struct {
 // StartStack starts the store's server for transport on 127.0.0.1:0, with
 // shed as its load shedder, and, with proxy, a Toxiproxy proxy in front of
 // it (a stack without one costs the machine less, and cannot take toxics).
-func StartStack(transport Transport, shed runtime.ShedConfig, proxy bool) (*Stack, error) {
+func StartStack(transport Transport, shed server.ShedConfig, proxy bool) (*Stack, error) {
 	quietToxiproxy()
 	s := &Stack{
 		Transport: transport,

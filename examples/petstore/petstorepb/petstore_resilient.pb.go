@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // PetStorePolicy is the resilience policy of the client made by
 // NewResilientPetStoreClient: the dependency-wide part and one entry per
@@ -28,21 +28,21 @@ const _ = resilient.SupportPackageIsVersion1
 type PetStorePolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// ListPets is the policy of /petstore.v1.PetStore/ListPets.
-	ListPets resilient.OperationPolicy
+	ListPets runtime.OperationPolicy
 	// GetPet is the policy of /petstore.v1.PetStore/GetPet.
-	GetPet resilient.OperationPolicy
+	GetPet runtime.OperationPolicy
 	// CreatePet is the policy of /petstore.v1.PetStore/CreatePet.
-	CreatePet resilient.OperationPolicy
+	CreatePet runtime.OperationPolicy
 	// UpdatePet is the policy of /petstore.v1.PetStore/UpdatePet.
-	UpdatePet resilient.OperationPolicy
+	UpdatePet runtime.OperationPolicy
 	// DeletePet is the policy of /petstore.v1.PetStore/DeletePet.
-	DeletePet resilient.OperationPolicy
+	DeletePet runtime.OperationPolicy
 	// AdoptPet is the policy of /petstore.v1.PetStore/AdoptPet.
-	AdoptPet resilient.OperationPolicy
+	AdoptPet runtime.OperationPolicy
 	// WatchPets is the policy of /petstore.v1.PetStore/WatchPets.
-	WatchPets resilient.OperationPolicy
+	WatchPets runtime.OperationPolicy
 }
 
 // DefaultPetStorePolicy returns the policy of petstore.v1.PetStore resolved at
@@ -58,69 +58,69 @@ type PetStorePolicy struct {
 func DefaultPetStorePolicy() PetStorePolicy {
 	return PetStorePolicy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Breaker:  resilient.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
-			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
+		Dependency: runtime.Policy{
+			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
+			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
 		},
 		// ListPets: read-only (idempotency_level), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
-		ListPets: resilient.OperationPolicy{
+		ListPets: runtime.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/ListPets",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        500 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
-			Hedge:          resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Retry:          runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Hedge:          runtime.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
+			Fallback:       runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// GetPet: read-only (idempotency_level), 3 attempts (default); timeout 500ms (3 × attempt 60ms + backoff 300ms + hedge delay 15ms, rounded up); hedged after ≥15ms (p95 15ms), every attempt to the deadline; cached fallback 5m.
-		GetPet: resilient.OperationPolicy{
+		GetPet: runtime.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/GetPet",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        500 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
-			Hedge:          resilient.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute},
+			Retry:          runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Hedge:          runtime.HedgePolicy{Delay: 15 * time.Millisecond, MaxHedges: 1},
+			Fallback:       runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: 5 * time.Minute},
 		},
 		// CreatePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline; key in idempotency-key.
-		CreatePet: resilient.OperationPolicy{
+		CreatePet: runtime.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/CreatePet",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			IdempotencyKey: "idempotency-key",
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// UpdatePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
-		UpdatePet: resilient.OperationPolicy{
+		UpdatePet: runtime.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/UpdatePet",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// DeletePet: idempotent (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
-		DeletePet: resilient.OperationPolicy{
+		DeletePet: runtime.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/DeletePet",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// AdoptPet: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 480ms (sent once, the total of 2 default retries: 3 × attempt 60ms + backoff 300ms, rounded up).
-		AdoptPet: resilient.OperationPolicy{
+		AdoptPet: runtime.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/AdoptPet",
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 		// WatchPets: read-only (idempotency_level), 3 attempts (default); timeout 480ms (3 × attempt 60ms + backoff 300ms, rounded up); attempt ≥60ms (p99.9 50ms × 1.2, rounded up), adaptive, last attempt to the deadline.
-		WatchPets: resilient.OperationPolicy{
+		WatchPets: runtime.OperationPolicy{
 			Name:           "/petstore.v1.PetStore/WatchPets",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        480 * time.Millisecond,
 			AttemptTimeout: 60 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MinAttempt: 5 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond},
 		},
 	}
 }
@@ -134,10 +134,10 @@ type PetStoreOption interface {
 // NewResilientPetStoreClient set.
 type resilientPetStoreOptions struct {
 	edits          []func(*PetStorePolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -165,7 +165,7 @@ func WithPetStorePolicy(edit func(*PetStorePolicy)) PetStoreOption {
 // WithPetStoreObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithPetStoreObserver(obs resilient.Observer) PetStoreOption {
+func WithPetStoreObserver(obs runtime.Observer) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
 		o.observer = obs
 	})
@@ -173,7 +173,7 @@ func WithPetStoreObserver(obs resilient.Observer) PetStoreOption {
 
 // WithPetStoreFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPetStoreFallbackStore(store resilient.FallbackStore) PetStoreOption {
+func WithPetStoreFallbackStore(store runtime.FallbackStore) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
 		o.store = store
 	})
@@ -196,7 +196,7 @@ func WithPetStoreLogger(logger *slog.Logger) PetStoreOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithPetStoreTracer(tracer resilient.Tracer) PetStoreOption {
+func WithPetStoreTracer(tracer runtime.Tracer) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
 		o.tracer = tracer
 	})
@@ -208,7 +208,7 @@ func WithPetStoreTracer(tracer resilient.Tracer) PetStoreOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithPetStoreFallbackPartition(partition func(context.Context) string) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
@@ -229,13 +229,13 @@ func WithPetStoreDependencyName(name string) PetStoreOption {
 type resilientPetStoreClient struct {
 	cc          grpc.ClientConnInterface
 	err         error
-	opListPets  *resilient.Operation
-	opGetPet    *resilient.Operation
-	opCreatePet *resilient.Operation
-	opUpdatePet *resilient.Operation
-	opDeletePet *resilient.Operation
-	opAdoptPet  *resilient.Operation
-	opWatchPets *resilient.Operation
+	opListPets  *runtime.Operation
+	opGetPet    *runtime.Operation
+	opCreatePet *runtime.Operation
+	opUpdatePet *runtime.Operation
+	opDeletePet *runtime.Operation
+	opAdoptPet  *runtime.Operation
+	opWatchPets *runtime.Operation
 }
 
 var _ PetStoreClient = (*resilientPetStoreClient)(nil)
@@ -278,14 +278,14 @@ func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOpt
 	if name == "" {
 		name = "petstore.v1.PetStore"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientPetStoreClient{cc: cc}
 	if err != nil {
@@ -293,7 +293,7 @@ func NewResilientPetStoreClient(cc grpc.ClientConnInterface, opts ...PetStoreOpt
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

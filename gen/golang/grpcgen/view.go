@@ -29,7 +29,7 @@ type serviceView struct {
 type methodView struct {
 	goName     string // SayHello
 	protoName  string // the rpc name as written
-	field      string // opSayHello: the client's *resilient.Operation
+	field      string // opSayHello: the client's *runtime.Operation
 	fullMethod string
 	kind       ir.StreamKind
 	in, out    ir.GoIdent

@@ -22,15 +22,17 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/oauth2"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/oteltrace"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 var jobID = uuid.MustParse("6f1c3c8e-8a51-4a55-9d3e-1b2f0f3f6c11")
 
 // fast makes retries quick: the spec's backoff is for a real service.
 var fast = WithPolicy(func(p *Policy) {
-	for _, op := range []*resilient.OperationPolicy{&p.CreateJob, &p.DeleteJob, &p.GetJob, &p.GetArtifact,
+	for _, op := range []*runtime.OperationPolicy{&p.CreateJob, &p.DeleteJob, &p.GetJob, &p.GetArtifact,
 		&p.PutArtifact, &p.AddAttachment, &p.WatchJob, &p.TailLog, &p.CreateToken} {
 		op.Retry.Base, op.Retry.Cap = time.Millisecond, time.Millisecond
 	}
@@ -171,7 +173,7 @@ func TestTypedResultPerStatus(t *testing.T) {
 }
 
 // TestMalformedHeader: a documented header that does not parse fails the
-// call with a *resilient.HeaderError, not retried.
+// call with a *codec.HeaderError, not retried.
 func TestMalformedHeader(t *testing.T) {
 	var n atomic.Int32
 	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -180,7 +182,7 @@ func TestMalformedHeader(t *testing.T) {
 		io.WriteString(w, jobJSON)
 	})
 	_, err := c.GetJob(context.Background(), jobID, nil)
-	var he *resilient.HeaderError
+	var he *codec.HeaderError
 	if !errors.As(err, &he) || he.Field != "X-Rate-Limit-Remaining" {
 		t.Fatalf("GetJob error = %v, want a *HeaderError for X-Rate-Limit-Remaining", err)
 	}
@@ -191,7 +193,7 @@ func TestMalformedHeader(t *testing.T) {
 
 // TestStreamHeaders: the documented headers of a streamed answer are
 // typed fields of its result, beside the stream; one that does not parse,
-// or a required one absent, fails the call with a *resilient.HeaderError,
+// or a required one absent, fails the call with a *codec.HeaderError,
 // not retried, and the stream's bulkhead permit goes back.
 func TestStreamHeaders(t *testing.T) {
 	var n atomic.Int32
@@ -251,7 +253,7 @@ func TestStreamHeaders(t *testing.T) {
 		{"TailLog", "X-Log-Start", func() error { _, err := c.TailLog(ctx, jobID); return err }},
 	} {
 		err := call.do()
-		var he *resilient.HeaderError
+		var he *codec.HeaderError
 		if !errors.As(err, &he) || he.Field != call.field {
 			t.Errorf("%s error = %v, want a *HeaderError for %s", call.name, err, call.field)
 		}
@@ -276,8 +278,8 @@ func TestResponseInfo(t *testing.T) {
 		w.Header().Set("X-Request-Id", "r-1")
 		io.WriteString(w, `{"access_token":"t"}`)
 	})
-	var info resilient.ResponseInfo
-	tok, err := c.CreateToken(context.Background(), TokenRequest{GrantType: TokenRequestGrantTypeClientCredentials}, resilient.WithResponseInfo(&info))
+	var info runtime.ResponseInfo
+	tok, err := c.CreateToken(context.Background(), TokenRequest{GrantType: TokenRequestGrantTypeClientCredentials}, runtime.WithResponseInfo(&info))
 	if err != nil || tok.AccessToken != "t" {
 		t.Fatalf("CreateToken = %+v, %v", tok, err)
 	}
@@ -298,7 +300,7 @@ func TestRealTypes(t *testing.T) {
 	if j.ID != jobID {
 		t.Errorf("ID = %v, want %v", j.ID, jobID)
 	}
-	if j.Due == nil || *j.Due != (resilient.Date{Year: 2026, Month: time.December, Day: 24}) {
+	if j.Due == nil || *j.Due != (codec.Date{Year: 2026, Month: time.December, Day: 24}) {
 		t.Errorf("Due = %v, want 2026-12-24", j.Due)
 	}
 	if !j.CreatedAt.Equal(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)) {
@@ -381,9 +383,9 @@ func TestMultipartBody(t *testing.T) {
 	})
 	note := "first"
 	att, err := c.AddAttachment(context.Background(), jobID, Upload{
-		File:          resilient.File{Name: "a.png", Body: bytes.NewReader([]byte("png"))},
+		File:          codec.File{Name: "a.png", Body: bytes.NewReader([]byte("png"))},
 		FileXChecksum: "4e1f",
-		Thumbnail:     resilient.File{Name: "a.jpg", ContentType: "image/jpeg", Body: strings.NewReader("jpg")},
+		Thumbnail:     codec.File{Name: "a.jpg", ContentType: "image/jpeg", Body: strings.NewReader("jpg")},
 		Note:          &note,
 		Labels:        []string{"x", "y"},
 		Meta:          &UploadMeta{Source: &note},
@@ -407,8 +409,8 @@ func TestMultipartBody(t *testing.T) {
 	}
 
 	n.Store(0)
-	_, err = c.AddAttachment(context.Background(), jobID, Upload{File: resilient.File{Name: "b.png", Body: io.MultiReader(strings.NewReader("png"))}})
-	var re *resilient.RemoteError
+	_, err = c.AddAttachment(context.Background(), jobID, Upload{File: codec.File{Name: "b.png", Body: io.MultiReader(strings.NewReader("png"))}})
+	var re *runtime.RemoteError
 	if !errors.As(err, &re) || re.Status != http.StatusServiceUnavailable {
 		t.Errorf("AddAttachment with a one-shot file = %v, want the 503", err)
 	}
@@ -450,8 +452,8 @@ func TestBinaryBodyAndDownload(t *testing.T) {
 	if err := c.PutArtifact(ctx, jobID, pr); err == nil {
 		t.Error("PutArtifact with a one-shot reader succeeded, want the 503 (no retry)")
 	}
-	var info resilient.ResponseInfo
-	body, err := c.GetArtifact(ctx, jobID, resilient.WithResponseInfo(&info))
+	var info runtime.ResponseInfo
+	body, err := c.GetArtifact(ctx, jobID, runtime.WithResponseInfo(&info))
 	if err != nil {
 		t.Fatalf("GetArtifact: %v", err)
 	}
@@ -519,7 +521,7 @@ func TestEventsArriveIncrementally(t *testing.T) {
 }
 
 // TestStreamNotRetriedAfterFirstByte: a stream cut after its first line
-// ends with a *resilient.StreamError, and the request is not sent again,
+// ends with a *runtime.StreamError, and the request is not sent again,
 // though the operation is read-only and may be retried.
 func TestStreamNotRetriedAfterFirstByte(t *testing.T) {
 	var n atomic.Int32
@@ -552,9 +554,9 @@ func TestStreamNotRetriedAfterFirstByte(t *testing.T) {
 	if fmt.Sprint(lines) != "[started]" {
 		t.Errorf("lines = %q, want [started]", lines)
 	}
-	var se *resilient.StreamError
+	var se *runtime.StreamError
 	if !errors.As(streamErr, &se) {
-		t.Errorf("stream error = %v, want a *resilient.StreamError", streamErr)
+		t.Errorf("stream error = %v, want a *runtime.StreamError", streamErr)
 	}
 	if got := n.Load(); got != 2 {
 		t.Errorf("server saw %d requests, want 2: one retry before the header, none after the first byte", got)
@@ -613,7 +615,7 @@ func TestCredentialsPerOperation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var missing *resilient.MissingCredentialError
+	var missing *runtime.MissingCredentialError
 	if _, err := bare.GetJob(ctx, jobID, nil); !errors.As(err, &missing) {
 		t.Errorf("GetJob without a bearer token = %v, want a *MissingCredentialError", err)
 	}
@@ -632,7 +634,7 @@ func TestNoCredentialAcrossOrigins(t *testing.T) {
 		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
 	})
 	_, err := c.GetJob(context.Background(), jobID, nil)
-	var re *resilient.RemoteError
+	var re *runtime.RemoteError
 	if !errors.As(err, &re) || re.Status != http.StatusFound {
 		t.Errorf("GetJob = %v, want the unfollowed 302", err)
 	}
@@ -714,7 +716,7 @@ func TestSpans(t *testing.T) {
 // TestRouteTransportStreamNotCutByAttemptTimeout: through the generated
 // route table, a streamed route tells the server the caller's remaining
 // time rather than the attempt's, so a server behind
-// resilient.DeadlineMiddleware keeps the stream open past the attempt
+// server.DeadlineMiddleware keeps the stream open past the attempt
 // timeout, while a plain route's request is bounded by it.
 func TestRouteTransportStreamNotCutByAttemptTimeout(t *testing.T) {
 	const attempt = 20 * time.Millisecond
@@ -747,7 +749,7 @@ func TestRouteTransportStreamNotCutByAttemptTimeout(t *testing.T) {
 		}
 		io.WriteString(w, "data: {\"state\":\"done\"}\n\n")
 	}
-	srv := httptest.NewServer(resilient.DeadlineMiddleware(http.HandlerFunc(h)))
+	srv := httptest.NewServer(server.DeadlineMiddleware(http.HandlerFunc(h)))
 	t.Cleanup(srv.Close)
 	rt, err := NewRouteTransport(srv.URL+"/v1", nil, WithPolicy(func(p *Policy) {
 		p.WatchJob.AttemptTimeout, p.GetJob.AttemptTimeout = attempt, attempt
@@ -830,7 +832,7 @@ func TestNestedFormBody(t *testing.T) {
 		Metadata: map[string]string{"team": "billing", "env": "prod"},
 		Address:  &addr,
 		Trial:    &CreateSubscriptionRequestTrial{Days: &days, EndBehavior: &CreateSubscriptionRequestTrialEndBehavior{MissingPaymentMethod: &pause}},
-		Note:     resilient.NewNullable("first"),
+		Note:     codec.NewNullable("first"),
 	})
 	if err != nil || sub.ID != "sub_1" {
 		t.Fatalf("CreateSubscription = %+v, %v", sub, err)
@@ -869,8 +871,8 @@ func TestNestedFormBody(t *testing.T) {
 	bad.UnmarshalJSON([]byte(`{"city":`))
 	sent.Store(0)
 	_, err = c.CreateSubscription(context.Background(), CreateSubscriptionRequest{Customer: "cus_1", Address: &bad})
-	var ce *resilient.CallError
-	if !errors.As(err, &ce) || ce.End != resilient.EndInvalidRequest || sent.Load() != 0 {
+	var ce *runtime.CallError
+	if !errors.As(err, &ce) || ce.End != runtime.EndInvalidRequest || sent.Load() != 0 {
 		t.Errorf("an address that does not parse: %v, %d sent; want an invalid request, nothing sent", err, sent.Load())
 	}
 }

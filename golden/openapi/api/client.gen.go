@@ -9,7 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	uuid "github.com/google/uuid"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	oauth2 "golang.org/x/oauth2"
 	"io"
 	"log/slog"
@@ -38,7 +39,7 @@ type CreateSubscriptionRequest struct {
 	// The billing address, or "" to clear it.
 	Address *CreateSubscriptionRequestAddress `json:"address,omitempty"`
 	Trial   *CreateSubscriptionRequestTrial   `json:"trial,omitempty"`
-	Note    resilient.Nullable[string]        `json:"note,omitzero"`
+	Note    codec.Nullable[string]            `json:"note,omitzero"`
 }
 
 // CreateSubscriptionRequestAddress holds one of the alternatives (anyOf) of the schema (#/paths/~1subscriptions/post/requestBody/content/application~1x-www-form-urlencoded/schema/properties/address).
@@ -146,18 +147,18 @@ type CreateSubscriptionResponse struct {
 
 // Job models the object schema (#/components/schemas/Job).
 type Job struct {
-	ID        uuid.UUID       `json:"id"`
-	Name      string          `json:"name"`
-	Due       *resilient.Date `json:"due,omitempty"`
-	CreatedAt time.Time       `json:"created_at"`
+	ID        uuid.UUID   `json:"id"`
+	Name      string      `json:"name"`
+	Due       *codec.Date `json:"due,omitempty"`
+	CreatedAt time.Time   `json:"created_at"`
 	// Absent, null (cleared) or a text.
-	Note resilient.Nullable[string] `json:"note,omitzero"`
+	Note codec.Nullable[string] `json:"note,omitzero"`
 	// Required, null when nobody owns the job.
-	Owner    *string                   `json:"owner"`
-	Priority resilient.Nullable[int32] `json:"priority,omitzero"`
-	Size     *int64                    `json:"size,omitempty"`
-	Attempts *uint32                   `json:"attempts,omitempty"`
-	Checksum []byte                    `json:"checksum,omitempty"`
+	Owner    *string               `json:"owner"`
+	Priority codec.Nullable[int32] `json:"priority,omitzero"`
+	Size     *int64                `json:"size,omitempty"`
+	Attempts *uint32               `json:"attempts,omitempty"`
+	Checksum []byte                `json:"checksum,omitempty"`
 }
 
 // JobEvent models the object schema (#/components/schemas/JobEvent).
@@ -174,8 +175,8 @@ type LogLine struct {
 
 // NewJob models the object schema (#/components/schemas/NewJob).
 type NewJob struct {
-	Name string          `json:"name"`
-	Due  *resilient.Date `json:"due,omitempty"`
+	Name string      `json:"name"`
+	Due  *codec.Date `json:"due,omitempty"`
 }
 
 // Problem models the object schema (#/components/schemas/Problem).
@@ -226,11 +227,11 @@ const (
 
 // Upload models the object schema (#/components/schemas/Upload).
 type Upload struct {
-	File      resilient.File `json:"file"`
-	Thumbnail resilient.File `json:"thumbnail,omitempty"`
-	Note      *string        `json:"note,omitempty"`
-	Labels    []string       `json:"labels,omitempty"`
-	Meta      *UploadMeta    `json:"meta,omitempty"`
+	File      codec.File  `json:"file"`
+	Thumbnail codec.File  `json:"thumbnail,omitempty"`
+	Note      *string     `json:"note,omitempty"`
+	Labels    []string    `json:"labels,omitempty"`
+	Meta      *UploadMeta `json:"meta,omitempty"`
 	// FileXChecksum is the X-Checksum header of the file part, sent when not empty.
 	//
 	// The file's SHA-256, in hexadecimal.
@@ -245,7 +246,7 @@ type UploadMeta struct {
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Jobs API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -254,32 +255,32 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		CreateJob          *resilient.Operation
-		DeleteJob          *resilient.Operation
-		GetJob             *resilient.Operation
-		GetArtifact        *resilient.Operation
-		PutArtifact        *resilient.Operation
-		AddAttachment      *resilient.Operation
-		WatchJob           *resilient.Operation
-		TailLog            *resilient.Operation
-		CreateSubscription *resilient.Operation
-		CreateToken        *resilient.Operation
+		CreateJob          *runtime.Operation
+		DeleteJob          *runtime.Operation
+		GetJob             *runtime.Operation
+		GetArtifact        *runtime.Operation
+		PutArtifact        *runtime.Operation
+		AddAttachment      *runtime.Operation
+		WatchJob           *runtime.Operation
+		TailLog            *runtime.Operation
+		CreateSubscription *runtime.Operation
+		CreateToken        *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -290,20 +291,20 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
-	credAPIKey        resilient.RequestEditor
-	credAPIKeyAppID   resilient.RequestEditor
-	credBasicAuth     resilient.RequestEditor
-	credBearerToken   resilient.RequestEditor
-	credOAuth2        resilient.RequestEditor
-	credOpenIDConnect resilient.RequestEditor
-	credAPIKeySession resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
+	credAPIKey        runtime.RequestEditor
+	credAPIKeyAppID   runtime.RequestEditor
+	credBasicAuth     runtime.RequestEditor
+	credBearerToken   runtime.RequestEditor
+	credOAuth2        runtime.RequestEditor
+	credOpenIDConnect runtime.RequestEditor
+	credAPIKeySession runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -317,15 +318,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -336,11 +337,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -350,13 +351,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -371,12 +371,12 @@ func WithRequestEditor(edit resilient.RequestEditor) Option {
 // origin by the default client, which follows no redirect there. Cached
 // fallback answers are kept apart per credential. A nil key removes the
 // credential; an operation that then has no credential for its requirement
-// fails with a *resilient.MissingCredentialError, nothing sent.
+// fails with a *runtime.MissingCredentialError, nothing sent.
 func WithAPIKey(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKey = nil
 		if key != nil {
-			o.credAPIKey = resilient.APIKeyHeader("X-API-Key", key)
+			o.credAPIKey = codec.APIKeyHeader("X-API-Key", key)
 		}
 	})
 }
@@ -388,12 +388,12 @@ func WithAPIKey(key func(ctx context.Context) (string, error)) Option {
 // to another origin by the default client, which follows no redirect there.
 // Cached fallback answers are kept apart per credential. A nil key removes the
 // credential; an operation that then has no credential for its requirement
-// fails with a *resilient.MissingCredentialError, nothing sent.
+// fails with a *runtime.MissingCredentialError, nothing sent.
 func WithAPIKeyAppID(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKeyAppID = nil
 		if key != nil {
-			o.credAPIKeyAppID = resilient.APIKeyQuery("app_id", key)
+			o.credAPIKeyAppID = codec.APIKeyQuery("app_id", key)
 		}
 	})
 }
@@ -406,12 +406,12 @@ func WithAPIKeyAppID(key func(ctx context.Context) (string, error)) Option {
 // which follows no redirect there. Cached fallback answers are kept apart per
 // credential. A nil userPass removes the credential; an operation that then
 // has no credential for its requirement fails with a
-// *resilient.MissingCredentialError, nothing sent.
+// *runtime.MissingCredentialError, nothing sent.
 func WithBasicAuth(userPass func(ctx context.Context) (user, pass string, err error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credBasicAuth = nil
 		if userPass != nil {
-			o.credBasicAuth = resilient.BasicAuth(userPass)
+			o.credBasicAuth = codec.BasicAuth(userPass)
 		}
 	})
 }
@@ -424,12 +424,12 @@ func WithBasicAuth(userPass func(ctx context.Context) (user, pass string, err er
 // follows no redirect there. Cached fallback answers are kept apart per
 // credential. A nil token removes the credential; an operation that then has
 // no credential for its requirement fails with a
-// *resilient.MissingCredentialError, nothing sent.
+// *runtime.MissingCredentialError, nothing sent.
 func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credBearerToken = nil
 		if token != nil {
-			o.credBearerToken = resilient.BearerToken(token)
+			o.credBearerToken = codec.BearerToken(token)
 		}
 	})
 }
@@ -442,13 +442,13 @@ func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
 // an error, and never sent to another origin by the default client, which
 // follows no redirect there. Cached fallback answers are kept apart per
 // credential. A nil ts removes the credential; an operation that then has no
-// credential for its requirement fails with a
-// *resilient.MissingCredentialError, nothing sent.
+// credential for its requirement fails with a *runtime.MissingCredentialError,
+// nothing sent.
 func WithOAuth2(ts oauth2.TokenSource) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credOAuth2 = nil
 		if ts != nil {
-			o.credOAuth2 = resilient.BearerToken(func(context.Context) (string, error) {
+			o.credOAuth2 = codec.BearerToken(func(context.Context) (string, error) {
 				t, err := ts.Token()
 				if err != nil {
 					return "", err
@@ -467,13 +467,13 @@ func WithOAuth2(ts oauth2.TokenSource) Option {
 // an error, and never sent to another origin by the default client, which
 // follows no redirect there. Cached fallback answers are kept apart per
 // credential. A nil ts removes the credential; an operation that then has no
-// credential for its requirement fails with a
-// *resilient.MissingCredentialError, nothing sent.
+// credential for its requirement fails with a *runtime.MissingCredentialError,
+// nothing sent.
 func WithOpenIDConnect(ts oauth2.TokenSource) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credOpenIDConnect = nil
 		if ts != nil {
-			o.credOpenIDConnect = resilient.BearerToken(func(context.Context) (string, error) {
+			o.credOpenIDConnect = codec.BearerToken(func(context.Context) (string, error) {
 				t, err := ts.Token()
 				if err != nil {
 					return "", err
@@ -491,12 +491,12 @@ func WithOpenIDConnect(ts oauth2.TokenSource) Option {
 // to another origin by the default client, which follows no redirect there.
 // Cached fallback answers are kept apart per credential. A nil key removes the
 // credential; an operation that then has no credential for its requirement
-// fails with a *resilient.MissingCredentialError, nothing sent.
+// fails with a *runtime.MissingCredentialError, nothing sent.
 func WithAPIKeySession(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKeySession = nil
 		if key != nil {
-			o.credAPIKeySession = resilient.APIKeyCookie("SESSION", key)
+			o.credAPIKeySession = codec.APIKeyCookie("SESSION", key)
 		}
 	})
 }
@@ -518,7 +518,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -526,7 +526,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -548,7 +548,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -571,8 +571,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -581,7 +581,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -622,7 +622,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
@@ -630,14 +630,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "jobs"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -657,7 +657,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreateSubscription.ConnectTimeout,
 			p.CreateToken.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -666,7 +666,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -677,57 +677,57 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if c.ops.CreateJob, err = dep.Operation(p.CreateJob); err != nil {
 		return nil, err
 	}
-	c.ops.CreateJob = c.ops.CreateJob.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "oauth", Option: "WithOAuth2", Apply: o.credOAuth2}},
-		[]resilient.Credential{{Scheme: "apiKey", Option: "WithAPIKey", Apply: o.credAPIKey}, {Scheme: "appID", Option: "WithAPIKeyAppID", Apply: o.credAPIKeyAppID}},
+	c.ops.CreateJob = c.ops.CreateJob.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "oauth", Option: "WithOAuth2", Apply: o.credOAuth2}},
+		[]runtime.Credential{{Scheme: "apiKey", Option: "WithAPIKey", Apply: o.credAPIKey}, {Scheme: "appID", Option: "WithAPIKeyAppID", Apply: o.credAPIKeyAppID}},
 	))
 	if c.ops.DeleteJob, err = dep.Operation(p.DeleteJob); err != nil {
 		return nil, err
 	}
-	c.ops.DeleteJob = c.ops.DeleteJob.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "basicAuth", Option: "WithBasicAuth", Apply: o.credBasicAuth}, {Scheme: "session", Option: "WithAPIKeySession", Apply: o.credAPIKeySession}},
+	c.ops.DeleteJob = c.ops.DeleteJob.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "basicAuth", Option: "WithBasicAuth", Apply: o.credBasicAuth}, {Scheme: "session", Option: "WithAPIKeySession", Apply: o.credAPIKeySession}},
 	))
 	if c.ops.GetJob, err = dep.Operation(p.GetJob); err != nil {
 		return nil, err
 	}
-	c.ops.GetJob = c.ops.GetJob.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+	c.ops.GetJob = c.ops.GetJob.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.GetArtifact, err = dep.Operation(p.GetArtifact); err != nil {
 		return nil, err
 	}
-	c.ops.GetArtifact = c.ops.GetArtifact.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "oidc", Option: "WithOpenIDConnect", Apply: o.credOpenIDConnect}},
+	c.ops.GetArtifact = c.ops.GetArtifact.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "oidc", Option: "WithOpenIDConnect", Apply: o.credOpenIDConnect}},
 	))
 	if c.ops.PutArtifact, err = dep.Operation(p.PutArtifact); err != nil {
 		return nil, err
 	}
-	c.ops.PutArtifact = c.ops.PutArtifact.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+	c.ops.PutArtifact = c.ops.PutArtifact.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.AddAttachment, err = dep.Operation(p.AddAttachment); err != nil {
 		return nil, err
 	}
-	c.ops.AddAttachment = c.ops.AddAttachment.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+	c.ops.AddAttachment = c.ops.AddAttachment.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.WatchJob, err = dep.Operation(p.WatchJob); err != nil {
 		return nil, err
 	}
-	c.ops.WatchJob = c.ops.WatchJob.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+	c.ops.WatchJob = c.ops.WatchJob.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.TailLog, err = dep.Operation(p.TailLog); err != nil {
 		return nil, err
 	}
-	c.ops.TailLog = c.ops.TailLog.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+	c.ops.TailLog = c.ops.TailLog.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.CreateSubscription, err = dep.Operation(p.CreateSubscription); err != nil {
 		return nil, err
 	}
-	c.ops.CreateSubscription = c.ops.CreateSubscription.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+	c.ops.CreateSubscription = c.ops.CreateSubscription.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.CreateToken, err = dep.Operation(p.CreateToken); err != nil {
 		return nil, err
@@ -766,26 +766,26 @@ func ServerRegional(region string, version string) (string, error) {
 		version = "v1"
 	}
 	u := "https://" + region + ".jobs.example.com/" + version
-	if _, err := resilient.ParseBaseURL(u); err != nil {
+	if _, err := runtime.ParseBaseURL(u); err != nil {
 		return "", fmt.Errorf("api: ServerRegional: %w", err)
 	}
 	return u, nil
 }
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
 //
 // The routes of streamed answers (events, JSON Lines, downloads) are
-// resilient.Route.Stream: their deadline header carries the request context's
+// runtime.Route.Stream: their deadline header carries the request context's
 // remaining time, not the attempt's, so that a server does not cut the stream
 // at the attempt timeout.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 		stream       bool
 	}{
 		{"POST", "/jobs", p.CreateJob, false},
@@ -799,13 +799,13 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		{"POST", "/subscriptions", p.CreateSubscription, false},
 		{"POST", "/tokens", p.CreateToken, false},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
@@ -820,9 +820,9 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerProduction. base
-// sends the requests; nil means a transport from resilient.NewTransport sized
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerProduction. base
+// sends the requests; nil means a transport from runtime.NewTransport sized
 // for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
@@ -830,7 +830,7 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -844,7 +844,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
@@ -852,20 +852,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "jobs"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.CreateJob.ConnectTimeout,
 			p.DeleteJob.ConnectTimeout,
@@ -887,7 +887,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -904,27 +904,27 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// CreateJob is the policy of [Client.CreateJob].
-	CreateJob resilient.OperationPolicy
+	CreateJob runtime.OperationPolicy
 	// DeleteJob is the policy of [Client.DeleteJob].
-	DeleteJob resilient.OperationPolicy
+	DeleteJob runtime.OperationPolicy
 	// GetJob is the policy of [Client.GetJob].
-	GetJob resilient.OperationPolicy
+	GetJob runtime.OperationPolicy
 	// GetArtifact is the policy of [Client.GetArtifact].
-	GetArtifact resilient.OperationPolicy
+	GetArtifact runtime.OperationPolicy
 	// PutArtifact is the policy of [Client.PutArtifact].
-	PutArtifact resilient.OperationPolicy
+	PutArtifact runtime.OperationPolicy
 	// AddAttachment is the policy of [Client.AddAttachment].
-	AddAttachment resilient.OperationPolicy
+	AddAttachment runtime.OperationPolicy
 	// WatchJob is the policy of [Client.WatchJob].
-	WatchJob resilient.OperationPolicy
+	WatchJob runtime.OperationPolicy
 	// TailLog is the policy of [Client.TailLog].
-	TailLog resilient.OperationPolicy
+	TailLog runtime.OperationPolicy
 	// CreateSubscription is the policy of [Client.CreateSubscription].
-	CreateSubscription resilient.OperationPolicy
+	CreateSubscription runtime.OperationPolicy
 	// CreateToken is the policy of [Client.CreateToken].
-	CreateToken resilient.OperationPolicy
+	CreateToken runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -939,95 +939,95 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// CreateJob: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline; key in Idempotency-Key.
-		CreateJob: resilient.OperationPolicy{
+		CreateJob: runtime.OperationPolicy{
 			Name:           "CreateJob",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			IdempotencyKey: "Idempotency-Key",
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// DeleteJob: idempotent (DELETE), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
-		DeleteJob: resilient.OperationPolicy{
+		DeleteJob: runtime.OperationPolicy{
 			Name:           "DeleteJob",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// GetJob: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
-		GetJob: resilient.OperationPolicy{
+		GetJob: runtime.OperationPolicy{
 			Name:           "GetJob",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// GetArtifact: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
-		GetArtifact: resilient.OperationPolicy{
+		GetArtifact: runtime.OperationPolicy{
 			Name:           "GetArtifact",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// PutArtifact: idempotent (PUT), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
-		PutArtifact: resilient.OperationPolicy{
+		PutArtifact: runtime.OperationPolicy{
 			Name:           "PutArtifact",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// AddAttachment: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
-		AddAttachment: resilient.OperationPolicy{
+		AddAttachment: runtime.OperationPolicy{
 			Name:           "AddAttachment",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// WatchJob: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
-		WatchJob: resilient.OperationPolicy{
+		WatchJob: runtime.OperationPolicy{
 			Name:           "WatchJob",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// TailLog: read-only (GET), 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline.
-		TailLog: resilient.OperationPolicy{
+		TailLog: runtime.OperationPolicy{
 			Name:           "TailLog",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// CreateSubscription: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 5s.
-		CreateSubscription: resilient.OperationPolicy{
+		CreateSubscription: runtime.OperationPolicy{
 			Name:           "CreateSubscription",
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 		// CreateToken: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 5s.
-		CreateToken: resilient.OperationPolicy{
+		CreateToken: runtime.OperationPolicy{
 			Name:           "CreateToken",
 			Timeout:        5 * time.Second,
 			AttemptTimeout: time.Second,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{Base: 50 * time.Millisecond, Cap: 200 * time.Millisecond},
 		},
 	}
 }
@@ -1050,18 +1050,18 @@ func DefaultPolicy() Policy {
 // Credentials: "oauth" (WithOAuth2), or "apiKey" (WithAPIKey) and "appID"
 // (WithAPIKeyAppID); the first alternative the client has every credential of
 // is sent, afresh on every attempt. Without any, the call fails with a
-// *resilient.MissingCredentialError before anything is sent.
+// *runtime.MissingCredentialError before anything is sent.
 //
 // Documented error answers come back as a *CreateJobError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) CreateJob(ctx context.Context, params *CreateJobParams, body NewJob, opts ...resilient.CallOption) (*CreateJobResult, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) CreateJob(ctx context.Context, params *CreateJobParams, body NewJob, opts ...runtime.CallOption) (*CreateJobResult, error) {
 	req, err := c.requestCreateJob(ctx, params, body)
 	if err != nil {
 		var zero *CreateJobResult
-		return zero, resilient.InvalidRequest(c.ops.CreateJob, err)
+		return zero, runtime.InvalidRequest(c.ops.CreateJob, err)
 	}
 	op := c.ops.CreateJob.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeCreateJobResult, decodeCreateJobError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeCreateJobResult, decodeCreateJobError)
 }
 
 // CreateJobParams holds the query, header and cookie parameters of [Client.CreateJob].
@@ -1093,7 +1093,7 @@ func (c *Client) requestCreateJob(ctx context.Context, params *CreateJobParams, 
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", resilient.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -1117,7 +1117,7 @@ type CreateJobResult struct {
 // its documented headers.
 func decodeCreateJobResult(resp *http.Response) (*CreateJobResult, error) {
 	r := &CreateJobResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	var err error
 	switch resp.StatusCode {
 	case http.StatusCreated:
@@ -1134,8 +1134,8 @@ func decodeCreateJobResult(resp *http.Response) (*CreateJobResult, error) {
 
 // CreateJobError is a documented error answer of [Client.CreateJob], its body
 // decoded into the field of its status; the other fields are nil. It wraps the
-// runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
+// runtime's *runtime.RemoteError (status, attempts, Retry-After), so errors.As
+// finds either.
 type CreateJobError struct {
 	// StatusCode is the answer's HTTP status.
 	StatusCode int
@@ -1144,7 +1144,7 @@ type CreateJobError struct {
 	// A job of that name runs.
 	Conflict *Problem
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -1163,7 +1163,7 @@ func (e *CreateJobError) Unwrap() error {
 
 // decodeCreateJobError makes a *CreateJobError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeCreateJobError(re *resilient.RemoteError) error {
+func decodeCreateJobError(re *runtime.RemoteError) error {
 	e := &CreateJobError{
 		Remote:     re,
 		StatusCode: re.Status,
@@ -1190,14 +1190,14 @@ func decodeCreateJobError(re *resilient.RemoteError) error {
 // Credentials: "basicAuth" (WithBasicAuth) and "session" (WithAPIKeySession);
 // the first alternative the client has every credential of is sent, afresh on
 // every attempt. Without any, the call fails with a
-// *resilient.MissingCredentialError before anything is sent.
-func (c *Client) DeleteJob(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) error {
+// *runtime.MissingCredentialError before anything is sent.
+func (c *Client) DeleteJob(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteJob(ctx, id)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeleteJob, err)
+		return runtime.InvalidRequest(c.ops.DeleteJob, err)
 	}
 	op := c.ops.DeleteJob.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -1223,19 +1223,19 @@ func (c *Client) requestDeleteJob(ctx context.Context, id uuid.UUID) (*http.Requ
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
-// any, the call fails with a *resilient.MissingCredentialError before anything
+// any, the call fails with a *runtime.MissingCredentialError before anything
 // is sent.
 //
 // Documented error answers come back as a *GetJobError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) GetJob(ctx context.Context, id uuid.UUID, params *GetJobParams, opts ...resilient.CallOption) (*GetJobResult, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) GetJob(ctx context.Context, id uuid.UUID, params *GetJobParams, opts ...runtime.CallOption) (*GetJobResult, error) {
 	req, err := c.requestGetJob(ctx, id, params)
 	if err != nil {
 		var zero *GetJobResult
-		return zero, resilient.InvalidRequest(c.ops.GetJob, err)
+		return zero, runtime.InvalidRequest(c.ops.GetJob, err)
 	}
-	op := c.ops.GetJob.With(opts...).With(resilient.AcceptStatus(http.StatusNotModified))
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeGetJobResult, decodeGetJobError)
+	op := c.ops.GetJob.With(opts...).With(runtime.AcceptStatus(http.StatusNotModified))
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeGetJobResult, decodeGetJobError)
 }
 
 // GetJobParams holds the query, header and cookie parameters of [Client.GetJob].
@@ -1287,14 +1287,14 @@ type GetJobResult struct {
 // its documented headers.
 func decodeGetJobResult(resp *http.Response) (*GetJobResult, error) {
 	r := &GetJobResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	var err error
 	switch resp.StatusCode {
 	case http.StatusOK:
 		err = decodeInto(resp, &r.OK)
 		r.ETag = h.Text("ETag", false)
-		r.XExpires = resilient.DecodeHeader(&h, "X-Expires", false, resilient.ParseDateTime)
-		r.XRateLimitRemaining = resilient.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
+		r.XExpires = codec.DecodeHeader(&h, "X-Expires", false, codec.ParseDateTime)
+		r.XRateLimitRemaining = codec.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
 	case http.StatusNotModified:
 		r.ETag = h.Text("ETag", false)
 	}
@@ -1306,8 +1306,8 @@ func decodeGetJobResult(resp *http.Response) (*GetJobResult, error) {
 
 // GetJobError is a documented error answer of [Client.GetJob], its body
 // decoded into the field of its status; the other fields are nil. It wraps the
-// runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
+// runtime's *runtime.RemoteError (status, attempts, Retry-After), so errors.As
+// finds either.
 type GetJobError struct {
 	// StatusCode is the answer's HTTP status.
 	StatusCode int
@@ -1316,7 +1316,7 @@ type GetJobError struct {
 	// No such job.
 	NotFound *Problem
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -1335,7 +1335,7 @@ func (e *GetJobError) Unwrap() error {
 
 // decodeGetJobError makes a *GetJobError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeGetJobError(re *resilient.RemoteError) error {
+func decodeGetJobError(re *runtime.RemoteError) error {
 	e := &GetJobError{
 		Remote:     re,
 		StatusCode: re.Status,
@@ -1371,19 +1371,18 @@ func decodeGetJobError(re *resilient.RemoteError) error {
 //
 // The answer comes back as a *GetArtifactResult, which embeds the body, with
 // its Status, its Header and the documented headers; a documented header that
-// does not parse fails the call with a *resilient.HeaderError, the body
-// closed.
+// does not parse fails the call with a *codec.HeaderError, the body closed.
 //
 // Credentials: "oidc" (WithOpenIDConnect); the first alternative the client
 // has every credential of is sent, afresh on every attempt. Without any, the
-// call fails with a *resilient.MissingCredentialError before anything is sent.
-func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*GetArtifactResult, error) {
+// call fails with a *runtime.MissingCredentialError before anything is sent.
+func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*GetArtifactResult, error) {
 	req, err := c.requestGetArtifact(ctx, id)
 	if err != nil {
-		return nil, resilient.InvalidRequest(c.ops.GetArtifact, err)
+		return nil, runtime.InvalidRequest(c.ops.GetArtifact, err)
 	}
 	op := c.ops.GetArtifact.With(opts...)
-	resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1430,7 +1429,7 @@ type GetArtifactResult struct {
 // GetArtifact; the caller sets the stream.
 func decodeGetArtifactResult(resp *http.Response) (*GetArtifactResult, error) {
 	r := &GetArtifactResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	switch resp.StatusCode {
 	case http.StatusOK:
 		r.ETag = h.Text("ETag", false)
@@ -1451,15 +1450,15 @@ func decodeGetArtifactResult(resp *http.Response) (*GetArtifactResult, error) {
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
-// any, the call fails with a *resilient.MissingCredentialError before anything
+// any, the call fails with a *runtime.MissingCredentialError before anything
 // is sent.
-func (c *Client) PutArtifact(ctx context.Context, id uuid.UUID, body io.Reader, opts ...resilient.CallOption) error {
+func (c *Client) PutArtifact(ctx context.Context, id uuid.UUID, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestPutArtifact(ctx, id, body)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.PutArtifact, err)
+		return runtime.InvalidRequest(c.ops.PutArtifact, err)
 	}
 	op := c.ops.PutArtifact.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -1470,7 +1469,7 @@ func (c *Client) requestPutArtifact(ctx context.Context, id uuid.UUID, body io.R
 	if err != nil {
 		return nil, err
 	}
-	if err := resilient.SetBody(req, body); err != nil {
+	if err := codec.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")
@@ -1490,23 +1489,23 @@ func (c *Client) requestPutArtifact(ctx context.Context, id uuid.UUID, body io.R
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
-// any, the call fails with a *resilient.MissingCredentialError before anything
+// any, the call fails with a *runtime.MissingCredentialError before anything
 // is sent.
-func (c *Client) AddAttachment(ctx context.Context, id uuid.UUID, body Upload, opts ...resilient.CallOption) (Attachment, error) {
+func (c *Client) AddAttachment(ctx context.Context, id uuid.UUID, body Upload, opts ...runtime.CallOption) (Attachment, error) {
 	req, err := c.requestAddAttachment(ctx, id, body)
 	if err != nil {
 		var zero Attachment
-		return zero, resilient.InvalidRequest(c.ops.AddAttachment, err)
+		return zero, runtime.InvalidRequest(c.ops.AddAttachment, err)
 	}
 	op := c.ops.AddAttachment.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Attachment], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Attachment], nil)
 }
 
 // requestAddAttachment builds the request of AddAttachment.
 func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Upload) (*http.Request, error) {
 	u := c.baseURL + "/jobs/" + url.PathEscape(id.String()) + "/attachments"
-	m := resilient.NewMultipart()
-	m.File("file", body.File, "image/png", resilient.PartHeader("X-Checksum", body.FileXChecksum))
+	m := codec.NewMultipart()
+	m.File("file", body.File, "image/png", codec.PartHeader("X-Checksum", body.FileXChecksum))
 	if body.Thumbnail.Body != nil {
 		m.File("thumbnail", body.Thumbnail, "", nil)
 	}
@@ -1548,20 +1547,19 @@ func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Up
 //
 // The answer comes back as a *WatchJobResult, which embeds the stream, with
 // its Status, its Header and the documented headers; a documented header that
-// does not parse fails the call with a *resilient.HeaderError, the stream
-// closed.
+// does not parse fails the call with a *codec.HeaderError, the stream closed.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
-// any, the call fails with a *resilient.MissingCredentialError before anything
+// any, the call fails with a *runtime.MissingCredentialError before anything
 // is sent.
-func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*WatchJobResult, error) {
+func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*WatchJobResult, error) {
 	req, err := c.requestWatchJob(ctx, id)
 	if err != nil {
-		return nil, resilient.InvalidRequest(c.ops.WatchJob, err)
+		return nil, runtime.InvalidRequest(c.ops.WatchJob, err)
 	}
 	op := c.ops.WatchJob.With(opts...)
-	resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1570,7 +1568,7 @@ func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...resilient.C
 		resp.Body.Close()
 		return nil, err
 	}
-	r.Stream = resilient.NewEventStream(resp, resilient.DecodeJSON[JobEvent])
+	r.Stream = runtime.NewEventStream(resp, runtime.DecodeJSON[JobEvent])
 	return r, nil
 }
 
@@ -1589,7 +1587,7 @@ func (c *Client) requestWatchJob(ctx context.Context, id uuid.UUID) (*http.Reque
 // arrive, its status, its header and the documented headers of its status.
 type WatchJobResult struct {
 	// Stream reads the events as they arrive; close it.
-	*resilient.Stream[resilient.Event[JobEvent]]
+	*runtime.Stream[runtime.Event[JobEvent]]
 	// Status is the answer's status code.
 	Status int
 	// Header is the answer's header, every field of it.
@@ -1604,10 +1602,10 @@ type WatchJobResult struct {
 // WatchJob; the caller sets the stream.
 func decodeWatchJobResult(resp *http.Response) (*WatchJobResult, error) {
 	r := &WatchJobResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	switch resp.StatusCode {
 	case http.StatusOK:
-		r.XRateLimitRemaining = resilient.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
+		r.XRateLimitRemaining = codec.DecodeHeader(&h, "X-Rate-Limit-Remaining", false, strconv.Atoi)
 	}
 	return r, h.Err()
 }
@@ -1630,19 +1628,19 @@ func decodeWatchJobResult(resp *http.Response) (*WatchJobResult, error) {
 //
 // The answer comes back as a *TailLogResult, which embeds the stream, with its
 // Status, its Header and the documented headers; a documented header that does
-// not parse fails the call with a *resilient.HeaderError, the stream closed.
+// not parse fails the call with a *codec.HeaderError, the stream closed.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
-// any, the call fails with a *resilient.MissingCredentialError before anything
+// any, the call fails with a *runtime.MissingCredentialError before anything
 // is sent.
-func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...resilient.CallOption) (*TailLogResult, error) {
+func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*TailLogResult, error) {
 	req, err := c.requestTailLog(ctx, id)
 	if err != nil {
-		return nil, resilient.InvalidRequest(c.ops.TailLog, err)
+		return nil, runtime.InvalidRequest(c.ops.TailLog, err)
 	}
 	op := c.ops.TailLog.With(opts...)
-	resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1651,7 +1649,7 @@ func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...resilient.Ca
 		resp.Body.Close()
 		return nil, err
 	}
-	r.Stream = resilient.NewJSONLinesStream(resp, resilient.DecodeJSON[LogLine])
+	r.Stream = runtime.NewJSONLinesStream(resp, runtime.DecodeJSON[LogLine])
 	return r, nil
 }
 
@@ -1670,7 +1668,7 @@ func (c *Client) requestTailLog(ctx context.Context, id uuid.UUID) (*http.Reques
 // arrive, its status, its header and the documented headers of its status.
 type TailLogResult struct {
 	// Stream reads the items as they arrive; close it.
-	*resilient.Stream[LogLine]
+	*runtime.Stream[LogLine]
 	// Status is the answer's status code.
 	Status int
 	// Header is the answer's header, every field of it.
@@ -1685,10 +1683,10 @@ type TailLogResult struct {
 // TailLog; the caller sets the stream.
 func decodeTailLogResult(resp *http.Response) (*TailLogResult, error) {
 	r := &TailLogResult{Status: resp.StatusCode, Header: resp.Header}
-	h := resilient.NewHeaderDecoder(resp)
+	h := codec.NewHeaderDecoder(resp)
 	switch resp.StatusCode {
 	case http.StatusOK:
-		r.XLogStart = resilient.DecodeHeader(&h, "X-Log-Start", true, resilient.ParseInt64)
+		r.XLogStart = codec.DecodeHeader(&h, "X-Log-Start", true, codec.ParseInt64)
 	}
 	return r, h.Err()
 }
@@ -1702,16 +1700,16 @@ func decodeTailLogResult(resp *http.Response) (*TailLogResult, error) {
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
-// any, the call fails with a *resilient.MissingCredentialError before anything
+// any, the call fails with a *runtime.MissingCredentialError before anything
 // is sent.
-func (c *Client) CreateSubscription(ctx context.Context, body CreateSubscriptionRequest, opts ...resilient.CallOption) (CreateSubscriptionResponse, error) {
+func (c *Client) CreateSubscription(ctx context.Context, body CreateSubscriptionRequest, opts ...runtime.CallOption) (CreateSubscriptionResponse, error) {
 	req, err := c.requestCreateSubscription(ctx, body)
 	if err != nil {
 		var zero CreateSubscriptionResponse
-		return zero, resilient.InvalidRequest(c.ops.CreateSubscription, err)
+		return zero, runtime.InvalidRequest(c.ops.CreateSubscription, err)
 	}
 	op := c.ops.CreateSubscription.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreateSubscriptionResponse], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreateSubscriptionResponse], nil)
 }
 
 // requestCreateSubscription builds the request of CreateSubscription.
@@ -1731,7 +1729,7 @@ func (c *Client) requestCreateSubscription(ctx context.Context, body CreateSubsc
 		form.Add("metadata["+k+"]", body.Metadata[k])
 	}
 	if body.Address != nil {
-		if err := resilient.AddFormJSON(form, "address", body.Address); err != nil {
+		if err := codec.AddFormJSON(form, "address", body.Address); err != nil {
 			return nil, err
 		}
 	}
@@ -1757,14 +1755,14 @@ func (c *Client) requestCreateSubscription(ctx context.Context, body CreateSubsc
 // Exchanges client credentials for a token; needs none.
 //
 // Policy: not idempotent, 1 attempt; timeout 5s.
-func (c *Client) CreateToken(ctx context.Context, body TokenRequest, opts ...resilient.CallOption) (Token, error) {
+func (c *Client) CreateToken(ctx context.Context, body TokenRequest, opts ...runtime.CallOption) (Token, error) {
 	req, err := c.requestCreateToken(ctx, body)
 	if err != nil {
 		var zero Token
-		return zero, resilient.InvalidRequest(c.ops.CreateToken, err)
+		return zero, runtime.InvalidRequest(c.ops.CreateToken, err)
 	}
 	op := c.ops.CreateToken.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Token], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Token], nil)
 }
 
 // requestCreateToken builds the request of CreateToken.

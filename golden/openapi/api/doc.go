@@ -3,7 +3,7 @@
 // documented answer has its own typed result (201 Job and 202 Ticket, a
 // 304 for a conditional GET, 204 without a body) with its status, header
 // and typed documented headers; formats have real types (uuid.UUID,
-// resilient.Date, time.Time, unsigned and sized integers, base64 bytes)
+// codec.Date, time.Time, unsigned and sized integers, base64 bytes)
 // and an optional nullable property tells absent from null; form and
 // multipart bodies take the struct of their schema (a form nesting
 // objects, maps, arrays of objects and a union as Stripe's, in deepObject

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/oauth2"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 // recorder is a vault that records the credentials of every request,
@@ -73,7 +73,7 @@ func (r *recorder) requests() []string {
 
 // fast makes retries quick: the policy's backoff is for real dependencies.
 var fast = WithPolicy(func(p *Policy) {
-	for _, op := range []*resilient.OperationPolicy{&p.GetAudit, &p.GetHealth, &p.GetMe, &p.GetSecret, &p.PutSecret} {
+	for _, op := range []*runtime.OperationPolicy{&p.GetAudit, &p.GetHealth, &p.GetMe, &p.GetSecret, &p.PutSecret} {
 		op.Retry.Base, op.Retry.Cap = time.Millisecond, time.Millisecond
 	}
 })
@@ -164,12 +164,12 @@ func TestMissingCredential(t *testing.T) {
 		"GetSecret": func() error { _, err := c.GetSecret(t.Context(), "s"); return err },
 	} {
 		err := call()
-		var missing *resilient.MissingCredentialError
-		var ce *resilient.CallError
-		if !errors.As(err, &missing) || missing.Operation != name || !errors.As(err, &ce) || ce.End != resilient.EndInvalidRequest || ce.Attempts != 0 {
-			t.Errorf("%s: err = %v, want a *resilient.MissingCredentialError, nothing sent", name, err)
+		var missing *runtime.MissingCredentialError
+		var ce *runtime.CallError
+		if !errors.As(err, &missing) || missing.Operation != name || !errors.As(err, &ce) || ce.End != runtime.EndInvalidRequest || ce.Attempts != 0 {
+			t.Errorf("%s: err = %v, want a *runtime.MissingCredentialError, nothing sent", name, err)
 		}
-		if !errors.Is(err, resilient.ErrNotSent) || resilient.IsDegraded(err) {
+		if !errors.Is(err, runtime.ErrNotSent) || runtime.IsDegraded(err) {
 			t.Errorf("%s: err = %v, want not sent, no fallback", name, err)
 		}
 	}
@@ -196,7 +196,7 @@ func TestNoCredentialAcrossOrigins(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetSecret(t.Context(), "s")
-	var re *resilient.RemoteError
+	var re *runtime.RemoteError
 	if !errors.As(err, &re) || re.Status != http.StatusTemporaryRedirect || re.Header.Get("Location") == "" {
 		t.Errorf("err = %v, want the 307 with its Location", err)
 	}
@@ -228,11 +228,11 @@ func TestFallbackPerCredential(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.down.Store(true)
-	if v, err := c.GetMe(as("bob")); resilient.IsDegraded(err) || err == nil || v.Name != "" {
+	if v, err := c.GetMe(as("bob")); runtime.IsDegraded(err) || err == nil || v.Name != "" {
 		t.Errorf("bob during the outage: %+v, %v; want an error, not alice's answer", v, err)
 	}
 	v, err := c.GetMe(as("alice"))
-	if !resilient.IsDegraded(err) || v != alice {
+	if !runtime.IsDegraded(err) || v != alice {
 		t.Errorf("alice during the outage: %+v, %v; want her cached answer, degraded", v, err)
 	}
 	if strings.Contains(err.Error(), "alice-token") {
@@ -252,9 +252,9 @@ func TestCredentialFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetSecret(t.Context(), "s")
-	var ce *resilient.CredentialError
-	if !errors.As(err, &ce) || ce.Scheme != "oauth" || !errors.Is(err, boom) || !errors.Is(err, resilient.ErrInvalidRequest) {
-		t.Errorf("err = %v, want a *resilient.CredentialError for oauth, an invalid request", err)
+	var ce *runtime.CredentialError
+	if !errors.As(err, &ce) || ce.Scheme != "oauth" || !errors.Is(err, boom) || !errors.Is(err, runtime.ErrInvalidRequest) {
+		t.Errorf("err = %v, want a *runtime.CredentialError for oauth, an invalid request", err)
 	}
 	if got := rec.requests(); len(got) != 0 {
 		t.Errorf("server saw %q, want nothing", got)
@@ -291,7 +291,7 @@ func TestHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n atomic.Int64
-	if _, err := c.GetAudit(t.Context(), resilient.WithRequestEditor(func(ctx context.Context, r *http.Request) error {
+	if _, err := c.GetAudit(t.Context(), runtime.WithRequestEditor(func(ctx context.Context, r *http.Request) error {
 		r.Header.Set("X-Call", fmt.Sprint(n.Add(1)))
 		return nil
 	})); err != nil {
@@ -301,9 +301,9 @@ func TestHooks(t *testing.T) {
 		t.Errorf("sent %q through %d calls of the Doer, want %q through 2", got, doer.Load(), want)
 	}
 	boom := errors.New("cannot sign")
-	_, err = c.GetMe(t.Context(), resilient.WithRequestEditor(func(context.Context, *http.Request) error { return boom }))
-	var ce *resilient.CallError
-	if !errors.Is(err, boom) || !errors.As(err, &ce) || ce.End != resilient.EndInvalidRequest {
+	_, err = c.GetMe(t.Context(), runtime.WithRequestEditor(func(context.Context, *http.Request) error { return boom }))
+	var ce *runtime.CallError
+	if !errors.Is(err, boom) || !errors.As(err, &ce) || ce.End != runtime.EndInvalidRequest {
 		t.Errorf("err = %v, want an invalid request wrapping the editor's error", err)
 	}
 }

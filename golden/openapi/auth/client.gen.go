@@ -8,7 +8,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	oauth2 "golang.org/x/oauth2"
 	"log/slog"
 	"net/http"
@@ -25,7 +26,7 @@ type Secret struct {
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Vault API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -34,27 +35,27 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		GetAudit  *resilient.Operation
-		GetHealth *resilient.Operation
-		GetMe     *resilient.Operation
-		GetSecret *resilient.Operation
-		PutSecret *resilient.Operation
+		GetAudit  *runtime.Operation
+		GetHealth *runtime.Operation
+		GetMe     *runtime.Operation
+		GetSecret *runtime.Operation
+		PutSecret *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -65,20 +66,20 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
-	credAPIKey        resilient.RequestEditor
-	credAPIKeyAppID   resilient.RequestEditor
-	credBasicAuth     resilient.RequestEditor
-	credBearerToken   resilient.RequestEditor
-	credOAuth2        resilient.RequestEditor
-	credOpenIDConnect resilient.RequestEditor
-	credAPIKeySession resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
+	credAPIKey        runtime.RequestEditor
+	credAPIKeyAppID   runtime.RequestEditor
+	credBasicAuth     runtime.RequestEditor
+	credBearerToken   runtime.RequestEditor
+	credOAuth2        runtime.RequestEditor
+	credOpenIDConnect runtime.RequestEditor
+	credAPIKeySession runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -92,15 +93,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -111,11 +112,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -125,13 +126,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -146,12 +146,12 @@ func WithRequestEditor(edit resilient.RequestEditor) Option {
 // origin by the default client, which follows no redirect there. Cached
 // fallback answers are kept apart per credential. A nil key removes the
 // credential; an operation that then has no credential for its requirement
-// fails with a *resilient.MissingCredentialError, nothing sent.
+// fails with a *runtime.MissingCredentialError, nothing sent.
 func WithAPIKey(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKey = nil
 		if key != nil {
-			o.credAPIKey = resilient.APIKeyHeader("X-API-Key", key)
+			o.credAPIKey = codec.APIKeyHeader("X-API-Key", key)
 		}
 	})
 }
@@ -163,12 +163,12 @@ func WithAPIKey(key func(ctx context.Context) (string, error)) Option {
 // to another origin by the default client, which follows no redirect there.
 // Cached fallback answers are kept apart per credential. A nil key removes the
 // credential; an operation that then has no credential for its requirement
-// fails with a *resilient.MissingCredentialError, nothing sent.
+// fails with a *runtime.MissingCredentialError, nothing sent.
 func WithAPIKeyAppID(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKeyAppID = nil
 		if key != nil {
-			o.credAPIKeyAppID = resilient.APIKeyQuery("app_id", key)
+			o.credAPIKeyAppID = codec.APIKeyQuery("app_id", key)
 		}
 	})
 }
@@ -181,12 +181,12 @@ func WithAPIKeyAppID(key func(ctx context.Context) (string, error)) Option {
 // which follows no redirect there. Cached fallback answers are kept apart per
 // credential. A nil userPass removes the credential; an operation that then
 // has no credential for its requirement fails with a
-// *resilient.MissingCredentialError, nothing sent.
+// *runtime.MissingCredentialError, nothing sent.
 func WithBasicAuth(userPass func(ctx context.Context) (user, pass string, err error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credBasicAuth = nil
 		if userPass != nil {
-			o.credBasicAuth = resilient.BasicAuth(userPass)
+			o.credBasicAuth = codec.BasicAuth(userPass)
 		}
 	})
 }
@@ -199,12 +199,12 @@ func WithBasicAuth(userPass func(ctx context.Context) (user, pass string, err er
 // follows no redirect there. Cached fallback answers are kept apart per
 // credential. A nil token removes the credential; an operation that then has
 // no credential for its requirement fails with a
-// *resilient.MissingCredentialError, nothing sent.
+// *runtime.MissingCredentialError, nothing sent.
 func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credBearerToken = nil
 		if token != nil {
-			o.credBearerToken = resilient.BearerToken(token)
+			o.credBearerToken = codec.BearerToken(token)
 		}
 	})
 }
@@ -217,13 +217,13 @@ func WithBearerToken(token func(ctx context.Context) (string, error)) Option {
 // an error, and never sent to another origin by the default client, which
 // follows no redirect there. Cached fallback answers are kept apart per
 // credential. A nil ts removes the credential; an operation that then has no
-// credential for its requirement fails with a
-// *resilient.MissingCredentialError, nothing sent.
+// credential for its requirement fails with a *runtime.MissingCredentialError,
+// nothing sent.
 func WithOAuth2(ts oauth2.TokenSource) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credOAuth2 = nil
 		if ts != nil {
-			o.credOAuth2 = resilient.BearerToken(func(context.Context) (string, error) {
+			o.credOAuth2 = codec.BearerToken(func(context.Context) (string, error) {
 				t, err := ts.Token()
 				if err != nil {
 					return "", err
@@ -242,13 +242,13 @@ func WithOAuth2(ts oauth2.TokenSource) Option {
 // an error, and never sent to another origin by the default client, which
 // follows no redirect there. Cached fallback answers are kept apart per
 // credential. A nil ts removes the credential; an operation that then has no
-// credential for its requirement fails with a
-// *resilient.MissingCredentialError, nothing sent.
+// credential for its requirement fails with a *runtime.MissingCredentialError,
+// nothing sent.
 func WithOpenIDConnect(ts oauth2.TokenSource) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credOpenIDConnect = nil
 		if ts != nil {
-			o.credOpenIDConnect = resilient.BearerToken(func(context.Context) (string, error) {
+			o.credOpenIDConnect = codec.BearerToken(func(context.Context) (string, error) {
 				t, err := ts.Token()
 				if err != nil {
 					return "", err
@@ -266,12 +266,12 @@ func WithOpenIDConnect(ts oauth2.TokenSource) Option {
 // to another origin by the default client, which follows no redirect there.
 // Cached fallback answers are kept apart per credential. A nil key removes the
 // credential; an operation that then has no credential for its requirement
-// fails with a *resilient.MissingCredentialError, nothing sent.
+// fails with a *runtime.MissingCredentialError, nothing sent.
 func WithAPIKeySession(key func(ctx context.Context) (string, error)) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.credAPIKeySession = nil
 		if key != nil {
-			o.credAPIKeySession = resilient.APIKeyCookie("SESSION", key)
+			o.credAPIKeySession = codec.APIKeyCookie("SESSION", key)
 		}
 	})
 }
@@ -293,7 +293,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -301,7 +301,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -323,7 +323,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -346,8 +346,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -356,7 +356,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -397,7 +397,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
@@ -405,14 +405,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "vault"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -427,7 +427,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetSecret.ConnectTimeout,
 			p.PutSecret.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -436,7 +436,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -447,9 +447,9 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if c.ops.GetAudit, err = dep.Operation(p.GetAudit); err != nil {
 		return nil, err
 	}
-	c.ops.GetAudit = c.ops.GetAudit.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "oidc", Option: "WithOpenIDConnect", Apply: o.credOpenIDConnect}},
-		[]resilient.Credential{},
+	c.ops.GetAudit = c.ops.GetAudit.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "oidc", Option: "WithOpenIDConnect", Apply: o.credOpenIDConnect}},
+		[]runtime.Credential{},
 	))
 	if c.ops.GetHealth, err = dep.Operation(p.GetHealth); err != nil {
 		return nil, err
@@ -457,21 +457,21 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if c.ops.GetMe, err = dep.Operation(p.GetMe); err != nil {
 		return nil, err
 	}
-	c.ops.GetMe = c.ops.GetMe.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
+	c.ops.GetMe = c.ops.GetMe.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "bearerAuth", Option: "WithBearerToken", Apply: o.credBearerToken}},
 	))
 	if c.ops.GetSecret, err = dep.Operation(p.GetSecret); err != nil {
 		return nil, err
 	}
-	c.ops.GetSecret = c.ops.GetSecret.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "oauth", Option: "WithOAuth2", Apply: o.credOAuth2}},
-		[]resilient.Credential{{Scheme: "apiKey", Option: "WithAPIKey", Apply: o.credAPIKey}, {Scheme: "appID", Option: "WithAPIKeyAppID", Apply: o.credAPIKeyAppID}},
+	c.ops.GetSecret = c.ops.GetSecret.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "oauth", Option: "WithOAuth2", Apply: o.credOAuth2}},
+		[]runtime.Credential{{Scheme: "apiKey", Option: "WithAPIKey", Apply: o.credAPIKey}, {Scheme: "appID", Option: "WithAPIKeyAppID", Apply: o.credAPIKeyAppID}},
 	))
 	if c.ops.PutSecret, err = dep.Operation(p.PutSecret); err != nil {
 		return nil, err
 	}
-	c.ops.PutSecret = c.ops.PutSecret.With(resilient.WithCredentials(
-		[]resilient.Credential{{Scheme: "basicAuth", Option: "WithBasicAuth", Apply: o.credBasicAuth}, {Scheme: "session", Option: "WithAPIKeySession", Apply: o.credAPIKeySession}},
+	c.ops.PutSecret = c.ops.PutSecret.With(runtime.WithCredentials(
+		[]runtime.Credential{{Scheme: "basicAuth", Option: "WithBasicAuth", Apply: o.credBasicAuth}, {Scheme: "session", Option: "WithAPIKeySession", Apply: o.credAPIKeySession}},
 	))
 	return c, nil
 }
@@ -508,21 +508,21 @@ func ServerRegional(region string, version string) (string, error) {
 		version = "v1"
 	}
 	u := "https://" + region + ".vault.example.com/" + version
-	if _, err := resilient.ParseBaseURL(u); err != nil {
+	if _, err := runtime.ParseBaseURL(u); err != nil {
 		return "", fmt.Errorf("auth: ServerRegional: %w", err)
 	}
 	return u, nil
 }
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 	}{
 		{"GET", "/audit", p.GetAudit},
 		{"GET", "/health", p.GetHealth},
@@ -530,13 +530,13 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		{"GET", "/secrets/{name}", p.GetSecret},
 		{"PUT", "/secrets/{name}", p.PutSecret},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -551,9 +551,9 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerProduction. base
-// sends the requests; nil means a transport from resilient.NewTransport sized
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerProduction. base
+// sends the requests; nil means a transport from runtime.NewTransport sized
 // for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
@@ -561,7 +561,7 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -575,7 +575,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
@@ -583,20 +583,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "vault"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.GetAudit.ConnectTimeout,
 			p.GetHealth.ConnectTimeout,
@@ -613,7 +613,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -630,17 +630,17 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetAudit is the policy of [Client.GetAudit].
-	GetAudit resilient.OperationPolicy
+	GetAudit runtime.OperationPolicy
 	// GetHealth is the policy of [Client.GetHealth].
-	GetHealth resilient.OperationPolicy
+	GetHealth runtime.OperationPolicy
 	// GetMe is the policy of [Client.GetMe].
-	GetMe resilient.OperationPolicy
+	GetMe runtime.OperationPolicy
 	// GetSecret is the policy of [Client.GetSecret].
-	GetSecret resilient.OperationPolicy
+	GetSecret runtime.OperationPolicy
 	// PutSecret is the policy of [Client.PutSecret].
-	PutSecret resilient.OperationPolicy
+	PutSecret runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -655,25 +655,25 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// GetAudit: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetAudit: resilient.OperationPolicy{Name: "GetAudit", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetAudit: runtime.OperationPolicy{Name: "GetAudit", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetHealth: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetHealth: resilient.OperationPolicy{Name: "GetHealth", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetHealth: runtime.OperationPolicy{Name: "GetHealth", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetMe: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 1m.
-		GetMe: resilient.OperationPolicy{
+		GetMe: runtime.OperationPolicy{
 			Name:               "GetMe",
-			Idempotency:        resilient.ReadOnly,
+			Idempotency:        runtime.ReadOnly,
 			Timeout:            6300 * time.Millisecond,
 			KeepCallerDeadline: true,
 			AttemptTimeout:     2 * time.Second,
 			ConnectTimeout:     time.Second,
-			Fallback:           resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
+			Fallback:           runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: time.Minute},
 		},
 		// GetSecret: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetSecret: resilient.OperationPolicy{Name: "GetSecret", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetSecret: runtime.OperationPolicy{Name: "GetSecret", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutSecret: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		PutSecret: resilient.OperationPolicy{Name: "PutSecret", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		PutSecret: runtime.OperationPolicy{Name: "PutSecret", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
@@ -685,16 +685,16 @@ func DefaultPolicy() Policy {
 //
 // Credentials: "oidc" (WithOpenIDConnect), or none; the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
-// any, the call fails with a *resilient.MissingCredentialError before anything
+// any, the call fails with a *runtime.MissingCredentialError before anything
 // is sent.
-func (c *Client) GetAudit(ctx context.Context, opts ...resilient.CallOption) ([]string, error) {
+func (c *Client) GetAudit(ctx context.Context, opts ...runtime.CallOption) ([]string, error) {
 	req, err := c.requestGetAudit(ctx)
 	if err != nil {
 		var zero []string
-		return zero, resilient.InvalidRequest(c.ops.GetAudit, err)
+		return zero, runtime.InvalidRequest(c.ops.GetAudit, err)
 	}
 	op := c.ops.GetAudit.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]string], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]string], nil)
 }
 
 // requestGetAudit builds the request of GetAudit.
@@ -713,13 +713,13 @@ func (c *Client) requestGetAudit(ctx context.Context) (*http.Request, error) {
 // Needs no credential.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetHealth(ctx context.Context, opts ...resilient.CallOption) error {
+func (c *Client) GetHealth(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestGetHealth(ctx)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.GetHealth, err)
+		return runtime.InvalidRequest(c.ops.GetHealth, err)
 	}
 	op := c.ops.GetHealth.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -742,16 +742,16 @@ func (c *Client) requestGetHealth(ctx context.Context) (*http.Request, error) {
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
-// any, the call fails with a *resilient.MissingCredentialError before anything
+// any, the call fails with a *runtime.MissingCredentialError before anything
 // is sent.
-func (c *Client) GetMe(ctx context.Context, opts ...resilient.CallOption) (Secret, error) {
+func (c *Client) GetMe(ctx context.Context, opts ...runtime.CallOption) (Secret, error) {
 	req, err := c.requestGetMe(ctx)
 	if err != nil {
 		var zero Secret
-		return zero, resilient.InvalidRequest(c.ops.GetMe, err)
+		return zero, runtime.InvalidRequest(c.ops.GetMe, err)
 	}
 	op := c.ops.GetMe.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Secret], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Secret], nil)
 }
 
 // requestGetMe builds the request of GetMe.
@@ -774,21 +774,21 @@ func (c *Client) requestGetMe(ctx context.Context) (*http.Request, error) {
 // Credentials: "oauth" (WithOAuth2), or "apiKey" (WithAPIKey) and "appID"
 // (WithAPIKeyAppID); the first alternative the client has every credential of
 // is sent, afresh on every attempt. Without any, the call fails with a
-// *resilient.MissingCredentialError before anything is sent.
-func (c *Client) GetSecret(ctx context.Context, name string, opts ...resilient.CallOption) (Secret, error) {
+// *runtime.MissingCredentialError before anything is sent.
+func (c *Client) GetSecret(ctx context.Context, name string, opts ...runtime.CallOption) (Secret, error) {
 	req, err := c.requestGetSecret(ctx, name)
 	if err != nil {
 		var zero Secret
-		return zero, resilient.InvalidRequest(c.ops.GetSecret, err)
+		return zero, runtime.InvalidRequest(c.ops.GetSecret, err)
 	}
 	op := c.ops.GetSecret.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Secret], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Secret], nil)
 }
 
 // requestGetSecret builds the request of GetSecret.
 func (c *Client) requestGetSecret(ctx context.Context, name string) (*http.Request, error) {
 	u := "/secrets/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -809,21 +809,21 @@ func (c *Client) requestGetSecret(ctx context.Context, name string) (*http.Reque
 // Credentials: "basicAuth" (WithBasicAuth) and "session" (WithAPIKeySession);
 // the first alternative the client has every credential of is sent, afresh on
 // every attempt. Without any, the call fails with a
-// *resilient.MissingCredentialError before anything is sent.
-func (c *Client) PutSecret(ctx context.Context, name string, body Secret, opts ...resilient.CallOption) error {
+// *runtime.MissingCredentialError before anything is sent.
+func (c *Client) PutSecret(ctx context.Context, name string, body Secret, opts ...runtime.CallOption) error {
 	req, err := c.requestPutSecret(ctx, name, body)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.PutSecret, err)
+		return runtime.InvalidRequest(c.ops.PutSecret, err)
 	}
 	op := c.ops.PutSecret.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestPutSecret builds the request of PutSecret.
 func (c *Client) requestPutSecret(ctx context.Context, name string, body Secret) (*http.Request, error) {
 	u := "/secrets/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

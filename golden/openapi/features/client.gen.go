@@ -10,7 +10,8 @@ import (
 	"errors"
 	"fmt"
 	uuid "github.com/google/uuid"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"io"
 	"log/slog"
 	"net/http"
@@ -162,21 +163,21 @@ type Node struct {
 //
 // A pet. Comments like */ cannot end the doc comment.
 type Pet struct {
-	ID        int64                      `json:"id"`
-	Name      string                     `json:"name"`
-	Kind      Kind                       `json:"kind"`
-	Born      *resilient.Date            `json:"born,omitempty"`
-	UpdatedAt *time.Time                 `json:"updated_at,omitempty"`
-	Photo     []byte                     `json:"photo,omitempty"`
-	Weight    *float32                   `json:"weight,omitempty"`
-	Nickname  resilient.Nullable[string] `json:"nickname,omitzero"`
-	Tags      []string                   `json:"tags,omitempty"`
-	Labels    map[string]string          `json:"labels,omitempty"`
-	Owner     *PetOwner                  `json:"owner,omitempty"`
-	Parent    *Pet                       `json:"parent,omitempty"`
-	Status    *PetStatus                 `json:"status,omitempty"`
-	Level     *PetLevel                  `json:"level,omitempty"`
-	Extra     json.RawMessage            `json:"extra,omitempty"`
+	ID        int64                  `json:"id"`
+	Name      string                 `json:"name"`
+	Kind      Kind                   `json:"kind"`
+	Born      *codec.Date            `json:"born,omitempty"`
+	UpdatedAt *time.Time             `json:"updated_at,omitempty"`
+	Photo     []byte                 `json:"photo,omitempty"`
+	Weight    *float32               `json:"weight,omitempty"`
+	Nickname  codec.Nullable[string] `json:"nickname,omitzero"`
+	Tags      []string               `json:"tags,omitempty"`
+	Labels    map[string]string      `json:"labels,omitempty"`
+	Owner     *PetOwner              `json:"owner,omitempty"`
+	Parent    *Pet                   `json:"parent,omitempty"`
+	Status    *PetStatus             `json:"status,omitempty"`
+	Level     *PetLevel              `json:"level,omitempty"`
+	Extra     json.RawMessage        `json:"extra,omitempty"`
 }
 
 // PetLevel enumerates the values of the schema (#/components/schemas/Pet/properties/level).
@@ -214,7 +215,7 @@ const (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the PetStore API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -223,28 +224,28 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		ListPets          *resilient.Operation
-		CreatePet         *resilient.Operation
-		DeletePetsByPetID *resilient.Operation
-		GetPetByID        *resilient.Operation
-		ReplacePet        *resilient.Operation
-		Func              *resilient.Operation
+		ListPets          *runtime.Operation
+		CreatePet         *runtime.Operation
+		DeletePetsByPetID *runtime.Operation
+		GetPetByID        *runtime.Operation
+		ReplacePet        *runtime.Operation
+		Func              *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -255,13 +256,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -275,15 +276,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -294,11 +295,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -308,13 +309,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -339,7 +339,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -347,7 +347,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -369,7 +369,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -392,8 +392,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -402,7 +402,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -443,7 +443,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
 	}
@@ -451,14 +451,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "pet_store"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -474,7 +474,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.ReplacePet.ConnectTimeout,
 			p.Func.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -483,7 +483,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -516,20 +516,20 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // uses it when given an empty base URL.
 const ServerURL = "https://pets.example.com/v1"
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
 //
 // The routes of streamed answers (events, JSON Lines, downloads) are
-// resilient.Route.Stream: their deadline header carries the request context's
+// runtime.Route.Stream: their deadline header carries the request context's
 // remaining time, not the attempt's, so that a server does not cut the stream
 // at the attempt timeout.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 		stream       bool
 	}{
 		{"GET", "/pets", p.ListPets, false},
@@ -539,13 +539,13 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		{"PUT", "/pets/{petId}", p.ReplacePet, false},
 		{"PATCH", "/pets/{petId}/photo", p.Func, true},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
@@ -560,17 +560,17 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from resilient.NewTransport sized for
-// the policy.
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
+// the requests; nil means a transport from runtime.NewTransport sized for the
+// policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -584,7 +584,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
 	}
@@ -592,20 +592,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "pet_store"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.ListPets.ConnectTimeout,
 			p.CreatePet.ConnectTimeout,
@@ -623,7 +623,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -640,19 +640,19 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// ListPets is the policy of [Client.ListPets].
-	ListPets resilient.OperationPolicy
+	ListPets runtime.OperationPolicy
 	// CreatePet is the policy of [Client.CreatePet].
-	CreatePet resilient.OperationPolicy
+	CreatePet runtime.OperationPolicy
 	// DeletePetsByPetID is the policy of [Client.DeletePetsByPetID].
-	DeletePetsByPetID resilient.OperationPolicy
+	DeletePetsByPetID runtime.OperationPolicy
 	// GetPetByID is the policy of [Client.GetPetByID].
-	GetPetByID resilient.OperationPolicy
+	GetPetByID runtime.OperationPolicy
 	// ReplacePet is the policy of [Client.ReplacePet].
-	ReplacePet resilient.OperationPolicy
+	ReplacePet runtime.OperationPolicy
 	// Func is the policy of [Client.Func].
-	Func resilient.OperationPolicy
+	Func runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -667,27 +667,27 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// ListPets: read-only (GET), 2 attempts; timeout 2s; hedged after ≥50ms, every attempt to the deadline.
-		ListPets: resilient.OperationPolicy{
+		ListPets: runtime.OperationPolicy{
 			Name:           "ListPets",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 950 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 1},
-			Hedge:          resilient.HedgePolicy{Delay: 50 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 1},
+			Hedge:          runtime.HedgePolicy{Delay: 50 * time.Millisecond},
 		},
 		// CreatePet: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
-		CreatePet: resilient.OperationPolicy{Name: "CreatePet", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
+		CreatePet: runtime.OperationPolicy{Name: "CreatePet", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeletePetsByPetID: idempotent (DELETE), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		DeletePetsByPetID: resilient.OperationPolicy{Name: "DeletePetsByPetID", Idempotency: resilient.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: time.Second},
+		DeletePetsByPetID: runtime.OperationPolicy{Name: "DeletePetsByPetID", Idempotency: runtime.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: time.Second},
 		// GetPetByID: read-only (GET), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		GetPetByID: resilient.OperationPolicy{Name: "GetPetByID", Idempotency: resilient.ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: time.Second},
+		GetPetByID: runtime.OperationPolicy{Name: "GetPetByID", Idempotency: runtime.ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: time.Second},
 		// ReplacePet: idempotent (PUT), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		ReplacePet: resilient.OperationPolicy{Name: "ReplacePet", Idempotency: resilient.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: time.Second},
+		ReplacePet: runtime.OperationPolicy{Name: "ReplacePet", Idempotency: runtime.Idempotent, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond, ConnectTimeout: time.Second},
 		// Func: not idempotent (PATCH), 1 attempt (not idempotent: never retried); timeout 2s.
-		Func: resilient.OperationPolicy{Name: "Func", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
+		Func: runtime.OperationPolicy{Name: "Func", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
@@ -698,15 +698,15 @@ func DefaultPolicy() Policy {
 // Policy: read-only, 2 attempts; timeout 2s; hedged after ≥50ms, every attempt to the deadline.
 //
 // Documented error answers come back as a *ListPetsError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...resilient.CallOption) ([]Pet, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...runtime.CallOption) ([]Pet, error) {
 	req, err := c.requestListPets(ctx, params)
 	if err != nil {
 		var zero []Pet
-		return zero, resilient.InvalidRequest(c.ops.ListPets, err)
+		return zero, runtime.InvalidRequest(c.ops.ListPets, err)
 	}
 	op := c.ops.ListPets.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], decodeListPetsError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], decodeListPetsError)
 }
 
 // ListPetsParams holds the query, header and cookie parameters of [Client.ListPets].
@@ -780,7 +780,7 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 		req.Header.Set("X-Request-ID", (*params.XRequestID).String())
 	}
 	if params.Session != nil {
-		if err := resilient.AddCookie(req, "session", *params.Session); err != nil {
+		if err := codec.AddCookie(req, "session", *params.Session); err != nil {
 			return nil, err
 		}
 	}
@@ -789,8 +789,8 @@ func (c *Client) requestListPets(ctx context.Context, params *ListPetsParams) (*
 
 // ListPetsError is a documented error answer of [Client.ListPets], its body
 // decoded into the field of its status; the other fields are nil. It wraps the
-// runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
+// runtime's *runtime.RemoteError (status, attempts, Retry-After), so errors.As
+// finds either.
 type ListPetsError struct {
 	// StatusCode is the answer's HTTP status.
 	StatusCode int
@@ -799,7 +799,7 @@ type ListPetsError struct {
 	// An error.
 	Default *Error
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -818,7 +818,7 @@ func (e *ListPetsError) Unwrap() error {
 
 // decodeListPetsError makes a *ListPetsError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeListPetsError(re *resilient.RemoteError) error {
+func decodeListPetsError(re *runtime.RemoteError) error {
 	var v Error
 	if json.Unmarshal(re.Body, &v) != nil {
 		return nil
@@ -835,15 +835,15 @@ func decodeListPetsError(re *resilient.RemoteError) error {
 // Policy: not idempotent, 1 attempt; timeout 2s.
 //
 // Documented error answers come back as a *CreatePetError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) CreatePet(ctx context.Context, body CreatePetRequest, opts ...resilient.CallOption) (CreatePetResponse, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) CreatePet(ctx context.Context, body CreatePetRequest, opts ...runtime.CallOption) (CreatePetResponse, error) {
 	req, err := c.requestCreatePet(ctx, body)
 	if err != nil {
 		var zero CreatePetResponse
-		return zero, resilient.InvalidRequest(c.ops.CreatePet, err)
+		return zero, runtime.InvalidRequest(c.ops.CreatePet, err)
 	}
 	op := c.ops.CreatePet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreatePetResponse], decodeCreatePetError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreatePetResponse], decodeCreatePetError)
 }
 
 // requestCreatePet builds the request of CreatePet.
@@ -864,8 +864,8 @@ func (c *Client) requestCreatePet(ctx context.Context, body CreatePetRequest) (*
 
 // CreatePetError is a documented error answer of [Client.CreatePet], its body
 // decoded into the field of its status; the other fields are nil. It wraps the
-// runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
+// runtime's *runtime.RemoteError (status, attempts, Retry-After), so errors.As
+// finds either.
 type CreatePetError struct {
 	// StatusCode is the answer's HTTP status.
 	StatusCode int
@@ -874,7 +874,7 @@ type CreatePetError struct {
 	// Conflict.
 	Conflict *Error
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -893,7 +893,7 @@ func (e *CreatePetError) Unwrap() error {
 
 // decodeCreatePetError makes a *CreatePetError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeCreatePetError(re *resilient.RemoteError) error {
+func decodeCreatePetError(re *runtime.RemoteError) error {
 	e := &CreatePetError{
 		Remote:     re,
 		StatusCode: re.Status,
@@ -914,13 +914,13 @@ func decodeCreatePetError(re *resilient.RemoteError) error {
 // DeletePetsByPetID calls DELETE /pets/{petId}.
 //
 // Policy: idempotent, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
-func (c *Client) DeletePetsByPetID(ctx context.Context, petID int64, opts ...resilient.CallOption) error {
+func (c *Client) DeletePetsByPetID(ctx context.Context, petID int64, opts ...runtime.CallOption) error {
 	req, err := c.requestDeletePetsByPetID(ctx, petID)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeletePetsByPetID, err)
+		return runtime.InvalidRequest(c.ops.DeletePetsByPetID, err)
 	}
 	op := c.ops.DeletePetsByPetID.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -937,14 +937,14 @@ func (c *Client) requestDeletePetsByPetID(ctx context.Context, petID int64) (*ht
 // GetPetByID calls GET /pets/{petId}.
 //
 // Policy: read-only, 3 attempts; timeout 2s; attempt ≥560ms, adaptive, last attempt to the deadline.
-func (c *Client) GetPetByID(ctx context.Context, petID int64, opts ...resilient.CallOption) (Pet, error) {
+func (c *Client) GetPetByID(ctx context.Context, petID int64, opts ...runtime.CallOption) (Pet, error) {
 	req, err := c.requestGetPetByID(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, resilient.InvalidRequest(c.ops.GetPetByID, err)
+		return zero, runtime.InvalidRequest(c.ops.GetPetByID, err)
 	}
 	op := c.ops.GetPetByID.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
 }
 
 // requestGetPetByID builds the request of GetPetByID.
@@ -965,13 +965,13 @@ func (c *Client) requestGetPetByID(ctx context.Context, petID int64) (*http.Requ
 // A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
 // io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
 // one-shot: the call then gets one attempt only, whatever its policy.
-func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, opts ...resilient.CallOption) error {
+func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestReplacePet(ctx, petID, body)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.ReplacePet, err)
+		return runtime.InvalidRequest(c.ops.ReplacePet, err)
 	}
 	op := c.ops.ReplacePet.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -982,7 +982,7 @@ func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Rea
 	if err != nil {
 		return nil, err
 	}
-	if err := resilient.SetBody(req, body); err != nil {
+	if err := codec.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")
@@ -1003,14 +1003,14 @@ func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Rea
 // is retried only before its header arrives; once the first byte is handed
 // over, a failure is the read's error, never retried.
 //
-// The answer's status and header: resilient.WithResponseInfo.
-func (c *Client) Func(ctx context.Context, petID int, body string, opts ...resilient.CallOption) (io.ReadCloser, error) {
+// The answer's status and header: runtime.WithResponseInfo.
+func (c *Client) Func(ctx context.Context, petID int, body string, opts ...runtime.CallOption) (io.ReadCloser, error) {
 	req, err := c.requestFunc(ctx, petID, body)
 	if err != nil {
-		return nil, resilient.InvalidRequest(c.ops.Func, err)
+		return nil, runtime.InvalidRequest(c.ops.Func, err)
 	}
 	op := c.ops.Func.With(opts...)
-	resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func TestEnumsAndRecursion(t *testing.T) {
 }
 
 // TestRealTypes checks the types of formats and nullability: a date
-// decodes into a resilient.Date, and an optional nullable property tells
+// decodes into a codec.Date, and an optional nullable property tells
 // absent, null and set apart in both directions.
 func TestRealTypes(t *testing.T) {
 	tests := []struct {

@@ -8,7 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/redis/go-redis/v9"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
 	"log/slog"
 	"net/http"
@@ -25,7 +26,7 @@ type Stock struct {
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Stock API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -34,23 +35,23 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		GetStock *resilient.Operation
+		GetStock *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -61,13 +62,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -82,15 +83,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -101,11 +102,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -115,13 +116,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -146,7 +146,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -154,7 +154,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -176,7 +176,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -199,8 +199,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -209,7 +209,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -259,7 +259,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
@@ -267,17 +267,17 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "stock"
 	}
-	deps := []resilient.Option{
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+	deps := []runtime.Option{
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	}
 	if o.fleet != nil {
-		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))
+		deps = append(deps, runtime.WithFleet(redisfleet.New(o.fleet)))
 	}
-	dep, err := resilient.NewDependency(name, p.Dependency, deps...)
+	dep, err := runtime.NewDependency(name, p.Dependency, deps...)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +287,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.GetStock.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -296,7 +296,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -310,25 +310,25 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 	}{
 		{"GET", "/stock/{sku}", p.GetStock},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -343,16 +343,16 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). base sends the requests; nil means a
-// transport from resilient.NewTransport sized for the policy.
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
+// from runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -363,7 +363,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
@@ -371,22 +371,22 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "stock"
 	}
-	deps := []resilient.Option{
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+	deps := []runtime.Option{
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	}
 	if o.fleet != nil {
-		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))
+		deps = append(deps, runtime.WithFleet(redisfleet.New(o.fleet)))
 	}
-	dep, err := resilient.NewDependency(name, p.Dependency, deps...)
+	dep, err := runtime.NewDependency(name, p.Dependency, deps...)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.GetStock.ConnectTimeout,
 		), p.Dependency.Bulkhead.MaxConcurrent)
@@ -399,7 +399,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -416,9 +416,9 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetStock is the policy of [Client.GetStock].
-	GetStock resilient.OperationPolicy
+	GetStock runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -433,31 +433,31 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "sessions-redis".
-		Dependency: resilient.Policy{
-			Fleet: resilient.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
+		Dependency: runtime.Policy{
+			Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
 		// GetStock: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetStock: resilient.OperationPolicy{Name: "GetStock", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetStock: runtime.OperationPolicy{Name: "GetStock", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
 // GetStock calls GET /stock/{sku}.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetStock(ctx context.Context, sku string, opts ...resilient.CallOption) (Stock, error) {
+func (c *Client) GetStock(ctx context.Context, sku string, opts ...runtime.CallOption) (Stock, error) {
 	req, err := c.requestGetStock(ctx, sku)
 	if err != nil {
 		var zero Stock
-		return zero, resilient.InvalidRequest(c.ops.GetStock, err)
+		return zero, runtime.InvalidRequest(c.ops.GetStock, err)
 	}
 	op := c.ops.GetStock.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Stock], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Stock], nil)
 }
 
 // requestGetStock builds the request of GetStock.
 func (c *Client) requestGetStock(ctx context.Context, sku string) (*http.Request, error) {
 	u := "/stock/" + url.PathEscape(sku)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 )
 
 // TestEveryShape: each nested shape of the form reaches the server in
@@ -49,11 +48,11 @@ func TestEveryShape(t *testing.T) {
 		Blob:      []byte("hi"),
 		Free:      json.RawMessage(`{"a":[1,2],"b":null}`),
 		Grid:      [][][]int{{{1, 2}, {3}}, {{4}}},
-		Tree:      resilient.NewNullable(Node{Name: s("root"), Children: []*Node{child, nil}, Attrs: map[string]*string{"z": s("last"), "a": nil}, Note: resilient.Null[string]()}),
+		Tree:      codec.NewNullable(Node{Name: s("root"), Children: []*Node{child, nil}, Attrs: map[string]*string{"z": s("last"), "a": nil}, Note: codec.Null[string]()}),
 		Deep:      map[string][]*Node{"k": {child}},
 		Flat:      &PostARequestFlat{A: &a, B: &b},
 		Nullables: []*string{s("x"), nil},
-		Maybe:     resilient.Null[Node](),
+		Maybe:     codec.Null[Node](),
 		When:      &when,
 		ID:        &id,
 		Kind:      &kind,

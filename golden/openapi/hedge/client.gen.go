@@ -7,7 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -23,7 +24,7 @@ type Product struct {
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Catalog API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -32,24 +33,24 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		ListProducts *resilient.Operation
-		GetProduct   *resilient.Operation
+		ListProducts *runtime.Operation
+		GetProduct   *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -60,13 +61,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -80,15 +81,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -99,11 +100,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -113,13 +114,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -144,7 +144,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -152,7 +152,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -174,7 +174,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -197,8 +197,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -207,7 +207,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -244,7 +244,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("hedge: %w", err)
 	}
@@ -252,14 +252,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "catalog"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -271,7 +271,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.ListProducts.ConnectTimeout,
 			p.GetProduct.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -280,7 +280,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -297,26 +297,26 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 	}{
 		{"GET", "/products", p.ListProducts},
 		{"GET", "/products/{id}", p.GetProduct},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -331,16 +331,16 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). base sends the requests; nil means a
-// transport from resilient.NewTransport sized for the policy.
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
+// from runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -351,7 +351,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("hedge: %w", err)
 	}
@@ -359,20 +359,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "catalog"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.ListProducts.ConnectTimeout,
 			p.GetProduct.ConnectTimeout,
@@ -386,7 +386,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -403,11 +403,11 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// ListProducts is the policy of [Client.ListProducts].
-	ListProducts resilient.OperationPolicy
+	ListProducts runtime.OperationPolicy
 	// GetProduct is the policy of [Client.GetProduct].
-	GetProduct resilient.OperationPolicy
+	GetProduct runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -422,28 +422,28 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 108 (200 rps × p99 180ms = 36 in flight, × 3 headroom); retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 108, MaxWait: 90 * time.Millisecond},
+		Dependency: runtime.Policy{
+			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 108, MaxWait: 90 * time.Millisecond},
 		},
 		// ListProducts: read-only (GET), 3 attempts (default); timeout 1.7s (3 × attempt 420ms + backoff 300ms + hedge delay 90ms, rounded up); hedged after ≥90ms (p95 90ms), every attempt to the deadline.
-		ListProducts: resilient.OperationPolicy{
+		ListProducts: runtime.OperationPolicy{
 			Name:           "ListProducts",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        1700 * time.Millisecond,
 			AttemptTimeout: 420 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MinAttempt: 20 * time.Millisecond},
-			Hedge:          resilient.HedgePolicy{Delay: 90 * time.Millisecond, MaxHedges: 1},
+			Retry:          runtime.RetryPolicy{MinAttempt: 20 * time.Millisecond},
+			Hedge:          runtime.HedgePolicy{Delay: 90 * time.Millisecond, MaxHedges: 1},
 		},
 		// GetProduct: read-only (GET), 3 attempts (default); timeout 2s (3 × attempt 500ms + backoff 300ms + hedge delay 120ms, rounded up); hedged after ≥120ms, every attempt to the deadline.
-		GetProduct: resilient.OperationPolicy{
+		GetProduct: runtime.OperationPolicy{
 			Name:           "GetProduct",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 500 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MinAttempt: 20 * time.Millisecond},
-			Hedge:          resilient.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
+			Retry:          runtime.RetryPolicy{MinAttempt: 20 * time.Millisecond},
+			Hedge:          runtime.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
 		},
 	}
 }
@@ -451,14 +451,14 @@ func DefaultPolicy() Policy {
 // ListProducts calls GET /products.
 //
 // Policy: read-only, 3 attempts; timeout 1.7s; hedged after ≥90ms, every attempt to the deadline.
-func (c *Client) ListProducts(ctx context.Context, opts ...resilient.CallOption) ([]Product, error) {
+func (c *Client) ListProducts(ctx context.Context, opts ...runtime.CallOption) ([]Product, error) {
 	req, err := c.requestListProducts(ctx)
 	if err != nil {
 		var zero []Product
-		return zero, resilient.InvalidRequest(c.ops.ListProducts, err)
+		return zero, runtime.InvalidRequest(c.ops.ListProducts, err)
 	}
 	op := c.ops.ListProducts.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Product], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Product], nil)
 }
 
 // requestListProducts builds the request of ListProducts.
@@ -475,20 +475,20 @@ func (c *Client) requestListProducts(ctx context.Context) (*http.Request, error)
 // GetProduct calls GET /products/{id}.
 //
 // Policy: read-only, 3 attempts; timeout 2s; hedged after ≥120ms, every attempt to the deadline.
-func (c *Client) GetProduct(ctx context.Context, id string, opts ...resilient.CallOption) (Product, error) {
+func (c *Client) GetProduct(ctx context.Context, id string, opts ...runtime.CallOption) (Product, error) {
 	req, err := c.requestGetProduct(ctx, id)
 	if err != nil {
 		var zero Product
-		return zero, resilient.InvalidRequest(c.ops.GetProduct, err)
+		return zero, runtime.InvalidRequest(c.ops.GetProduct, err)
 	}
 	op := c.ops.GetProduct.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Product], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Product], nil)
 }
 
 // requestGetProduct builds the request of GetProduct.
 func (c *Client) requestGetProduct(ctx context.Context, id string) (*http.Request, error) {
 	u := "/products/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u

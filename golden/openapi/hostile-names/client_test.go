@@ -16,7 +16,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -107,12 +107,12 @@ func TestStaticFallbackAndPath(t *testing.T) {
 	defer srv.Close()
 	defer tr.CloseIdleConnections()
 	c, err := NewClient(srv.URL, WithHTTPClient(&http.Client{Transport: tr}),
-		WithPolicy(func(p *Policy) { p.GetNote.Retry.Disabled = true }))
+		WithPolicy(func(p *Policy) { p.GetNote.Retry.MaxRetries = runtime.NoRetries }))
 	if err != nil {
 		t.Fatal(err)
 	}
 	n, err := c.GetNote(context.Background(), "n", nil)
-	if !errors.Is(err, resilient.ErrDegraded) {
+	if !errors.Is(err, runtime.ErrDegraded) {
 		t.Fatalf("GetNote error = %v, want a degraded answer", err)
 	}
 	if want := "bom\ufeff nul\x00 end"; n.Field0 != want {

@@ -8,7 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"log/slog"
 	"net/http"
 	"time"
@@ -35,7 +35,7 @@ type Payment struct {
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Payments API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -44,25 +44,25 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		ListPayments  *resilient.Operation
-		CreatePayment *resilient.Operation
-		CreateRefund  *resilient.Operation
+		ListPayments  *runtime.Operation
+		CreatePayment *runtime.Operation
+		CreateRefund  *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -73,13 +73,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -93,15 +93,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -112,11 +112,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -126,13 +126,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -157,7 +156,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -165,7 +164,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -187,7 +186,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -210,8 +209,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -220,7 +219,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -261,7 +260,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("idempotencykey: %w", err)
 	}
@@ -269,14 +268,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "payments"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -289,7 +288,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreatePayment.ConnectTimeout,
 			p.CreateRefund.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -298,7 +297,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -322,27 +321,27 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // NewClient uses it when given an empty base URL.
 const ServerURL = "https://payments.example.com/v1"
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 	}{
 		{"GET", "/payments", p.ListPayments},
 		{"POST", "/payments", p.CreatePayment},
 		{"POST", "/refunds", p.CreateRefund},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -357,17 +356,17 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from resilient.NewTransport sized for
-// the policy.
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
+// the requests; nil means a transport from runtime.NewTransport sized for the
+// policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -381,7 +380,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("idempotencykey: %w", err)
 	}
@@ -389,20 +388,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "payments"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.ListPayments.ConnectTimeout,
 			p.CreatePayment.ConnectTimeout,
@@ -417,7 +416,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -434,13 +433,13 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// ListPayments is the policy of [Client.ListPayments].
-	ListPayments resilient.OperationPolicy
+	ListPayments runtime.OperationPolicy
 	// CreatePayment is the policy of [Client.CreatePayment].
-	CreatePayment resilient.OperationPolicy
+	CreatePayment runtime.OperationPolicy
 	// CreateRefund is the policy of [Client.CreateRefund].
-	CreateRefund resilient.OperationPolicy
+	CreateRefund runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -455,36 +454,36 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// ListPayments: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		ListPayments: resilient.OperationPolicy{Name: "ListPayments", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		ListPayments: runtime.OperationPolicy{Name: "ListPayments", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreatePayment: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
-		CreatePayment: resilient.OperationPolicy{
+		CreatePayment: runtime.OperationPolicy{
 			Name:               "CreatePayment",
-			Idempotency:        resilient.Idempotent,
+			Idempotency:        runtime.Idempotent,
 			IdempotencyKey:     "Idempotency-Key",
 			Timeout:            6300 * time.Millisecond,
 			KeepCallerDeadline: true,
 			AttemptTimeout:     2 * time.Second,
 			ConnectTimeout:     time.Second,
-			Retry:              resilient.RetryPolicy{MaxRetries: 2},
+			Retry:              runtime.RetryPolicy{MaxRetries: 2},
 		},
 		// CreateRefund: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		CreateRefund: resilient.OperationPolicy{Name: "CreateRefund", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
+		CreateRefund: runtime.OperationPolicy{Name: "CreateRefund", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
 	}
 }
 
 // ListPayments calls GET /payments.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) ListPayments(ctx context.Context, opts ...resilient.CallOption) ([]Payment, error) {
+func (c *Client) ListPayments(ctx context.Context, opts ...runtime.CallOption) ([]Payment, error) {
 	req, err := c.requestListPayments(ctx)
 	if err != nil {
 		var zero []Payment
-		return zero, resilient.InvalidRequest(c.ops.ListPayments, err)
+		return zero, runtime.InvalidRequest(c.ops.ListPayments, err)
 	}
 	op := c.ops.ListPayments.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Payment], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Payment], nil)
 }
 
 // requestListPayments builds the request of ListPayments.
@@ -508,14 +507,14 @@ func (c *Client) requestListPayments(ctx context.Context) (*http.Request, error)
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.
-func (c *Client) CreatePayment(ctx context.Context, params *CreatePaymentParams, body NewPayment, opts ...resilient.CallOption) (Payment, error) {
+func (c *Client) CreatePayment(ctx context.Context, params *CreatePaymentParams, body NewPayment, opts ...runtime.CallOption) (Payment, error) {
 	req, err := c.requestCreatePayment(ctx, params, body)
 	if err != nil {
 		var zero Payment
-		return zero, resilient.InvalidRequest(c.ops.CreatePayment, err)
+		return zero, runtime.InvalidRequest(c.ops.CreatePayment, err)
 	}
 	op := c.ops.CreatePayment.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Payment], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Payment], nil)
 }
 
 // CreatePaymentParams holds the query, header and cookie parameters of [Client.CreatePayment].
@@ -547,7 +546,7 @@ func (c *Client) requestCreatePayment(ctx context.Context, params *CreatePayment
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", resilient.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -557,13 +556,13 @@ func (c *Client) requestCreatePayment(ctx context.Context, params *CreatePayment
 // Create a refund; without a key, never retried.
 //
 // Policy: not idempotent, 1 attempt; timeout 2s, only without a caller deadline.
-func (c *Client) CreateRefund(ctx context.Context, body CreateRefundRequest, opts ...resilient.CallOption) error {
+func (c *Client) CreateRefund(ctx context.Context, body CreateRefundRequest, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateRefund(ctx, body)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.CreateRefund, err)
+		return runtime.InvalidRequest(c.ops.CreateRefund, err)
 	}
 	op := c.ops.CreateRefund.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

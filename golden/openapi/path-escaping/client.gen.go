@@ -6,7 +6,8 @@ package pathescaping
 import (
 	"context"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -20,7 +21,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Files API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -29,36 +30,36 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		GetDotted         *resilient.Operation
-		DeleteHalfFile    *resilient.Operation
-		DeleteOddFile     *resilient.Operation
-		DeleteCafeFile    *resilient.Operation
-		GetLabel          *resilient.Operation
-		GetLabels         *resilient.Operation
-		GetList           *resilient.Operation
-		GetMatrix         *resilient.Operation
-		GetPair           *resilient.Operation
-		Search            *resilient.Operation
-		DeleteTenant      *resilient.Operation
-		DeleteFile        *resilient.Operation
-		GetVariantBeta    *resilient.Operation
-		CreateVariantBeta *resilient.Operation
+		GetDotted         *runtime.Operation
+		DeleteHalfFile    *runtime.Operation
+		DeleteOddFile     *runtime.Operation
+		DeleteCafeFile    *runtime.Operation
+		GetLabel          *runtime.Operation
+		GetLabels         *runtime.Operation
+		GetList           *runtime.Operation
+		GetMatrix         *runtime.Operation
+		GetPair           *runtime.Operation
+		Search            *runtime.Operation
+		DeleteTenant      *runtime.Operation
+		DeleteFile        *runtime.Operation
+		GetVariantBeta    *runtime.Operation
+		CreateVariantBeta *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -69,13 +70,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -89,15 +90,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -108,11 +109,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -122,13 +123,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -153,7 +153,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -161,7 +161,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -183,7 +183,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -206,8 +206,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -216,7 +216,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -253,7 +253,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathescaping: %w", err)
 	}
@@ -261,14 +261,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "files"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -292,7 +292,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetVariantBeta.ConnectTimeout,
 			p.CreateVariantBeta.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -301,7 +301,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -354,15 +354,15 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 	}{
 		{"GET", "/dotted/%2E{a}", p.GetDotted},
 		{"DELETE", "/files/50%25/{name}", p.DeleteHalfFile},
@@ -379,13 +379,13 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		{"GET", "/variants/{name}?beta=true", p.GetVariantBeta},
 		{"POST", "/variants?beta=true", p.CreateVariantBeta},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -400,16 +400,16 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). base sends the requests; nil means a
-// transport from resilient.NewTransport sized for the policy.
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
+// from runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -420,7 +420,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathescaping: %w", err)
 	}
@@ -428,20 +428,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "files"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.GetDotted.ConnectTimeout,
 			p.DeleteHalfFile.ConnectTimeout,
@@ -467,7 +467,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -484,35 +484,35 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetDotted is the policy of [Client.GetDotted].
-	GetDotted resilient.OperationPolicy
+	GetDotted runtime.OperationPolicy
 	// DeleteHalfFile is the policy of [Client.DeleteHalfFile].
-	DeleteHalfFile resilient.OperationPolicy
+	DeleteHalfFile runtime.OperationPolicy
 	// DeleteOddFile is the policy of [Client.DeleteOddFile].
-	DeleteOddFile resilient.OperationPolicy
+	DeleteOddFile runtime.OperationPolicy
 	// DeleteCafeFile is the policy of [Client.DeleteCafeFile].
-	DeleteCafeFile resilient.OperationPolicy
+	DeleteCafeFile runtime.OperationPolicy
 	// GetLabel is the policy of [Client.GetLabel].
-	GetLabel resilient.OperationPolicy
+	GetLabel runtime.OperationPolicy
 	// GetLabels is the policy of [Client.GetLabels].
-	GetLabels resilient.OperationPolicy
+	GetLabels runtime.OperationPolicy
 	// GetList is the policy of [Client.GetList].
-	GetList resilient.OperationPolicy
+	GetList runtime.OperationPolicy
 	// GetMatrix is the policy of [Client.GetMatrix].
-	GetMatrix resilient.OperationPolicy
+	GetMatrix runtime.OperationPolicy
 	// GetPair is the policy of [Client.GetPair].
-	GetPair resilient.OperationPolicy
+	GetPair runtime.OperationPolicy
 	// Search is the policy of [Client.Search].
-	Search resilient.OperationPolicy
+	Search runtime.OperationPolicy
 	// DeleteTenant is the policy of [Client.DeleteTenant].
-	DeleteTenant resilient.OperationPolicy
+	DeleteTenant runtime.OperationPolicy
 	// DeleteFile is the policy of [Client.DeleteFile].
-	DeleteFile resilient.OperationPolicy
+	DeleteFile runtime.OperationPolicy
 	// GetVariantBeta is the policy of [Client.GetVariantBeta].
-	GetVariantBeta resilient.OperationPolicy
+	GetVariantBeta runtime.OperationPolicy
 	// CreateVariantBeta is the policy of [Client.CreateVariantBeta].
-	CreateVariantBeta resilient.OperationPolicy
+	CreateVariantBeta runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -527,55 +527,55 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// GetDotted: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetDotted: resilient.OperationPolicy{Name: "GetDotted", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetDotted: runtime.OperationPolicy{Name: "GetDotted", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteHalfFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteHalfFile: resilient.OperationPolicy{Name: "DeleteHalfFile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DeleteHalfFile: runtime.OperationPolicy{Name: "DeleteHalfFile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteOddFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteOddFile: resilient.OperationPolicy{Name: "DeleteOddFile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DeleteOddFile: runtime.OperationPolicy{Name: "DeleteOddFile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteCafeFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteCafeFile: resilient.OperationPolicy{Name: "DeleteCafeFile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DeleteCafeFile: runtime.OperationPolicy{Name: "DeleteCafeFile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetLabel: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetLabel: resilient.OperationPolicy{Name: "GetLabel", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetLabel: runtime.OperationPolicy{Name: "GetLabel", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetLabels: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetLabels: resilient.OperationPolicy{Name: "GetLabels", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetLabels: runtime.OperationPolicy{Name: "GetLabels", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetList: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetList: resilient.OperationPolicy{Name: "GetList", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetList: runtime.OperationPolicy{Name: "GetList", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetMatrix: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetMatrix: resilient.OperationPolicy{Name: "GetMatrix", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetMatrix: runtime.OperationPolicy{Name: "GetMatrix", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetPair: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetPair: resilient.OperationPolicy{Name: "GetPair", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetPair: runtime.OperationPolicy{Name: "GetPair", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Search: resilient.OperationPolicy{Name: "Search", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		Search: runtime.OperationPolicy{Name: "Search", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteTenant: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteTenant: resilient.OperationPolicy{Name: "DeleteTenant", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DeleteTenant: runtime.OperationPolicy{Name: "DeleteTenant", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteFile: resilient.OperationPolicy{Name: "DeleteFile", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DeleteFile: runtime.OperationPolicy{Name: "DeleteFile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetVariantBeta: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetVariantBeta: resilient.OperationPolicy{Name: "GetVariantBeta", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetVariantBeta: runtime.OperationPolicy{Name: "GetVariantBeta", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreateVariantBeta: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		CreateVariantBeta: resilient.OperationPolicy{Name: "CreateVariantBeta", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
+		CreateVariantBeta: runtime.OperationPolicy{Name: "CreateVariantBeta", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
 	}
 }
 
 // GetDotted calls GET /dotted/%2E{a}.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetDotted(ctx context.Context, a string, opts ...resilient.CallOption) error {
+func (c *Client) GetDotted(ctx context.Context, a string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetDotted(ctx, a)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.GetDotted, err)
+		return runtime.InvalidRequest(c.ops.GetDotted, err)
 	}
 	op := c.ops.GetDotted.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestGetDotted builds the request of GetDotted.
 func (c *Client) requestGetDotted(ctx context.Context, a string) (*http.Request, error) {
 	u := "/dotted/%2E" + url.PathEscape(a)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -589,20 +589,20 @@ func (c *Client) requestGetDotted(ctx context.Context, a string) (*http.Request,
 // DeleteHalfFile calls DELETE /files/50%25/{name}.
 //
 // Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) DeleteHalfFile(ctx context.Context, name string, opts ...resilient.CallOption) error {
+func (c *Client) DeleteHalfFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteHalfFile(ctx, name)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeleteHalfFile, err)
+		return runtime.InvalidRequest(c.ops.DeleteHalfFile, err)
 	}
 	op := c.ops.DeleteHalfFile.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestDeleteHalfFile builds the request of DeleteHalfFile.
 func (c *Client) requestDeleteHalfFile(ctx context.Context, name string) (*http.Request, error) {
 	u := "/files/50%25/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -616,20 +616,20 @@ func (c *Client) requestDeleteHalfFile(ctx context.Context, name string) (*http.
 // DeleteOddFile calls DELETE /files/a b|c^d/{name}.
 //
 // Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) DeleteOddFile(ctx context.Context, name string, opts ...resilient.CallOption) error {
+func (c *Client) DeleteOddFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteOddFile(ctx, name)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeleteOddFile, err)
+		return runtime.InvalidRequest(c.ops.DeleteOddFile, err)
 	}
 	op := c.ops.DeleteOddFile.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestDeleteOddFile builds the request of DeleteOddFile.
 func (c *Client) requestDeleteOddFile(ctx context.Context, name string) (*http.Request, error) {
 	u := "/files/a%20b%7Cc%5Ed/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -643,20 +643,20 @@ func (c *Client) requestDeleteOddFile(ctx context.Context, name string) (*http.R
 // DeleteCafeFile calls DELETE /files/café/{name}.
 //
 // Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) DeleteCafeFile(ctx context.Context, name string, opts ...resilient.CallOption) error {
+func (c *Client) DeleteCafeFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteCafeFile(ctx, name)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeleteCafeFile, err)
+		return runtime.InvalidRequest(c.ops.DeleteCafeFile, err)
 	}
 	op := c.ops.DeleteCafeFile.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestDeleteCafeFile builds the request of DeleteCafeFile.
 func (c *Client) requestDeleteCafeFile(ctx context.Context, name string) (*http.Request, error) {
 	u := "/files/caf%C3%A9/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -670,20 +670,20 @@ func (c *Client) requestDeleteCafeFile(ctx context.Context, name string) (*http.
 // GetLabel calls GET /label/{name}.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetLabel(ctx context.Context, name string, opts ...resilient.CallOption) error {
+func (c *Client) GetLabel(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetLabel(ctx, name)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.GetLabel, err)
+		return runtime.InvalidRequest(c.ops.GetLabel, err)
 	}
 	op := c.ops.GetLabel.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestGetLabel builds the request of GetLabel.
 func (c *Client) requestGetLabel(ctx context.Context, name string) (*http.Request, error) {
 	u := "/label/" + "." + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -697,13 +697,13 @@ func (c *Client) requestGetLabel(ctx context.Context, name string) (*http.Reques
 // GetLabels calls GET /labels/{names}.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetLabels(ctx context.Context, names []string, opts ...resilient.CallOption) error {
+func (c *Client) GetLabels(ctx context.Context, names []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetLabels(ctx, names)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.GetLabels, err)
+		return runtime.InvalidRequest(c.ops.GetLabels, err)
 	}
 	op := c.ops.GetLabels.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -714,7 +714,7 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 		seg0[i] = url.PathEscape(v)
 	}
 	u := "/labels/" + "." + strings.Join(seg0, ".")
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -728,13 +728,13 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 // GetList calls GET /lists/{ids}.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetList(ctx context.Context, ids []string, opts ...resilient.CallOption) error {
+func (c *Client) GetList(ctx context.Context, ids []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetList(ctx, ids)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.GetList, err)
+		return runtime.InvalidRequest(c.ops.GetList, err)
 	}
 	op := c.ops.GetList.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -745,7 +745,7 @@ func (c *Client) requestGetList(ctx context.Context, ids []string) (*http.Reques
 		seg0[i] = url.PathEscape(v)
 	}
 	u := "/lists/" + strings.Join(seg0, ",")
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -759,20 +759,20 @@ func (c *Client) requestGetList(ctx context.Context, ids []string) (*http.Reques
 // GetMatrix calls GET /matrix/{name}.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetMatrix(ctx context.Context, name string, opts ...resilient.CallOption) error {
+func (c *Client) GetMatrix(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetMatrix(ctx, name)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.GetMatrix, err)
+		return runtime.InvalidRequest(c.ops.GetMatrix, err)
 	}
 	op := c.ops.GetMatrix.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestGetMatrix builds the request of GetMatrix.
 func (c *Client) requestGetMatrix(ctx context.Context, name string) (*http.Request, error) {
 	u := "/matrix/" + ";name=" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -786,20 +786,20 @@ func (c *Client) requestGetMatrix(ctx context.Context, name string) (*http.Reque
 // GetPair calls GET /pairs/{a}{b}.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetPair(ctx context.Context, a string, b string, opts ...resilient.CallOption) error {
+func (c *Client) GetPair(ctx context.Context, a string, b string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetPair(ctx, a, b)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.GetPair, err)
+		return runtime.InvalidRequest(c.ops.GetPair, err)
 	}
 	op := c.ops.GetPair.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestGetPair builds the request of GetPair.
 func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.Request, error) {
 	u := "/pairs/" + url.PathEscape(a) + url.PathEscape(b)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -813,13 +813,13 @@ func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.
 // Search calls GET /search.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...resilient.CallOption) error {
+func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.Search, err)
+		return runtime.InvalidRequest(c.ops.Search, err)
 	}
 	op := c.ops.Search.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -889,7 +889,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 			req.Header.Set("X-Note", *params.XNote)
 		}
 		if params.Sid != nil {
-			if err := resilient.AddCookie(req, "sid", *params.Sid); err != nil {
+			if err := codec.AddCookie(req, "sid", *params.Sid); err != nil {
 				return nil, err
 			}
 		}
@@ -900,20 +900,20 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 // DeleteTenant calls DELETE /tenants/{tenant}.
 //
 // Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) DeleteTenant(ctx context.Context, tenant string, opts ...resilient.CallOption) error {
+func (c *Client) DeleteTenant(ctx context.Context, tenant string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteTenant(ctx, tenant)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeleteTenant, err)
+		return runtime.InvalidRequest(c.ops.DeleteTenant, err)
 	}
 	op := c.ops.DeleteTenant.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestDeleteTenant builds the request of DeleteTenant.
 func (c *Client) requestDeleteTenant(ctx context.Context, tenant string) (*http.Request, error) {
 	u := "/tenants/" + url.PathEscape(tenant)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -927,20 +927,20 @@ func (c *Client) requestDeleteTenant(ctx context.Context, tenant string) (*http.
 // DeleteFile calls DELETE /tenants/{tenant}/files/{name}.
 //
 // Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) DeleteFile(ctx context.Context, tenant string, name string, opts ...resilient.CallOption) error {
+func (c *Client) DeleteFile(ctx context.Context, tenant string, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteFile(ctx, tenant, name)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeleteFile, err)
+		return runtime.InvalidRequest(c.ops.DeleteFile, err)
 	}
 	op := c.ops.DeleteFile.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestDeleteFile builds the request of DeleteFile.
 func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name string) (*http.Request, error) {
 	u := "/tenants/" + url.PathEscape(tenant) + "/files/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -954,13 +954,13 @@ func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name stri
 // GetVariantBeta calls GET /variants/{name}?beta=true.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams, opts ...resilient.CallOption) error {
+func (c *Client) GetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetVariantBeta(ctx, name, params)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.GetVariantBeta, err)
+		return runtime.InvalidRequest(c.ops.GetVariantBeta, err)
 	}
 	op := c.ops.GetVariantBeta.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -975,7 +975,7 @@ type GetVariantBetaParams struct {
 // requestGetVariantBeta builds the request of GetVariantBeta.
 func (c *Client) requestGetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams) (*http.Request, error) {
 	u := "/variants/" + url.PathEscape(name)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -998,13 +998,13 @@ func (c *Client) requestGetVariantBeta(ctx context.Context, name string, params 
 // CreateVariantBeta calls POST /variants?beta=true.
 //
 // Policy: not idempotent, 1 attempt; timeout 2s, only without a caller deadline.
-func (c *Client) CreateVariantBeta(ctx context.Context, opts ...resilient.CallOption) error {
+func (c *Client) CreateVariantBeta(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateVariantBeta(ctx)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.CreateVariantBeta, err)
+		return runtime.InvalidRequest(c.ops.CreateVariantBeta, err)
 	}
 	op := c.ops.CreateVariantBeta.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

@@ -11,9 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/resilientgo/resilient/runtime/codec"
 	"go.uber.org/goleak"
-
-	resilient "github.com/resilientgo/resilient/runtime"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -84,8 +83,8 @@ func TestDotSegmentValuesAreRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, s := newClient(t)
 			err := tt.call(c)
-			if !errors.Is(err, resilient.ErrDotSegment) {
-				t.Errorf("error = %v, want one matching resilient.ErrDotSegment", err)
+			if !errors.Is(err, codec.ErrDotSegment) {
+				t.Errorf("error = %v, want one matching codec.ErrDotSegment", err)
 			}
 			if got := s.requests(); len(got) > 0 {
 				t.Errorf("the server saw %q, want no request", got)
@@ -224,8 +223,8 @@ func TestFixedQueryInTheTemplate(t *testing.T) {
 	if err := c.GetVariantBeta(ctx, "x", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.GetVariantBeta(ctx, "..", nil); !errors.Is(err, resilient.ErrDotSegment) {
-		t.Errorf("GetVariantBeta(..) = %v, want resilient.ErrDotSegment", err)
+	if err := c.GetVariantBeta(ctx, "..", nil); !errors.Is(err, codec.ErrDotSegment) {
+		t.Errorf("GetVariantBeta(..) = %v, want codec.ErrDotSegment", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -139,7 +139,7 @@ func TestTemplateQueryParameterTypes(t *testing.T) {
 // query.
 func TestRoutesMatchTemplateQueries(t *testing.T) {
 	p := DefaultPolicy()
-	dep, err := resilient.NewDependency("weather", p.Dependency)
+	dep, err := runtime.NewDependency("weather", p.Dependency)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,11 +148,11 @@ func TestRoutesMatchTemplateQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := resilient.NewRouteTransport(routes, resilient.RouteOptions{})
+	rt, err := runtime.NewRouteTransport(routes, runtime.RouteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := map[*resilient.Operation]string{}
+	ops := map[*runtime.Operation]string{}
 	for _, r := range routes {
 		ops[r.Operation] = r.Method + " " + r.Path
 	}

@@ -7,12 +7,12 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 // TestSharedErrorType: the three operations document the same error
 // answer, so they share one error type, APIError; an answer whose body
-// does not decode stays the runtime's *resilient.RemoteError.
+// does not decode stays the runtime's *runtime.RemoteError.
 func TestSharedErrorType(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -47,9 +47,9 @@ func TestSharedErrorType(t *testing.T) {
 			}
 			err = tt.call(c)
 			var apiErr *APIError
-			var remote *resilient.RemoteError
+			var remote *runtime.RemoteError
 			if !errors.As(err, &remote) || remote.Status != tt.status {
-				t.Fatalf("error = %v, want a *resilient.RemoteError with status %d", err, tt.status)
+				t.Fatalf("error = %v, want a *runtime.RemoteError with status %d", err, tt.status)
 			}
 			if tt.wantMessage == "" {
 				if errors.As(err, &apiErr) {

@@ -3,12 +3,11 @@ package propertykeys
 import (
 	"context"
 	"encoding/json"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
-
-	resilient "github.com/resilientgo/resilient/runtime"
 )
 
 // TestPropertiesNoTagCanName: the client sends the properties whose names
@@ -35,7 +34,7 @@ func TestPropertiesNoTagCanName(t *testing.T) {
 	}
 
 	hi := 3
-	got, err := c.PutSettings(context.Background(), Settings{Name: "n", AString: "v", SayHi: &hi, XY: resilient.NewNullable("xy")})
+	got, err := c.PutSettings(context.Background(), Settings{Name: "n", AString: "v", SayHi: &hi, XY: codec.NewNullable("xy")})
 	if err != nil {
 		t.Fatalf("PutSettings: %v", err)
 	}

@@ -7,7 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -72,7 +73,7 @@ type PolicyModel struct {
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Workflows API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -81,28 +82,28 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		DependencyOp   *resilient.Operation
-		GetItem        *resilient.Operation
-		GetItem2       *resilient.Operation
-		ListItems      *resilient.Operation
-		GetRules       *resilient.Operation
-		DeleteWorkflow *resilient.Operation
+		DependencyOp   *runtime.Operation
+		GetItem        *runtime.Operation
+		GetItem2       *runtime.Operation
+		ListItems      *runtime.Operation
+		GetRules       *runtime.Operation
+		DeleteWorkflow *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -113,13 +114,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -133,15 +134,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -152,11 +153,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -166,13 +167,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -197,7 +197,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -205,7 +205,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -227,7 +227,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -250,8 +250,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -260,7 +260,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -297,7 +297,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("renames: %w", err)
 	}
@@ -305,14 +305,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "workflows"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -328,7 +328,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetRules.ConnectTimeout,
 			p.DeleteWorkflow.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -337,7 +337,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -366,15 +366,15 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 	}{
 		{"GET", "/dependency", p.DependencyOp},
 		{"GET", "/item", p.GetItem},
@@ -383,13 +383,13 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		{"GET", "/rules", p.GetRules},
 		{"DELETE", "/workflows/{id}", p.DeleteWorkflow},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -404,16 +404,16 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). base sends the requests; nil means a
-// transport from resilient.NewTransport sized for the policy.
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
+// from runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -424,7 +424,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("renames: %w", err)
 	}
@@ -432,20 +432,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "workflows"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.DependencyOp.ConnectTimeout,
 			p.GetItem.ConnectTimeout,
@@ -463,7 +463,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -480,19 +480,19 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// DependencyOp is the policy of [Client.DependencyOp].
-	DependencyOp resilient.OperationPolicy
+	DependencyOp runtime.OperationPolicy
 	// GetItem is the policy of [Client.GetItem].
-	GetItem resilient.OperationPolicy
+	GetItem runtime.OperationPolicy
 	// GetItem2 is the policy of [Client.GetItem2].
-	GetItem2 resilient.OperationPolicy
+	GetItem2 runtime.OperationPolicy
 	// ListItems is the policy of [Client.ListItems].
-	ListItems resilient.OperationPolicy
+	ListItems runtime.OperationPolicy
 	// GetRules is the policy of [Client.GetRules].
-	GetRules resilient.OperationPolicy
+	GetRules runtime.OperationPolicy
 	// DeleteWorkflow is the policy of [Client.DeleteWorkflow].
-	DeleteWorkflow resilient.OperationPolicy
+	DeleteWorkflow runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -507,19 +507,19 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// DependencyOp: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DependencyOp: resilient.OperationPolicy{Name: "DependencyOp", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DependencyOp: runtime.OperationPolicy{Name: "DependencyOp", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetItem: resilient.OperationPolicy{Name: "GetItem", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetItem: runtime.OperationPolicy{Name: "GetItem", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetItem2: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetItem2: resilient.OperationPolicy{Name: "GetItem2", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetItem2: runtime.OperationPolicy{Name: "GetItem2", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		ListItems: resilient.OperationPolicy{Name: "ListItems", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		ListItems: runtime.OperationPolicy{Name: "ListItems", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetRules: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetRules: resilient.OperationPolicy{Name: "GetRules", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetRules: runtime.OperationPolicy{Name: "GetRules", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteWorkflow: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteWorkflow: resilient.OperationPolicy{Name: "DeleteWorkflow", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DeleteWorkflow: runtime.OperationPolicy{Name: "DeleteWorkflow", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
@@ -529,14 +529,14 @@ func DefaultPolicy() Policy {
 // Dependency.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) DependencyOp(ctx context.Context, opts ...resilient.CallOption) (OptionModel, error) {
+func (c *Client) DependencyOp(ctx context.Context, opts ...runtime.CallOption) (OptionModel, error) {
 	req, err := c.requestDependencyOp(ctx)
 	if err != nil {
 		var zero OptionModel
-		return zero, resilient.InvalidRequest(c.ops.DependencyOp, err)
+		return zero, runtime.InvalidRequest(c.ops.DependencyOp, err)
 	}
 	op := c.ops.DependencyOp.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[OptionModel], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[OptionModel], nil)
 }
 
 // requestDependencyOp builds the request of DependencyOp.
@@ -553,14 +553,14 @@ func (c *Client) requestDependencyOp(ctx context.Context) (*http.Request, error)
 // GetItem calls GET /item.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetItem(ctx context.Context, opts ...resilient.CallOption) (ClientModel, error) {
+func (c *Client) GetItem(ctx context.Context, opts ...runtime.CallOption) (ClientModel, error) {
 	req, err := c.requestGetItem(ctx)
 	if err != nil {
 		var zero ClientModel
-		return zero, resilient.InvalidRequest(c.ops.GetItem, err)
+		return zero, runtime.InvalidRequest(c.ops.GetItem, err)
 	}
 	op := c.ops.GetItem.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[ClientModel], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[ClientModel], nil)
 }
 
 // requestGetItem builds the request of GetItem.
@@ -580,14 +580,14 @@ func (c *Client) requestGetItem(ctx context.Context) (*http.Request, error) {
 // "get-item" (GET /item).
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetItem2(ctx context.Context, opts ...resilient.CallOption) (PolicyModel, error) {
+func (c *Client) GetItem2(ctx context.Context, opts ...runtime.CallOption) (PolicyModel, error) {
 	req, err := c.requestGetItem2(ctx)
 	if err != nil {
 		var zero PolicyModel
-		return zero, resilient.InvalidRequest(c.ops.GetItem2, err)
+		return zero, runtime.InvalidRequest(c.ops.GetItem2, err)
 	}
 	op := c.ops.GetItem2.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[PolicyModel], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[PolicyModel], nil)
 }
 
 // requestGetItem2 builds the request of GetItem2.
@@ -604,14 +604,14 @@ func (c *Client) requestGetItem2(ctx context.Context) (*http.Request, error) {
 // ListItems calls GET /items.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) ListItems(ctx context.Context, params *ListItemsCallParams, opts ...resilient.CallOption) (ListItemsParams, error) {
+func (c *Client) ListItems(ctx context.Context, params *ListItemsCallParams, opts ...runtime.CallOption) (ListItemsParams, error) {
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
 		var zero ListItemsParams
-		return zero, resilient.InvalidRequest(c.ops.ListItems, err)
+		return zero, runtime.InvalidRequest(c.ops.ListItems, err)
 	}
 	op := c.ops.ListItems.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[ListItemsParams], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[ListItemsParams], nil)
 }
 
 // ListItemsCallParams holds the query, header and cookie parameters of [Client.ListItems].
@@ -648,14 +648,14 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsCallPara
 // GetRules calls GET /rules.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) GetRules(ctx context.Context, opts ...resilient.CallOption) (GetRulesResponse, error) {
+func (c *Client) GetRules(ctx context.Context, opts ...runtime.CallOption) (GetRulesResponse, error) {
 	req, err := c.requestGetRules(ctx)
 	if err != nil {
 		var zero GetRulesResponse
-		return zero, resilient.InvalidRequest(c.ops.GetRules, err)
+		return zero, runtime.InvalidRequest(c.ops.GetRules, err)
 	}
 	op := c.ops.GetRules.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetRulesResponse], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetRulesResponse], nil)
 }
 
 // requestGetRules builds the request of GetRules.
@@ -674,21 +674,21 @@ func (c *Client) requestGetRules(ctx context.Context) (*http.Request, error) {
 // Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *DeleteWorkflowCallError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) DeleteWorkflow(ctx context.Context, id string, opts ...resilient.CallOption) error {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) DeleteWorkflow(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteWorkflow(ctx, id)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeleteWorkflow, err)
+		return runtime.InvalidRequest(c.ops.DeleteWorkflow, err)
 	}
 	op := c.ops.DeleteWorkflow.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, decodeDeleteWorkflowCallError)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, decodeDeleteWorkflowCallError)
 	return err
 }
 
 // requestDeleteWorkflow builds the request of DeleteWorkflow.
 func (c *Client) requestDeleteWorkflow(ctx context.Context, id string) (*http.Request, error) {
 	u := "/workflows/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -701,7 +701,7 @@ func (c *Client) requestDeleteWorkflow(ctx context.Context, id string) (*http.Re
 
 // DeleteWorkflowCallError is a documented error answer of
 // [Client.DeleteWorkflow], its body decoded into the field of its status; the
-// other fields are nil. It wraps the runtime's *resilient.RemoteError (status,
+// other fields are nil. It wraps the runtime's *runtime.RemoteError (status,
 // attempts, Retry-After), so errors.As finds either.
 //
 // It is not called DeleteWorkflowError, which a schema or the client's own
@@ -714,7 +714,7 @@ type DeleteWorkflowCallError struct {
 	// no such workflow
 	NotFound *DeleteWorkflowError
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -733,7 +733,7 @@ func (e *DeleteWorkflowCallError) Unwrap() error {
 
 // decodeDeleteWorkflowCallError makes a *DeleteWorkflowCallError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeDeleteWorkflowCallError(re *resilient.RemoteError) error {
+func decodeDeleteWorkflowCallError(re *runtime.RemoteError) error {
 	e := &DeleteWorkflowCallError{
 		Remote:     re,
 		StatusCode: re.Status,

@@ -5,13 +5,13 @@ package selectsplit
 
 import (
 	"context"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"net/http"
 	"time"
 )
 
 // initPathHealth sets up, for [NewClient], the operations in this file.
-func (c *Client) initPathHealth(dep *resilient.Dependency, p *Policy, o *clientOptions) (err error) {
+func (c *Client) initPathHealth(dep *runtime.Dependency, p *Policy, o *clientOptions) (err error) {
 	if c.ops.Health, err = dep.Operation(p.Health); err != nil {
 		return err
 	}
@@ -22,19 +22,19 @@ func (c *Client) initPathHealth(dep *resilient.Dependency, p *Policy, o *clientO
 // generation time of the operations in this file.
 func (p *Policy) defaultsPathHealth() {
 	// Health: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-	p.Health = resilient.OperationPolicy{Name: "Health", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
+	p.Health = runtime.OperationPolicy{Name: "Health", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
 }
 
 // Health calls GET /health.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) Health(ctx context.Context, opts ...resilient.CallOption) error {
+func (c *Client) Health(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestHealth(ctx)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.Health, err)
+		return runtime.InvalidRequest(c.ops.Health, err)
 	}
 	op := c.ops.Health.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

@@ -5,13 +5,13 @@ package selectsplit
 
 import (
 	"context"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"net/http"
 	"time"
 )
 
 // initPetStores sets up, for [NewClient], the operations in this file.
-func (c *Client) initPetStores(dep *resilient.Dependency, p *Policy, o *clientOptions) (err error) {
+func (c *Client) initPetStores(dep *runtime.Dependency, p *Policy, o *clientOptions) (err error) {
 	if c.ops.ListStores, err = dep.Operation(p.ListStores); err != nil {
 		return err
 	}
@@ -22,7 +22,7 @@ func (c *Client) initPetStores(dep *resilient.Dependency, p *Policy, o *clientOp
 // generation time of the operations in this file.
 func (p *Policy) defaultsPetStores() {
 	// ListStores: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-	p.ListStores = resilient.OperationPolicy{Name: "ListStores", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
+	p.ListStores = runtime.OperationPolicy{Name: "ListStores", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
 }
 
 // ListStores calls GET /stores.
@@ -30,15 +30,15 @@ func (p *Policy) defaultsPetStores() {
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *APIError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) ListStores(ctx context.Context, opts ...resilient.CallOption) ([]Store, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) ListStores(ctx context.Context, opts ...runtime.CallOption) ([]Store, error) {
 	req, err := c.requestListStores(ctx)
 	if err != nil {
 		var zero []Store
-		return zero, resilient.InvalidRequest(c.ops.ListStores, err)
+		return zero, runtime.InvalidRequest(c.ops.ListStores, err)
 	}
 	op := c.ops.ListStores.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Store], decodeAPIError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Store], decodeAPIError)
 }
 
 // requestListStores builds the request of ListStores.

@@ -6,7 +6,8 @@ package selectsplit
 import (
 	"context"
 	"encoding/json"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,7 +15,7 @@ import (
 )
 
 // initPets sets up, for [NewClient], the operations in this file.
-func (c *Client) initPets(dep *resilient.Dependency, p *Policy, o *clientOptions) (err error) {
+func (c *Client) initPets(dep *runtime.Dependency, p *Policy, o *clientOptions) (err error) {
 	if c.ops.GetPet, err = dep.Operation(p.GetPet); err != nil {
 		return err
 	}
@@ -25,7 +26,7 @@ func (c *Client) initPets(dep *resilient.Dependency, p *Policy, o *clientOptions
 // generation time of the operations in this file.
 func (p *Policy) defaultsPets() {
 	// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-	p.GetPet = resilient.OperationPolicy{Name: "GetPet", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
+	p.GetPet = runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
 }
 
 // GetPet calls GET /pets/{petId}.
@@ -33,21 +34,21 @@ func (p *Policy) defaultsPets() {
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *APIError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) GetPet(ctx context.Context, petID string, opts ...resilient.CallOption) (Pet, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) GetPet(ctx context.Context, petID string, opts ...runtime.CallOption) (Pet, error) {
 	req, err := c.requestGetPet(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, resilient.InvalidRequest(c.ops.GetPet, err)
+		return zero, runtime.InvalidRequest(c.ops.GetPet, err)
 	}
 	op := c.ops.GetPet.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
 }
 
 // requestGetPet builds the request of GetPet.
 func (c *Client) requestGetPet(ctx context.Context, petID string) (*http.Request, error) {
 	u := "/pets/" + url.PathEscape(petID)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -61,7 +62,7 @@ func (c *Client) requestGetPet(ctx context.Context, petID string) (*http.Request
 
 // APIError is a documented error answer of [Client.GetPet] and
 // [Client.ListStores], its body decoded into the field of its status; the
-// other fields are nil. It wraps the runtime's *resilient.RemoteError (status,
+// other fields are nil. It wraps the runtime's *runtime.RemoteError (status,
 // attempts, Retry-After), so errors.As finds either.
 type APIError struct {
 	// StatusCode is the answer's HTTP status.
@@ -71,7 +72,7 @@ type APIError struct {
 	// an error
 	Default *Error
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -90,7 +91,7 @@ func (e *APIError) Unwrap() error {
 
 // decodeAPIError makes a *APIError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeAPIError(re *resilient.RemoteError) error {
+func decodeAPIError(re *runtime.RemoteError) error {
 	var v Error
 	if json.Unmarshal(re.Body, &v) != nil {
 		return nil

@@ -9,7 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"io"
 	"log/slog"
 	"net/http"
@@ -64,7 +65,7 @@ type Quote struct {
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // Client calls the Shapes API. Every method runs its request through
 // the resilience pipeline of the runtime package (deadline, bulkhead, retries
@@ -73,33 +74,33 @@ const _ = resilient.SupportPackageIsVersion1
 // trailing call options override it for one call.
 //
 // A method that returns only the decoded body tells the answer's status and
-// header through the call option resilient.WithResponseInfo; one with
+// header through the call option runtime.WithResponseInfo; one with
 // several documented answers or documented headers returns a result struct
 // holding them.
 //
 // A Client is safe for concurrent use; make one per base URL and keep it.
 type Client struct {
 	baseURL string
-	httpc   *resilient.HTTPClient
-	dep     *resilient.Dependency
+	httpc   *runtime.HTTPClient
+	dep     *runtime.Dependency
 	ops     struct {
-		GetBlob         *resilient.Operation
-		PutBlob         *resilient.Operation
-		ListItems       *resilient.Operation
-		CreateItem      *resilient.Operation
-		DeleteItem      *resilient.Operation
-		GetItem         *resilient.Operation
-		PutItem         *resilient.Operation
-		AddNote         *resilient.Operation
-		GetMarketStatus *resilient.Operation
-		GetQuote        *resilient.Operation
-		Search          *resilient.Operation
+		GetBlob         *runtime.Operation
+		PutBlob         *runtime.Operation
+		ListItems       *runtime.Operation
+		CreateItem      *runtime.Operation
+		DeleteItem      *runtime.Operation
+		GetItem         *runtime.Operation
+		PutItem         *runtime.Operation
+		AddNote         *runtime.Operation
+		GetMarketStatus *runtime.Operation
+		GetQuote        *runtime.Operation
+		Search          *runtime.Operation
 	}
 }
 
 // Dependency returns the runtime dependency that all calls of c share: its
 // breaker state, bulkhead occupancy and name.
-func (c *Client) Dependency() *resilient.Dependency {
+func (c *Client) Dependency() *runtime.Dependency {
 	return c.dep
 }
 
@@ -110,13 +111,13 @@ type Option interface {
 
 // clientOptions holds what the options of NewClient set.
 type clientOptions struct {
-	httpClient        resilient.Doer
-	editors           []resilient.RequestEditor
+	httpClient        runtime.Doer
+	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
-	observer          resilient.Observer
-	store             resilient.FallbackStore
+	observer          runtime.Observer
+	store             runtime.FallbackStore
 	logger            *slog.Logger
-	tracer            resilient.Tracer
+	tracer            runtime.Tracer
 	partition         func(context.Context) string
 	maxResponseBody   int64
 	deadlineHeader    string
@@ -130,15 +131,15 @@ func (f optionFunc) applyOption(o *clientOptions) {
 }
 
 // WithHTTPClient sends the requests with hc instead of the default: an
-// http.Client from resilient.NewHTTPClient, without Timeout (the pipeline's
-// deadlines bound every attempt), on a transport from resilient.NewTransport,
+// http.Client from runtime.NewHTTPClient, without Timeout (the pipeline's
+// deadlines bound every attempt), on a transport from runtime.NewTransport,
 // dialling with the largest connect timeout of the policy and holding at
 // most as many connections as the bulkhead lets calls be in flight, and
 // following a redirect only to the same origin (scheme, host, port) for
-// GET and HEAD (resilient.CheckRedirect): any other redirect is returned
-// as a *resilient.RemoteError with its Location, so that no body, API key
+// GET and HEAD (runtime.CheckRedirect): any other redirect is returned
+// as a *runtime.RemoteError with its Location, so that no body, API key
 // or other header parameter goes to another host. hc keeps its own
-// redirect policy; set resilient.CheckRedirect as its CheckRedirect to have
+// redirect policy; set runtime.CheckRedirect as its CheckRedirect to have
 // the default's. hc should not retry on its own. A nil hc keeps the default.
 func WithHTTPClient(hc *http.Client) Option {
 	return optionFunc(func(o *clientOptions) {
@@ -149,11 +150,11 @@ func WithHTTPClient(hc *http.Client) Option {
 	})
 }
 
-// WithDoer sends the requests with d, any resilient.Doer (an *http.Client, a
+// WithDoer sends the requests with d, any runtime.Doer (an *http.Client, a
 // test double, a middleware chain), instead of the default described at
 // WithHTTPClient; it replaces what WithHTTPClient gave. d should not retry on
 // its own nor follow a redirect to another origin. A nil d keeps the default.
-func WithDoer(d resilient.Doer) Option {
+func WithDoer(d runtime.Doer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.httpClient = d
 	})
@@ -163,13 +164,12 @@ func WithDoer(d resilient.Doer) Option {
 // client, on every attempt, retries and hedges included, after the operation's
 // credentials and the deadline header are set, in the order given: for a
 // header or a signature the spec does not describe. An error from edit ends
-// the call at once as the caller's error (a *resilient.InvalidRequestError
+// the call at once as the caller's error (a *runtime.InvalidRequestError
 // wrapping it): nothing of that attempt is sent, and it is neither retried nor
-// counted against the dependency. For one call, pass
-// resilient.WithRequestEditor among the call options. What an editor adds is
-// not part of the key of cached fallback answers: use WithFallbackPartition
-// when it says who the caller is.
-func WithRequestEditor(edit resilient.RequestEditor) Option {
+// counted against the dependency. For one call, pass runtime.WithRequestEditor
+// among the call options. What an editor adds is not part of the key of cached
+// fallback answers: use WithFallbackPartition when it says who the caller is.
+func WithRequestEditor(edit runtime.RequestEditor) Option {
 	return optionFunc(func(o *clientOptions) {
 		if edit != nil {
 			o.editors = append(o.editors, edit)
@@ -194,7 +194,7 @@ func WithPolicy(edit func(*Policy)) Option {
 // WithObserver sets the observer of the client's calls (attempts, retries,
 // breaker changes, rejections, degraded answers). The default observes
 // nothing.
-func WithObserver(obs resilient.Observer) Option {
+func WithObserver(obs runtime.Observer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.observer = obs
 	})
@@ -202,7 +202,7 @@ func WithObserver(obs resilient.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store resilient.FallbackStore) Option {
+func WithFallbackStore(store runtime.FallbackStore) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -224,7 +224,7 @@ func WithLogger(logger *slog.Logger) Option {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithTracer(tracer resilient.Tracer) Option {
+func WithTracer(tracer runtime.Tracer) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.tracer = tracer
 	})
@@ -247,8 +247,8 @@ func WithFallbackPartition(partition func(context.Context) string) Option {
 
 // WithMaxResponseBody bounds, in bytes, the body of a successful answer
 // that a method reads; a larger answer fails with a
-// *resilient.ResponseTooLargeError, not retried. Zero keeps the default,
-// resilient.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
+// *runtime.ResponseTooLargeError, not retried. Zero keeps the default,
+// runtime.DefaultMaxResponseBody (32 MiB); a negative n means no limit.
 func WithMaxResponseBody(n int64) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.maxResponseBody = n
@@ -257,7 +257,7 @@ func WithMaxResponseBody(n int64) Option {
 
 // WithDeadlineHeader names the header in which every attempt sends its
 // remaining time budget, in milliseconds, for a server that reads it,
-// such as one behind resilient.DeadlineMiddleware ("X-Request-Deadline");
+// such as one behind server.DeadlineMiddleware ("X-Request-Deadline");
 // an empty name sends none, for a server that should not learn the
 // caller's budget (a third-party API). The default is given in
 // NewClient's documentation: none unless the spec or the policy declares
@@ -298,7 +298,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("shapes: %w", err)
 	}
@@ -306,14 +306,14 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if name == "" {
 		name = "shapes"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
@@ -334,7 +334,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetQuote.ConnectTimeout,
 			p.Search.ConnectTimeout,
 		)
-		hc = resilient.NewHTTPClient(resilient.TraceTransport(o.tracer, resilient.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -343,7 +343,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c := &Client{
 		baseURL: u.String(),
 		dep:     dep,
-		httpc: &resilient.HTTPClient{
+		httpc: &runtime.HTTPClient{
 			DeadlineHeader:        header,
 			DisableDeadlineHeader: header == "",
 			Doer:                  hc,
@@ -394,20 +394,20 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // it when given an empty base URL.
 const ServerURL = "http://127.0.0.1:8080"
 
-// Routes returns the route table of the API for a resilient.RouteTransport:
-// the method and path template of each operation, as the spec writes them,
-// with its resilient.Operation made in dep from its entry of p (DefaultPolicy,
-// or a Policy that WithPolicy-style edits changed). NewRouteTransport is the
-// usual way to use it. It fails when an operation's policy is invalid.
+// Routes returns the route table of the API for a runtime.RouteTransport: the
+// method and path template of each operation, as the spec writes them, with
+// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
+// way to use it. It fails when an operation's policy is invalid.
 //
 // The routes of streamed answers (events, JSON Lines, downloads) are
-// resilient.Route.Stream: their deadline header carries the request context's
+// runtime.Route.Stream: their deadline header carries the request context's
 // remaining time, not the attempt's, so that a server does not cut the stream
 // at the attempt timeout.
-func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 	table := []struct {
 		method, path string
-		policy       resilient.OperationPolicy
+		policy       runtime.OperationPolicy
 		stream       bool
 	}{
 		{"GET", "/blobs/{id}", p.GetBlob, true},
@@ -422,13 +422,13 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 		{"GET", "/quotes/{symbol}", p.GetQuote, false},
 		{"GET", "/search", p.Search, false},
 	}
-	routes := make([]resilient.Route, 0, len(table))
+	routes := make([]runtime.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, resilient.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
+		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
@@ -443,17 +443,17 @@ func Routes(dep *resilient.Dependency, p Policy) ([]resilient.Route, error) {
 // idempotency gate, total and attempt timeouts, bulkhead, breaker, retry
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
-// *resilient.CallError, and a request no operation matches is refused
-// (resilient.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from resilient.NewTransport sized for
-// the policy.
+// *runtime.CallError, and a request no operation matches is refused
+// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
+// the requests; nil means a transport from runtime.NewTransport sized for the
+// policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*resilient.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -467,7 +467,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := resilient.ParseBaseURL(baseURL)
+	u, err := runtime.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("shapes: %w", err)
 	}
@@ -475,20 +475,20 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if name == "" {
 		name = "shapes"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	if err != nil {
 		return nil, err
 	}
 	if base == nil {
-		base = resilient.NewTransport(max(
+		base = runtime.NewTransport(max(
 			time.Duration(0),
 			p.GetBlob.ConnectTimeout,
 			p.PutBlob.ConnectTimeout,
@@ -511,7 +511,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return resilient.NewRouteTransport(routes, resilient.RouteOptions{
+	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -528,29 +528,29 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetBlob is the policy of [Client.GetBlob].
-	GetBlob resilient.OperationPolicy
+	GetBlob runtime.OperationPolicy
 	// PutBlob is the policy of [Client.PutBlob].
-	PutBlob resilient.OperationPolicy
+	PutBlob runtime.OperationPolicy
 	// ListItems is the policy of [Client.ListItems].
-	ListItems resilient.OperationPolicy
+	ListItems runtime.OperationPolicy
 	// CreateItem is the policy of [Client.CreateItem].
-	CreateItem resilient.OperationPolicy
+	CreateItem runtime.OperationPolicy
 	// DeleteItem is the policy of [Client.DeleteItem].
-	DeleteItem resilient.OperationPolicy
+	DeleteItem runtime.OperationPolicy
 	// GetItem is the policy of [Client.GetItem].
-	GetItem resilient.OperationPolicy
+	GetItem runtime.OperationPolicy
 	// PutItem is the policy of [Client.PutItem].
-	PutItem resilient.OperationPolicy
+	PutItem runtime.OperationPolicy
 	// AddNote is the policy of [Client.AddNote].
-	AddNote resilient.OperationPolicy
+	AddNote runtime.OperationPolicy
 	// GetMarketStatus is the policy of [Client.GetMarketStatus].
-	GetMarketStatus resilient.OperationPolicy
+	GetMarketStatus runtime.OperationPolicy
 	// GetQuote is the policy of [Client.GetQuote].
-	GetQuote resilient.OperationPolicy
+	GetQuote runtime.OperationPolicy
 	// Search is the policy of [Client.Search].
-	Search resilient.OperationPolicy
+	Search runtime.OperationPolicy
 }
 
 // DefaultPolicy returns the policy resolved at generation time from the
@@ -565,62 +565,62 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// GetBlob: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetBlob: resilient.OperationPolicy{Name: "GetBlob", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetBlob: runtime.OperationPolicy{Name: "GetBlob", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutBlob: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		PutBlob: resilient.OperationPolicy{Name: "PutBlob", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		PutBlob: runtime.OperationPolicy{Name: "PutBlob", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		ListItems: resilient.OperationPolicy{Name: "ListItems", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		ListItems: runtime.OperationPolicy{Name: "ListItems", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreateItem: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
-		CreateItem: resilient.OperationPolicy{
+		CreateItem: runtime.OperationPolicy{
 			Name:               "CreateItem",
-			Idempotency:        resilient.Idempotent,
+			Idempotency:        runtime.Idempotent,
 			IdempotencyKey:     "Idempotency-Key",
 			Timeout:            6100 * time.Millisecond,
 			KeepCallerDeadline: true,
 			AttemptTimeout:     2 * time.Second,
 			ConnectTimeout:     time.Second,
-			Retry:              resilient.RetryPolicy{MaxRetries: 2, Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
+			Retry:              runtime.RetryPolicy{MaxRetries: 2, Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
 		},
 		// DeleteItem: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		DeleteItem: resilient.OperationPolicy{Name: "DeleteItem", Idempotency: resilient.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		DeleteItem: runtime.OperationPolicy{Name: "DeleteItem", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetItem: resilient.OperationPolicy{Name: "GetItem", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		GetItem: runtime.OperationPolicy{Name: "GetItem", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutItem: idempotent (PUT), 3 attempts (default); timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		PutItem: resilient.OperationPolicy{
+		PutItem: runtime.OperationPolicy{
 			Name:               "PutItem",
-			Idempotency:        resilient.Idempotent,
+			Idempotency:        runtime.Idempotent,
 			Timeout:            6100 * time.Millisecond,
 			KeepCallerDeadline: true,
 			AttemptTimeout:     2 * time.Second,
 			ConnectTimeout:     time.Second,
-			Retry:              resilient.RetryPolicy{Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
+			Retry:              runtime.RetryPolicy{Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
 		},
 		// AddNote: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s.
-		AddNote: resilient.OperationPolicy{Name: "AddNote", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
+		AddNote: runtime.OperationPolicy{Name: "AddNote", Timeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetMarketStatus: read-only (GET), 2 attempts; timeout 1s; attempt ≥490ms ((timeout 1s − backoff 10ms) / 2 attempts, rounded down), adaptive, last attempt to the deadline; static fallback.
-		GetMarketStatus: resilient.OperationPolicy{
+		GetMarketStatus: runtime.OperationPolicy{
 			Name:           "GetMarketStatus",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        time.Second,
 			AttemptTimeout: 490 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 1, Base: 10 * time.Millisecond, Cap: 20 * time.Millisecond},
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackStatic, Static: json.RawMessage(`{"colors":["red"],"note":"status unknown","open":false}`)},
+			Retry:          runtime.RetryPolicy{MaxRetries: 1, Base: 10 * time.Millisecond, Cap: 20 * time.Millisecond},
+			Fallback:       runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: json.RawMessage(`{"colors":["red"],"note":"status unknown","open":false}`)},
 		},
 		// GetQuote: read-only (GET), 2 attempts; timeout 3s; attempt ≥500ms, adaptive, last attempt to the deadline; cached fallback 1m.
-		GetQuote: resilient.OperationPolicy{
+		GetQuote: runtime.OperationPolicy{
 			Name:           "GetQuote",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        3 * time.Second,
 			AttemptTimeout: 500 * time.Millisecond,
 			ConnectTimeout: time.Second,
-			Retry:          resilient.RetryPolicy{MaxRetries: 1, Base: 10 * time.Millisecond, Cap: 20 * time.Millisecond},
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: time.Minute},
+			Retry:          runtime.RetryPolicy{MaxRetries: 1, Base: 10 * time.Millisecond, Cap: 20 * time.Millisecond},
+			Fallback:       runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: time.Minute},
 		},
 		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Search: resilient.OperationPolicy{Name: "Search", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
+		Search: runtime.OperationPolicy{Name: "Search", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
@@ -638,14 +638,14 @@ func DefaultPolicy() Policy {
 // is retried only before its header arrives; once the first byte is handed
 // over, a failure is the read's error, never retried.
 //
-// The answer's status and header: resilient.WithResponseInfo.
-func (c *Client) GetBlob(ctx context.Context, id int32, opts ...resilient.CallOption) (io.ReadCloser, error) {
+// The answer's status and header: runtime.WithResponseInfo.
+func (c *Client) GetBlob(ctx context.Context, id int32, opts ...runtime.CallOption) (io.ReadCloser, error) {
 	req, err := c.requestGetBlob(ctx, id)
 	if err != nil {
-		return nil, resilient.InvalidRequest(c.ops.GetBlob, err)
+		return nil, runtime.InvalidRequest(c.ops.GetBlob, err)
 	}
 	op := c.ops.GetBlob.With(opts...)
-	resp, err := resilient.DoHTTPStream(ctx, op, c.httpc, req, nil)
+	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -670,13 +670,13 @@ func (c *Client) requestGetBlob(ctx context.Context, id int32) (*http.Request, e
 // A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
 // io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
 // one-shot: the call then gets one attempt only, whatever its policy.
-func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...resilient.CallOption) error {
+func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestPutBlob(ctx, id, body)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.PutBlob, err)
+		return runtime.InvalidRequest(c.ops.PutBlob, err)
 	}
 	op := c.ops.PutBlob.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
@@ -687,7 +687,7 @@ func (c *Client) requestPutBlob(ctx context.Context, id int32, body io.Reader) (
 	if err != nil {
 		return nil, err
 	}
-	if err := resilient.SetBody(req, body); err != nil {
+	if err := codec.SetBody(req, body); err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/octet-stream")
@@ -699,14 +699,14 @@ func (c *Client) requestPutBlob(ctx context.Context, id int32, body io.Reader) (
 // Lists items, filtered.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) ListItems(ctx context.Context, params *ListItemsParams, opts ...resilient.CallOption) ([]Item, error) {
+func (c *Client) ListItems(ctx context.Context, params *ListItemsParams, opts ...runtime.CallOption) ([]Item, error) {
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
 		var zero []Item
-		return zero, resilient.InvalidRequest(c.ops.ListItems, err)
+		return zero, runtime.InvalidRequest(c.ops.ListItems, err)
 	}
 	op := c.ops.ListItems.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Item], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Item], nil)
 }
 
 // ListItemsParams holds the query, header and cookie parameters of [Client.ListItems].
@@ -792,7 +792,7 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsParams) 
 			req.Header.Set("X-Trace", *params.XTrace)
 		}
 		if params.Session != nil {
-			if err := resilient.AddCookie(req, "session", *params.Session); err != nil {
+			if err := codec.AddCookie(req, "session", *params.Session); err != nil {
 				return nil, err
 			}
 		}
@@ -808,14 +808,14 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsParams) 
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.
-func (c *Client) CreateItem(ctx context.Context, params *CreateItemParams, body Item, opts ...resilient.CallOption) (Item, error) {
+func (c *Client) CreateItem(ctx context.Context, params *CreateItemParams, body Item, opts ...runtime.CallOption) (Item, error) {
 	req, err := c.requestCreateItem(ctx, params, body)
 	if err != nil {
 		var zero Item
-		return zero, resilient.InvalidRequest(c.ops.CreateItem, err)
+		return zero, runtime.InvalidRequest(c.ops.CreateItem, err)
 	}
 	op := c.ops.CreateItem.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
 }
 
 // CreateItemParams holds the query, header and cookie parameters of [Client.CreateItem].
@@ -847,7 +847,7 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", resilient.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -855,20 +855,20 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 // DeleteItem calls DELETE /items/{id}.
 //
 // Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) DeleteItem(ctx context.Context, id string, opts ...resilient.CallOption) error {
+func (c *Client) DeleteItem(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.DeleteItem, err)
+		return runtime.InvalidRequest(c.ops.DeleteItem, err)
 	}
 	op := c.ops.DeleteItem.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestDeleteItem builds the request of DeleteItem.
 func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -884,21 +884,21 @@ func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Reques
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *GetItemError; any other
-// failure of the dependency as a *resilient.RemoteError.
-func (c *Client) GetItem(ctx context.Context, id string, opts ...resilient.CallOption) (Item, error) {
+// failure of the dependency as a *runtime.RemoteError.
+func (c *Client) GetItem(ctx context.Context, id string, opts ...runtime.CallOption) (Item, error) {
 	req, err := c.requestGetItem(ctx, id)
 	if err != nil {
 		var zero Item
-		return zero, resilient.InvalidRequest(c.ops.GetItem, err)
+		return zero, runtime.InvalidRequest(c.ops.GetItem, err)
 	}
 	op := c.ops.GetItem.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], decodeGetItemError)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], decodeGetItemError)
 }
 
 // requestGetItem builds the request of GetItem.
 func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -912,8 +912,8 @@ func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, 
 
 // GetItemError is a documented error answer of [Client.GetItem], its body
 // decoded into the field of its status; the other fields are nil. It wraps the
-// runtime's *resilient.RemoteError (status, attempts, Retry-After), so
-// errors.As finds either.
+// runtime's *runtime.RemoteError (status, attempts, Retry-After), so errors.As
+// finds either.
 type GetItemError struct {
 	// StatusCode is the answer's HTTP status.
 	StatusCode int
@@ -926,7 +926,7 @@ type GetItemError struct {
 	// Another failure.
 	Default *Error
 	// Remote is the runtime's error for the answer.
-	Remote *resilient.RemoteError
+	Remote *runtime.RemoteError
 }
 
 // Error describes the answer.
@@ -945,7 +945,7 @@ func (e *GetItemError) Unwrap() error {
 
 // decodeGetItemError makes a *GetItemError of a documented answer whose body
 // decodes, and returns nil for any other.
-func decodeGetItemError(re *resilient.RemoteError) error {
+func decodeGetItemError(re *runtime.RemoteError) error {
 	e := &GetItemError{
 		Remote:     re,
 		StatusCode: re.Status,
@@ -970,20 +970,20 @@ func decodeGetItemError(re *resilient.RemoteError) error {
 // PutItem calls PUT /items/{id}.
 //
 // Policy: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...resilient.CallOption) (Item, error) {
+func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...runtime.CallOption) (Item, error) {
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
 		var zero Item
-		return zero, resilient.InvalidRequest(c.ops.PutItem, err)
+		return zero, runtime.InvalidRequest(c.ops.PutItem, err)
 	}
 	op := c.ops.PutItem.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
 }
 
 // requestPutItem builds the request of PutItem.
 func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1005,20 +1005,20 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 // Adds a note; not idempotent, so sent once.
 //
 // Policy: not idempotent, 1 attempt; timeout 2s.
-func (c *Client) AddNote(ctx context.Context, id string, body string, opts ...resilient.CallOption) error {
+func (c *Client) AddNote(ctx context.Context, id string, body string, opts ...runtime.CallOption) error {
 	req, err := c.requestAddNote(ctx, id, body)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.AddNote, err)
+		return runtime.InvalidRequest(c.ops.AddNote, err)
 	}
 	op := c.ops.AddNote.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 
 // requestAddNote builds the request of AddNote.
 func (c *Client) requestAddNote(ctx context.Context, id string, body string) (*http.Request, error) {
 	u := "/items/" + url.PathEscape(id) + "/notes"
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1035,14 +1035,14 @@ func (c *Client) requestAddNote(ctx context.Context, id string, body string) (*h
 // Whether the market is open; a fixed answer when the source fails.
 //
 // Policy: read-only, 2 attempts; timeout 1s; attempt ≥490ms, adaptive, last attempt to the deadline; static fallback.
-func (c *Client) GetMarketStatus(ctx context.Context, opts ...resilient.CallOption) (MarketStatus, error) {
+func (c *Client) GetMarketStatus(ctx context.Context, opts ...runtime.CallOption) (MarketStatus, error) {
 	req, err := c.requestGetMarketStatus(ctx)
 	if err != nil {
 		var zero MarketStatus
-		return zero, resilient.InvalidRequest(c.ops.GetMarketStatus, err)
+		return zero, runtime.InvalidRequest(c.ops.GetMarketStatus, err)
 	}
 	op := c.ops.GetMarketStatus.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[MarketStatus], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[MarketStatus], nil)
 }
 
 // requestGetMarketStatus builds the request of GetMarketStatus.
@@ -1061,20 +1061,20 @@ func (c *Client) requestGetMarketStatus(ctx context.Context) (*http.Request, err
 // The latest quote, served stale from the cache when the source fails.
 //
 // Policy: read-only, 2 attempts; timeout 3s; attempt ≥500ms, adaptive, last attempt to the deadline; cached fallback 1m.
-func (c *Client) GetQuote(ctx context.Context, symbol string, opts ...resilient.CallOption) (Quote, error) {
+func (c *Client) GetQuote(ctx context.Context, symbol string, opts ...runtime.CallOption) (Quote, error) {
 	req, err := c.requestGetQuote(ctx, symbol)
 	if err != nil {
 		var zero Quote
-		return zero, resilient.InvalidRequest(c.ops.GetQuote, err)
+		return zero, runtime.InvalidRequest(c.ops.GetQuote, err)
 	}
 	op := c.ops.GetQuote.With(opts...)
-	return resilient.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Quote], nil)
+	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Quote], nil)
 }
 
 // requestGetQuote builds the request of GetQuote.
 func (c *Client) requestGetQuote(ctx context.Context, symbol string) (*http.Request, error) {
 	u := "/quotes/" + url.PathEscape(symbol)
-	if err := resilient.CheckPath(u); err != nil {
+	if err := codec.CheckPath(u); err != nil {
 		return nil, err
 	}
 	u = c.baseURL + u
@@ -1091,13 +1091,13 @@ func (c *Client) requestGetQuote(ctx context.Context, symbol string) (*http.Requ
 // A required query parameter.
 //
 // Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
-func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...resilient.CallOption) error {
+func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
-		return resilient.InvalidRequest(c.ops.Search, err)
+		return runtime.InvalidRequest(c.ops.Search, err)
 	}
 	op := c.ops.Search.With(opts...)
-	_, err = resilient.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
+	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
 	return err
 }
 

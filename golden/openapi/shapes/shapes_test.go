@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 // newServer serves h on 127.0.0.1 and returns a client of it.
@@ -181,7 +181,7 @@ func TestPostWithoutKeyIsSentOnce(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	})
 	err := c.AddNote(context.Background(), "1", "hello")
-	var re *resilient.RemoteError
+	var re *runtime.RemoteError
 	if !errors.As(err, &re) || re.Status != http.StatusServiceUnavailable {
 		t.Fatalf("AddNote error = %v, want a 503 *RemoteError", err)
 	}
@@ -204,7 +204,7 @@ func TestPostWithoutKeyTimesOutOnceWithUnknownOutcome(t *testing.T) {
 		}
 	}, WithPolicy(func(p *Policy) { p.AddNote.Timeout = 200 * time.Millisecond }))
 	err := c.AddNote(context.Background(), "1", "hello")
-	if !errors.Is(err, resilient.ErrOutcomeUnknown) {
+	if !errors.Is(err, runtime.ErrOutcomeUnknown) {
 		t.Fatalf("AddNote error = %v, want one matching ErrOutcomeUnknown", err)
 	}
 	if n := count.Load(); n != 1 {
@@ -225,7 +225,7 @@ func TestDocumentedErrorIsTyped(t *testing.T) {
 	if !errors.As(err, &typed) || typed.NotFound == nil || typed.NotFound.Code != "not_found" || typed.StatusCode != 404 {
 		t.Fatalf("GetItem error = %#v, want a *GetItemError with NotFound", err)
 	}
-	var re *resilient.RemoteError
+	var re *runtime.RemoteError
 	if !errors.As(err, &re) || re.Status != 404 || re.Attempts != 1 {
 		t.Fatalf("GetItem error = %v, want a 404 *RemoteError after 1 attempt", err)
 	}
@@ -328,13 +328,13 @@ func TestCachedFallbackIsMarkedDegraded(t *testing.T) {
 	}
 	failing.Store(true)
 	q, err := c.GetQuote(context.Background(), "ABC")
-	if !resilient.IsDegraded(err) {
+	if !runtime.IsDegraded(err) {
 		t.Fatalf("GetQuote error = %v, want a degraded answer", err)
 	}
 	if q.Price != 42 {
 		t.Errorf("GetQuote = %+v, want the cached quote", q)
 	}
-	if _, err := c.GetQuote(context.Background(), "XYZ"); err == nil || resilient.IsDegraded(err) {
+	if _, err := c.GetQuote(context.Background(), "XYZ"); err == nil || runtime.IsDegraded(err) {
 		t.Errorf("GetQuote(XYZ) error = %v, want a plain failure (nothing cached)", err)
 	}
 }
@@ -346,7 +346,7 @@ func TestStaticFallbackIsMarkedDegraded(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	})
 	s, err := c.GetMarketStatus(context.Background())
-	if !resilient.IsDegraded(err) {
+	if !runtime.IsDegraded(err) {
 		t.Fatalf("GetMarketStatus error = %v, want a degraded answer", err)
 	}
 	if s.Open || s.Note == nil || *s.Note != "status unknown" || len(s.Colors) != 1 || s.Colors[0] != ColorRed {
@@ -374,16 +374,14 @@ func TestStaticFallbackThatDoesNotDecode(t *testing.T) {
 
 func TestPolicyTable(t *testing.T) {
 	p := DefaultPolicy()
-	if p.CreateItem.Idempotency != resilient.Idempotent || p.AddNote.Idempotency != resilient.NotIdempotent {
+	if p.CreateItem.Idempotency != runtime.Idempotent || p.AddNote.Idempotency != runtime.NotIdempotent {
 		t.Errorf("idempotency: CreateItem %v, AddNote %v", p.CreateItem.Idempotency, p.AddNote.Idempotency)
 	}
-	if p.GetQuote.Fallback.Kind != resilient.FallbackCached || p.GetQuote.Fallback.TTL != time.Minute {
+	if p.GetQuote.Fallback.Kind != runtime.FallbackCached || p.GetQuote.Fallback.TTL != time.Minute {
 		t.Errorf("GetQuote fallback = %+v", p.GetQuote.Fallback)
 	}
-	// Not idempotent, so never retried: the runtime knows, and the
-	// literal writes no retry setting for it.
-	if p.AddNote.Retry != (resilient.RetryPolicy{}) {
-		t.Errorf("AddNote retry = %+v, want nothing written", p.AddNote.Retry)
+	if p.AddNote.Retry.MaxRetries != runtime.NoRetries {
+		t.Errorf("AddNote retries = %d, want NoRetries", p.AddNote.Retry.MaxRetries)
 	}
 }
 
@@ -419,8 +417,8 @@ func TestInvalidRequestIsTheCallersError(t *testing.T) {
 	}
 	for name, call := range calls {
 		err := call()
-		var ce *resilient.CallError
-		if !errors.Is(err, resilient.ErrInvalidRequest) || !errors.As(err, &ce) || ce.Attempts != 0 {
+		var ce *runtime.CallError
+		if !errors.Is(err, runtime.ErrInvalidRequest) || !errors.As(err, &ce) || ce.Attempts != 0 {
 			t.Errorf("%s: error = %v, want an invalid request, not sent", name, err)
 		}
 	}
@@ -469,7 +467,7 @@ func TestRedirectsStayOnTheirOrigin(t *testing.T) {
 		}
 	})
 	err := c.AddNote(context.Background(), "1", "secret note")
-	var re *resilient.RemoteError
+	var re *runtime.RemoteError
 	if !errors.As(err, &re) || re.Status != http.StatusTemporaryRedirect || re.Header.Get("Location") != other.URL+"/collect" {
 		t.Errorf("AddNote error = %v, want the 307 with its Location", err)
 	}
@@ -499,7 +497,7 @@ func TestMaxResponseBody(t *testing.T) {
 		fmt.Fprintf(w, `{"id":%q}`, blob)
 	}
 	small := newServer(t, h, WithMaxResponseBody(1024))
-	if _, err := small.GetItem(context.Background(), "big"); !errors.Is(err, resilient.ErrResponseTooLarge) {
+	if _, err := small.GetItem(context.Background(), "big"); !errors.Is(err, runtime.ErrResponseTooLarge) {
 		t.Errorf("GetItem error = %v, want ErrResponseTooLarge", err)
 	}
 	if n := calls.Load(); n != 1 {
@@ -518,16 +516,14 @@ func TestMaxResponseBody(t *testing.T) {
 	}
 }
 
-// TestDeadlineHeaderOption: a spec that does not declare that its server
-// reads a deadline header gets none, unless WithDeadlineHeader names one;
-// empty, it turns it off.
+// TestDeadlineHeaderOption: the deadline goes out in the policy's header
+// unless WithDeadlineHeader renames it or, empty, turns it off.
 func TestDeadlineHeaderOption(t *testing.T) {
 	for _, tt := range []struct {
 		opts []Option
 		want string // the header that must carry the budget; "" none
 	}{
-		{nil, ""},
-		{[]Option{WithDeadlineHeader("X-Request-Deadline")}, "X-Request-Deadline"},
+		{nil, "X-Request-Deadline"},
 		{[]Option{WithDeadlineHeader("X-Budget-Ms")}, "X-Budget-Ms"},
 		{[]Option{WithDeadlineHeader("")}, ""},
 	} {
@@ -568,10 +564,10 @@ func TestFallbackPartition(t *testing.T) {
 		t.Fatal(err)
 	}
 	failing.Store(true)
-	if q, err := c.GetQuote(bob, "ABC"); err == nil || resilient.IsDegraded(err) {
+	if q, err := c.GetQuote(bob, "ABC"); err == nil || runtime.IsDegraded(err) {
 		t.Errorf("GetQuote as bob = %+v, %v; want a failure, not alice's answer", q, err)
 	}
-	if q, err := c.GetQuote(alice, "ABC"); !resilient.IsDegraded(err) || q.Price != 42 {
+	if q, err := c.GetQuote(alice, "ABC"); !runtime.IsDegraded(err) || q.Price != 42 {
 		t.Errorf("GetQuote as alice = %+v, %v; want her cached answer", q, err)
 	}
 }

@@ -9,7 +9,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -47,7 +48,7 @@ func TestPlainForm(t *testing.T) {
 	must(t, file.FromString("main yml/.github"))
 	must(t, number.FromInt(42))
 	var since ListWorkflowRunsSince
-	must(t, since.FromDate(resilient.Date{Year: 2026, Month: 12, Day: 1}))
+	must(t, since.FromDate(codec.Date{Year: 2026, Month: 12, Day: 1}))
 	var flag ListWorkflowRunsFlag
 	must(t, flag.FromFloat64(1.5))
 	var high, three Priority
@@ -83,8 +84,8 @@ func TestPlainForm(t *testing.T) {
 func TestUnsetUnionRefused(t *testing.T) {
 	c, last := newClient(t)
 	err := c.ListWorkflowRuns(context.Background(), ListWorkflowRunsWorkflowID{}, nil)
-	if !errors.Is(err, resilient.ErrInvalidRequest) {
-		t.Errorf("ListWorkflowRuns(unset) = %v, want resilient.ErrInvalidRequest", err)
+	if !errors.Is(err, runtime.ErrInvalidRequest) {
+		t.Errorf("ListWorkflowRuns(unset) = %v, want runtime.ErrInvalidRequest", err)
 	}
 	if got := last(); got != (request{}) {
 		t.Errorf("the server saw %+v, want nothing", got)

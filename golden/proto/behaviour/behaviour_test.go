@@ -20,7 +20,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
 )
 
@@ -197,7 +197,7 @@ func TestBreakerOpensAndFailsFast(t *testing.T) {
 		before := s.calls.Load()
 		start := time.Now()
 		_, err := c.Add(context.Background(), &Request{})
-		if !errors.Is(err, resilient.ErrCircuitOpen) {
+		if !errors.Is(err, runtime.ErrCircuitOpen) {
 			t.Fatalf("fifth call: %v, want ErrCircuitOpen", err)
 		}
 		if status.Code(err) != codes.Unavailable {
@@ -229,7 +229,7 @@ func TestBulkheadBoundsConcurrency(t *testing.T) {
 			t.Fatalf("%d calls in the server, want 2", n)
 		}
 		_, err := c.Add(context.Background(), &Request{})
-		if !errors.Is(err, resilient.ErrBulkheadFull) {
+		if !errors.Is(err, runtime.ErrBulkheadFull) {
 			t.Errorf("third concurrent call: %v, want ErrBulkheadFull", err)
 		}
 		close(s.block)
@@ -269,7 +269,7 @@ func TestCallPolicyOverride(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &server{answer: unavailable}
 		c := start(t, s)
-		c.Get(context.Background(), &Request{}, resilientgrpc.CallPolicy(resilient.WithoutRetries()))
+		c.Get(context.Background(), &Request{}, resilientgrpc.CallPolicy(runtime.WithoutRetries()))
 		if got := s.calls.Load(); got != 1 {
 			t.Errorf("server saw %d calls with retries off for the call, want 1", got)
 		}
@@ -316,12 +316,12 @@ func TestInvalidPolicyFailsEveryCall(t *testing.T) {
 
 // attempts records the dependency and operation of every attempt.
 type attempts struct {
-	resilient.NopObserver
+	runtime.NopObserver
 	mu   sync.Mutex
 	seen []string
 }
 
-func (a *attempts) Attempt(e resilient.AttemptEvent) {
+func (a *attempts) Attempt(e runtime.AttemptEvent) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.seen = append(a.seen, e.Dependency+" "+e.Operation)

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // CounterPolicy is the resilience policy of the client made by
 // NewResilientCounterClient: the dependency-wide part and one entry per
@@ -28,13 +28,13 @@ const _ = resilient.SupportPackageIsVersion1
 type CounterPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// Get is the policy of /golden.behaviour.Counter/Get.
-	Get resilient.OperationPolicy
+	Get runtime.OperationPolicy
 	// Add is the policy of /golden.behaviour.Counter/Add.
-	Add resilient.OperationPolicy
+	Add runtime.OperationPolicy
 	// Tail is the policy of /golden.behaviour.Counter/Tail.
-	Tail resilient.OperationPolicy
+	Tail runtime.OperationPolicy
 }
 
 // DefaultCounterPolicy returns the policy of golden.behaviour.Counter resolved at
@@ -50,23 +50,23 @@ type CounterPolicy struct {
 func DefaultCounterPolicy() CounterPolicy {
 	return CounterPolicy{
 		// Dependency: breaker at 50% of 4 calls, open 30s; bulkhead 2; retry budget 100%.
-		Dependency: resilient.Policy{
-			Breaker:  resilient.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 4, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 1},
-			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 2, MaxWait: time.Millisecond},
-			Budget:   resilient.BudgetPolicy{Ratio: 1.0, MinPerSecond: 1000.0},
+		Dependency: runtime.Policy{
+			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 4, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 1},
+			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 2, MaxWait: time.Millisecond},
+			Budget:   runtime.BudgetPolicy{Ratio: 1.0, MinPerSecond: 1000.0},
 		},
 		// Get: idempotent (idempotency_level), 3 attempts; timeout 2s; attempt ≥660ms ((timeout 2s − backoff 3ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		Get: resilient.OperationPolicy{
+		Get: runtime.OperationPolicy{
 			Name:           "/golden.behaviour.Counter/Get",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 660 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: time.Millisecond, Cap: 5 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: time.Millisecond, Cap: 5 * time.Millisecond},
 		},
 		// Add: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		Add: resilient.OperationPolicy{Name: "/golden.behaviour.Counter/Add", Timeout: 2 * time.Second, KeepCallerDeadline: true},
+		Add: runtime.OperationPolicy{Name: "/golden.behaviour.Counter/Add", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 		// Tail: read-only (idempotency_level), 3 attempts (default); timeout 2s; attempt ≥560ms ((timeout 2s − backoff 300ms) / 3 attempts, rounded down), adaptive, last attempt to the deadline.
-		Tail: resilient.OperationPolicy{Name: "/golden.behaviour.Counter/Tail", Idempotency: resilient.ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond},
+		Tail: runtime.OperationPolicy{Name: "/golden.behaviour.Counter/Tail", Idempotency: runtime.ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 560 * time.Millisecond},
 	}
 }
 
@@ -79,10 +79,10 @@ type CounterOption interface {
 // set.
 type resilientCounterOptions struct {
 	edits          []func(*CounterPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -110,7 +110,7 @@ func WithCounterPolicy(edit func(*CounterPolicy)) CounterOption {
 // WithCounterObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithCounterObserver(obs resilient.Observer) CounterOption {
+func WithCounterObserver(obs runtime.Observer) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
 		o.observer = obs
 	})
@@ -118,7 +118,7 @@ func WithCounterObserver(obs resilient.Observer) CounterOption {
 
 // WithCounterFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithCounterFallbackStore(store resilient.FallbackStore) CounterOption {
+func WithCounterFallbackStore(store runtime.FallbackStore) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
 		o.store = store
 	})
@@ -141,7 +141,7 @@ func WithCounterLogger(logger *slog.Logger) CounterOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithCounterTracer(tracer resilient.Tracer) CounterOption {
+func WithCounterTracer(tracer runtime.Tracer) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
 		o.tracer = tracer
 	})
@@ -153,7 +153,7 @@ func WithCounterTracer(tracer resilient.Tracer) CounterOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithCounterFallbackPartition(partition func(context.Context) string) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
@@ -174,9 +174,9 @@ func WithCounterDependencyName(name string) CounterOption {
 type resilientCounterClient struct {
 	cc     grpc.ClientConnInterface
 	err    error
-	opGet  *resilient.Operation
-	opAdd  *resilient.Operation
-	opTail *resilient.Operation
+	opGet  *runtime.Operation
+	opAdd  *runtime.Operation
+	opTail *runtime.Operation
 }
 
 var _ CounterClient = (*resilientCounterClient)(nil)
@@ -219,14 +219,14 @@ func NewResilientCounterClient(cc grpc.ClientConnInterface, opts ...CounterOptio
 	if name == "" {
 		name = "golden.behaviour.Counter"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientCounterClient{cc: cc}
 	if err != nil {
@@ -234,7 +234,7 @@ func NewResilientCounterClient(cc grpc.ClientConnInterface, opts ...CounterOptio
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

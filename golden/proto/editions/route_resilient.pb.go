@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // RoutePolicy is the resilience policy of the client made by
 // NewResilientRouteClient: the dependency-wide part and one entry per
@@ -28,11 +28,11 @@ const _ = resilient.SupportPackageIsVersion1
 type RoutePolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetPoint is the policy of /golden.editions.Route/GetPoint.
-	GetPoint resilient.OperationPolicy
+	GetPoint runtime.OperationPolicy
 	// Follow is the policy of /golden.editions.Route/Follow.
-	Follow resilient.OperationPolicy
+	Follow runtime.OperationPolicy
 }
 
 // DefaultRoutePolicy returns the policy of golden.editions.Route resolved at
@@ -48,13 +48,13 @@ type RoutePolicy struct {
 func DefaultRoutePolicy() RoutePolicy {
 	return RoutePolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 8; retry budget 10% (default).
-		Dependency: resilient.Policy{
-			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 8},
+		Dependency: runtime.Policy{
+			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8},
 		},
 		// GetPoint: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetPoint: resilient.OperationPolicy{Name: "/golden.editions.Route/GetPoint", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
+		GetPoint: runtime.OperationPolicy{Name: "/golden.editions.Route/GetPoint", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// Follow: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Follow: resilient.OperationPolicy{Name: "/golden.editions.Route/Follow", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
+		Follow: runtime.OperationPolicy{Name: "/golden.editions.Route/Follow", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 
@@ -66,10 +66,10 @@ type RouteOption interface {
 // resilientRouteOptions holds what the options of NewResilientRouteClient set.
 type resilientRouteOptions struct {
 	edits          []func(*RoutePolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -97,7 +97,7 @@ func WithRoutePolicy(edit func(*RoutePolicy)) RouteOption {
 // WithRouteObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithRouteObserver(obs resilient.Observer) RouteOption {
+func WithRouteObserver(obs runtime.Observer) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
 		o.observer = obs
 	})
@@ -105,7 +105,7 @@ func WithRouteObserver(obs resilient.Observer) RouteOption {
 
 // WithRouteFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithRouteFallbackStore(store resilient.FallbackStore) RouteOption {
+func WithRouteFallbackStore(store runtime.FallbackStore) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
 		o.store = store
 	})
@@ -127,7 +127,7 @@ func WithRouteLogger(logger *slog.Logger) RouteOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithRouteTracer(tracer resilient.Tracer) RouteOption {
+func WithRouteTracer(tracer runtime.Tracer) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
 		o.tracer = tracer
 	})
@@ -139,7 +139,7 @@ func WithRouteTracer(tracer resilient.Tracer) RouteOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithRouteFallbackPartition(partition func(context.Context) string) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
@@ -160,8 +160,8 @@ func WithRouteDependencyName(name string) RouteOption {
 type resilientRouteClient struct {
 	cc         grpc.ClientConnInterface
 	err        error
-	opGetPoint *resilient.Operation
-	opFollow   *resilient.Operation
+	opGetPoint *runtime.Operation
+	opFollow   *runtime.Operation
 }
 
 var _ RouteClient = (*resilientRouteClient)(nil)
@@ -204,14 +204,14 @@ func NewResilientRouteClient(cc grpc.ClientConnInterface, opts ...RouteOption) R
 	if name == "" {
 		name = "golden.editions.Route"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientRouteClient{cc: cc}
 	if err != nil {
@@ -219,7 +219,7 @@ func NewResilientRouteClient(cc grpc.ClientConnInterface, opts ...RouteOption) R
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // PlaceholderPolicy is the resilience policy of the client made by
 // NewResilientPlaceholderClient: the dependency-wide part and one entry per
@@ -28,7 +28,7 @@ const _ = resilient.SupportPackageIsVersion1
 type PlaceholderPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 }
 
 // DefaultPlaceholderPolicy returns the policy of golden.empty.Placeholder resolved at
@@ -44,7 +44,7 @@ type PlaceholderPolicy struct {
 func DefaultPlaceholderPolicy() PlaceholderPolicy {
 	return PlaceholderPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 	}
 }
 
@@ -57,10 +57,10 @@ type PlaceholderOption interface {
 // NewResilientPlaceholderClient set.
 type resilientPlaceholderOptions struct {
 	edits          []func(*PlaceholderPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -88,7 +88,7 @@ func WithPlaceholderPolicy(edit func(*PlaceholderPolicy)) PlaceholderOption {
 // WithPlaceholderObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithPlaceholderObserver(obs resilient.Observer) PlaceholderOption {
+func WithPlaceholderObserver(obs runtime.Observer) PlaceholderOption {
 	return resilientPlaceholderOptionFunc(func(o *resilientPlaceholderOptions) {
 		o.observer = obs
 	})
@@ -96,7 +96,7 @@ func WithPlaceholderObserver(obs resilient.Observer) PlaceholderOption {
 
 // WithPlaceholderFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPlaceholderFallbackStore(store resilient.FallbackStore) PlaceholderOption {
+func WithPlaceholderFallbackStore(store runtime.FallbackStore) PlaceholderOption {
 	return resilientPlaceholderOptionFunc(func(o *resilientPlaceholderOptions) {
 		o.store = store
 	})
@@ -119,7 +119,7 @@ func WithPlaceholderLogger(logger *slog.Logger) PlaceholderOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithPlaceholderTracer(tracer resilient.Tracer) PlaceholderOption {
+func WithPlaceholderTracer(tracer runtime.Tracer) PlaceholderOption {
 	return resilientPlaceholderOptionFunc(func(o *resilientPlaceholderOptions) {
 		o.tracer = tracer
 	})
@@ -131,7 +131,7 @@ func WithPlaceholderTracer(tracer resilient.Tracer) PlaceholderOption {
 // served only to a call of the same partition. Answers are already kept per
 // request message and outgoing metadata; a call given per-RPC credentials as a
 // call option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithPlaceholderFallbackPartition(partition func(context.Context) string) PlaceholderOption {
 	return resilientPlaceholderOptionFunc(func(o *resilientPlaceholderOptions) {
@@ -194,14 +194,14 @@ func NewResilientPlaceholderClient(cc grpc.ClientConnInterface, opts ...Placehol
 	if name == "" {
 		name = "golden.empty.Placeholder"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientPlaceholderClient{cc: cc}
 	if err != nil {
@@ -221,9 +221,9 @@ func NewResilientPlaceholderClient(cc grpc.ClientConnInterface, opts ...Placehol
 type PingerPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// Ping is the policy of /golden.empty.Pinger/Ping.
-	Ping resilient.OperationPolicy
+	Ping runtime.OperationPolicy
 }
 
 // DefaultPingerPolicy returns the policy of golden.empty.Pinger resolved at
@@ -239,9 +239,9 @@ type PingerPolicy struct {
 func DefaultPingerPolicy() PingerPolicy {
 	return PingerPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// Ping: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Ping: resilient.OperationPolicy{Name: "/golden.empty.Pinger/Ping", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
+		Ping: runtime.OperationPolicy{Name: "/golden.empty.Pinger/Ping", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 
@@ -254,10 +254,10 @@ type PingerOption interface {
 // set.
 type resilientPingerOptions struct {
 	edits          []func(*PingerPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -285,7 +285,7 @@ func WithPingerPolicy(edit func(*PingerPolicy)) PingerOption {
 // WithPingerObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithPingerObserver(obs resilient.Observer) PingerOption {
+func WithPingerObserver(obs runtime.Observer) PingerOption {
 	return resilientPingerOptionFunc(func(o *resilientPingerOptions) {
 		o.observer = obs
 	})
@@ -293,7 +293,7 @@ func WithPingerObserver(obs resilient.Observer) PingerOption {
 
 // WithPingerFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPingerFallbackStore(store resilient.FallbackStore) PingerOption {
+func WithPingerFallbackStore(store runtime.FallbackStore) PingerOption {
 	return resilientPingerOptionFunc(func(o *resilientPingerOptions) {
 		o.store = store
 	})
@@ -316,7 +316,7 @@ func WithPingerLogger(logger *slog.Logger) PingerOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithPingerTracer(tracer resilient.Tracer) PingerOption {
+func WithPingerTracer(tracer runtime.Tracer) PingerOption {
 	return resilientPingerOptionFunc(func(o *resilientPingerOptions) {
 		o.tracer = tracer
 	})
@@ -328,7 +328,7 @@ func WithPingerTracer(tracer resilient.Tracer) PingerOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithPingerFallbackPartition(partition func(context.Context) string) PingerOption {
 	return resilientPingerOptionFunc(func(o *resilientPingerOptions) {
@@ -349,7 +349,7 @@ func WithPingerDependencyName(name string) PingerOption {
 type resilientPingerClient struct {
 	cc     grpc.ClientConnInterface
 	err    error
-	opPing *resilient.Operation
+	opPing *runtime.Operation
 }
 
 var _ PingerClient = (*resilientPingerClient)(nil)
@@ -392,14 +392,14 @@ func NewResilientPingerClient(cc grpc.ClientConnInterface, opts ...PingerOption)
 	if name == "" {
 		name = "golden.empty.Pinger"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientPingerClient{cc: cc}
 	if err != nil {
@@ -407,7 +407,7 @@ func NewResilientPingerClient(cc grpc.ClientConnInterface, opts ...PingerOption)
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

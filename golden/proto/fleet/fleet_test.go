@@ -15,7 +15,7 @@ import (
 
 	"github.com/resilientgo/resilient/internal/redistest"
 	"github.com/resilientgo/resilient/internal/testtier"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 )
 
 // TestMain checks that no goroutine outlives the tests: the fleet's
@@ -32,11 +32,11 @@ func (stock) GetStock(context.Context, *StockRequest) (*StockReply, error) {
 // fleetEvents is an observer that passes on where the dependency keeps
 // its breaker and budget state.
 type fleetEvents struct {
-	resilient.NopObserver
-	events chan resilient.FleetEvent
+	runtime.NopObserver
+	events chan runtime.FleetEvent
 }
 
-func (o fleetEvents) FleetChange(e resilient.FleetEvent) { o.events <- e }
+func (o fleetEvents) FleetChange(e runtime.FleetEvent) { o.events <- e }
 
 // dialStock serves Stock on an in-memory listener and returns a
 // connection to it; both end with the test.
@@ -77,16 +77,16 @@ func TestWithStockFleet(t *testing.T) {
 	}
 
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
-	obs := fleetEvents{events: make(chan resilient.FleetEvent, 8)}
+	obs := fleetEvents{events: make(chan runtime.FleetEvent, 8)}
 	c := NewResilientStockClient(cc, quiet, WithStockObserver(obs), WithStockFleet(rdb))
-	next := func(what string) resilient.FleetEvent {
+	next := func(what string) runtime.FleetEvent {
 		t.Helper()
 		select {
 		case e := <-obs.events:
 			return e
 		case <-time.After(10 * time.Second):
 			t.Fatalf("no fleet event within 10s after %s", what)
-			return resilient.FleetEvent{}
+			return runtime.FleetEvent{}
 		}
 	}
 	if e := next("NewResilientStockClient"); !e.Shared || e.Store != "sessions-redis" || e.Dependency != "golden.fleet.Stock" {

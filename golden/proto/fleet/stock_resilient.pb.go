@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/redis/go-redis/v9"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
@@ -19,7 +19,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // StockPolicy is the resilience policy of the client made by
 // NewResilientStockClient: the dependency-wide part and one entry per
@@ -30,9 +30,9 @@ const _ = resilient.SupportPackageIsVersion1
 type StockPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetStock is the policy of /golden.fleet.Stock/GetStock.
-	GetStock resilient.OperationPolicy
+	GetStock runtime.OperationPolicy
 }
 
 // DefaultStockPolicy returns the policy of golden.fleet.Stock resolved at
@@ -48,11 +48,11 @@ type StockPolicy struct {
 func DefaultStockPolicy() StockPolicy {
 	return StockPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "sessions-redis".
-		Dependency: resilient.Policy{
-			Fleet: resilient.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
+		Dependency: runtime.Policy{
+			Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
 		// GetStock: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetStock: resilient.OperationPolicy{Name: "/golden.fleet.Stock/GetStock", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
+		GetStock: runtime.OperationPolicy{Name: "/golden.fleet.Stock/GetStock", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 
@@ -64,10 +64,10 @@ type StockOption interface {
 // resilientStockOptions holds what the options of NewResilientStockClient set.
 type resilientStockOptions struct {
 	edits          []func(*StockPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 	fleet          redis.UniversalClient
@@ -96,7 +96,7 @@ func WithStockPolicy(edit func(*StockPolicy)) StockOption {
 // WithStockObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithStockObserver(obs resilient.Observer) StockOption {
+func WithStockObserver(obs runtime.Observer) StockOption {
 	return resilientStockOptionFunc(func(o *resilientStockOptions) {
 		o.observer = obs
 	})
@@ -104,7 +104,7 @@ func WithStockObserver(obs resilient.Observer) StockOption {
 
 // WithStockFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithStockFallbackStore(store resilient.FallbackStore) StockOption {
+func WithStockFallbackStore(store runtime.FallbackStore) StockOption {
 	return resilientStockOptionFunc(func(o *resilientStockOptions) {
 		o.store = store
 	})
@@ -126,7 +126,7 @@ func WithStockLogger(logger *slog.Logger) StockOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithStockTracer(tracer resilient.Tracer) StockOption {
+func WithStockTracer(tracer runtime.Tracer) StockOption {
 	return resilientStockOptionFunc(func(o *resilientStockOptions) {
 		o.tracer = tracer
 	})
@@ -138,7 +138,7 @@ func WithStockTracer(tracer resilient.Tracer) StockOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithStockFallbackPartition(partition func(context.Context) string) StockOption {
 	return resilientStockOptionFunc(func(o *resilientStockOptions) {
@@ -172,7 +172,7 @@ func WithStockFleet(rdb redis.UniversalClient) StockOption {
 type resilientStockClient struct {
 	cc         grpc.ClientConnInterface
 	err        error
-	opGetStock *resilient.Operation
+	opGetStock *runtime.Operation
 }
 
 var _ StockClient = (*resilientStockClient)(nil)
@@ -215,24 +215,24 @@ func NewResilientStockClient(cc grpc.ClientConnInterface, opts ...StockOption) S
 	if name == "" {
 		name = "golden.fleet.Stock"
 	}
-	deps := []resilient.Option{
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+	deps := []runtime.Option{
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	}
 	if o.fleet != nil {
-		deps = append(deps, resilient.WithFleet(redisfleet.New(o.fleet)))
+		deps = append(deps, runtime.WithFleet(redisfleet.New(o.fleet)))
 	}
-	dep, err := resilient.NewDependency(name, p.Dependency, deps...)
+	dep, err := runtime.NewDependency(name, p.Dependency, deps...)
 	c := &resilientStockClient{cc: cc}
 	if err != nil {
 		c.err = fmt.Errorf("fleet: %w", err)
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // InventoryPolicy is the resilience policy of the client made by
 // NewResilientInventoryClient: the dependency-wide part and one entry per
@@ -28,17 +28,17 @@ const _ = resilient.SupportPackageIsVersion1
 type InventoryPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetItem is the policy of /golden.options.Inventory/GetItem.
-	GetItem resilient.OperationPolicy
+	GetItem runtime.OperationPolicy
 	// PutItem is the policy of /golden.options.Inventory/PutItem.
-	PutItem resilient.OperationPolicy
+	PutItem runtime.OperationPolicy
 	// Reserve is the policy of /golden.options.Inventory/Reserve.
-	Reserve resilient.OperationPolicy
+	Reserve runtime.OperationPolicy
 	// Delete is the policy of /golden.options.Inventory/Delete.
-	Delete resilient.OperationPolicy
+	Delete runtime.OperationPolicy
 	// Order is the policy of /golden.options.Inventory/Order.
-	Order resilient.OperationPolicy
+	Order runtime.OperationPolicy
 }
 
 // DefaultInventoryPolicy returns the policy of golden.options.Inventory resolved at
@@ -54,51 +54,51 @@ type InventoryPolicy struct {
 func DefaultInventoryPolicy() InventoryPolicy {
 	return InventoryPolicy{
 		// Dependency: breaker at 40% of 10 calls, open 15s; bulkhead 16; retry budget 20%.
-		Dependency: resilient.Policy{
-			Breaker:  resilient.BreakerPolicy{FailureRate: 40.0, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 2},
-			Bulkhead: resilient.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 5 * time.Millisecond},
-			Budget:   resilient.BudgetPolicy{Ratio: 0.2, MinPerSecond: 5.0},
+		Dependency: runtime.Policy{
+			Breaker:  runtime.BreakerPolicy{FailureRate: 40.0, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 2},
+			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 5 * time.Millisecond},
+			Budget:   runtime.BudgetPolicy{Ratio: 0.2, MinPerSecond: 5.0},
 		},
 		// GetItem: read-only (idempotency_level), 4 attempts; timeout 800ms; hedged after ≥120ms, every attempt to the deadline; cached fallback 5m, shared by all callers.
-		GetItem: resilient.OperationPolicy{
+		GetItem: runtime.OperationPolicy{
 			Name:           "/golden.options.Inventory/GetItem",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        800 * time.Millisecond,
 			AttemptTimeout: 300 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
-			Hedge:          resilient.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
-			Fallback:       resilient.FallbackPolicy{Kind: resilient.FallbackCached, TTL: 5 * time.Minute, Shared: true},
+			Retry:          runtime.RetryPolicy{MaxRetries: 3, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
+			Hedge:          runtime.HedgePolicy{Delay: 120 * time.Millisecond, MaxHedges: 1},
+			Fallback:       runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: 5 * time.Minute, Shared: true},
 		},
 		// PutItem: idempotent (idempotency_level), 2 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline.
-		PutItem: resilient.OperationPolicy{
+		PutItem: runtime.OperationPolicy{
 			Name:           "/golden.options.Inventory/PutItem",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MaxRetries: 1, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 1, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
 		},
 		// Reserve: idempotent, 3 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline; key in idempotency-key.
-		Reserve: resilient.OperationPolicy{
+		Reserve: runtime.OperationPolicy{
 			Name:           "/golden.options.Inventory/Reserve",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			IdempotencyKey: "idempotency-key",
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 2, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
 		},
 		// Delete: idempotent, 4 attempts; timeout 2s; attempt ≥420ms (p99.9 350ms × 1.2, rounded up), adaptive, last attempt to the deadline.
-		Delete: resilient.OperationPolicy{
+		Delete: runtime.OperationPolicy{
 			Name:           "/golden.options.Inventory/Delete",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        2 * time.Second,
 			AttemptTimeout: 420 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
+			Retry:          runtime.RetryPolicy{MaxRetries: 3, Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
 		},
 		// Order: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s.
-		Order: resilient.OperationPolicy{
+		Order: runtime.OperationPolicy{
 			Name:    "/golden.options.Inventory/Order",
 			Timeout: 2 * time.Second,
-			Retry:   resilient.RetryPolicy{Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
+			Retry:   runtime.RetryPolicy{Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond, MinAttempt: 20 * time.Millisecond},
 		},
 	}
 }
@@ -112,10 +112,10 @@ type InventoryOption interface {
 // NewResilientInventoryClient set.
 type resilientInventoryOptions struct {
 	edits          []func(*InventoryPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -143,7 +143,7 @@ func WithInventoryPolicy(edit func(*InventoryPolicy)) InventoryOption {
 // WithInventoryObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithInventoryObserver(obs resilient.Observer) InventoryOption {
+func WithInventoryObserver(obs runtime.Observer) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
 		o.observer = obs
 	})
@@ -151,7 +151,7 @@ func WithInventoryObserver(obs resilient.Observer) InventoryOption {
 
 // WithInventoryFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithInventoryFallbackStore(store resilient.FallbackStore) InventoryOption {
+func WithInventoryFallbackStore(store runtime.FallbackStore) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
 		o.store = store
 	})
@@ -174,7 +174,7 @@ func WithInventoryLogger(logger *slog.Logger) InventoryOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithInventoryTracer(tracer resilient.Tracer) InventoryOption {
+func WithInventoryTracer(tracer runtime.Tracer) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
 		o.tracer = tracer
 	})
@@ -186,7 +186,7 @@ func WithInventoryTracer(tracer resilient.Tracer) InventoryOption {
 // served only to a call of the same partition. Answers are already kept per
 // request message and outgoing metadata; a call given per-RPC credentials as a
 // call option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithInventoryFallbackPartition(partition func(context.Context) string) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
@@ -207,11 +207,11 @@ func WithInventoryDependencyName(name string) InventoryOption {
 type resilientInventoryClient struct {
 	cc        grpc.ClientConnInterface
 	err       error
-	opGetItem *resilient.Operation
-	opPutItem *resilient.Operation
-	opReserve *resilient.Operation
-	opDelete  *resilient.Operation
-	opOrder   *resilient.Operation
+	opGetItem *runtime.Operation
+	opPutItem *runtime.Operation
+	opReserve *runtime.Operation
+	opDelete  *runtime.Operation
+	opOrder   *runtime.Operation
 }
 
 var _ InventoryClient = (*resilientInventoryClient)(nil)
@@ -254,14 +254,14 @@ func NewResilientInventoryClient(cc grpc.ClientConnInterface, opts ...InventoryO
 	if name == "" {
 		name = "golden.options.Inventory"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientInventoryClient{cc: cc}
 	if err != nil {
@@ -269,7 +269,7 @@ func NewResilientInventoryClient(cc grpc.ClientConnInterface, opts ...InventoryO
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

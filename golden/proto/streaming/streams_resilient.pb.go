@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // StreamsPolicy is the resilience policy of the client made by
 // NewResilientStreamsClient: the dependency-wide part and one entry per
@@ -28,13 +28,13 @@ const _ = resilient.SupportPackageIsVersion1
 type StreamsPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// Watch is the policy of /golden.streaming.Streams/Watch.
-	Watch resilient.OperationPolicy
+	Watch runtime.OperationPolicy
 	// Upload is the policy of /golden.streaming.Streams/Upload.
-	Upload resilient.OperationPolicy
+	Upload runtime.OperationPolicy
 	// Chat is the policy of /golden.streaming.Streams/Chat.
-	Chat resilient.OperationPolicy
+	Chat runtime.OperationPolicy
 }
 
 // DefaultStreamsPolicy returns the policy of golden.streaming.Streams resolved at
@@ -50,20 +50,20 @@ type StreamsPolicy struct {
 func DefaultStreamsPolicy() StreamsPolicy {
 	return StreamsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// Watch: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		Watch: resilient.OperationPolicy{Name: "/golden.streaming.Streams/Watch", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
+		Watch: runtime.OperationPolicy{Name: "/golden.streaming.Streams/Watch", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried); timeout 6.3s, only without a caller deadline (guess).
-		Upload: resilient.OperationPolicy{
+		Upload: runtime.OperationPolicy{
 			Name:               "/golden.streaming.Streams/Upload",
-			Idempotency:        resilient.Idempotent,
+			Idempotency:        runtime.Idempotent,
 			Timeout:            6300 * time.Millisecond,
 			KeepCallerDeadline: true,
 			AttemptTimeout:     2 * time.Second,
-			Retry:              resilient.RetryPolicy{Disabled: true},
+			Retry:              runtime.RetryPolicy{Disabled: true},
 		},
 		// Chat: not idempotent (idempotency_level), 1 attempt (bidi-streaming: never retried); timeout 2s, only without a caller deadline (guess).
-		Chat: resilient.OperationPolicy{Name: "/golden.streaming.Streams/Chat", Timeout: 2 * time.Second, KeepCallerDeadline: true},
+		Chat: runtime.OperationPolicy{Name: "/golden.streaming.Streams/Chat", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 	}
 }
 
@@ -76,10 +76,10 @@ type StreamsOption interface {
 // set.
 type resilientStreamsOptions struct {
 	edits          []func(*StreamsPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -107,7 +107,7 @@ func WithStreamsPolicy(edit func(*StreamsPolicy)) StreamsOption {
 // WithStreamsObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithStreamsObserver(obs resilient.Observer) StreamsOption {
+func WithStreamsObserver(obs runtime.Observer) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.observer = obs
 	})
@@ -115,7 +115,7 @@ func WithStreamsObserver(obs resilient.Observer) StreamsOption {
 
 // WithStreamsFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithStreamsFallbackStore(store resilient.FallbackStore) StreamsOption {
+func WithStreamsFallbackStore(store runtime.FallbackStore) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.store = store
 	})
@@ -138,7 +138,7 @@ func WithStreamsLogger(logger *slog.Logger) StreamsOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithStreamsTracer(tracer resilient.Tracer) StreamsOption {
+func WithStreamsTracer(tracer runtime.Tracer) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.tracer = tracer
 	})
@@ -150,7 +150,7 @@ func WithStreamsTracer(tracer resilient.Tracer) StreamsOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithStreamsFallbackPartition(partition func(context.Context) string) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
@@ -171,9 +171,9 @@ func WithStreamsDependencyName(name string) StreamsOption {
 type resilientStreamsClient struct {
 	cc       grpc.ClientConnInterface
 	err      error
-	opWatch  *resilient.Operation
-	opUpload *resilient.Operation
-	opChat   *resilient.Operation
+	opWatch  *runtime.Operation
+	opUpload *runtime.Operation
+	opChat   *runtime.Operation
 }
 
 var _ StreamsClient = (*resilientStreamsClient)(nil)
@@ -216,14 +216,14 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 	if name == "" {
 		name = "golden.streaming.Streams"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientStreamsClient{cc: cc}
 	if err != nil {
@@ -231,7 +231,7 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // CatalogPolicy is the resilience policy of the client made by
 // NewResilientCatalogClient: the dependency-wide part and one entry per
@@ -28,15 +28,15 @@ const _ = resilient.SupportPackageIsVersion1
 type CatalogPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetBook is the policy of /golden.svcconfig.Catalog/GetBook.
-	GetBook resilient.OperationPolicy
+	GetBook runtime.OperationPolicy
 	// ListBooks is the policy of /golden.svcconfig.Catalog/ListBooks.
-	ListBooks resilient.OperationPolicy
+	ListBooks runtime.OperationPolicy
 	// UpdateBook is the policy of /golden.svcconfig.Catalog/UpdateBook.
-	UpdateBook resilient.OperationPolicy
+	UpdateBook runtime.OperationPolicy
 	// CreateBook is the policy of /golden.svcconfig.Catalog/CreateBook.
-	CreateBook resilient.OperationPolicy
+	CreateBook runtime.OperationPolicy
 }
 
 // DefaultCatalogPolicy returns the policy of golden.svcconfig.Catalog resolved at
@@ -52,36 +52,36 @@ type CatalogPolicy struct {
 func DefaultCatalogPolicy() CatalogPolicy {
 	return CatalogPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// GetBook: read-only (idempotency_level), 3 attempts (default); timeout 5s (service config catalog_grpc_service_config.json); hedged after ≥150ms (service config catalog_grpc_service_config.json), every attempt to the deadline.
-		GetBook: resilient.OperationPolicy{
+		GetBook: runtime.OperationPolicy{
 			Name:           "/golden.svcconfig.Catalog/GetBook",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        5 * time.Second,
 			AttemptTimeout: 1500 * time.Millisecond,
-			Hedge:          resilient.HedgePolicy{Delay: 150 * time.Millisecond, MaxHedges: 1},
+			Hedge:          runtime.HedgePolicy{Delay: 150 * time.Millisecond, MaxHedges: 1},
 		},
 		// ListBooks: read-only (idempotency_level), 4 attempts (service config catalog_grpc_service_config.json); timeout 8s; attempt ≥1.6s ((timeout 8s − backoff 1.4s) / 4 attempts, rounded down), adaptive, last attempt to the deadline.
-		ListBooks: resilient.OperationPolicy{
+		ListBooks: runtime.OperationPolicy{
 			Name:           "/golden.svcconfig.Catalog/ListBooks",
-			Idempotency:    resilient.ReadOnly,
+			Idempotency:    runtime.ReadOnly,
 			Timeout:        8 * time.Second,
 			AttemptTimeout: 1600 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 200 * time.Millisecond, Cap: 3 * time.Second},
+			Retry:          runtime.RetryPolicy{MaxRetries: 3, Base: 200 * time.Millisecond, Cap: 3 * time.Second},
 		},
 		// UpdateBook: idempotent (idempotency_level), 4 attempts (service config catalog_grpc_service_config.json); timeout 10s; attempt ≥2.1s ((timeout 10s − backoff 1.4s) / 4 attempts, rounded down), adaptive, last attempt to the deadline.
-		UpdateBook: resilient.OperationPolicy{
+		UpdateBook: runtime.OperationPolicy{
 			Name:           "/golden.svcconfig.Catalog/UpdateBook",
-			Idempotency:    resilient.Idempotent,
+			Idempotency:    runtime.Idempotent,
 			Timeout:        10 * time.Second,
 			AttemptTimeout: 2100 * time.Millisecond,
-			Retry:          resilient.RetryPolicy{MaxRetries: 3, Base: 200 * time.Millisecond, Cap: 3 * time.Second},
+			Retry:          runtime.RetryPolicy{MaxRetries: 3, Base: 200 * time.Millisecond, Cap: 3 * time.Second},
 		},
 		// CreateBook: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 20s (service config catalog_grpc_service_config.json).
-		CreateBook: resilient.OperationPolicy{
+		CreateBook: runtime.OperationPolicy{
 			Name:    "/golden.svcconfig.Catalog/CreateBook",
 			Timeout: 20 * time.Second,
-			Retry:   resilient.RetryPolicy{Base: 200 * time.Millisecond, Cap: 3 * time.Second},
+			Retry:   runtime.RetryPolicy{Base: 200 * time.Millisecond, Cap: 3 * time.Second},
 		},
 	}
 }
@@ -95,10 +95,10 @@ type CatalogOption interface {
 // set.
 type resilientCatalogOptions struct {
 	edits          []func(*CatalogPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -126,7 +126,7 @@ func WithCatalogPolicy(edit func(*CatalogPolicy)) CatalogOption {
 // WithCatalogObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithCatalogObserver(obs resilient.Observer) CatalogOption {
+func WithCatalogObserver(obs runtime.Observer) CatalogOption {
 	return resilientCatalogOptionFunc(func(o *resilientCatalogOptions) {
 		o.observer = obs
 	})
@@ -134,7 +134,7 @@ func WithCatalogObserver(obs resilient.Observer) CatalogOption {
 
 // WithCatalogFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithCatalogFallbackStore(store resilient.FallbackStore) CatalogOption {
+func WithCatalogFallbackStore(store runtime.FallbackStore) CatalogOption {
 	return resilientCatalogOptionFunc(func(o *resilientCatalogOptions) {
 		o.store = store
 	})
@@ -157,7 +157,7 @@ func WithCatalogLogger(logger *slog.Logger) CatalogOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithCatalogTracer(tracer resilient.Tracer) CatalogOption {
+func WithCatalogTracer(tracer runtime.Tracer) CatalogOption {
 	return resilientCatalogOptionFunc(func(o *resilientCatalogOptions) {
 		o.tracer = tracer
 	})
@@ -169,7 +169,7 @@ func WithCatalogTracer(tracer resilient.Tracer) CatalogOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithCatalogFallbackPartition(partition func(context.Context) string) CatalogOption {
 	return resilientCatalogOptionFunc(func(o *resilientCatalogOptions) {
@@ -190,10 +190,10 @@ func WithCatalogDependencyName(name string) CatalogOption {
 type resilientCatalogClient struct {
 	cc           grpc.ClientConnInterface
 	err          error
-	opGetBook    *resilient.Operation
-	opListBooks  *resilient.Operation
-	opUpdateBook *resilient.Operation
-	opCreateBook *resilient.Operation
+	opGetBook    *runtime.Operation
+	opListBooks  *runtime.Operation
+	opUpdateBook *runtime.Operation
+	opCreateBook *runtime.Operation
 }
 
 var _ CatalogClient = (*resilientCatalogClient)(nil)
@@ -236,14 +236,14 @@ func NewResilientCatalogClient(cc grpc.ClientConnInterface, opts ...CatalogOptio
 	if name == "" {
 		name = "golden.svcconfig.Catalog"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientCatalogClient{cc: cc}
 	if err != nil {
@@ -251,7 +251,7 @@ func NewResilientCatalogClient(cc grpc.ClientConnInterface, opts ...CatalogOptio
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // UsersPolicy is the resilience policy of the client made by
 // NewResilientUsersClient: the dependency-wide part and one entry per
@@ -28,9 +28,9 @@ const _ = resilient.SupportPackageIsVersion1
 type UsersPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetUser is the policy of /golden.two.Users/GetUser.
-	GetUser resilient.OperationPolicy
+	GetUser runtime.OperationPolicy
 }
 
 // DefaultUsersPolicy returns the policy of golden.two.Users resolved at
@@ -46,9 +46,9 @@ type UsersPolicy struct {
 func DefaultUsersPolicy() UsersPolicy {
 	return UsersPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// GetUser: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetUser: resilient.OperationPolicy{Name: "/golden.two.Users/GetUser", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
+		GetUser: runtime.OperationPolicy{Name: "/golden.two.Users/GetUser", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 
@@ -60,10 +60,10 @@ type UsersOption interface {
 // resilientUsersOptions holds what the options of NewResilientUsersClient set.
 type resilientUsersOptions struct {
 	edits          []func(*UsersPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -91,7 +91,7 @@ func WithUsersPolicy(edit func(*UsersPolicy)) UsersOption {
 // WithUsersObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithUsersObserver(obs resilient.Observer) UsersOption {
+func WithUsersObserver(obs runtime.Observer) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
 		o.observer = obs
 	})
@@ -99,7 +99,7 @@ func WithUsersObserver(obs resilient.Observer) UsersOption {
 
 // WithUsersFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithUsersFallbackStore(store resilient.FallbackStore) UsersOption {
+func WithUsersFallbackStore(store runtime.FallbackStore) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
 		o.store = store
 	})
@@ -121,7 +121,7 @@ func WithUsersLogger(logger *slog.Logger) UsersOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithUsersTracer(tracer resilient.Tracer) UsersOption {
+func WithUsersTracer(tracer runtime.Tracer) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
 		o.tracer = tracer
 	})
@@ -133,7 +133,7 @@ func WithUsersTracer(tracer resilient.Tracer) UsersOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithUsersFallbackPartition(partition func(context.Context) string) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
@@ -154,7 +154,7 @@ func WithUsersDependencyName(name string) UsersOption {
 type resilientUsersClient struct {
 	cc        grpc.ClientConnInterface
 	err       error
-	opGetUser *resilient.Operation
+	opGetUser *runtime.Operation
 }
 
 var _ UsersClient = (*resilientUsersClient)(nil)
@@ -197,14 +197,14 @@ func NewResilientUsersClient(cc grpc.ClientConnInterface, opts ...UsersOption) U
 	if name == "" {
 		name = "golden.two.Users"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientUsersClient{cc: cc}
 	if err != nil {
@@ -212,7 +212,7 @@ func NewResilientUsersClient(cc grpc.ClientConnInterface, opts ...UsersOption) U
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op
@@ -243,11 +243,11 @@ func (c *resilientUsersClient) GetUser(ctx context.Context, in *Id, opts ...grpc
 type GroupsPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// GetGroup is the policy of /golden.two.Groups/GetGroup.
-	GetGroup resilient.OperationPolicy
+	GetGroup runtime.OperationPolicy
 	// RenameGroup is the policy of /golden.two.Groups/RenameGroup.
-	RenameGroup resilient.OperationPolicy
+	RenameGroup runtime.OperationPolicy
 }
 
 // DefaultGroupsPolicy returns the policy of golden.two.Groups resolved at
@@ -263,11 +263,11 @@ type GroupsPolicy struct {
 func DefaultGroupsPolicy() GroupsPolicy {
 	return GroupsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// GetGroup: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetGroup: resilient.OperationPolicy{Name: "/golden.two.Groups/GetGroup", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
+		GetGroup: runtime.OperationPolicy{Name: "/golden.two.Groups/GetGroup", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// RenameGroup: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		RenameGroup: resilient.OperationPolicy{Name: "/golden.two.Groups/RenameGroup", Timeout: 2 * time.Second, KeepCallerDeadline: true},
+		RenameGroup: runtime.OperationPolicy{Name: "/golden.two.Groups/RenameGroup", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 	}
 }
 
@@ -280,10 +280,10 @@ type GroupsOption interface {
 // set.
 type resilientGroupsOptions struct {
 	edits          []func(*GroupsPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -311,7 +311,7 @@ func WithGroupsPolicy(edit func(*GroupsPolicy)) GroupsOption {
 // WithGroupsObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithGroupsObserver(obs resilient.Observer) GroupsOption {
+func WithGroupsObserver(obs runtime.Observer) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
 		o.observer = obs
 	})
@@ -319,7 +319,7 @@ func WithGroupsObserver(obs resilient.Observer) GroupsOption {
 
 // WithGroupsFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithGroupsFallbackStore(store resilient.FallbackStore) GroupsOption {
+func WithGroupsFallbackStore(store runtime.FallbackStore) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
 		o.store = store
 	})
@@ -342,7 +342,7 @@ func WithGroupsLogger(logger *slog.Logger) GroupsOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithGroupsTracer(tracer resilient.Tracer) GroupsOption {
+func WithGroupsTracer(tracer runtime.Tracer) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
 		o.tracer = tracer
 	})
@@ -354,7 +354,7 @@ func WithGroupsTracer(tracer resilient.Tracer) GroupsOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithGroupsFallbackPartition(partition func(context.Context) string) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
@@ -375,8 +375,8 @@ func WithGroupsDependencyName(name string) GroupsOption {
 type resilientGroupsClient struct {
 	cc            grpc.ClientConnInterface
 	err           error
-	opGetGroup    *resilient.Operation
-	opRenameGroup *resilient.Operation
+	opGetGroup    *runtime.Operation
+	opRenameGroup *runtime.Operation
 }
 
 var _ GroupsClient = (*resilientGroupsClient)(nil)
@@ -419,14 +419,14 @@ func NewResilientGroupsClient(cc grpc.ClientConnInterface, opts ...GroupsOption)
 	if name == "" {
 		name = "golden.two.Groups"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientGroupsClient{cc: cc}
 	if err != nil {
@@ -434,7 +434,7 @@ func NewResilientGroupsClient(cc grpc.ClientConnInterface, opts ...GroupsOption)
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // This check fails to compile when the runtime module is older than this
 // generated code needs; upgrade it with
 // go get github.com/resilientgo/resilient@latest.
-const _ = resilient.SupportPackageIsVersion1
+const _ = runtime.SupportPackageIsVersion1
 
 // GreeterPolicy is the resilience policy of the client made by
 // NewResilientGreeterClient: the dependency-wide part and one entry per
@@ -28,11 +28,11 @@ const _ = resilient.SupportPackageIsVersion1
 type GreeterPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency resilient.Policy
+	Dependency runtime.Policy
 	// SayHello is the policy of /golden.unary.Greeter/SayHello.
-	SayHello resilient.OperationPolicy
+	SayHello runtime.OperationPolicy
 	// GetGreeting is the policy of /golden.unary.Greeter/GetGreeting.
-	GetGreeting resilient.OperationPolicy
+	GetGreeting runtime.OperationPolicy
 }
 
 // DefaultGreeterPolicy returns the policy of golden.unary.Greeter resolved at
@@ -48,11 +48,11 @@ type GreeterPolicy struct {
 func DefaultGreeterPolicy() GreeterPolicy {
 	return GreeterPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: resilient.Policy{},
+		Dependency: runtime.Policy{},
 		// SayHello: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
-		SayHello: resilient.OperationPolicy{Name: "/golden.unary.Greeter/SayHello", Timeout: 2 * time.Second, KeepCallerDeadline: true},
+		SayHello: runtime.OperationPolicy{Name: "/golden.unary.Greeter/SayHello", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 		// GetGreeting: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
-		GetGreeting: resilient.OperationPolicy{Name: "/golden.unary.Greeter/GetGreeting", Idempotency: resilient.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
+		GetGreeting: runtime.OperationPolicy{Name: "/golden.unary.Greeter/GetGreeting", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
 
@@ -65,10 +65,10 @@ type GreeterOption interface {
 // set.
 type resilientGreeterOptions struct {
 	edits          []func(*GreeterPolicy)
-	observer       resilient.Observer
-	store          resilient.FallbackStore
+	observer       runtime.Observer
+	store          runtime.FallbackStore
 	logger         *slog.Logger
-	tracer         resilient.Tracer
+	tracer         runtime.Tracer
 	partition      func(context.Context) string
 	dependencyName string
 }
@@ -96,7 +96,7 @@ func WithGreeterPolicy(edit func(*GreeterPolicy)) GreeterOption {
 // WithGreeterObserver sets the observer of the client's calls (attempts,
 // retries, breaker changes, rejections, degraded answers). The default
 // observes nothing.
-func WithGreeterObserver(obs resilient.Observer) GreeterOption {
+func WithGreeterObserver(obs runtime.Observer) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
 		o.observer = obs
 	})
@@ -104,7 +104,7 @@ func WithGreeterObserver(obs resilient.Observer) GreeterOption {
 
 // WithGreeterFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithGreeterFallbackStore(store resilient.FallbackStore) GreeterOption {
+func WithGreeterFallbackStore(store runtime.FallbackStore) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
 		o.store = store
 	})
@@ -127,7 +127,7 @@ func WithGreeterLogger(logger *slog.Logger) GreeterOption {
 // with WithHTTPClient needs to be wrapped with too; a gRPC connection is
 // dialled with the tracer's DialOption (oteltrace: otelgrpc's stats handler).
 // The default traces nothing.
-func WithGreeterTracer(tracer resilient.Tracer) GreeterOption {
+func WithGreeterTracer(tracer runtime.Tracer) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
 		o.tracer = tracer
 	})
@@ -139,7 +139,7 @@ func WithGreeterTracer(tracer resilient.Tracer) GreeterOption {
 // only to a call of the same partition. Answers are already kept per request
 // message and outgoing metadata; a call given per-RPC credentials as a call
 // option keeps no cache unless partitioned, here or with
-// resilientgrpc.CallPolicy(resilient.WithFallbackKey(...)). The default
+// resilientgrpc.CallPolicy(runtime.WithFallbackKey(...)). The default
 // partitions nothing. partition must be cheap and safe for concurrent use.
 func WithGreeterFallbackPartition(partition func(context.Context) string) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
@@ -160,8 +160,8 @@ func WithGreeterDependencyName(name string) GreeterOption {
 type resilientGreeterClient struct {
 	cc            grpc.ClientConnInterface
 	err           error
-	opSayHello    *resilient.Operation
-	opGetGreeting *resilient.Operation
+	opSayHello    *runtime.Operation
+	opGetGreeting *runtime.Operation
 }
 
 var _ GreeterClient = (*resilientGreeterClient)(nil)
@@ -204,14 +204,14 @@ func NewResilientGreeterClient(cc grpc.ClientConnInterface, opts ...GreeterOptio
 	if name == "" {
 		name = "golden.unary.Greeter"
 	}
-	dep, err := resilient.NewDependency(
+	dep, err := runtime.NewDependency(
 		name,
 		p.Dependency,
-		resilient.WithObserver(o.observer),
-		resilient.WithLogger(o.logger),
-		resilient.WithFallbackStore(o.store),
-		resilient.WithFallbackPartition(o.partition),
-		resilient.WithTracer(o.tracer),
+		runtime.WithObserver(o.observer),
+		runtime.WithLogger(o.logger),
+		runtime.WithFallbackStore(o.store),
+		runtime.WithFallbackPartition(o.partition),
+		runtime.WithTracer(o.tracer),
 	)
 	c := &resilientGreeterClient{cc: cc}
 	if err != nil {
@@ -219,7 +219,7 @@ func NewResilientGreeterClient(cc grpc.ClientConnInterface, opts ...GreeterOptio
 		return c
 	}
 	var errs []error
-	op := func(p resilient.OperationPolicy) *resilient.Operation {
+	op := func(p runtime.OperationPolicy) *runtime.Operation {
 		op, err := dep.Operation(p)
 		errs = append(errs, err)
 		return op

@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/textproto"
 	"strings"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // File is a file sent in a request: a part of a multipart/form-data body
@@ -114,7 +116,7 @@ func (m *Multipart) add(name, filename, contentType string, header http.Header, 
 	}
 	h := make(textproto.MIMEHeader, len(header)+2)
 	for k, vs := range header {
-		if err := checkField("multipart part header", k, vs); err != nil {
+		if err := httptext.CheckField("multipart part header", k, vs); err != nil {
 			m.fail(fmt.Errorf("multipart part %q: %w", name, err))
 			return
 		}

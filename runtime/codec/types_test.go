@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 import (
 	"bytes"
@@ -11,12 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"testing/synctest"
 	"time"
-
-	"go.uber.org/goleak"
 )
 
 func TestNullableJSON(t *testing.T) {
@@ -194,52 +190,6 @@ func TestSetBodyReplay(t *testing.T) {
 	})
 }
 
-// TestFileBodyRetried: an idempotent PUT of a file is retried with the
-// whole file each time; a one-shot reader gets one attempt.
-func TestFileBodyRetried(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	file := filepath.Join(t.TempDir(), "upload")
-	os.WriteFile(file, bytes.Repeat([]byte("0123456789"), 1000), 0o600)
-	synctest.Test(t, func(t *testing.T) {
-		var mu sync.Mutex
-		var sizes []int
-		rig := newHTTPRig(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			b, _ := io.ReadAll(r.Body)
-			mu.Lock()
-			sizes = append(sizes, len(b))
-			n := len(sizes)
-			mu.Unlock()
-			if n < 3 || r.URL.Path == "/once" {
-				w.WriteHeader(http.StatusServiceUnavailable)
-				return
-			}
-			io.WriteString(w, `{"id":7}`)
-		}))
-		op := testOperation(t, testDependency(t), OperationPolicy{Idempotency: Idempotent, Timeout: 2 * time.Second})
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		req, _ := http.NewRequest(http.MethodPut, rig.url+"/files/a", nil)
-		SetBody(req, f)
-		if _, err := DoHTTP(t.Context(), op, rig.client, req, decodePet, nil); err != nil {
-			t.Fatal(err)
-		}
-		if len(sizes) != 3 || sizes[0] != 10000 || sizes[2] != 10000 {
-			t.Errorf("server got bodies of %v bytes, want 3 of 10000", sizes)
-		}
-		sizes = nil
-		req, _ = http.NewRequest(http.MethodPut, rig.url+"/once", nil)
-		SetBody(req, io.MultiReader(strings.NewReader("one shot")))
-		_, err = DoHTTP(t.Context(), op, rig.client, req, decodePet, nil)
-		var re *RemoteError
-		if !errors.As(err, &re) || re.Attempts != 1 || len(sizes) != 1 {
-			t.Errorf("one-shot body: %v after %d requests, want a 503 after 1", err, len(sizes))
-		}
-	})
-}
-
 func TestMultipart(t *testing.T) {
 	build := func(t *testing.T, photo io.Reader) *http.Request {
 		t.Helper()
@@ -310,4 +260,17 @@ func TestMultipart(t *testing.T) {
 	if err := m.SetBody(req); err == nil {
 		t.Errorf("a part that does not marshal was accepted")
 	}
+}
+
+// FuzzParseDate: a date parses only when it prints back the same.
+func FuzzParseDate(f *testing.F) {
+	for _, s := range []string{"2026-12-01", "2024-02-29", "2026-02-29", "0000-00-00", "99999-1-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDate(s)
+		if err == nil && d.String() != s {
+			t.Fatalf("ParseDate(%q) = %v, which prints differently", s, d)
+		}
+	})
 }

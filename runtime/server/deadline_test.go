@@ -1,4 +1,4 @@
-package runtime
+package server
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime"
 )
 
 func TestDeadlineMiddleware(t *testing.T) {
@@ -88,5 +90,13 @@ func TestDeadlineMiddleware(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestDefaultDeadlineHeaderMatchesClient: the middleware reads by default
+// the header the runtime's HTTP client sends by default.
+func TestDefaultDeadlineHeaderMatchesClient(t *testing.T) {
+	if DefaultDeadlineHeader != runtime.DefaultDeadlineHeader {
+		t.Errorf("server reads %q, clients send %q", DefaultDeadlineHeader, runtime.DefaultDeadlineHeader)
 	}
 }

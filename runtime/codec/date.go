@@ -1,9 +1,11 @@
-package runtime
+package codec
 
 import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/internal/httptext"
 )
 
 // Date is a civil date, without a time of day or a time zone: what an
@@ -28,13 +30,13 @@ func DateOf(t time.Time) Date {
 // form and a day the month does not have.
 func ParseDate(s string) (Date, error) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return Date{}, fmt.Errorf("resilient: date %q is not in the form YYYY-MM-DD", printable(s))
+		return Date{}, fmt.Errorf("resilient: date %q is not in the form YYYY-MM-DD", httptext.Printable(s))
 	}
 	y, ok1 := digits(s[0:4])
 	m, ok2 := digits(s[5:7])
 	d, ok3 := digits(s[8:10])
 	if !ok1 || !ok2 || !ok3 {
-		return Date{}, fmt.Errorf("resilient: date %q is not in the form YYYY-MM-DD", printable(s))
+		return Date{}, fmt.Errorf("resilient: date %q is not in the form YYYY-MM-DD", httptext.Printable(s))
 	}
 	date := Date{Year: y, Month: time.Month(m), Day: d}
 	if !date.IsValid() {

@@ -1,4 +1,4 @@
-package runtime
+package server
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func (f deadlineOptionFunc) applyDeadline(h *deadlineHandler) { f(h) }
 
 // WithDeadlineHeader overrides the header the budget is read from, which is
 // [DefaultDeadlineHeader] by default. It must match the callers'
-// [HTTPClient.DeadlineHeader].
+// runtime.HTTPClient.DeadlineHeader.
 func WithDeadlineHeader(name string) DeadlineOption {
 	return deadlineOptionFunc(func(h *deadlineHandler) {
 		if name != "" {
@@ -55,9 +55,9 @@ func WithMaxDeadline(d time.Duration) DeadlineOption {
 // sent in a request header, into a deadline of the request's context, and
 // then calls next.
 //
-// It is the inbound half of deadline propagation. A client of this package
-// ([DoHTTP]) sends, on every attempt, the attempt's remaining time minus a
-// small margin ([DefaultDeadlineMargin]) as an integer number of
+// It is the inbound half of deadline propagation. A client of the runtime
+// package (runtime.DoHTTP) sends, on every attempt, the attempt's remaining
+// time minus a small margin (runtime.DefaultDeadlineMargin) as an integer number of
 // milliseconds in [DefaultDeadlineHeader]. The value is relative, so clock
 // skew between the hosts does not matter; the margin covers the transit and
 // the writing of the answer, so the server stops before the caller stops

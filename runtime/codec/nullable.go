@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // Declare the field with the omitzero option, so that an absent value is
 // left out when marshalling, and a null one written as null:
 //
-//	Nickname runtime.Nullable[string] `json:"nickname,omitzero"`
+//	Nickname codec.Nullable[string] `json:"nickname,omitzero"`
 //
 // With omitempty instead (which never leaves out a struct), or with no
 // option, an absent value is written as null, like a null one. Unmarshalling

@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ import (
 //     stays the caller's: it is not closed. One that cannot seek (a pipe)
 //     is one-shot;
 //   - any other reader is one-shot: sent once, so the call gets one
-//     attempt and no retry whatever its idempotency ([DoHTTP]). Closed
+//     attempt and no retry whatever its idempotency (runtime.DoHTTP). Closed
 //     after the call when it is an [io.Closer].
 //
 // The caller must not use r while the call runs. SetBody fails only when
