@@ -27,6 +27,7 @@ import (
 
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fleetstore"
 )
 
 // The success-path overhead of one call through the pipeline, beside its
@@ -134,11 +135,11 @@ func newFleetCaller(tb testing.TB) caller {
 type quietFleet struct{}
 
 // Sync answers a closed breaker and grants all of req's budget request.
-func (quietFleet) Sync(ctx context.Context, req *runtime.FleetRequest) (runtime.FleetReply, error) {
+func (quietFleet) Sync(ctx context.Context, req *fleetstore.Request) (fleetstore.Reply, error) {
 	if err := ctx.Err(); err != nil {
-		return runtime.FleetReply{}, err
+		return fleetstore.Reply{}, err
 	}
-	return runtime.FleetReply{State: runtime.BreakerClosed, Granted: req.Budget.Want}, nil
+	return fleetstore.Reply{State: fleetstore.Closed, Granted: req.Budget.Want}, nil
 }
 
 // Watch notifies of nothing: the fleet's state never changes.

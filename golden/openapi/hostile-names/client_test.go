@@ -107,7 +107,7 @@ func TestStaticFallbackAndPath(t *testing.T) {
 	defer srv.Close()
 	defer tr.CloseIdleConnections()
 	c, err := NewClient(srv.URL, WithHTTPClient(&http.Client{Transport: tr}),
-		WithPolicy(func(p *Policy) { p.GetNote.Retry.MaxRetries = runtime.NoRetries }))
+		WithPolicy(func(p *Policy) { p.GetNote.Retry.Disabled = true }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	resilient "github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/server"
 )
 
 // TestGuessedTimeoutKeepsCallerDeadline: CreatePets declares no timeout,
 // so its 2s total is a guess. Over loopback, to a server behind
-// resilient.DeadlineMiddleware, a caller's 30 s deadline arrives as about
+// server.DeadlineMiddleware, a caller's 30 s deadline arrives as about
 // 30 s, and a call without a deadline gets the guessed 2 s. The spec does
 // not declare that its server reads the deadline header, so none is sent
 // unless WithDeadlineHeader names it.
@@ -21,7 +21,7 @@ func TestGuessedTimeoutKeepsCallerDeadline(t *testing.T) {
 		t.Fatalf("CreatePets' policy %+v: want a guessed 2s total that keeps the caller's deadline", p)
 	}
 	seen := make(chan time.Duration, 1)
-	srv := httptest.NewServer(resilient.DeadlineMiddleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(server.DeadlineMiddleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if d, ok := r.Context().Deadline(); ok {
 			seen <- time.Until(d)
 		} else {
