@@ -32,6 +32,10 @@ type wire struct {
 	named map[[3]string][]Change
 	// sink, when not nil, collects changes instead of the report.
 	sink *[]Change
+	// text is set while the value compared is a parameter written as
+	// text (not as a media type): any scalar value is then also a
+	// string.
+	text bool
 }
 
 func (w *wire) add(rule string, class Class, subject, old, new, msg string) {
@@ -121,6 +125,7 @@ func alternatives(op *ir.Operation) []string {
 func (w *wire) security(o, n *ir.Operation) {
 	oa, na := alternatives(o), alternatives(n)
 	if slices.Equal(oa, na) {
+		w.scopes(o, n)
 		return
 	}
 	ot, nt := strings.Join(oa, " or "), strings.Join(na, " or ")
@@ -137,6 +142,51 @@ func (w *wire) security(o, n *ir.Operation) {
 			}
 		}
 		w.add(RuleWireSecurity, Compatible, "security", ot, nt, "more credentials are accepted")
+	}
+}
+
+// scopes compares the OAuth2 or OpenID Connect scopes of the security
+// alternatives the two versions of an operation share: a scope now
+// needed breaks a client whose token lacks it.
+func (w *wire) scopes(o, n *ir.Operation) {
+	type key struct{ alt, scheme string }
+	collect := func(op *ir.Operation) map[key][]string {
+		m := map[key][]string{}
+		for _, alt := range op.Security {
+			var names []string
+			for _, su := range alt.Schemes {
+				names = append(names, su.Scheme)
+			}
+			slices.Sort(names)
+			a := strings.Join(names, "+")
+			for _, su := range alt.Schemes {
+				m[key{a, su.Scheme}] = append(m[key{a, su.Scheme}], su.Scopes...)
+			}
+		}
+		return m
+	}
+	om, nm := collect(o), collect(n)
+	keys := make([]key, 0, len(nm))
+	for k := range nm {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int { return strings.Compare(a.alt+" "+a.scheme, b.alt+" "+b.scheme) })
+	for _, k := range keys {
+		olds, news := om[k], nm[k]
+		subject := "security " + k.scheme
+		if k.alt != k.scheme {
+			subject += " (with " + k.alt + ")"
+		}
+		for _, sc := range news {
+			if !slices.Contains(olds, sc) {
+				w.add(RuleWireSecurity, Breaking, subject, strings.Join(olds, " "), strings.Join(news, " "), fmt.Sprintf("the scope %s is now needed: a token without it is refused", sc))
+			}
+		}
+		for _, sc := range olds {
+			if !slices.Contains(news, sc) {
+				w.add(RuleWireSecurity, Compatible, subject, strings.Join(olds, " "), strings.Join(news, " "), fmt.Sprintf("the scope %s is no longer needed", sc))
+			}
+		}
 	}
 }
 
@@ -174,10 +224,15 @@ func (w *wire) params(o, n *ir.Operation) {
 		case op.Required && !np.Required:
 			w.add(RuleWireParamRequired, Compatible, k, "required", "optional", "the parameter became optional")
 		}
+		if !op.Deprecated && np.Deprecated {
+			w.add(RuleWireDeprecated, Compatible, k, "", "deprecated", "plan to stop sending it")
+		}
 		if op.Style != np.Style || op.Explode != np.Explode || op.ContentType != np.ContentType {
 			w.add(RuleWireParamStyle, Breaking, k, styleText(op), styleText(np), "the parameter is serialized differently: the old client's encoding is no longer understood")
 		}
+		w.text = op.ContentType == "" && np.ContentType == ""
 		w.typeRef(request, k, op.Type, np.Type)
+		w.text = false
 	}
 	for _, op := range o.Params {
 		if k := paramKey(op); !seen[k] {
@@ -254,8 +309,19 @@ func (w *wire) contents(dir direction, subject string, o, n []*ir.Content) {
 		}
 		return nil
 	}
+	renamed := map[*ir.Content]bool{}
 	for i, oc := range o {
 		nc := byType(n, oc.MediaType)
+		if nc == nil && dir == response {
+			if nc = sameDecoding(oc, o, n); nc != nil && !renamed[nc] {
+				renamed[nc] = true
+				if cs := charset(nc.MediaType); cs != "" && cs != "utf-8" && cs != charset(oc.MediaType) {
+					w.add(RuleWireMediaChanged, Breaking, subject, oc.MediaType, nc.MediaType, "the answer's charset is now "+cs+": the client reads it as UTF-8")
+				} else {
+					w.add(RuleWireMediaChanged, Compatible, subject, oc.MediaType, nc.MediaType, "the answer's media type is written differently: the client decodes it the same way")
+				}
+			}
+		}
 		if nc == nil {
 			cls, msg := Warning, "a media type is gone"
 			if i == 0 {
@@ -269,10 +335,56 @@ func (w *wire) contents(dir direction, subject string, o, n []*ir.Content) {
 		w.typeRef(dir, subject+" "+oc.MediaType, oc.Type, nc.Type)
 	}
 	for _, nc := range n {
-		if byType(o, nc.MediaType) == nil {
+		if byType(o, nc.MediaType) == nil && !renamed[nc] {
 			w.add(RuleWireMediaAdded, Compatible, subject, "", nc.MediaType, "a new media type")
 		}
 	}
+}
+
+// sameDecoding returns the content of news that replaces oc of olds in an
+// answer, decoded the same way: a media type not in olds, of the same
+// type and subtype with other parameters ("application/json;
+// charset=utf-8"), else, for JSON, another JSON media type
+// ("application/problem+json"), which the generated client decodes
+// whatever the Content-Type says; nil when there is none, or more than
+// one.
+func sameDecoding(oc *ir.Content, olds, news []*ir.Content) *ir.Content {
+	essence := func(mt string) string {
+		base, _, _ := strings.Cut(mt, ";")
+		return strings.ToLower(strings.TrimSpace(base))
+	}
+	var candidates []*ir.Content
+	for _, match := range []func(*ir.Content) bool{
+		func(nc *ir.Content) bool { return essence(nc.MediaType) == essence(oc.MediaType) },
+		func(nc *ir.Content) bool { return oc.Kind == ir.ContentJSON && nc.Kind == ir.ContentJSON },
+	} {
+		for _, nc := range news {
+			written := slices.ContainsFunc(olds, func(c *ir.Content) bool { return c.MediaType == nc.MediaType })
+			if !written && match(nc) {
+				candidates = append(candidates, nc)
+			}
+		}
+		if len(candidates) > 0 {
+			break
+		}
+	}
+	if len(candidates) != 1 {
+		return nil
+	}
+	return candidates[0]
+}
+
+// charset returns the charset parameter of a media type, lower case;
+// empty when it has none.
+func charset(mt string) string {
+	_, params, _ := strings.Cut(mt, ";")
+	for _, p := range strings.Split(params, ";") {
+		k, v, _ := strings.Cut(p, "=")
+		if strings.EqualFold(strings.TrimSpace(k), "charset") {
+			return strings.ToLower(strings.Trim(strings.TrimSpace(v), `"`))
+		}
+	}
+	return ""
 }
 
 func (w *wire) responses(o, n *ir.Operation) {
@@ -307,6 +419,11 @@ func (w *wire) responses(o, n *ir.Operation) {
 			}
 			if !found {
 				w.add(RuleWireHeaderRemoved, Warning, subject+" header "+oh.Name, "documented", "", "a documented response header is gone")
+			}
+		}
+		for _, nh := range nr.Headers {
+			if !slices.ContainsFunc(or.Headers, func(oh *ir.Header) bool { return strings.EqualFold(nh.Name, oh.Name) }) {
+				w.add(RuleWireHeaderAdded, Compatible, subject+" header "+nh.Name, "", requiredText(nh.Required), "a new documented response header")
 			}
 		}
 	}
@@ -400,10 +517,16 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 			// Anything is accepted now.
 			return
 		}
+		if dir == request && w.text && ns == "string" && w.textual(os, ont) {
+			w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes any text now: the old values are still strings")
+			w.constraints(dir, subject, o, n)
+			return
+		}
 		if dir == request && strings.Contains(subject, " parameter ") && nt != nil && nt.Kind == ir.KindArray && nt.Elem != nil {
-			if et, ent := resolved(w.new, nt.Elem); shape(et, ent) == os {
+			if et, ent := resolved(w.new, nt.Elem); shape(et, ent) == os || w.text && shape(et, ent) == "string" && w.textual(os, ont) {
 				// One value is a list of one in a parameter.
 				w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes a list now: one value is a list of one")
+				w.constraints(dir, subject+"[]", o, nt.Elem)
 				return
 			}
 		}
@@ -413,13 +536,18 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 		}
 		cls, msg := typeChange(dir, os, ns)
 		w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
-		if cls == Breaking || ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
+		if cls == Breaking {
+			return
+		}
+		if ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
+			w.constraints(dir, subject, o, n)
 			return
 		}
 	}
 	if ot == nil || nt == nil {
 		return
 	}
+	w.constraints(dir, subject, o, n)
 	if ot.Nullable != nt.Nullable {
 		switch {
 		case dir == response && nt.Nullable:
@@ -432,7 +560,7 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 	}
 	switch {
 	case ont != nil && nnt != nil:
-		key := [3]string{ont.Name, nnt.Name, fmt.Sprint(dir)}
+		key := [3]string{ont.Name, nnt.Name, fmt.Sprint(dir, w.text)}
 		changes, done := w.named[key]
 		if !done {
 			w.named[key] = nil
@@ -464,32 +592,93 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 	}
 }
 
+// textual reports whether a value of shape s (the named type nt when
+// not nil) is a scalar, or a union of scalars, which a parameter writes as
+// text.
+func (w *wire) textual(s string, nt *ir.Type) bool {
+	if nt != nil && nt.Kind == ir.TypeUnion {
+		for _, v := range nt.Union.Variants {
+			rt, vt := resolved(w.old, v.Type)
+			if !scalarShape(shape(rt, vt)) {
+				return false
+			}
+		}
+		return len(nt.Union.Variants) > 0
+	}
+	return scalarShape(s)
+}
+
+// scalarShape reports whether a shape is a boolean, number or string,
+// of any format, or an enum of them.
+func scalarShape(s string) bool {
+	s, _, _ = strings.Cut(s, " (")
+	switch strings.TrimSuffix(s, " enum") {
+	case "boolean", "integer", "number", "string":
+		return true
+	}
+	return false
+}
+
 // unionChange classifies a value that became one of the variants of the
 // union it was (or the reverse, a union of which one variant is what it
 // was); ok is false for any other change.
 func (w *wire) unionChange(dir direction, os, ns string, ont, nnt *ir.Type) (Class, string, bool) {
-	has := func(svc *ir.Service, u *ir.Type, s string) bool {
+	count := func(svc *ir.Service, u *ir.Type, s string) int {
 		if u == nil || u.Kind != ir.TypeUnion {
-			return false
+			return 0
 		}
+		n := 0
 		for _, v := range u.Union.Variants {
 			if rt, nt := resolved(svc, v.Type); shape(rt, nt) == s {
-				return true
+				n++
 			}
 		}
-		return false
+		return n
+	}
+	has := func(svc *ir.Service, u *ir.Type, s string) bool { return count(svc, u, s) > 0 }
+	// accepting counts the variants of a oneOf that may accept a value of
+	// the old struct: of its shape, and needing none but its properties.
+	accepting := func() int {
+		if nnt == nil || nnt.Kind != ir.TypeUnion || !nnt.Union.OneOf {
+			return 0
+		}
+		n := 0
+		for _, v := range nnt.Union.Variants {
+			rt, vt := resolved(w.new, v.Type)
+			if shape(rt, vt) != os {
+				continue
+			}
+			if ont != nil && ont.Kind == ir.TypeStruct && vt != nil && vt.Kind == ir.TypeStruct && !needsOnly(vt, ont) {
+				continue
+			}
+			n++
+		}
+		return n
 	}
 	switch {
 	case has(w.old, ont, ns) && dir == response:
 		return Compatible, "the answer is now always one of the union's variants", true
 	case has(w.old, ont, ns):
 		return Breaking, "only one of the union's variants is accepted now", true
+	case dir == request && accepting() > 1:
+		return Breaking, "the value must now match exactly one of the union's variants, and several may accept the old one: the old client's values may match more than one", true
 	case has(w.new, nnt, os) && dir == request:
 		return Compatible, "the value may now also be another variant of a union", true
 	case has(w.new, nnt, os):
 		return Breaking, "the answer may now be another variant of a union: the old client cannot decode it", true
 	}
 	return "", "", false
+}
+
+// needsOnly reports whether every property the struct v requires is a
+// property of the struct old.
+func needsOnly(v, old *ir.Type) bool {
+	for _, f := range v.Fields {
+		if f.Required && !slices.ContainsFunc(old.Fields, func(of *ir.Field) bool { return of.JSONName == f.JSONName }) {
+			return false
+		}
+	}
+	return true
 }
 
 // typeChange classifies a change of shape from o to n in direction dir:
@@ -502,6 +691,10 @@ func typeChange(dir direction, o, n string) (Class, string) {
 		return strings.TrimSuffix(s, " enum")
 	}
 	switch {
+	case base(o) == "integer" && base(n) == "number" && dir == request:
+		return Compatible, "any number is accepted now: integers still are"
+	case base(o) == "number" && base(n) == "integer" && dir == response:
+		return Compatible, "the answer is now always an integer, which is a number"
 	case base(o) != base(n):
 		return Breaking, "the type changed: the old client's values no longer match"
 	case strings.HasSuffix(n, " enum") && !strings.HasSuffix(o, " enum"):
@@ -537,7 +730,7 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 		of, ok := old[nf.JSONName]
 		if !ok {
 			switch {
-			case dir == request && nf.Required && !nf.ReadOnly:
+			case dir == request && nf.Required && !(nf.ReadOnly && exempts(w.new)):
 				w.add(RuleWirePropAdded, Breaking, s, "", "required", "a new required property: requests without it are rejected")
 			default:
 				w.add(RuleWirePropAdded, Compatible, s, "", requiredText(nf.Required), "a new property")
@@ -545,12 +738,16 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 			continue
 		}
 		switch {
-		case dir == request && !of.Required && nf.Required && !nf.ReadOnly:
+		case dir == request && !of.Required && nf.Required && !(nf.ReadOnly && exempts(w.new)):
 			w.add(RuleWirePropRequired, Breaking, s, "optional", "required", "the property became required: requests without it are rejected")
-		case dir == response && of.Required && !nf.Required && !nf.WriteOnly:
+		case dir == response && of.Required && !nf.Required && !(nf.WriteOnly && exempts(w.new)):
 			w.add(RuleWirePropRequired, Breaking, s, "required", "optional", "the property became optional: an answer may now lack it")
 		case of.Required != nf.Required:
 			w.add(RuleWirePropRequired, Compatible, s, requiredText(of.Required), requiredText(nf.Required), "")
+		}
+		w.access(dir, s, of, nf)
+		if !of.Deprecated && nf.Deprecated {
+			w.add(RuleWireDeprecated, Compatible, s, "", "deprecated", "plan to stop using it")
 		}
 		w.typeRef(dir, s, of.Type, nf.Type)
 	}
@@ -568,6 +765,45 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 			w.add(RuleWirePropRemoved, Warning, s, requiredText(of.Required), "", "a property of the request is gone: the server ignores it, or rejects requests that send it")
 		}
 	}
+}
+
+// exempts reports whether a document's readOnly exempts a required
+// property from requests, and its writeOnly from answers: OpenAPI 3.0
+// says so; from 3.1 on, both are JSON Schema annotations, and required
+// holds both ways.
+func exempts(svc *ir.Service) bool {
+	return !strings.HasPrefix(svc.OpenAPI, "3.") || strings.HasPrefix(svc.OpenAPI, "3.0")
+}
+
+// access compares the readOnly and writeOnly flags of a property: a
+// required property of a request that is no longer read-only must now be
+// sent, a required property of an answer that became write-only is no
+// longer answered (OpenAPI 3.0, see [exempts]).
+func (w *wire) access(dir direction, subject string, o, n *ir.Field) {
+	ot, nt := accessText(o), accessText(n)
+	if ot == nt {
+		return
+	}
+	switch {
+	case dir == request && o.Required && n.Required && o.ReadOnly && !n.ReadOnly && exempts(w.old):
+		w.add(RuleWireReadOnly, Breaking, subject, ot, nt, "a required property is no longer read-only: requests without it are rejected")
+	case dir == response && o.Required && n.Required && !o.WriteOnly && n.WriteOnly && exempts(w.new):
+		w.add(RuleWireReadOnly, Breaking, subject, ot, nt, "a required property of the answer became write-only: answers lack it")
+	default:
+		w.add(RuleWireReadOnly, Compatible, subject, ot, nt, "")
+	}
+}
+
+func accessText(f *ir.Field) string {
+	switch {
+	case f.ReadOnly && f.WriteOnly:
+		return "read-only, write-only"
+	case f.ReadOnly:
+		return "read-only"
+	case f.WriteOnly:
+		return "write-only"
+	}
+	return ""
 }
 
 func requiredText(b bool) string {
