@@ -636,13 +636,16 @@ func (w *wire) unionChange(dir direction, os, ns string, ont, nnt *ir.Type) (Cla
 		return n
 	}
 	has := func(svc *ir.Service, u *ir.Type, s string) bool { return count(svc, u, s) > 0 }
-	// accepting counts the variants of a oneOf that may accept a value of
-	// the old struct: of its shape, and needing none but its properties.
-	accepting := func() int {
+	// ambiguous reports whether an old value may match more than one
+	// variant of a oneOf: two variants of its shape, needing none but
+	// the old struct's properties, or enums sharing a value (of the old
+	// enum's, when it was one).
+	ambiguous := func() bool {
 		if nnt == nil || nnt.Kind != ir.TypeUnion || !nnt.Union.OneOf {
-			return 0
+			return false
 		}
 		n := 0
+		values := map[string]int{}
 		for _, v := range nnt.Union.Variants {
 			rt, vt := resolved(w.new, v.Type)
 			if shape(rt, vt) != os {
@@ -651,16 +654,29 @@ func (w *wire) unionChange(dir direction, os, ns string, ont, nnt *ir.Type) (Cla
 			if ont != nil && ont.Kind == ir.TypeStruct && vt != nil && vt.Kind == ir.TypeStruct && !needsOnly(vt, ont) {
 				continue
 			}
+			if vt != nil && vt.Kind == ir.TypeEnum {
+				for _, ev := range distinct(vt) {
+					if ont == nil || ont.Kind != ir.TypeEnum || slices.Contains(distinct(ont), ev) {
+						values[ev]++
+					}
+				}
+				continue
+			}
 			n++
 		}
-		return n
+		for _, c := range values {
+			if c > 1 {
+				return true
+			}
+		}
+		return n > 1
 	}
 	switch {
 	case has(w.old, ont, ns) && dir == response:
 		return Compatible, "the answer is now always one of the union's variants", true
 	case has(w.old, ont, ns):
 		return Breaking, "only one of the union's variants is accepted now", true
-	case dir == request && accepting() > 1:
+	case dir == request && ambiguous():
 		return Breaking, "the value must now match exactly one of the union's variants, and several may accept the old one: the old client's values may match more than one", true
 	case has(w.new, nnt, os) && dir == request:
 		return Compatible, "the value may now also be another variant of a union", true
@@ -813,18 +829,20 @@ func requiredText(b bool) string {
 	return "optional"
 }
 
-func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
-	vals := func(t *ir.Type) []string {
-		var out []string
-		for _, v := range t.Enum.Values {
-			// A value written twice is one value.
-			if s := fmt.Sprint(v.Value); !slices.Contains(out, s) {
-				out = append(out, s)
-			}
+// distinct returns the values of an enum as text, each once.
+func distinct(t *ir.Type) []string {
+	var out []string
+	for _, v := range t.Enum.Values {
+		// A value written twice is one value.
+		if s := fmt.Sprint(v.Value); !slices.Contains(out, s) {
+			out = append(out, s)
 		}
-		return out
 	}
-	ov, nv := vals(o), vals(n)
+	return out
+}
+
+func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
+	ov, nv := distinct(o), distinct(n)
 	for _, v := range ov {
 		if !slices.Contains(nv, v) {
 			if dir == request {
@@ -882,12 +900,16 @@ func (w *wire) variantName(svc *ir.Service, v *ir.Variant) string {
 // its generated name (an inline variant's name is its position): its
 // discriminator values, else the properties of an object with the
 // values of those that are one-value enums (a "type": "x" marker), else
-// its shape.
+// its shape, with the print of its elements for a list or map.
 func variantPrint(svc *ir.Service, v *ir.Variant) string {
 	if len(v.Tags) > 0 {
 		return "tags " + strings.Join(v.Tags, "|")
 	}
 	rt, nt := resolved(svc, v.Type)
+	if rt != nil && (rt.Kind == ir.KindArray || rt.Kind == ir.KindMap) && rt.Elem != nil {
+		// A list or map is told apart by what it holds.
+		return shape(rt, nt) + " of " + variantPrint(svc, &ir.Variant{Type: rt.Elem})
+	}
 	if nt == nil || nt.Kind != ir.TypeStruct {
 		return shape(rt, nt)
 	}
