@@ -526,6 +526,9 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 			if et, ent := resolved(w.new, nt.Elem); shape(et, ent) == os || w.text && shape(et, ent) == "string" && w.textual(os, ont) {
 				// One value is a list of one in a parameter.
 				w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes a list now: one value is a list of one")
+				// The list's own keywords are new; its items' follow the
+				// value's.
+				w.constraints(dir, subject, &ir.TypeRef{}, n)
 				w.constraints(dir, subject+"[]", o, nt.Elem)
 				return
 			}
