@@ -117,8 +117,9 @@
 //	                             [breaking/compatible]
 //	WIRE-ENUM-VALUE-ADDED        a new enum value: a warning in answers
 //	                             [warning/compatible]
-//	WIRE-ENUM-VALUE-REMOVED      an enum value is gone: breaking in requests
-//	                             [breaking/compatible]
+//	WIRE-ENUM-VALUE-REMOVED      an enum value is gone: breaking in requests, and
+//	                             in answers when none of the old values is left
+//	                             (a const changed) [breaking/compatible]
 //	WIRE-SECURITY                the credentials an operation accepts changed:
 //	                             breaking when the old ones no longer do
 //	                             [breaking/compatible]

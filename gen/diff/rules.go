@@ -53,7 +53,7 @@ func Rules() []RuleDoc {
 		{RuleWirePropRemoved, w, []Class{b, wa}, "a property is gone: breaking when it was required in an answer"},
 		{RuleWirePropRequired, w, []Class{b, c}, "a request property became required, or an answer's optional (breaking); the reverse"},
 		{RuleWireEnumAdded, w, []Class{wa, c}, "a new enum value: a warning in answers"},
-		{RuleWireEnumRemoved, w, []Class{b, c}, "an enum value is gone: breaking in requests"},
+		{RuleWireEnumRemoved, w, []Class{b, c}, "an enum value is gone: breaking in requests, and in answers when none of the old values is left (a const changed)"},
 		{RuleWireSecurity, w, []Class{b, c}, "the credentials an operation accepts changed: breaking when the old ones no longer do"},
 		{RuleWireServerAdded, w, []Class{c}, "a new server"},
 		{RuleWireServerRemoved, w, []Class{wa}, "a server is gone"},

@@ -846,11 +846,17 @@ func distinct(t *ir.Type) []string {
 
 func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
 	ov, nv := distinct(o), distinct(n)
+	// replaced: no value the old client knows is answered any more (a
+	// const changed, a one-value enum being one).
+	replaced := len(nv) > 0 && !slices.ContainsFunc(ov, func(v string) bool { return slices.Contains(nv, v) })
 	for _, v := range ov {
 		if !slices.Contains(nv, v) {
-			if dir == request {
+			switch {
+			case dir == request:
 				w.add(RuleWireEnumRemoved, Breaking, subject, v, "", "an enum value the client may send is no longer accepted")
-			} else {
+			case replaced:
+				w.add(RuleWireEnumRemoved, Breaking, subject, v, "", "no value the old client knows is answered any more: every answer holds one it does not expect")
+			default:
 				w.add(RuleWireEnumRemoved, Compatible, subject, v, "", "an enum value is no longer answered")
 			}
 		}
