@@ -14,7 +14,7 @@ type Service struct {
 	// Doc is the document's description.
 	Doc string
 	// OpenAPI is the version of the OpenAPI specification the document
-	// follows, as written ("3.0.3", "3.1.0"; "3.0.0" for a Swagger 2.0
+	// follows, as written ("3.0.3", "3.1.0"; "3.0.3" for a Swagger 2.0
 	// document, which is read converted); empty for gRPC services.
 	OpenAPI string
 	// Source is the entry file the service was read from, as given.
