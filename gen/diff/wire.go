@@ -218,27 +218,32 @@ func (w *wire) params(o, n *ir.Operation) {
 			}
 			continue
 		}
-		switch {
-		case !op.Required && np.Required:
-			w.add(RuleWireParamRequired, Breaking, k, "optional", "required", "the parameter became required: requests without it are rejected")
-		case op.Required && !np.Required:
-			w.add(RuleWireParamRequired, Compatible, k, "required", "optional", "the parameter became optional")
-		}
-		if !op.Deprecated && np.Deprecated {
-			w.add(RuleWireDeprecated, Compatible, k, "", "deprecated", "plan to stop sending it")
-		}
-		if op.Style != np.Style || op.Explode != np.Explode || op.ContentType != np.ContentType {
-			w.add(RuleWireParamStyle, Breaking, k, styleText(op), styleText(np), "the parameter is serialized differently: the old client's encoding is no longer understood")
-		}
-		w.text = op.ContentType == "" && np.ContentType == ""
-		w.typeRef(request, k, op.Type, np.Type)
-		w.text = false
+		w.param(k, op, np)
 	}
 	for _, op := range o.Params {
 		if k := paramKey(op); !seen[k] {
 			w.add(RuleWireParamRemoved, Warning, k, "", "", "the parameter is gone: the server ignores it, or rejects requests that send it")
 		}
 	}
+}
+
+// param compares two versions of the parameter k.
+func (w *wire) param(k string, op, np *ir.Param) {
+	switch {
+	case !op.Required && np.Required:
+		w.add(RuleWireParamRequired, Breaking, k, "optional", "required", "the parameter became required: requests without it are rejected")
+	case op.Required && !np.Required:
+		w.add(RuleWireParamRequired, Compatible, k, "required", "optional", "the parameter became optional")
+	}
+	if !op.Deprecated && np.Deprecated {
+		w.add(RuleWireDeprecated, Compatible, k, "", "deprecated", "plan to stop sending it")
+	}
+	if op.Style != np.Style || op.Explode != np.Explode || op.ContentType != np.ContentType {
+		w.add(RuleWireParamStyle, Breaking, k, styleText(op), styleText(np), "the parameter is serialized differently: the old client's encoding is no longer understood")
+	}
+	w.text = op.ContentType == "" && np.ContentType == ""
+	w.typeRef(request, k, op.Type, np.Type)
+	w.text = false
 }
 
 // pathParamAt returns the old path parameter at the place of the new
@@ -313,14 +318,7 @@ func (w *wire) contents(dir direction, subject string, o, n []*ir.Content) {
 	for i, oc := range o {
 		nc := byType(n, oc.MediaType)
 		if nc == nil && dir == response {
-			if nc = sameDecoding(oc, o, n); nc != nil && !renamed[nc] {
-				renamed[nc] = true
-				if cs := charset(nc.MediaType); cs != "" && cs != "utf-8" && cs != charset(oc.MediaType) {
-					w.add(RuleWireMediaChanged, Breaking, subject, oc.MediaType, nc.MediaType, "the answer's charset is now "+cs+": the client reads it as UTF-8")
-				} else {
-					w.add(RuleWireMediaChanged, Compatible, subject, oc.MediaType, nc.MediaType, "the answer's media type is written differently: the client decodes it the same way")
-				}
-			}
+			nc = w.mediaChanged(subject, oc, o, n, renamed)
 		}
 		if nc == nil {
 			cls, msg := Warning, "a media type is gone"
@@ -374,6 +372,23 @@ func sameDecoding(oc *ir.Content, olds, news []*ir.Content) *ir.Content {
 	return candidates[0]
 }
 
+// mediaChanged reports and returns the content of news that replaces oc
+// of olds in an answer (see [sameDecoding]), when renamed does not hold
+// it yet; it adds it to renamed.
+func (w *wire) mediaChanged(subject string, oc *ir.Content, olds, news []*ir.Content, renamed map[*ir.Content]bool) *ir.Content {
+	nc := sameDecoding(oc, olds, news)
+	if nc == nil || renamed[nc] {
+		return nil
+	}
+	renamed[nc] = true
+	if cs := charset(nc.MediaType); cs != "" && cs != "utf-8" && cs != charset(oc.MediaType) {
+		w.add(RuleWireMediaChanged, Breaking, subject, oc.MediaType, nc.MediaType, "the answer's charset is now "+cs+": the client reads it as UTF-8")
+	} else {
+		w.add(RuleWireMediaChanged, Compatible, subject, oc.MediaType, nc.MediaType, "the answer's media type is written differently: the client decodes it the same way")
+	}
+	return nc
+}
+
 // charset returns the charset parameter of a media type, lower case;
 // empty when it has none.
 func charset(mt string) string {
@@ -385,6 +400,31 @@ func charset(mt string) string {
 		}
 	}
 	return ""
+}
+
+// headers compares the headers of two versions of the response subject,
+// matched by name whatever its case.
+func (w *wire) headers(subject string, o, n []*ir.Header) {
+	for _, oh := range o {
+		found := false
+		for _, nh := range n {
+			if strings.EqualFold(nh.Name, oh.Name) {
+				found = true
+				if oh.Required && !nh.Required {
+					w.add(RuleWireHeaderRemoved, Breaking, subject+" header "+oh.Name, "required", "optional", "a header the client could rely on may be absent")
+				}
+				w.typeRef(response, subject+" header "+oh.Name, oh.Type, nh.Type)
+			}
+		}
+		if !found {
+			w.add(RuleWireHeaderRemoved, Warning, subject+" header "+oh.Name, "documented", "", "a documented response header is gone")
+		}
+	}
+	for _, nh := range n {
+		if !slices.ContainsFunc(o, func(oh *ir.Header) bool { return strings.EqualFold(nh.Name, oh.Name) }) {
+			w.add(RuleWireHeaderAdded, Compatible, subject+" header "+nh.Name, "", requiredText(nh.Required), "a new documented response header")
+		}
+	}
 }
 
 func (w *wire) responses(o, n *ir.Operation) {
@@ -406,26 +446,7 @@ func (w *wire) responses(o, n *ir.Operation) {
 			continue
 		}
 		w.contents(response, subject, or.Contents, nr.Contents)
-		for _, oh := range or.Headers {
-			found := false
-			for _, nh := range nr.Headers {
-				if strings.EqualFold(nh.Name, oh.Name) {
-					found = true
-					if oh.Required && !nh.Required {
-						w.add(RuleWireHeaderRemoved, Breaking, subject+" header "+oh.Name, "required", "optional", "a header the client could rely on may be absent")
-					}
-					w.typeRef(response, subject+" header "+oh.Name, oh.Type, nh.Type)
-				}
-			}
-			if !found {
-				w.add(RuleWireHeaderRemoved, Warning, subject+" header "+oh.Name, "documented", "", "a documented response header is gone")
-			}
-		}
-		for _, nh := range nr.Headers {
-			if !slices.ContainsFunc(or.Headers, func(oh *ir.Header) bool { return strings.EqualFold(nh.Name, oh.Name) }) {
-				w.add(RuleWireHeaderAdded, Compatible, subject+" header "+nh.Name, "", requiredText(nh.Required), "a new documented response header")
-			}
-		}
+		w.headers(subject, or.Headers, nr.Headers)
 	}
 	for _, or := range o.Responses {
 		if seen[or.Status] {
@@ -511,39 +532,8 @@ func kindText(k ir.Kind, format string) string {
 func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 	ot, ont := resolved(w.old, o)
 	nt, nnt := resolved(w.new, n)
-	os, ns := shape(ot, ont), shape(nt, nnt)
-	if os != ns {
-		if dir == request && nt != nil && nt.Kind == ir.KindAny {
-			// Anything is accepted now.
-			return
-		}
-		if dir == request && w.text && ns == "string" && w.textual(os, ont) {
-			w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes any text now: the old values are still strings")
-			w.constraints(dir, subject, o, n)
-			return
-		}
-		if dir == request && strings.Contains(subject, " parameter ") && nt != nil && nt.Kind == ir.KindArray && nt.Elem != nil {
-			if et, ent := resolved(w.new, nt.Elem); shape(et, ent) == os || w.text && shape(et, ent) == "string" && w.textual(os, ont) {
-				// One value is a list of one in a parameter.
-				w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes a list now: one value is a list of one")
-				// The list's own keywords are new; its items' follow the
-				// value's.
-				w.constraints(dir, subject, &ir.TypeRef{}, n)
-				w.constraints(dir, subject+"[]", o, nt.Elem)
-				return
-			}
-		}
-		if cls, msg, ok := w.unionChange(dir, os, ns, ont, nnt); ok {
-			w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
-			return
-		}
-		cls, msg := typeChange(dir, os, ns)
-		w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
-		if cls == Breaking {
-			return
-		}
-		if ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
-			w.constraints(dir, subject, o, n)
+	if os, ns := shape(ot, ont), shape(nt, nnt); os != ns {
+		if w.shapeChanged(dir, subject, o, n, os, ns) {
 			return
 		}
 	}
@@ -551,47 +541,113 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 		return
 	}
 	w.constraints(dir, subject, o, n)
-	if ot.Nullable != nt.Nullable {
-		switch {
-		case dir == response && nt.Nullable:
-			w.add(RuleWireNullable, Breaking, subject, "not nullable", "nullable", "the answer may now be null where the old client expects a value")
-		case dir == request && !nt.Nullable:
-			w.add(RuleWireNullable, Breaking, subject, "nullable", "not nullable", "null is no longer accepted")
-		default:
-			w.add(RuleWireNullable, Compatible, subject, nullText(ot.Nullable), nullText(nt.Nullable), "")
-		}
-	}
+	w.nullable(dir, subject, ot, nt)
 	switch {
 	case ont != nil && nnt != nil:
-		key := [3]string{ont.Name, nnt.Name, fmt.Sprint(dir, w.text)}
-		changes, done := w.named[key]
-		if !done {
-			w.named[key] = nil
-			sink := w.sink
-			changes = []Change{}
-			w.sink = &changes
-			switch ont.Kind {
-			case ir.TypeStruct:
-				w.fields(dir, "", ont, nnt)
-			case ir.TypeEnum:
-				w.enum(dir, "", ont, nnt)
-			case ir.TypeUnion:
-				w.union(dir, "", ont, nnt)
-			}
-			w.sink = sink
-			w.named[key] = changes
-		}
-		for _, c := range changes {
-			c.Operation = w.op
-			c.Subject = subject + c.Subject
-			if w.sink != nil {
-				*w.sink = append(*w.sink, c)
-			} else {
-				w.r.add(c)
-			}
-		}
+		w.namedPair(dir, subject, ont, nnt)
 	case (ot.Kind == ir.KindArray || ot.Kind == ir.KindMap) && ot.Elem != nil && nt.Elem != nil:
 		w.typeRef(dir, subject+"[]", ot.Elem, nt.Elem)
+	}
+}
+
+// shapeChanged reports a use of a type whose shape changed from os to
+// ns, and returns whether the comparison ends there: it goes on into an
+// enum that the value became, or stopped being, without breaking.
+func (w *wire) shapeChanged(dir direction, subject string, o, n *ir.TypeRef, os, ns string) bool {
+	_, ont := resolved(w.old, o)
+	nt, nnt := resolved(w.new, n)
+	if dir == request && nt != nil && nt.Kind == ir.KindAny {
+		// Anything is accepted now.
+		return true
+	}
+	if dir == request && w.parameterWidened(subject, o, n, os, ns) {
+		return true
+	}
+	if cls, msg, ok := w.unionChange(dir, os, ns, ont, nnt); ok {
+		w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
+		return true
+	}
+	cls, msg := typeChange(dir, os, ns)
+	w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
+	if cls == Breaking {
+		return true
+	}
+	if ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
+		w.constraints(dir, subject, o, n)
+		return true
+	}
+	return false
+}
+
+// parameterWidened reports, and returns true for, a parameter whose
+// value of shape os is still valid as a value of shape ns: written as
+// text, a scalar is a string; one value is a list of one.
+func (w *wire) parameterWidened(subject string, o, n *ir.TypeRef, os, ns string) bool {
+	_, ont := resolved(w.old, o)
+	nt, _ := resolved(w.new, n)
+	if w.text && ns == "string" && w.textual(os, ont) {
+		w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes any text now: the old values are still strings")
+		w.constraints(request, subject, o, n)
+		return true
+	}
+	if !strings.Contains(subject, " parameter ") || nt == nil || nt.Kind != ir.KindArray || nt.Elem == nil {
+		return false
+	}
+	et, ent := resolved(w.new, nt.Elem)
+	if es := shape(et, ent); es != os && !(w.text && es == "string" && w.textual(os, ont)) {
+		return false
+	}
+	w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes a list now: one value is a list of one")
+	// The list's own keywords are new; its items' follow the value's.
+	w.constraints(request, subject, &ir.TypeRef{}, n)
+	w.constraints(request, subject+"[]", o, nt.Elem)
+	return true
+}
+
+// nullable compares whether null is valid in two uses of a type.
+func (w *wire) nullable(dir direction, subject string, ot, nt *ir.TypeRef) {
+	if ot.Nullable == nt.Nullable {
+		return
+	}
+	switch {
+	case dir == response && nt.Nullable:
+		w.add(RuleWireNullable, Breaking, subject, "not nullable", "nullable", "the answer may now be null where the old client expects a value")
+	case dir == request && !nt.Nullable:
+		w.add(RuleWireNullable, Breaking, subject, "nullable", "not nullable", "null is no longer accepted")
+	default:
+		w.add(RuleWireNullable, Compatible, subject, nullText(ot.Nullable), nullText(nt.Nullable), "")
+	}
+}
+
+// namedPair compares two named types in direction dir once, and adds
+// their changes at subject each time they are used.
+func (w *wire) namedPair(dir direction, subject string, ont, nnt *ir.Type) {
+	key := [3]string{ont.Name, nnt.Name, fmt.Sprint(dir, w.text)}
+	changes, done := w.named[key]
+	if !done {
+		w.named[key] = nil
+		sink := w.sink
+		changes = []Change{}
+		w.sink = &changes
+		switch ont.Kind {
+		case ir.TypeStruct:
+			w.fields(dir, "", ont, nnt)
+		case ir.TypeEnum:
+			w.enum(dir, "", ont, nnt)
+		case ir.TypeUnion:
+			w.union(dir, "", ont, nnt)
+		}
+		w.sink = sink
+		w.named[key] = changes
+	}
+	for _, c := range changes {
+		c.Operation = w.op
+		c.Subject = subject + c.Subject
+		if w.sink != nil {
+			*w.sink = append(*w.sink, c)
+		} else {
+			w.r.add(c)
+		}
 	}
 }
 
@@ -626,67 +682,76 @@ func scalarShape(s string) bool {
 // union it was (or the reverse, a union of which one variant is what it
 // was); ok is false for any other change.
 func (w *wire) unionChange(dir direction, os, ns string, ont, nnt *ir.Type) (Class, string, bool) {
-	count := func(svc *ir.Service, u *ir.Type, s string) int {
-		if u == nil || u.Kind != ir.TypeUnion {
-			return 0
-		}
-		n := 0
-		for _, v := range u.Union.Variants {
-			if rt, nt := resolved(svc, v.Type); shape(rt, nt) == s {
-				n++
-			}
-		}
-		return n
-	}
-	has := func(svc *ir.Service, u *ir.Type, s string) bool { return count(svc, u, s) > 0 }
-	// ambiguous reports whether an old value may match more than one
-	// variant of a oneOf: two variants of its shape, needing none but
-	// the old struct's properties, or enums sharing a value (of the old
-	// enum's, when it was one).
-	ambiguous := func() bool {
-		if nnt == nil || nnt.Kind != ir.TypeUnion || !nnt.Union.OneOf {
-			return false
-		}
-		n := 0
-		values := map[string]int{}
-		for _, v := range nnt.Union.Variants {
-			rt, vt := resolved(w.new, v.Type)
-			if shape(rt, vt) != os {
-				continue
-			}
-			if ont != nil && ont.Kind == ir.TypeStruct && vt != nil && vt.Kind == ir.TypeStruct && !needsOnly(vt, ont) {
-				continue
-			}
-			if vt != nil && vt.Kind == ir.TypeEnum {
-				for _, ev := range distinct(vt) {
-					if ont == nil || ont.Kind != ir.TypeEnum || slices.Contains(distinct(ont), ev) {
-						values[ev]++
-					}
-				}
-				continue
-			}
-			n++
-		}
-		for _, c := range values {
-			if c > 1 {
-				return true
-			}
-		}
-		return n > 1
-	}
 	switch {
-	case has(w.old, ont, ns) && dir == response:
+	case variantsOfShape(w.old, ont, ns) > 0 && dir == response:
 		return Compatible, "the answer is now always one of the union's variants", true
-	case has(w.old, ont, ns):
+	case variantsOfShape(w.old, ont, ns) > 0:
 		return Breaking, "only one of the union's variants is accepted now", true
-	case dir == request && ambiguous():
+	case dir == request && w.ambiguous(os, ont, nnt):
 		return Breaking, "the value must now match exactly one of the union's variants, and several may accept the old one: the old client's values may match more than one", true
-	case has(w.new, nnt, os) && dir == request:
+	case variantsOfShape(w.new, nnt, os) > 0 && dir == request:
 		return Compatible, "the value may now also be another variant of a union", true
-	case has(w.new, nnt, os):
+	case variantsOfShape(w.new, nnt, os) > 0:
 		return Breaking, "the answer may now be another variant of a union: the old client cannot decode it", true
 	}
 	return "", "", false
+}
+
+// variantsOfShape counts the variants of shape s of u, 0 when u is not
+// a union.
+func variantsOfShape(svc *ir.Service, u *ir.Type, s string) int {
+	if u == nil || u.Kind != ir.TypeUnion {
+		return 0
+	}
+	n := 0
+	for _, v := range u.Union.Variants {
+		if rt, nt := resolved(svc, v.Type); shape(rt, nt) == s {
+			n++
+		}
+	}
+	return n
+}
+
+// ambiguous reports whether a value of shape os (the named type ont
+// when not nil) may match more than one variant of the oneOf nnt: two
+// variants of its shape, needing none but the old struct's properties,
+// or enums sharing a value (of the old enum's, when it was one).
+func (w *wire) ambiguous(os string, ont, nnt *ir.Type) bool {
+	if nnt == nil || nnt.Kind != ir.TypeUnion || !nnt.Union.OneOf {
+		return false
+	}
+	n := 0
+	var enums []*ir.Type
+	for _, v := range nnt.Union.Variants {
+		rt, vt := resolved(w.new, v.Type)
+		switch {
+		case shape(rt, vt) != os:
+		case ont != nil && ont.Kind == ir.TypeStruct && vt != nil && vt.Kind == ir.TypeStruct && !needsOnly(vt, ont):
+		case vt != nil && vt.Kind == ir.TypeEnum:
+			enums = append(enums, vt)
+		default:
+			n++
+		}
+	}
+	return n > 1 || shareValue(enums, ont)
+}
+
+// shareValue reports whether two of the enums have a value in common, of
+// the values of old when it is an enum.
+func shareValue(enums []*ir.Type, old *ir.Type) bool {
+	seen := map[string]bool{}
+	for _, e := range enums {
+		for _, v := range distinct(e) {
+			if old != nil && old.Kind == ir.TypeEnum && !slices.Contains(distinct(old), v) {
+				continue
+			}
+			if seen[v] {
+				return true
+			}
+			seen[v] = true
+		}
+	}
+	return false
 }
 
 // needsOnly reports whether every property the struct v requires is a
@@ -756,19 +821,7 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 			}
 			continue
 		}
-		switch {
-		case dir == request && !of.Required && nf.Required && !(nf.ReadOnly && exempts(w.new)):
-			w.add(RuleWirePropRequired, Breaking, s, "optional", "required", "the property became required: requests without it are rejected")
-		case dir == response && of.Required && !nf.Required && !(nf.WriteOnly && exempts(w.new)):
-			w.add(RuleWirePropRequired, Breaking, s, "required", "optional", "the property became optional: an answer may now lack it")
-		case of.Required != nf.Required:
-			w.add(RuleWirePropRequired, Compatible, s, requiredText(of.Required), requiredText(nf.Required), "")
-		}
-		w.access(dir, s, of, nf)
-		if !of.Deprecated && nf.Deprecated {
-			w.add(RuleWireDeprecated, Compatible, s, "", "deprecated", "plan to stop using it")
-		}
-		w.typeRef(dir, s, of.Type, nf.Type)
+		w.field(dir, s, of, nf)
 	}
 	for _, of := range o.Fields {
 		if seen[of.JSONName] {
@@ -784,6 +837,24 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 			w.add(RuleWirePropRemoved, Warning, s, requiredText(of.Required), "", "a property of the request is gone: the server ignores it, or rejects requests that send it")
 		}
 	}
+}
+
+// field compares two versions of the property at subject s: whether it
+// is required, read-only or write-only, deprecated, and its type.
+func (w *wire) field(dir direction, s string, of, nf *ir.Field) {
+	switch {
+	case dir == request && !of.Required && nf.Required && !(nf.ReadOnly && exempts(w.new)):
+		w.add(RuleWirePropRequired, Breaking, s, "optional", "required", "the property became required: requests without it are rejected")
+	case dir == response && of.Required && !nf.Required && !(nf.WriteOnly && exempts(w.new)):
+		w.add(RuleWirePropRequired, Breaking, s, "required", "optional", "the property became optional: an answer may now lack it")
+	case of.Required != nf.Required:
+		w.add(RuleWirePropRequired, Compatible, s, requiredText(of.Required), requiredText(nf.Required), "")
+	}
+	w.access(dir, s, of, nf)
+	if !of.Deprecated && nf.Deprecated {
+		w.add(RuleWireDeprecated, Compatible, s, "", "deprecated", "plan to stop using it")
+	}
+	w.typeRef(dir, s, of.Type, nf.Type)
 }
 
 // exempts reports whether a document's readOnly exempts a required
