@@ -434,9 +434,11 @@
 // idempotency key lost, a fallback now shared, a policy generation
 // refuses), Go API (the generated package's exported declarations removed,
 // added, changed or renamed, each breaking or compatible, and the semver
-// bump they imply), and Wire (operations, parameters, bodies, responses,
-// security, servers, properties, enums, nullability, in the direction each
-// travels, breaking, warning or compatible). Package
+// bump they imply), and Wire (operations, parameters, bodies, responses
+// and their headers and media types, security and its scopes, servers,
+// properties, enums, nullability, validation keywords, defaults,
+// readOnly and writeOnly, deprecation, in the direction each travels,
+// breaking, warning or compatible). Package
 // github.com/resilientgo/resilient/gen/diff lists every rule id and the
 // JSON schema.
 //

@@ -51,6 +51,12 @@ const (
 	RuleWireSecurity        = "WIRE-SECURITY"
 	RuleWireServerAdded     = "WIRE-SERVER-ADDED"
 	RuleWireServerRemoved   = "WIRE-SERVER-REMOVED"
+	RuleWireConstraint      = "WIRE-CONSTRAINT"
+	RuleWireDefault         = "WIRE-DEFAULT"
+	RuleWireHeaderAdded     = "WIRE-RESPONSE-HEADER-ADDED"
+	RuleWireMediaChanged    = "WIRE-MEDIA-TYPE-CHANGED"
+	RuleWireReadOnly        = "WIRE-PROPERTY-READ-ONLY"
+	RuleWireDeprecated      = "WIRE-DEPRECATED"
 )
 
 // Input is one version of an API as [Compare] reads it.

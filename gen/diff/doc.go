@@ -14,7 +14,9 @@
 //     were removed, added, changed or renamed, each breaking or
 //     compatible, and the semver bump they imply ([Report.Semver]);
 //   - Wire: what a client sends and receives: operations, parameters,
-//     bodies, responses, security, servers, property by property, in the
+//     bodies, responses and their headers, security and its scopes,
+//     servers, property by property with their validation keywords
+//     (ranges, lengths, patterns, item counts) and defaults, in the
 //     direction each travels (a property removed from an answer is not the
 //     same change as one removed from a request), modelled on oasdiff's
 //     rules for what concerns a client; for proto, fields by number, types,
@@ -115,11 +117,33 @@
 //	                             [breaking/compatible]
 //	WIRE-ENUM-VALUE-ADDED        a new enum value: a warning in answers
 //	                             [warning/compatible]
-//	WIRE-ENUM-VALUE-REMOVED      an enum value is gone: breaking in requests
-//	                             [breaking/compatible]
+//	WIRE-ENUM-VALUE-REMOVED      an enum value is gone: breaking in requests, and
+//	                             in answers when none of the old values is left
+//	                             (a const changed) [breaking/compatible]
 //	WIRE-SECURITY                the credentials an operation accepts changed:
 //	                             breaking when the old ones no longer do
 //	                             [breaking/compatible]
+//	WIRE-MEDIA-TYPE-CHANGED      an answer's media type is written differently
+//	                             (parameters, another JSON media type): breaking
+//	                             when its charset is no longer UTF-8
+//	                             [breaking/compatible]
+//	WIRE-RESPONSE-HEADER-ADDED   a response header is new [compatible]
+//	WIRE-PROPERTY-READ-ONLY      a property's readOnly or writeOnly changed:
+//	                             breaking when a required request property is no
+//	                             longer read-only, or a required answer property
+//	                             became write-only [breaking/compatible]
+//	WIRE-DEPRECATED              a parameter or property became deprecated
+//	                             [compatible]
+//	WIRE-CONSTRAINT              a validation keyword (minimum, maximum,
+//	                             multipleOf, minLength, maxLength, pattern,
+//	                             minItems, maxItems, uniqueItems, minProperties,
+//	                             maxProperties) changed: breaking when stricter in
+//	                             a request or looser in an answer, a warning when a
+//	                             pattern is replaced [breaking/warning/compatible]
+//	WIRE-DEFAULT                 a default value changed, appeared or is gone: a
+//	                             warning in requests, whose callers leaving the
+//	                             value out get another behaviour
+//	                             [warning/compatible]
 //	WIRE-SERVER-ADDED            a new server [compatible]
 //	WIRE-SERVER-REMOVED          a server is gone [warning]
 //	PROTO-FIELD-REMOVED          a message field is gone: breaking unless its

@@ -32,6 +32,10 @@ type wire struct {
 	named map[[3]string][]Change
 	// sink, when not nil, collects changes instead of the report.
 	sink *[]Change
+	// text is set while the value compared is a parameter written as
+	// text (not as a media type): any scalar value is then also a
+	// string.
+	text bool
 }
 
 func (w *wire) add(rule string, class Class, subject, old, new, msg string) {
@@ -121,6 +125,7 @@ func alternatives(op *ir.Operation) []string {
 func (w *wire) security(o, n *ir.Operation) {
 	oa, na := alternatives(o), alternatives(n)
 	if slices.Equal(oa, na) {
+		w.scopes(o, n)
 		return
 	}
 	ot, nt := strings.Join(oa, " or "), strings.Join(na, " or ")
@@ -137,6 +142,51 @@ func (w *wire) security(o, n *ir.Operation) {
 			}
 		}
 		w.add(RuleWireSecurity, Compatible, "security", ot, nt, "more credentials are accepted")
+	}
+}
+
+// scopes compares the OAuth2 or OpenID Connect scopes of the security
+// alternatives the two versions of an operation share: a scope now
+// needed breaks a client whose token lacks it.
+func (w *wire) scopes(o, n *ir.Operation) {
+	type key struct{ alt, scheme string }
+	collect := func(op *ir.Operation) map[key][]string {
+		m := map[key][]string{}
+		for _, alt := range op.Security {
+			var names []string
+			for _, su := range alt.Schemes {
+				names = append(names, su.Scheme)
+			}
+			slices.Sort(names)
+			a := strings.Join(names, "+")
+			for _, su := range alt.Schemes {
+				m[key{a, su.Scheme}] = append(m[key{a, su.Scheme}], su.Scopes...)
+			}
+		}
+		return m
+	}
+	om, nm := collect(o), collect(n)
+	keys := make([]key, 0, len(nm))
+	for k := range nm {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int { return strings.Compare(a.alt+" "+a.scheme, b.alt+" "+b.scheme) })
+	for _, k := range keys {
+		olds, news := om[k], nm[k]
+		subject := "security " + k.scheme
+		if k.alt != k.scheme {
+			subject += " (with " + k.alt + ")"
+		}
+		for _, sc := range news {
+			if !slices.Contains(olds, sc) {
+				w.add(RuleWireSecurity, Breaking, subject, strings.Join(olds, " "), strings.Join(news, " "), fmt.Sprintf("the scope %s is now needed: a token without it is refused", sc))
+			}
+		}
+		for _, sc := range olds {
+			if !slices.Contains(news, sc) {
+				w.add(RuleWireSecurity, Compatible, subject, strings.Join(olds, " "), strings.Join(news, " "), fmt.Sprintf("the scope %s is no longer needed", sc))
+			}
+		}
 	}
 }
 
@@ -168,22 +218,32 @@ func (w *wire) params(o, n *ir.Operation) {
 			}
 			continue
 		}
-		switch {
-		case !op.Required && np.Required:
-			w.add(RuleWireParamRequired, Breaking, k, "optional", "required", "the parameter became required: requests without it are rejected")
-		case op.Required && !np.Required:
-			w.add(RuleWireParamRequired, Compatible, k, "required", "optional", "the parameter became optional")
-		}
-		if op.Style != np.Style || op.Explode != np.Explode || op.ContentType != np.ContentType {
-			w.add(RuleWireParamStyle, Breaking, k, styleText(op), styleText(np), "the parameter is serialized differently: the old client's encoding is no longer understood")
-		}
-		w.typeRef(request, k, op.Type, np.Type)
+		w.param(k, op, np)
 	}
 	for _, op := range o.Params {
 		if k := paramKey(op); !seen[k] {
 			w.add(RuleWireParamRemoved, Warning, k, "", "", "the parameter is gone: the server ignores it, or rejects requests that send it")
 		}
 	}
+}
+
+// param compares two versions of the parameter k.
+func (w *wire) param(k string, op, np *ir.Param) {
+	switch {
+	case !op.Required && np.Required:
+		w.add(RuleWireParamRequired, Breaking, k, "optional", "required", "the parameter became required: requests without it are rejected")
+	case op.Required && !np.Required:
+		w.add(RuleWireParamRequired, Compatible, k, "required", "optional", "the parameter became optional")
+	}
+	if !op.Deprecated && np.Deprecated {
+		w.add(RuleWireDeprecated, Compatible, k, "", "deprecated", "plan to stop sending it")
+	}
+	if op.Style != np.Style || op.Explode != np.Explode || op.ContentType != np.ContentType {
+		w.add(RuleWireParamStyle, Breaking, k, styleText(op), styleText(np), "the parameter is serialized differently: the old client's encoding is no longer understood")
+	}
+	w.text = op.ContentType == "" && np.ContentType == ""
+	w.typeRef(request, k, op.Type, np.Type)
+	w.text = false
 }
 
 // pathParamAt returns the old path parameter at the place of the new
@@ -254,8 +314,12 @@ func (w *wire) contents(dir direction, subject string, o, n []*ir.Content) {
 		}
 		return nil
 	}
+	renamed := map[*ir.Content]bool{}
 	for i, oc := range o {
 		nc := byType(n, oc.MediaType)
+		if nc == nil && dir == response {
+			nc = w.mediaChanged(subject, oc, o, n, renamed)
+		}
 		if nc == nil {
 			cls, msg := Warning, "a media type is gone"
 			if i == 0 {
@@ -269,8 +333,96 @@ func (w *wire) contents(dir direction, subject string, o, n []*ir.Content) {
 		w.typeRef(dir, subject+" "+oc.MediaType, oc.Type, nc.Type)
 	}
 	for _, nc := range n {
-		if byType(o, nc.MediaType) == nil {
+		if byType(o, nc.MediaType) == nil && !renamed[nc] {
 			w.add(RuleWireMediaAdded, Compatible, subject, "", nc.MediaType, "a new media type")
+		}
+	}
+}
+
+// sameDecoding returns the content of news that replaces oc of olds in an
+// answer, decoded the same way: a media type not in olds, of the same
+// type and subtype with other parameters ("application/json;
+// charset=utf-8"), else, for JSON, another JSON media type
+// ("application/problem+json"), which the generated client decodes
+// whatever the Content-Type says; nil when there is none, or more than
+// one.
+func sameDecoding(oc *ir.Content, olds, news []*ir.Content) *ir.Content {
+	essence := func(mt string) string {
+		base, _, _ := strings.Cut(mt, ";")
+		return strings.ToLower(strings.TrimSpace(base))
+	}
+	var candidates []*ir.Content
+	for _, match := range []func(*ir.Content) bool{
+		func(nc *ir.Content) bool { return essence(nc.MediaType) == essence(oc.MediaType) },
+		func(nc *ir.Content) bool { return oc.Kind == ir.ContentJSON && nc.Kind == ir.ContentJSON },
+	} {
+		for _, nc := range news {
+			written := slices.ContainsFunc(olds, func(c *ir.Content) bool { return c.MediaType == nc.MediaType })
+			if !written && match(nc) {
+				candidates = append(candidates, nc)
+			}
+		}
+		if len(candidates) > 0 {
+			break
+		}
+	}
+	if len(candidates) != 1 {
+		return nil
+	}
+	return candidates[0]
+}
+
+// mediaChanged reports and returns the content of news that replaces oc
+// of olds in an answer (see [sameDecoding]), when renamed does not hold
+// it yet; it adds it to renamed.
+func (w *wire) mediaChanged(subject string, oc *ir.Content, olds, news []*ir.Content, renamed map[*ir.Content]bool) *ir.Content {
+	nc := sameDecoding(oc, olds, news)
+	if nc == nil || renamed[nc] {
+		return nil
+	}
+	renamed[nc] = true
+	if cs := charset(nc.MediaType); cs != "" && cs != "utf-8" && cs != charset(oc.MediaType) {
+		w.add(RuleWireMediaChanged, Breaking, subject, oc.MediaType, nc.MediaType, "the answer's charset is now "+cs+": the client reads it as UTF-8")
+	} else {
+		w.add(RuleWireMediaChanged, Compatible, subject, oc.MediaType, nc.MediaType, "the answer's media type is written differently: the client decodes it the same way")
+	}
+	return nc
+}
+
+// charset returns the charset parameter of a media type, lower case;
+// empty when it has none.
+func charset(mt string) string {
+	_, params, _ := strings.Cut(mt, ";")
+	for _, p := range strings.Split(params, ";") {
+		k, v, _ := strings.Cut(p, "=")
+		if strings.EqualFold(strings.TrimSpace(k), "charset") {
+			return strings.ToLower(strings.Trim(strings.TrimSpace(v), `"`))
+		}
+	}
+	return ""
+}
+
+// headers compares the headers of two versions of the response subject,
+// matched by name whatever its case.
+func (w *wire) headers(subject string, o, n []*ir.Header) {
+	for _, oh := range o {
+		found := false
+		for _, nh := range n {
+			if strings.EqualFold(nh.Name, oh.Name) {
+				found = true
+				if oh.Required && !nh.Required {
+					w.add(RuleWireHeaderRemoved, Breaking, subject+" header "+oh.Name, "required", "optional", "a header the client could rely on may be absent")
+				}
+				w.typeRef(response, subject+" header "+oh.Name, oh.Type, nh.Type)
+			}
+		}
+		if !found {
+			w.add(RuleWireHeaderRemoved, Warning, subject+" header "+oh.Name, "documented", "", "a documented response header is gone")
+		}
+	}
+	for _, nh := range n {
+		if !slices.ContainsFunc(o, func(oh *ir.Header) bool { return strings.EqualFold(nh.Name, oh.Name) }) {
+			w.add(RuleWireHeaderAdded, Compatible, subject+" header "+nh.Name, "", requiredText(nh.Required), "a new documented response header")
 		}
 	}
 }
@@ -294,21 +446,7 @@ func (w *wire) responses(o, n *ir.Operation) {
 			continue
 		}
 		w.contents(response, subject, or.Contents, nr.Contents)
-		for _, oh := range or.Headers {
-			found := false
-			for _, nh := range nr.Headers {
-				if strings.EqualFold(nh.Name, oh.Name) {
-					found = true
-					if oh.Required && !nh.Required {
-						w.add(RuleWireHeaderRemoved, Breaking, subject+" header "+oh.Name, "required", "optional", "a header the client could rely on may be absent")
-					}
-					w.typeRef(response, subject+" header "+oh.Name, oh.Type, nh.Type)
-				}
-			}
-			if !found {
-				w.add(RuleWireHeaderRemoved, Warning, subject+" header "+oh.Name, "documented", "", "a documented response header is gone")
-			}
-		}
+		w.headers(subject, or.Headers, nr.Headers)
 	}
 	for _, or := range o.Responses {
 		if seen[or.Status] {
@@ -394,102 +532,237 @@ func kindText(k ir.Kind, format string) string {
 func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 	ot, ont := resolved(w.old, o)
 	nt, nnt := resolved(w.new, n)
-	os, ns := shape(ot, ont), shape(nt, nnt)
-	if os != ns {
-		if dir == request && nt != nil && nt.Kind == ir.KindAny {
-			// Anything is accepted now.
-			return
-		}
-		if dir == request && strings.Contains(subject, " parameter ") && nt != nil && nt.Kind == ir.KindArray && nt.Elem != nil {
-			if et, ent := resolved(w.new, nt.Elem); shape(et, ent) == os {
-				// One value is a list of one in a parameter.
-				w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes a list now: one value is a list of one")
-				return
-			}
-		}
-		if cls, msg, ok := w.unionChange(dir, os, ns, ont, nnt); ok {
-			w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
-			return
-		}
-		cls, msg := typeChange(dir, os, ns)
-		w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
-		if cls == Breaking || ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
+	if os, ns := shape(ot, ont), shape(nt, nnt); os != ns {
+		if w.shapeChanged(dir, subject, o, n, os, ns) {
 			return
 		}
 	}
 	if ot == nil || nt == nil {
 		return
 	}
-	if ot.Nullable != nt.Nullable {
-		switch {
-		case dir == response && nt.Nullable:
-			w.add(RuleWireNullable, Breaking, subject, "not nullable", "nullable", "the answer may now be null where the old client expects a value")
-		case dir == request && !nt.Nullable:
-			w.add(RuleWireNullable, Breaking, subject, "nullable", "not nullable", "null is no longer accepted")
-		default:
-			w.add(RuleWireNullable, Compatible, subject, nullText(ot.Nullable), nullText(nt.Nullable), "")
-		}
-	}
+	w.constraints(dir, subject, o, n)
+	w.nullable(dir, subject, ot, nt)
 	switch {
 	case ont != nil && nnt != nil:
-		key := [3]string{ont.Name, nnt.Name, fmt.Sprint(dir)}
-		changes, done := w.named[key]
-		if !done {
-			w.named[key] = nil
-			sink := w.sink
-			changes = []Change{}
-			w.sink = &changes
-			switch ont.Kind {
-			case ir.TypeStruct:
-				w.fields(dir, "", ont, nnt)
-			case ir.TypeEnum:
-				w.enum(dir, "", ont, nnt)
-			case ir.TypeUnion:
-				w.union(dir, "", ont, nnt)
-			}
-			w.sink = sink
-			w.named[key] = changes
-		}
-		for _, c := range changes {
-			c.Operation = w.op
-			c.Subject = subject + c.Subject
-			if w.sink != nil {
-				*w.sink = append(*w.sink, c)
-			} else {
-				w.r.add(c)
-			}
-		}
+		w.namedPair(dir, subject, ont, nnt)
 	case (ot.Kind == ir.KindArray || ot.Kind == ir.KindMap) && ot.Elem != nil && nt.Elem != nil:
 		w.typeRef(dir, subject+"[]", ot.Elem, nt.Elem)
 	}
+}
+
+// shapeChanged reports a use of a type whose shape changed from os to
+// ns, and returns whether the comparison ends there: it goes on into an
+// enum that the value became, or stopped being, without breaking.
+func (w *wire) shapeChanged(dir direction, subject string, o, n *ir.TypeRef, os, ns string) bool {
+	_, ont := resolved(w.old, o)
+	nt, nnt := resolved(w.new, n)
+	if dir == request && nt != nil && nt.Kind == ir.KindAny {
+		// Anything is accepted now.
+		return true
+	}
+	if dir == request && w.parameterWidened(subject, o, n, os, ns) {
+		return true
+	}
+	if cls, msg, ok := w.unionChange(dir, os, ns, ont, nnt); ok {
+		w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
+		return true
+	}
+	cls, msg := typeChange(dir, os, ns)
+	w.add(RuleWireTypeChanged, cls, subject, os, ns, msg)
+	if cls == Breaking {
+		return true
+	}
+	if ont == nil || nnt == nil || ont.Kind != ir.TypeEnum && nnt.Kind != ir.TypeEnum {
+		w.constraints(dir, subject, o, n)
+		return true
+	}
+	return false
+}
+
+// parameterWidened reports, and returns true for, a parameter whose
+// value of shape os is still valid as a value of shape ns: written as
+// text, a scalar is a string; one value is a list of one.
+func (w *wire) parameterWidened(subject string, o, n *ir.TypeRef, os, ns string) bool {
+	_, ont := resolved(w.old, o)
+	nt, _ := resolved(w.new, n)
+	if w.text && ns == "string" && w.textual(os, ont) {
+		w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes any text now: the old values are still strings")
+		w.constraints(request, subject, o, n)
+		return true
+	}
+	if !strings.Contains(subject, " parameter ") || nt == nil || nt.Kind != ir.KindArray || nt.Elem == nil {
+		return false
+	}
+	et, ent := resolved(w.new, nt.Elem)
+	if es := shape(et, ent); es != os && !(w.text && es == "string" && w.textual(os, ont)) {
+		return false
+	}
+	w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the parameter takes a list now: one value is a list of one")
+	// The list's own keywords are new; its items' follow the value's.
+	w.constraints(request, subject, &ir.TypeRef{}, n)
+	w.constraints(request, subject+"[]", o, nt.Elem)
+	return true
+}
+
+// nullable compares whether null is valid in two uses of a type.
+func (w *wire) nullable(dir direction, subject string, ot, nt *ir.TypeRef) {
+	if ot.Nullable == nt.Nullable {
+		return
+	}
+	switch {
+	case dir == response && nt.Nullable:
+		w.add(RuleWireNullable, Breaking, subject, "not nullable", "nullable", "the answer may now be null where the old client expects a value")
+	case dir == request && !nt.Nullable:
+		w.add(RuleWireNullable, Breaking, subject, "nullable", "not nullable", "null is no longer accepted")
+	default:
+		w.add(RuleWireNullable, Compatible, subject, nullText(ot.Nullable), nullText(nt.Nullable), "")
+	}
+}
+
+// namedPair compares two named types in direction dir once, and adds
+// their changes at subject each time they are used.
+func (w *wire) namedPair(dir direction, subject string, ont, nnt *ir.Type) {
+	key := [3]string{ont.Name, nnt.Name, fmt.Sprint(dir, w.text)}
+	changes, done := w.named[key]
+	if !done {
+		w.named[key] = nil
+		sink := w.sink
+		changes = []Change{}
+		w.sink = &changes
+		switch ont.Kind {
+		case ir.TypeStruct:
+			w.fields(dir, "", ont, nnt)
+		case ir.TypeEnum:
+			w.enum(dir, "", ont, nnt)
+		case ir.TypeUnion:
+			w.union(dir, "", ont, nnt)
+		}
+		w.sink = sink
+		w.named[key] = changes
+	}
+	for _, c := range changes {
+		c.Operation = w.op
+		c.Subject = subject + c.Subject
+		if w.sink != nil {
+			*w.sink = append(*w.sink, c)
+		} else {
+			w.r.add(c)
+		}
+	}
+}
+
+// textual reports whether a value of shape s (the named type nt when
+// not nil) is a scalar, or a union of scalars, which a parameter writes as
+// text.
+func (w *wire) textual(s string, nt *ir.Type) bool {
+	if nt != nil && nt.Kind == ir.TypeUnion {
+		for _, v := range nt.Union.Variants {
+			rt, vt := resolved(w.old, v.Type)
+			if !scalarShape(shape(rt, vt)) {
+				return false
+			}
+		}
+		return len(nt.Union.Variants) > 0
+	}
+	return scalarShape(s)
+}
+
+// scalarShape reports whether a shape is a boolean, number or string,
+// of any format, or an enum of them.
+func scalarShape(s string) bool {
+	s, _, _ = strings.Cut(s, " (")
+	switch strings.TrimSuffix(s, " enum") {
+	case "boolean", "integer", "number", "string":
+		return true
+	}
+	return false
 }
 
 // unionChange classifies a value that became one of the variants of the
 // union it was (or the reverse, a union of which one variant is what it
 // was); ok is false for any other change.
 func (w *wire) unionChange(dir direction, os, ns string, ont, nnt *ir.Type) (Class, string, bool) {
-	has := func(svc *ir.Service, u *ir.Type, s string) bool {
-		if u == nil || u.Kind != ir.TypeUnion {
-			return false
-		}
-		for _, v := range u.Union.Variants {
-			if rt, nt := resolved(svc, v.Type); shape(rt, nt) == s {
-				return true
-			}
-		}
-		return false
-	}
 	switch {
-	case has(w.old, ont, ns) && dir == response:
+	case variantsOfShape(w.old, ont, ns) > 0 && dir == response:
 		return Compatible, "the answer is now always one of the union's variants", true
-	case has(w.old, ont, ns):
+	case variantsOfShape(w.old, ont, ns) > 0:
 		return Breaking, "only one of the union's variants is accepted now", true
-	case has(w.new, nnt, os) && dir == request:
+	case dir == request && w.ambiguous(os, ont, nnt):
+		return Breaking, "the value must now match exactly one of the union's variants, and several may accept the old one: the old client's values may match more than one", true
+	case variantsOfShape(w.new, nnt, os) > 0 && dir == request:
 		return Compatible, "the value may now also be another variant of a union", true
-	case has(w.new, nnt, os):
+	case variantsOfShape(w.new, nnt, os) > 0:
 		return Breaking, "the answer may now be another variant of a union: the old client cannot decode it", true
 	}
 	return "", "", false
+}
+
+// variantsOfShape counts the variants of shape s of u, 0 when u is not
+// a union.
+func variantsOfShape(svc *ir.Service, u *ir.Type, s string) int {
+	if u == nil || u.Kind != ir.TypeUnion {
+		return 0
+	}
+	n := 0
+	for _, v := range u.Union.Variants {
+		if rt, nt := resolved(svc, v.Type); shape(rt, nt) == s {
+			n++
+		}
+	}
+	return n
+}
+
+// ambiguous reports whether a value of shape os (the named type ont
+// when not nil) may match more than one variant of the oneOf nnt: two
+// variants of its shape, needing none but the old struct's properties,
+// or enums sharing a value (of the old enum's, when it was one).
+func (w *wire) ambiguous(os string, ont, nnt *ir.Type) bool {
+	if nnt == nil || nnt.Kind != ir.TypeUnion || !nnt.Union.OneOf {
+		return false
+	}
+	n := 0
+	var enums []*ir.Type
+	for _, v := range nnt.Union.Variants {
+		rt, vt := resolved(w.new, v.Type)
+		switch {
+		case shape(rt, vt) != os:
+		case ont != nil && ont.Kind == ir.TypeStruct && vt != nil && vt.Kind == ir.TypeStruct && !needsOnly(vt, ont):
+		case vt != nil && vt.Kind == ir.TypeEnum:
+			enums = append(enums, vt)
+		default:
+			n++
+		}
+	}
+	return n > 1 || shareValue(enums, ont)
+}
+
+// shareValue reports whether two of the enums have a value in common, of
+// the values of old when it is an enum.
+func shareValue(enums []*ir.Type, old *ir.Type) bool {
+	seen := map[string]bool{}
+	for _, e := range enums {
+		for _, v := range distinct(e) {
+			if old != nil && old.Kind == ir.TypeEnum && !slices.Contains(distinct(old), v) {
+				continue
+			}
+			if seen[v] {
+				return true
+			}
+			seen[v] = true
+		}
+	}
+	return false
+}
+
+// needsOnly reports whether every property the struct v requires is a
+// property of the struct old.
+func needsOnly(v, old *ir.Type) bool {
+	for _, f := range v.Fields {
+		if f.Required && !slices.ContainsFunc(old.Fields, func(of *ir.Field) bool { return of.JSONName == f.JSONName }) {
+			return false
+		}
+	}
+	return true
 }
 
 // typeChange classifies a change of shape from o to n in direction dir:
@@ -502,6 +775,10 @@ func typeChange(dir direction, o, n string) (Class, string) {
 		return strings.TrimSuffix(s, " enum")
 	}
 	switch {
+	case base(o) == "integer" && base(n) == "number" && dir == request:
+		return Compatible, "any number is accepted now: integers still are"
+	case base(o) == "number" && base(n) == "integer" && dir == response:
+		return Compatible, "the answer is now always an integer, which is a number"
 	case base(o) != base(n):
 		return Breaking, "the type changed: the old client's values no longer match"
 	case strings.HasSuffix(n, " enum") && !strings.HasSuffix(o, " enum"):
@@ -537,22 +814,14 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 		of, ok := old[nf.JSONName]
 		if !ok {
 			switch {
-			case dir == request && nf.Required && !nf.ReadOnly:
+			case dir == request && nf.Required && !(nf.ReadOnly && exempts(w.new)):
 				w.add(RuleWirePropAdded, Breaking, s, "", "required", "a new required property: requests without it are rejected")
 			default:
 				w.add(RuleWirePropAdded, Compatible, s, "", requiredText(nf.Required), "a new property")
 			}
 			continue
 		}
-		switch {
-		case dir == request && !of.Required && nf.Required && !nf.ReadOnly:
-			w.add(RuleWirePropRequired, Breaking, s, "optional", "required", "the property became required: requests without it are rejected")
-		case dir == response && of.Required && !nf.Required && !nf.WriteOnly:
-			w.add(RuleWirePropRequired, Breaking, s, "required", "optional", "the property became optional: an answer may now lack it")
-		case of.Required != nf.Required:
-			w.add(RuleWirePropRequired, Compatible, s, requiredText(of.Required), requiredText(nf.Required), "")
-		}
-		w.typeRef(dir, s, of.Type, nf.Type)
+		w.field(dir, s, of, nf)
 	}
 	for _, of := range o.Fields {
 		if seen[of.JSONName] {
@@ -570,6 +839,63 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 	}
 }
 
+// field compares two versions of the property at subject s: whether it
+// is required, read-only or write-only, deprecated, and its type.
+func (w *wire) field(dir direction, s string, of, nf *ir.Field) {
+	switch {
+	case dir == request && !of.Required && nf.Required && !(nf.ReadOnly && exempts(w.new)):
+		w.add(RuleWirePropRequired, Breaking, s, "optional", "required", "the property became required: requests without it are rejected")
+	case dir == response && of.Required && !nf.Required && !(nf.WriteOnly && exempts(w.new)):
+		w.add(RuleWirePropRequired, Breaking, s, "required", "optional", "the property became optional: an answer may now lack it")
+	case of.Required != nf.Required:
+		w.add(RuleWirePropRequired, Compatible, s, requiredText(of.Required), requiredText(nf.Required), "")
+	}
+	w.access(dir, s, of, nf)
+	if !of.Deprecated && nf.Deprecated {
+		w.add(RuleWireDeprecated, Compatible, s, "", "deprecated", "plan to stop using it")
+	}
+	w.typeRef(dir, s, of.Type, nf.Type)
+}
+
+// exempts reports whether a document's readOnly exempts a required
+// property from requests, and its writeOnly from answers: OpenAPI 3.0
+// says so; from 3.1 on, both are JSON Schema annotations, and required
+// holds both ways.
+func exempts(svc *ir.Service) bool {
+	return !strings.HasPrefix(svc.OpenAPI, "3.") || strings.HasPrefix(svc.OpenAPI, "3.0")
+}
+
+// access compares the readOnly and writeOnly flags of a property: a
+// required property of a request that is no longer read-only must now be
+// sent, a required property of an answer that became write-only is no
+// longer answered (OpenAPI 3.0, see [exempts]).
+func (w *wire) access(dir direction, subject string, o, n *ir.Field) {
+	ot, nt := accessText(o), accessText(n)
+	if ot == nt {
+		return
+	}
+	switch {
+	case dir == request && o.Required && n.Required && o.ReadOnly && !n.ReadOnly && exempts(w.old):
+		w.add(RuleWireReadOnly, Breaking, subject, ot, nt, "a required property is no longer read-only: requests without it are rejected")
+	case dir == response && o.Required && n.Required && !o.WriteOnly && n.WriteOnly && exempts(w.new):
+		w.add(RuleWireReadOnly, Breaking, subject, ot, nt, "a required property of the answer became write-only: answers lack it")
+	default:
+		w.add(RuleWireReadOnly, Compatible, subject, ot, nt, "")
+	}
+}
+
+func accessText(f *ir.Field) string {
+	switch {
+	case f.ReadOnly && f.WriteOnly:
+		return "read-only, write-only"
+	case f.ReadOnly:
+		return "read-only"
+	case f.WriteOnly:
+		return "write-only"
+	}
+	return ""
+}
+
 func requiredText(b bool) string {
 	if b {
 		return "required"
@@ -577,23 +903,31 @@ func requiredText(b bool) string {
 	return "optional"
 }
 
-func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
-	vals := func(t *ir.Type) []string {
-		var out []string
-		for _, v := range t.Enum.Values {
-			// A value written twice is one value.
-			if s := fmt.Sprint(v.Value); !slices.Contains(out, s) {
-				out = append(out, s)
-			}
+// distinct returns the values of an enum as text, each once.
+func distinct(t *ir.Type) []string {
+	var out []string
+	for _, v := range t.Enum.Values {
+		// A value written twice is one value.
+		if s := fmt.Sprint(v.Value); !slices.Contains(out, s) {
+			out = append(out, s)
 		}
-		return out
 	}
-	ov, nv := vals(o), vals(n)
+	return out
+}
+
+func (w *wire) enum(dir direction, subject string, o, n *ir.Type) {
+	ov, nv := distinct(o), distinct(n)
+	// replaced: no value the old client knows is answered any more (a
+	// const changed, a one-value enum being one).
+	replaced := len(nv) > 0 && !slices.ContainsFunc(ov, func(v string) bool { return slices.Contains(nv, v) })
 	for _, v := range ov {
 		if !slices.Contains(nv, v) {
-			if dir == request {
+			switch {
+			case dir == request:
 				w.add(RuleWireEnumRemoved, Breaking, subject, v, "", "an enum value the client may send is no longer accepted")
-			} else {
+			case replaced:
+				w.add(RuleWireEnumRemoved, Breaking, subject, v, "", "no value the old client knows is answered any more: every answer holds one it does not expect")
+			default:
 				w.add(RuleWireEnumRemoved, Compatible, subject, v, "", "an enum value is no longer answered")
 			}
 		}
@@ -646,12 +980,16 @@ func (w *wire) variantName(svc *ir.Service, v *ir.Variant) string {
 // its generated name (an inline variant's name is its position): its
 // discriminator values, else the properties of an object with the
 // values of those that are one-value enums (a "type": "x" marker), else
-// its shape.
+// its shape, with the print of its elements for a list or map.
 func variantPrint(svc *ir.Service, v *ir.Variant) string {
 	if len(v.Tags) > 0 {
 		return "tags " + strings.Join(v.Tags, "|")
 	}
 	rt, nt := resolved(svc, v.Type)
+	if rt != nil && (rt.Kind == ir.KindArray || rt.Kind == ir.KindMap) && rt.Elem != nil {
+		// A list or map is told apart by what it holds.
+		return shape(rt, nt) + " of " + variantPrint(svc, &ir.Variant{Type: rt.Elem})
+	}
 	if nt == nil || nt.Kind != ir.TypeStruct {
 		return shape(rt, nt)
 	}

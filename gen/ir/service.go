@@ -13,6 +13,10 @@ type Service struct {
 	Version string
 	// Doc is the document's description.
 	Doc string
+	// OpenAPI is the version of the OpenAPI specification the document
+	// follows, as written ("3.0.3", "3.1.0"; "3.0.3" for a Swagger 2.0
+	// document, which is read converted); empty for gRPC services.
+	OpenAPI string
 	// Source is the entry file the service was read from, as given.
 	Source string
 	// Servers lists the servers declared by the document, in order.

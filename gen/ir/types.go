@@ -56,6 +56,13 @@ type TypeRef struct {
 	Format string
 	// Nullable reports that JSON null is a valid value.
 	Nullable bool
+	// Constraints are the validation keywords of the schema (minimum,
+	// maxLength, pattern...); nil when it has none. Generation does not
+	// use them.
+	Constraints *Constraints
+	// Default is the schema's default value as compact JSON; empty when
+	// it has none. Generation does not use it.
+	Default string
 }
 
 // TypeKind is what a named [Type] is.

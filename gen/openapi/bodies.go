@@ -141,6 +141,11 @@ func (b *builder) contents(c openapi3.Content, hint, ptr string) []*ir.Content {
 			ct.Type = &ir.TypeRef{Kind: ir.KindBinary}
 		case ir.ContentText:
 			ct.Type = &ir.TypeRef{Kind: ir.KindString}
+			if media != nil && media.Schema != nil && media.Schema.Value != nil {
+				// Sent and read as text, checked as the value it writes.
+				s := media.Schema.Value
+				ct.Type.Constraints, ct.Type.Default = constraintsOf(s, schemaFamilies(s)), defaultOf(s)
+			}
 		case ir.ContentEventStream, ir.ContentJSONLines, ir.ContentJSONSeq:
 			ct.Type = b.itemType(ct.Kind, media, hint, cptr)
 		default:

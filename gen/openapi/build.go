@@ -98,6 +98,7 @@ func (b *builder) service() *ir.Service {
 		Location: b.doc.locate(t.Origin, "#"),
 	}
 	svc.Location.Path = ""
+	svc.OpenAPI = t.OpenAPI
 	if t.Info != nil {
 		svc.Title, svc.Version, svc.Doc = t.Info.Title, t.Info.Version, t.Info.Description
 		svc.Name, _ = naming.Exported(t.Info.Title, "X")

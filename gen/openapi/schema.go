@@ -14,11 +14,21 @@ import (
 // (components, inline types met before) resolve to their named type;
 // structs, enums and unions met for the first time become a named type
 // called hint (or a numbered variant of it); everything else is an
-// anonymous type.
+// anonymous type. The use carries the schema's default value.
 func (b *builder) typeOf(sr *openapi3.SchemaRef, hint, ptr string) *ir.TypeRef {
 	if sr == nil || sr.Value == nil {
 		return &ir.TypeRef{Kind: ir.KindAny}
 	}
+	t := b.typeOfSchema(sr, hint, ptr)
+	if d := defaultOf(sr.Value); d != "" {
+		t.Default = d
+	}
+	return t
+}
+
+// typeOfSchema is [builder.typeOf] of a schema that is not nil, without
+// its default value.
+func (b *builder) typeOfSchema(sr *openapi3.SchemaRef, hint, ptr string) *ir.TypeRef {
 	s := sr.Value
 	if name, ok := b.componentRef(sr.Ref); ok {
 		return &ir.TypeRef{Kind: ir.KindNamed, Name: name, Nullable: nullable(s)}
@@ -95,6 +105,10 @@ func (b *builder) anonymous(s *openapi3.Schema, hint, ptr string) *ir.TypeRef {
 	}
 	if nullable(s) {
 		t.Nullable = true
+	}
+	if c := constraintsOf(s, schemaFamilies(s)&kindFamilies(t.Kind)); c != nil {
+		// A wrapper's own keywords come first.
+		t.Constraints = c
 	}
 	return t
 }
