@@ -70,13 +70,13 @@ func TestProtoServiceConfig(t *testing.T) {
 				name = "top_grpc_service_config.json"
 			}
 			for _, want := range []string{
-				"// Get: read-only (idempotency_level), 4 attempts (service config " + name + "), timeout 30s (service config " + name + ")",
-				"// Put: idempotent (idempotency_level), 4 attempts (service config " + name + "), timeout 7s,",
-				"// List: read-only (idempotency_level), 4 attempts (service config " + name + "), timeout 3s,",
-				"// Send: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried), timeout 30s (service config " + name + ").",
+				"// Get: read-only (idempotency_level), 4 attempts (service config " + name + "); timeout 30s (service config " + name + ")",
+				"// Put: idempotent (idempotency_level), 4 attempts (service config " + name + "); timeout 7s; attempt",
+				"// List: read-only (idempotency_level), 4 attempts (service config " + name + "); timeout 3s; attempt",
+				"// Send: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 30s (service config " + name + ").",
 			} {
 				if !strings.Contains(code, want) {
-					t.Errorf("generated code lacks %q", want)
+					t.Errorf("generated code lacks %q:\n%s", want, code)
 				}
 			}
 			if want := "| p.S/Get (gRPC) | – / ≥"; !strings.Contains(review, want) || !strings.Contains(review, "total 30 s (service config "+name+") | 3 (service config "+name+")") {

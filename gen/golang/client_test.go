@@ -212,7 +212,7 @@ paths:
 		t.Errorf("warnings = %q, want [%q]", got, want)
 	}
 	// GetNote keeps no fallback: its literal is one line without one.
-	if !regexp.MustCompile(`(?m)^\s*GetNote: resilient\.OperationPolicy\{Name: "GetNote", [^\n]*\},$`).Match(code) || bytes.Contains(code, []byte("FallbackNone")) {
+	if !regexp.MustCompile(`(?m)^\s*GetNote: runtime\.OperationPolicy\{Name: "GetNote", [^\n]*\},$`).Match(code) || bytes.Contains(code, []byte("FallbackNone")) {
 		t.Errorf("GetNote's policy has a fallback:\n%s", code)
 	}
 	for _, line := range []string{

@@ -219,7 +219,8 @@ func TestAttemptsAndRetries(t *testing.T) {
 }
 
 // The breaker opens after two failures, refuses the next call, and closes
-// again after a successful probe once the open period is over.
+// again once a successful probe after the open period has ramped traffic
+// back.
 func TestBreaker(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
@@ -249,8 +250,15 @@ func TestBreaker(t *testing.T) {
 		}
 
 		time.Sleep(time.Second + time.Millisecond) // past the open period
-		if _, err := runtime.Do(context.Background(), op, "", func(context.Context) (int, error) { return 1, nil }); err != nil {
+		ok := func(context.Context) (int, error) { return 1, nil }
+		if _, err := runtime.Do(context.Background(), op, "", ok); err != nil {
 			t.Fatalf("probe: %v", err)
+		}
+		// The probe's success starts the ramp back, reported as half-open
+		// for one open period; the first call after it closes the breaker.
+		time.Sleep(time.Second + time.Millisecond)
+		if _, err := runtime.Do(context.Background(), op, "", ok); err != nil {
+			t.Fatalf("call after the ramp: %v", err)
 		}
 		m = collect(t, reader)
 		for _, tr := range [][2]string{{"open", "half_open"}, {"half_open", "closed"}} {

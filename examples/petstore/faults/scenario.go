@@ -85,12 +85,30 @@ type Plan struct {
 }
 
 // stormLoad is retry-storm's load model: capacity twice the work in
-// progress that rate brings at the p50, a server timeout of 5 × the p99,
-// and abandoned work noticed after 10 × the p99.
+// progress that rate brings at the p50, contention of 0.05 (each request
+// beyond capacity takes 5 % more work per unit of overload), a server
+// timeout of 5 × the p99, and abandoned work noticed after 10 × the p99.
+//
+// The figures make the failure metastable, as the pet store's own
+// arithmetic shows (capacity 4, p50 5 ms, 400 calls/s, timeout 150 ms,
+// notice 300 ms): healthy, the calls keep 2 requests in progress. Once
+// the trigger has filled the store, every request is cut by the timeout
+// or abandoned by its caller and still costs the store 150 + 300 ms, so
+// that a caller sending every call keeps about 400 × 0.45 = 180 in
+// progress; at that overload (45) a request would take 5 ms × 45 × 3.2,
+// over 700 ms, and none is ever answered: the backlog sustains itself
+// without the trigger. Work in progress falls back below the point of no
+// return (about 84 in progress, where the full rate's requests are
+// served as fast as they come) only if callers send much less for a
+// while, as a client that refuses the excess of a shedding store does.
 func stormLoad(p Policy, rate float64) petstore.LoadModel {
 	wip := rate * p.Latency.P50.Seconds()
-	return petstore.LoadModel{Capacity: max(2, int(math.Ceil(2*wip))), Timeout: 5 * p.Latency.P99, Notice: 10 * p.Latency.P99}
+	return petstore.LoadModel{Capacity: max(2, int(math.Ceil(2*wip))), Contention: stormContention, Timeout: 5 * p.Latency.P99, Notice: 10 * p.Latency.P99}
 }
+
+// stormContention is the extra work per unit of overload of retry-storm's
+// store (see stormLoad).
+const stormContention = 0.05
 
 // basePlan starts calls at the policy's measured request rate and gives
 // them the longest operation timeout as their deadline.
@@ -271,24 +289,25 @@ func Scenarios() []Scenario {
 		{
 			ID: 9, Name: "retry-storm", Title: "a one-second slowdown tips a load-sensitive store past its capacity", Mix: mixAll,
 			Plan: func(p Policy, phase time.Duration) Plan {
-				// The store's capacity is real (petstore.LoadModel): twice
-				// the work in progress the measured rate brings at the p50,
-				// every request slower beyond it, a server timeout that
-				// answers 503 at the hedge-free p99 × 5 while the work goes
-				// on, and abandoned requests that cost until noticed. For
-				// one second every request takes five times the p50 more:
-				// demand is then about three times the capacity, a backlog
-				// builds, and whether it drains afterwards depends on what
-				// the callers send.
+				// The store's capacity is real (petstore.LoadModel, see
+				// stormLoad): twice the work in progress the measured rate
+				// brings at the p50, every request slower beyond it and
+				// its throughput falling with contention, a server timeout
+				// that answers 503 at the hedge-free p99 × 5 while the work
+				// goes on, and abandoned requests that cost until noticed.
+				// For one second every request takes five times the p50
+				// more: demand is then about three times the capacity, a
+				// backlog builds, and whether it drains afterwards depends
+				// on what the callers send.
 				pl := basePlan(p, phase)
 				pl.Load = stormLoad(p, pl.Rate)
 				pl.Value = 5 * p.Latency.P50
 				pl.Window = time.Second
 				pl.Phase = max(phase, pl.Window+2*time.Second)
 				pl.Shed = server.ShedConfig{MaxConcurrent: 1 << 16, MaxQueue: -1}
-				pl.Fault = fmt.Sprintf("load-sensitive store (capacity %d in progress, timeout %v, abandoned work noticed after %v); "+
+				pl.Fault = fmt.Sprintf("load-sensitive store (capacity %d in progress, contention %g, timeout %v, abandoned work noticed after %v); "+
 					"latency +%v for the first %v, then healthy; phase %v",
-					pl.Load.Capacity, pl.Load.Timeout, pl.Load.Notice, pl.Value, pl.Window, pl.Phase)
+					pl.Load.Capacity, pl.Load.Contention, pl.Load.Timeout, pl.Load.Notice, pl.Value, pl.Window, pl.Phase)
 				return pl
 			},
 			Inject: func(ctx context.Context, s *Stack, pl Plan) error {

@@ -518,14 +518,16 @@ func TestMaxResponseBody(t *testing.T) {
 	}
 }
 
-// TestDeadlineHeaderOption: the deadline goes out in the policy's header
-// unless WithDeadlineHeader renames it or, empty, turns it off.
+// TestDeadlineHeaderOption: a spec that does not declare that its server
+// reads a deadline header gets none, unless WithDeadlineHeader names one;
+// empty, it turns it off.
 func TestDeadlineHeaderOption(t *testing.T) {
 	for _, tt := range []struct {
 		opts []Option
 		want string // the header that must carry the budget; "" none
 	}{
-		{nil, "X-Request-Deadline"},
+		{nil, ""},
+		{[]Option{WithDeadlineHeader("X-Request-Deadline")}, "X-Request-Deadline"},
 		{[]Option{WithDeadlineHeader("X-Budget-Ms")}, "X-Budget-Ms"},
 		{[]Option{WithDeadlineHeader("")}, ""},
 	} {
