@@ -186,7 +186,7 @@ func markAll(sources ...Source) string {
 // by it: one that is retried and not hedged. An operation sent once, or
 // hedged, runs its attempts to the deadline, and the total is the request
 // timeout then. A total that is a guess is said to apply only without a
-// caller deadline. A connect timeout the client does not apply (gRPC: the
+// caller deadline, and so is the attempt timeout then. A connect timeout the client does not apply (gRPC: the
 // dial options do) is "–". The deadline header, for HTTP, follows.
 func timeoutCell(op *Operation) string {
 	p, src := op.Policy, op.Sources
@@ -201,8 +201,13 @@ func timeoutCell(op *Operation) string {
 	if !p.AttemptTimeoutFits() || op.Attempts() == 1 || p.Hedge.Delay > 0 {
 		return connect + " / " + total
 	}
-	return connect + " / " + markFloor + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"]) +
-		" adaptive, last attempt to the deadline, total " + total
+	attempt := markFloor + formatDuration(p.AttemptTimeout) + mark(src["attemptTimeout"])
+	if p.KeepCallerDeadline {
+		// Both timeouts are guesses, which give way to a caller's deadline.
+		return connect + " / " + attempt + " adaptive, last attempt to the deadline, total " +
+			formatDuration(p.Timeout) + mark(src["timeout"]) + ", both only without a caller deadline"
+	}
+	return connect + " / " + attempt + " adaptive, last attempt to the deadline, total " + total
 }
 
 // deadlineCell renders whether, and in which header, an HTTP client sends

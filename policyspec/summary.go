@@ -27,14 +27,15 @@ type summaryPart struct {
 }
 
 // String returns the summary without notes: "read-only, 3 attempts;
-// timeout 2.1s, only without a caller deadline; attempt ≥500ms, adaptive,
-// last attempt to the deadline".
+// timeout 2.1s, only without a caller deadline; attempt ≥500ms, only
+// without a caller deadline, adaptive, last attempt to the deadline".
 func (s Summary) String() string { return s.render(false) }
 
 // Annotated returns the summary with a note after each value nobody
 // wrote (see [Source.Note]): "read-only (GET), 3 attempts (default);
-// timeout 2.1s, only without a caller deadline (guess); attempt ≥500ms
-// (guess), adaptive, last attempt to the deadline".
+// timeout 2.1s, only without a caller deadline (guess); attempt ≥500ms,
+// only without a caller deadline (guess), adaptive, last attempt to the
+// deadline".
 func (s Summary) Annotated() string { return s.render(true) }
 
 func (s Summary) render(notes bool) string {
@@ -116,7 +117,13 @@ func (o *Operation) Summary() Summary {
 		s.add("; ", "hedged after ≥"+shortDuration(p.Hedge.Delay), src, "hedge.delay")
 		s.parts = append(s.parts, summaryPart{sep: ", ", text: "every attempt to the deadline"})
 	case o.Attempts() > 1 && p.AttemptTimeoutFits():
-		s.add("; ", "attempt ≥"+shortDuration(p.AttemptTimeout), src, "attemptTimeout")
+		attempt := "attempt ≥" + shortDuration(p.AttemptTimeout)
+		if p.KeepCallerDeadline {
+			// A guess as well: it cuts no attempt of a call with a
+			// caller's deadline.
+			attempt += ", only without a caller deadline"
+		}
+		s.add("; ", attempt, src, "attemptTimeout")
 		s.parts = append(s.parts, summaryPart{sep: ", ", text: "adaptive, last attempt to the deadline"})
 	}
 	sep := "; "

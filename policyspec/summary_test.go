@@ -18,8 +18,8 @@ func TestOperationSummary(t *testing.T) {
 		plain, ann string
 	}{
 		{"a read with defaults", runtime.ReadOnly, "", "",
-			"read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline",
-			"read-only (from the method), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline"},
+			"read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline",
+			"read-only (from the method), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline"},
 		{"a guessed write runs to the caller's deadline", runtime.NotIdempotent, "", "",
 			"not idempotent, 1 attempt; timeout 2s, only without a caller deadline",
 			"not idempotent (from the method), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess)"},

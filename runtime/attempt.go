@@ -265,11 +265,14 @@ func (e attemptTimedOut) Is(target error) bool { return target == context.Deadli
 // could still follow the attempt (see retryCanFollow, which reserves it in
 // held), by the attempt timeout in force, doubled for each attempt of the
 // call already cut (attemptTimeoutAfter); early then reports that the
-// attempt may end before the deadline. When ctx's own deadline is already
-// the earliest it is returned as is, with a nil cancel.
+// attempt may end before the deadline. An attempt timeout that is a
+// guess (guessedAttempts) cuts no attempt of a call with a caller's
+// deadline. When ctx's own deadline is already the earliest it is
+// returned as is, with a nil cancel.
 func (o *Operation) attemptContext(ctx context.Context, deadline time.Time, retry int, held *heldVerdicts) (actx context.Context, cancel context.CancelFunc, early bool) {
 	ad := deadline
-	if o.attemptTimeout > 0 {
+	_, callerDeadline := ctx.Deadline()
+	if o.attemptTimeout > 0 && !(o.guessedAttempts && callerDeadline) {
 		now := time.Now()
 		at := o.attemptTimeoutAfter(held.cut)
 		if t := now.Add(at); t.Before(deadline) && o.retryCanFollow(retry, now, deadline, at, held) {

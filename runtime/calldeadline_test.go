@@ -17,8 +17,11 @@ import (
 // TestGuessedTimeoutKeepsCallerDeadline: a total timeout nobody declared
 // (KeepCallerDeadline, or zero) bounds only calls without a deadline; a
 // declared one caps every call, a caller's later deadline included.
-// Each row's attempt reports the deadline the call's one attempt runs to.
+// Each row's attempt reports the deadline the call's first attempt runs
+// to.
 func TestGuessedTimeoutKeepsCallerDeadline(t *testing.T) {
+	guessedRead := runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond,
+		KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second}
 	tests := []struct {
 		name   string
 		policy runtime.OperationPolicy
@@ -33,6 +36,15 @@ func TestGuessedTimeoutKeepsCallerDeadline(t *testing.T) {
 		{name: "undeclared, no caller deadline", want: runtime.DefaultTimeout},
 		{name: "declared, caller 30s", policy: runtime.OperationPolicy{Timeout: 2 * time.Second}, caller: 30 * time.Second, want: 2 * time.Second},
 		{name: "declared, caller 1s", policy: runtime.OperationPolicy{Timeout: 2 * time.Second}, caller: time.Second, want: time.Second},
+		// A retried read whose attempt timeout is a guess as well: the
+		// caller's deadline is its first attempt's; without one, the
+		// guessed attempt timeout cuts it so that a retry can follow.
+		{name: "retried read, guesses, caller 30s", policy: guessedRead, caller: 30 * time.Second, want: 30 * time.Second},
+		{name: "retried read, guesses, no caller deadline", policy: guessedRead, want: 2 * time.Second},
+		{name: "retried read, declared attempt, caller 30s", policy: runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond,
+			AttemptTimeout: 2 * time.Second}, caller: 30 * time.Second, want: 2 * time.Second},
+		{name: "retried read, guesses, WithAttemptTimeout", policy: guessedRead, opts: []runtime.CallOption{runtime.WithAttemptTimeout(time.Second)},
+			caller: 30 * time.Second, want: time.Second},
 		{name: "guess overridden by WithTimeout", policy: runtime.OperationPolicy{Timeout: 2 * time.Second, KeepCallerDeadline: true},
 			opts: []runtime.CallOption{runtime.WithTimeout(3 * time.Second)}, caller: 30 * time.Second, want: 3 * time.Second},
 	}

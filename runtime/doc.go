@@ -71,8 +71,9 @@
 //     operation's total timeout; a total nobody declared (zero, or a
 //     guess: [OperationPolicy.KeepCallerDeadline]) bounds only the calls
 //     that arrive without a deadline and never cuts a caller's deadline
-//     short. It caps everything below, backoff sleeps
-//     included. A context that is already done returns at once: no permit,
+//     short; with a guessed total, the attempt timeout is a guess too and
+//     cuts no attempt of a call that came with a deadline. It caps
+//     everything below, backoff sleeps included. A context that is already done returns at once: no permit,
 //     no budget token, no attempt.
 //  2. Bulkhead: a per-dependency semaphore. When it is full the call waits
 //     at most [BulkheadPolicy.MaxWait], then fails with [ErrBulkheadFull].

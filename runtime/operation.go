@@ -46,6 +46,10 @@ type Operation struct {
 	// keepCallerDeadline: timeout bounds only the calls without a
 	// deadline ([OperationPolicy.KeepCallerDeadline]).
 	keepCallerDeadline bool
+	// guessedAttempts: the attempt timeout is a guess, which cuts no
+	// attempt of a call with a caller's deadline (set with
+	// [OperationPolicy.KeepCallerDeadline], not by a zero Timeout).
+	guessedAttempts bool
 }
 
 // Operation returns the operation of d described by p, whose zero fields
@@ -82,6 +86,7 @@ func (d *Dependency) Operation(p OperationPolicy) (*Operation, error) {
 		// An undeclared total is the default guess: it never cuts a
 		// caller's deadline.
 		keepCallerDeadline: p.KeepCallerDeadline || p.Timeout == 0,
+		guessedAttempts:    p.KeepCallerDeadline,
 	}
 	if p.Idempotency > ReadOnly {
 		bad("idempotency %d is unknown", p.Idempotency)

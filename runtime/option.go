@@ -77,7 +77,7 @@ func (f callOptionFunc) applyCall(o *Operation) { f(o) }
 func WithTimeout(d time.Duration) CallOption {
 	return callOptionFunc(func(o *Operation) {
 		if d > 0 {
-			o.timeout, o.keepCallerDeadline = d, false
+			o.timeout, o.keepCallerDeadline, o.guessedAttempts = d, false, false
 		}
 	})
 }
@@ -88,7 +88,7 @@ func WithTimeout(d time.Duration) CallOption {
 func WithAttemptTimeout(d time.Duration) CallOption {
 	return callOptionFunc(func(o *Operation) {
 		if d >= 0 {
-			o.attemptTimeout = d
+			o.attemptTimeout, o.guessedAttempts = d, false
 		}
 	})
 }

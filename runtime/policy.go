@@ -213,7 +213,11 @@ type OperationPolicy struct {
 	// it is later than Timeout. Generated clients set it for a total
 	// timeout nobody declared (a guess, made without latency data), so
 	// that a guess never cuts a caller short; a declared or derived
-	// timeout leaves it unset, and caps every call.
+	// timeout leaves it unset, and caps every call. The attempt timeout of
+	// such a policy is a guess too (a declared one would have made the
+	// total derived), so a call with a caller's deadline runs every
+	// attempt to that deadline: only a call without one has its attempts
+	// cut by AttemptTimeout.
 	KeepCallerDeadline bool
 	// AttemptTimeout bounds each attempt that a retry could still follow;
 	// its expiry cancels the attempt's work. The call's last attempt, and

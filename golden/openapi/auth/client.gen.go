@@ -656,11 +656,11 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// GetAudit: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetAudit: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetAudit: runtime.OperationPolicy{Name: "GetAudit", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetHealth: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetHealth: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetHealth: runtime.OperationPolicy{Name: "GetHealth", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetMe: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 1m.
+		// GetMe: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; cached fallback 1m.
 		GetMe: runtime.OperationPolicy{
 			Name:               "GetMe",
 			Idempotency:        runtime.ReadOnly,
@@ -670,9 +670,9 @@ func DefaultPolicy() Policy {
 			ConnectTimeout:     time.Second,
 			Fallback:           runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: time.Minute},
 		},
-		// GetSecret: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetSecret: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetSecret: runtime.OperationPolicy{Name: "GetSecret", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// PutSecret: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// PutSecret: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		PutSecret: runtime.OperationPolicy{Name: "PutSecret", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
@@ -681,7 +681,7 @@ func DefaultPolicy() Policy {
 //
 // OpenID Connect, or anonymous with less detail.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 //
 // Credentials: "oidc" (WithOpenIDConnect), or none; the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
@@ -712,7 +712,7 @@ func (c *Client) requestGetAudit(ctx context.Context) (*http.Request, error) {
 //
 // Needs no credential.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetHealth(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestGetHealth(ctx)
 	if err != nil {
@@ -738,7 +738,7 @@ func (c *Client) requestGetHealth(ctx context.Context) (*http.Request, error) {
 // The caller, with the document's bearer token; a cached fallback per
 // credential.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; cached fallback 1m.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline; cached fallback 1m.
 //
 // Credentials: "bearerAuth" (WithBearerToken); the first alternative the
 // client has every credential of is sent, afresh on every attempt. Without
@@ -769,7 +769,7 @@ func (c *Client) requestGetMe(ctx context.Context) (*http.Request, error) {
 //
 // An OAuth 2.0 token, or an API key with the application's id.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 //
 // Credentials: "oauth" (WithOAuth2), or "apiKey" (WithAPIKey) and "appID"
 // (WithAPIKeyAppID); the first alternative the client has every credential of
@@ -804,7 +804,7 @@ func (c *Client) requestGetSecret(ctx context.Context, name string) (*http.Reque
 //
 // Basic credentials and the session cookie together.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 //
 // Credentials: "basicAuth" (WithBasicAuth) and "session" (WithAPIKeySession);
 // the first alternative the client has every credential of is sent, afresh on

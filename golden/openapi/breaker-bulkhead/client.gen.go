@@ -425,7 +425,7 @@ func DefaultPolicy() Policy {
 			Breaker:  runtime.BreakerPolicy{FailureRate: 40.0, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 3},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 5 * time.Millisecond},
 		},
-		// GetBalance: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetBalance: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetBalance: runtime.OperationPolicy{Name: "GetBalance", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// Transfer: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		Transfer: runtime.OperationPolicy{Name: "Transfer", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
@@ -434,7 +434,7 @@ func DefaultPolicy() Policy {
 
 // GetBalance calls GET /accounts/{id}/balance.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetBalance(ctx context.Context, id string, opts ...runtime.CallOption) (GetBalanceResponse, error) {
 	req, err := c.requestGetBalance(ctx, id)
 	if err != nil {

@@ -465,7 +465,7 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// GetCatalogItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
+		// GetCatalogItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
 		GetCatalogItem: runtime.OperationPolicy{
 			Name:               "GetCatalogItem",
 			Idempotency:        runtime.ReadOnly,
@@ -475,7 +475,7 @@ func DefaultPolicy() Policy {
 			ConnectTimeout:     time.Second,
 			Fallback:           runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: time.Minute, Shared: true},
 		},
-		// GetProfile: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; cached fallback 5m.
+		// GetProfile: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; cached fallback 5m.
 		GetProfile: runtime.OperationPolicy{
 			Name:               "GetProfile",
 			Idempotency:        runtime.ReadOnly,
@@ -485,7 +485,7 @@ func DefaultPolicy() Policy {
 			ConnectTimeout:     time.Second,
 			Fallback:           runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: 5 * time.Minute},
 		},
-		// PutProfile: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// PutProfile: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		PutProfile: runtime.OperationPolicy{Name: "PutProfile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
@@ -494,7 +494,7 @@ func DefaultPolicy() Policy {
 //
 // The catalog is the same for every signed-in caller.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
 //
 // Credentials: "token" (WithBearerToken); the first alternative the client has
 // every credential of is sent, afresh on every attempt. Without any, the call
@@ -526,7 +526,7 @@ func (c *Client) requestGetCatalogItem(ctx context.Context, sku string) (*http.R
 
 // GetProfile calls GET /profiles/{id}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; cached fallback 5m.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline; cached fallback 5m.
 func (c *Client) GetProfile(ctx context.Context, id string, opts ...runtime.CallOption) (GetProfileResponse, error) {
 	req, err := c.requestGetProfile(ctx, id)
 	if err != nil {
@@ -554,7 +554,7 @@ func (c *Client) requestGetProfile(ctx context.Context, id string) (*http.Reques
 
 // PutProfile calls PUT /profiles/{id}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) PutProfile(ctx context.Context, id string, body PutProfileRequest, opts ...runtime.CallOption) error {
 	req, err := c.requestPutProfile(ctx, id, body)
 	if err != nil {

@@ -421,7 +421,7 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// ListFlags: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; static fallback.
+		// ListFlags: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; static fallback.
 		ListFlags: runtime.OperationPolicy{
 			Name:               "ListFlags",
 			Idempotency:        runtime.ReadOnly,
@@ -436,7 +436,7 @@ func DefaultPolicy() Policy {
 
 // ListFlags calls GET /flags.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; static fallback.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline; static fallback.
 func (c *Client) ListFlags(ctx context.Context, opts ...runtime.CallOption) (Flags, error) {
 	req, err := c.requestListFlags(ctx)
 	if err != nil {

@@ -436,14 +436,14 @@ func DefaultPolicy() Policy {
 		Dependency: runtime.Policy{
 			Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
-		// GetStock: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetStock: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetStock: runtime.OperationPolicy{Name: "GetStock", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
 // GetStock calls GET /stock/{sku}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetStock(ctx context.Context, sku string, opts ...runtime.CallOption) (Stock, error) {
 	req, err := c.requestGetStock(ctx, sku)
 	if err != nil {

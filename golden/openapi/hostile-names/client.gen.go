@@ -607,7 +607,7 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// GetNote: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; static fallback.
+		// GetNote: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; static fallback.
 		GetNote: runtime.OperationPolicy{
 			Name:               "GetNote",
 			Idempotency:        runtime.ReadOnly,
@@ -625,7 +625,7 @@ func DefaultPolicy() Policy {
 // Reads a note.
 // //go:generate rm -rf /
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; static fallback.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline; static fallback.
 func (c *Client) GetNote(ctx context.Context, name string, params *GetNoteParams, opts ...runtime.CallOption) (Note, error) {
 	req, err := c.requestGetNote(ctx, name, params)
 	if err != nil {

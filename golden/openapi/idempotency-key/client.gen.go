@@ -455,9 +455,9 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// ListPayments: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// ListPayments: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		ListPayments: runtime.OperationPolicy{Name: "ListPayments", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// CreatePayment: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
+		// CreatePayment: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreatePayment: runtime.OperationPolicy{
 			Name:               "CreatePayment",
 			Idempotency:        runtime.Idempotent,
@@ -475,7 +475,7 @@ func DefaultPolicy() Policy {
 
 // ListPayments calls GET /payments.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) ListPayments(ctx context.Context, opts ...runtime.CallOption) ([]Payment, error) {
 	req, err := c.requestListPayments(ctx)
 	if err != nil {
@@ -503,7 +503,7 @@ func (c *Client) requestListPayments(ctx context.Context) (*http.Request, error)
 //
 // The server deduplicates requests by their Idempotency-Key header.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; key in Idempotency-Key.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline; key in Idempotency-Key.
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.

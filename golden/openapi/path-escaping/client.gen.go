@@ -528,31 +528,31 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// GetDotted: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetDotted: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetDotted: runtime.OperationPolicy{Name: "GetDotted", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// DeleteHalfFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// DeleteHalfFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DeleteHalfFile: runtime.OperationPolicy{Name: "DeleteHalfFile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// DeleteOddFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// DeleteOddFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DeleteOddFile: runtime.OperationPolicy{Name: "DeleteOddFile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// DeleteCafeFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// DeleteCafeFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DeleteCafeFile: runtime.OperationPolicy{Name: "DeleteCafeFile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetLabel: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetLabel: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetLabel: runtime.OperationPolicy{Name: "GetLabel", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetLabels: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetLabels: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetLabels: runtime.OperationPolicy{Name: "GetLabels", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetList: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetList: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetList: runtime.OperationPolicy{Name: "GetList", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetMatrix: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetMatrix: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetMatrix: runtime.OperationPolicy{Name: "GetMatrix", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetPair: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetPair: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetPair: runtime.OperationPolicy{Name: "GetPair", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Search: runtime.OperationPolicy{Name: "Search", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// DeleteTenant: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// DeleteTenant: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DeleteTenant: runtime.OperationPolicy{Name: "DeleteTenant", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// DeleteFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// DeleteFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DeleteFile: runtime.OperationPolicy{Name: "DeleteFile", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetVariantBeta: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetVariantBeta: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetVariantBeta: runtime.OperationPolicy{Name: "GetVariantBeta", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreateVariantBeta: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		CreateVariantBeta: runtime.OperationPolicy{Name: "CreateVariantBeta", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
@@ -561,7 +561,7 @@ func DefaultPolicy() Policy {
 
 // GetDotted calls GET /dotted/%2E{a}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetDotted(ctx context.Context, a string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetDotted(ctx, a)
 	if err != nil {
@@ -588,7 +588,7 @@ func (c *Client) requestGetDotted(ctx context.Context, a string) (*http.Request,
 
 // DeleteHalfFile calls DELETE /files/50%25/{name}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) DeleteHalfFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteHalfFile(ctx, name)
 	if err != nil {
@@ -615,7 +615,7 @@ func (c *Client) requestDeleteHalfFile(ctx context.Context, name string) (*http.
 
 // DeleteOddFile calls DELETE /files/a b|c^d/{name}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) DeleteOddFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteOddFile(ctx, name)
 	if err != nil {
@@ -642,7 +642,7 @@ func (c *Client) requestDeleteOddFile(ctx context.Context, name string) (*http.R
 
 // DeleteCafeFile calls DELETE /files/café/{name}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) DeleteCafeFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteCafeFile(ctx, name)
 	if err != nil {
@@ -669,7 +669,7 @@ func (c *Client) requestDeleteCafeFile(ctx context.Context, name string) (*http.
 
 // GetLabel calls GET /label/{name}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetLabel(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetLabel(ctx, name)
 	if err != nil {
@@ -696,7 +696,7 @@ func (c *Client) requestGetLabel(ctx context.Context, name string) (*http.Reques
 
 // GetLabels calls GET /labels/{names}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetLabels(ctx context.Context, names []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetLabels(ctx, names)
 	if err != nil {
@@ -727,7 +727,7 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 
 // GetList calls GET /lists/{ids}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetList(ctx context.Context, ids []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetList(ctx, ids)
 	if err != nil {
@@ -758,7 +758,7 @@ func (c *Client) requestGetList(ctx context.Context, ids []string) (*http.Reques
 
 // GetMatrix calls GET /matrix/{name}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetMatrix(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetMatrix(ctx, name)
 	if err != nil {
@@ -785,7 +785,7 @@ func (c *Client) requestGetMatrix(ctx context.Context, name string) (*http.Reque
 
 // GetPair calls GET /pairs/{a}{b}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetPair(ctx context.Context, a string, b string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetPair(ctx, a, b)
 	if err != nil {
@@ -812,7 +812,7 @@ func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.
 
 // Search calls GET /search.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
@@ -899,7 +899,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 
 // DeleteTenant calls DELETE /tenants/{tenant}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) DeleteTenant(ctx context.Context, tenant string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteTenant(ctx, tenant)
 	if err != nil {
@@ -926,7 +926,7 @@ func (c *Client) requestDeleteTenant(ctx context.Context, tenant string) (*http.
 
 // DeleteFile calls DELETE /tenants/{tenant}/files/{name}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) DeleteFile(ctx context.Context, tenant string, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteFile(ctx, tenant, name)
 	if err != nil {
@@ -953,7 +953,7 @@ func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name stri
 
 // GetVariantBeta calls GET /variants/{name}?beta=true.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetVariantBeta(ctx, name, params)
 	if err != nil {

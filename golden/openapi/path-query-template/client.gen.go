@@ -446,22 +446,22 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// GetAlertsByCity: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetAlertsByCity: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetAlertsByCity: runtime.OperationPolicy{Name: "GetAlertsByCity", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetAlertsByPosition: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetAlertsByPosition: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetAlertsByPosition: runtime.OperationPolicy{Name: "GetAlertsByPosition", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreateRide: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		CreateRide: runtime.OperationPolicy{Name: "CreateRide", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
-		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Search: runtime.OperationPolicy{Name: "Search", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetStationHistory: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetStationHistory: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetStationHistory: runtime.OperationPolicy{Name: "GetStationHistory", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
 // GetAlertsByCity calls GET /alerts?city={city}&units=metric.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetAlertsByCity(ctx context.Context, params *GetAlertsByCityParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetAlertsByCity(ctx, params)
 	if err != nil {
@@ -500,7 +500,7 @@ func (c *Client) requestGetAlertsByCity(ctx context.Context, params *GetAlertsBy
 
 // GetAlertsByPosition calls GET /alerts?lat={lat}&lon={lon}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetAlertsByPosition(ctx context.Context, params *GetAlertsByPositionParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetAlertsByPosition(ctx, params)
 	if err != nil {
@@ -582,7 +582,7 @@ func (c *Client) requestCreateRide(ctx context.Context, params *CreateRideParams
 
 // Search calls GET /search?q={query}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
@@ -626,7 +626,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 
 // GetStationHistory calls GET /stations/{id}/history?days={days}&fields={fields}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetStationHistory(ctx context.Context, id string, params *GetStationHistoryParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetStationHistory(ctx, id, params)
 	if err != nil {

@@ -517,14 +517,14 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// PutSettings: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// PutSettings: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		PutSettings: runtime.OperationPolicy{Name: "PutSettings", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
 // PutSettings calls PUT /settings.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) PutSettings(ctx context.Context, body Settings, opts ...runtime.CallOption) (Settings, error) {
 	req, err := c.requestPutSettings(ctx, body)
 	if err != nil {

@@ -508,17 +508,17 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// DependencyOp: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// DependencyOp: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DependencyOp: runtime.OperationPolicy{Name: "DependencyOp", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetItem: runtime.OperationPolicy{Name: "GetItem", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetItem2: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetItem2: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetItem2: runtime.OperationPolicy{Name: "GetItem2", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		ListItems: runtime.OperationPolicy{Name: "ListItems", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetRules: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetRules: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetRules: runtime.OperationPolicy{Name: "GetRules", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// DeleteWorkflow: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// DeleteWorkflow: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DeleteWorkflow: runtime.OperationPolicy{Name: "DeleteWorkflow", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
@@ -528,7 +528,7 @@ func DefaultPolicy() Policy {
 // It is not called by its operationId: the generated Client has a method
 // Dependency.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) DependencyOp(ctx context.Context, opts ...runtime.CallOption) (OptionModel, error) {
 	req, err := c.requestDependencyOp(ctx)
 	if err != nil {
@@ -552,7 +552,7 @@ func (c *Client) requestDependencyOp(ctx context.Context) (*http.Request, error)
 
 // GetItem calls GET /item.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetItem(ctx context.Context, opts ...runtime.CallOption) (ClientModel, error) {
 	req, err := c.requestGetItem(ctx)
 	if err != nil {
@@ -579,7 +579,7 @@ func (c *Client) requestGetItem(ctx context.Context) (*http.Request, error) {
 // It is not called by its operationId: GetItem is the Go name of operationId
 // "get-item" (GET /item).
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetItem2(ctx context.Context, opts ...runtime.CallOption) (PolicyModel, error) {
 	req, err := c.requestGetItem2(ctx)
 	if err != nil {
@@ -603,7 +603,7 @@ func (c *Client) requestGetItem2(ctx context.Context) (*http.Request, error) {
 
 // ListItems calls GET /items.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) ListItems(ctx context.Context, params *ListItemsCallParams, opts ...runtime.CallOption) (ListItemsParams, error) {
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
@@ -647,7 +647,7 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsCallPara
 
 // GetRules calls GET /rules.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetRules(ctx context.Context, opts ...runtime.CallOption) (GetRulesResponse, error) {
 	req, err := c.requestGetRules(ctx)
 	if err != nil {
@@ -671,7 +671,7 @@ func (c *Client) requestGetRules(ctx context.Context) (*http.Request, error) {
 
 // DeleteWorkflow calls DELETE /workflows/{id}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *DeleteWorkflowCallError; any other
 // failure of the dependency as a *runtime.RemoteError.

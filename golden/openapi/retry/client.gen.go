@@ -470,7 +470,7 @@ func DefaultPolicy() Policy {
 			ConnectTimeout:     time.Second,
 			Retry:              runtime.RetryPolicy{Base: 50 * time.Millisecond, Cap: time.Second, Disabled: true},
 		},
-		// GetItem: read-only (GET), 4 attempts; timeout 8.4s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetItem: read-only (GET), 4 attempts; timeout 8.4s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetItem: runtime.OperationPolicy{
 			Name:               "GetItem",
 			Idempotency:        runtime.ReadOnly,
@@ -480,7 +480,7 @@ func DefaultPolicy() Policy {
 			ConnectTimeout:     time.Second,
 			Retry:              runtime.RetryPolicy{MaxRetries: 3, Base: 50 * time.Millisecond, Cap: time.Second},
 		},
-		// PutItem: idempotent (PUT), 2 attempts; timeout 4.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// PutItem: idempotent (PUT), 2 attempts; timeout 4.1s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		PutItem: runtime.OperationPolicy{
 			Name:               "PutItem",
 			Idempotency:        runtime.Idempotent,
@@ -490,7 +490,7 @@ func DefaultPolicy() Policy {
 			ConnectTimeout:     time.Second,
 			Retry:              runtime.RetryPolicy{MaxRetries: 1, Base: 50 * time.Millisecond, Cap: time.Second},
 		},
-		// RunReport: idempotent, 3 attempts (default); timeout 6.2s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// RunReport: idempotent, 3 attempts (default); timeout 6.2s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		RunReport: runtime.OperationPolicy{
 			Name:               "RunReport",
 			Idempotency:        runtime.Idempotent,
@@ -563,7 +563,7 @@ func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Reques
 
 // GetItem calls GET /items/{id}.
 //
-// Policy: read-only, 4 attempts; timeout 8.4s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 4 attempts; timeout 8.4s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) GetItem(ctx context.Context, id string, opts ...runtime.CallOption) (Item, error) {
 	req, err := c.requestGetItem(ctx, id)
 	if err != nil {
@@ -591,7 +591,7 @@ func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, 
 
 // PutItem calls PUT /items/{id}.
 //
-// Policy: idempotent, 2 attempts; timeout 4.1s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 2 attempts; timeout 4.1s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...runtime.CallOption) error {
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
@@ -625,7 +625,7 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 //
 // A POST the server treats as idempotent.
 //
-// Policy: idempotent, 3 attempts; timeout 6.2s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.2s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) RunReport(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestRunReport(ctx)
 	if err != nil {

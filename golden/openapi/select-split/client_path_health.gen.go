@@ -21,13 +21,13 @@ func (c *Client) initPathHealth(dep *runtime.Dependency, p *Policy, o *clientOpt
 // defaultsPathHealth sets, for [DefaultPolicy], the policy resolved at
 // generation time of the operations in this file.
 func (p *Policy) defaultsPathHealth() {
-	// Health: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+	// Health: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 	p.Health = runtime.OperationPolicy{Name: "Health", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
 }
 
 // Health calls GET /health.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) Health(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestHealth(ctx)
 	if err != nil {

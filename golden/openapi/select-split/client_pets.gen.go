@@ -25,13 +25,13 @@ func (c *Client) initPets(dep *runtime.Dependency, p *Policy, o *clientOptions) 
 // defaultsPets sets, for [DefaultPolicy], the policy resolved at
 // generation time of the operations in this file.
 func (p *Policy) defaultsPets() {
-	// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+	// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 	p.GetPet = runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second}
 }
 
 // GetPet calls GET /pets/{petId}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *APIError; any other
 // failure of the dependency as a *runtime.RemoteError.

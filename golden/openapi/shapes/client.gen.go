@@ -566,13 +566,13 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// GetBlob: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetBlob: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetBlob: runtime.OperationPolicy{Name: "GetBlob", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// PutBlob: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// PutBlob: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		PutBlob: runtime.OperationPolicy{Name: "PutBlob", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// ListItems: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		ListItems: runtime.OperationPolicy{Name: "ListItems", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// CreateItem: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
+		// CreateItem: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreateItem: runtime.OperationPolicy{
 			Name:               "CreateItem",
 			Idempotency:        runtime.Idempotent,
@@ -583,11 +583,11 @@ func DefaultPolicy() Policy {
 			ConnectTimeout:     time.Second,
 			Retry:              runtime.RetryPolicy{MaxRetries: 2, Base: 10 * time.Millisecond, Cap: 50 * time.Millisecond},
 		},
-		// DeleteItem: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// DeleteItem: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DeleteItem: runtime.OperationPolicy{Name: "DeleteItem", Idempotency: runtime.Idempotent, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetItem: runtime.OperationPolicy{Name: "GetItem", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
-		// PutItem: idempotent (PUT), 3 attempts (default); timeout 6.1s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// PutItem: idempotent (PUT), 3 attempts (default); timeout 6.1s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		PutItem: runtime.OperationPolicy{
 			Name:               "PutItem",
 			Idempotency:        runtime.Idempotent,
@@ -619,14 +619,14 @@ func DefaultPolicy() Policy {
 			Retry:          runtime.RetryPolicy{MaxRetries: 1, Base: 10 * time.Millisecond, Cap: 20 * time.Millisecond},
 			Fallback:       runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: time.Minute},
 		},
-		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// Search: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Search: runtime.OperationPolicy{Name: "Search", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
 // GetBlob calls GET /blobs/{id}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 //
 // The answer is streamed: the method returns once the response header is in
 // and the returned body is read as it arrives, under ctx (its deadline and
@@ -665,7 +665,7 @@ func (c *Client) requestGetBlob(ctx context.Context, id int32) (*http.Request, e
 
 // PutBlob calls PUT /blobs/{id}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 //
 // A body that is a *bytes.Reader, *bytes.Buffer, *strings.Reader or another
 // io.ReadSeeker (an *os.File) is sent again on a retry; any other io.Reader is
@@ -698,7 +698,7 @@ func (c *Client) requestPutBlob(ctx context.Context, id int32, body io.Reader) (
 //
 // Lists items, filtered.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) ListItems(ctx context.Context, params *ListItemsParams, opts ...runtime.CallOption) ([]Item, error) {
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
@@ -804,7 +804,7 @@ func (c *Client) requestListItems(ctx context.Context, params *ListItemsParams) 
 //
 // Creates an item; the server deduplicates by key.
 //
-// Policy: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline; key in Idempotency-Key.
+// Policy: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline; key in Idempotency-Key.
 //
 // Every call sends one idempotency key in the Idempotency-Key header, the same on
 // every attempt: the caller's when params sets it, else a new random one.
@@ -854,7 +854,7 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 
 // DeleteItem calls DELETE /items/{id}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) DeleteItem(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
@@ -881,7 +881,7 @@ func (c *Client) requestDeleteItem(ctx context.Context, id string) (*http.Reques
 
 // GetItem calls GET /items/{id}.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 //
 // Documented error answers come back as a *GetItemError; any other
 // failure of the dependency as a *runtime.RemoteError.
@@ -969,7 +969,7 @@ func decodeGetItemError(re *runtime.RemoteError) error {
 
 // PutItem calls PUT /items/{id}.
 //
-// Policy: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: idempotent, 3 attempts; timeout 6.1s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...runtime.CallOption) (Item, error) {
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
@@ -1090,7 +1090,7 @@ func (c *Client) requestGetQuote(ctx context.Context, symbol string) (*http.Requ
 //
 // A required query parameter.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {

@@ -638,14 +638,14 @@ func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// ListWorkflowRuns: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// ListWorkflowRuns: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		ListWorkflowRuns: runtime.OperationPolicy{Name: "ListWorkflowRuns", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 	}
 }
 
 // ListWorkflowRuns calls GET /workflows/{workflow_id}/runs.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *Client) ListWorkflowRuns(ctx context.Context, workflowID ListWorkflowRunsWorkflowID, params *ListWorkflowRunsParams, opts ...runtime.CallOption) error {
 	req, err := c.requestListWorkflowRuns(ctx, workflowID, params)
 	if err != nil {

@@ -51,9 +51,9 @@ func DefaultRoutePolicy() RoutePolicy {
 		Dependency: runtime.Policy{
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8},
 		},
-		// GetPoint: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetPoint: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetPoint: runtime.OperationPolicy{Name: "/golden.editions.Route/GetPoint", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
-		// Follow: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// Follow: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Follow: runtime.OperationPolicy{Name: "/golden.editions.Route/Follow", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
@@ -234,7 +234,7 @@ func NewResilientRouteClient(cc grpc.ClientConnInterface, opts ...RouteOption) R
 
 // GetPoint calls /golden.editions.Route/GetPoint.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *resilientRouteClient) GetPoint(ctx context.Context, in *Point, opts ...grpc.CallOption) (*Point, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -244,7 +244,7 @@ func (c *resilientRouteClient) GetPoint(ctx context.Context, in *Point, opts ...
 
 // Follow calls /golden.editions.Route/Follow.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *resilientRouteClient) Follow(ctx context.Context, in *Point, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Point], error) {
 	if c.err != nil {
 		return nil, c.err

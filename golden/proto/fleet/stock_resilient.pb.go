@@ -51,7 +51,7 @@ func DefaultStockPolicy() StockPolicy {
 		Dependency: runtime.Policy{
 			Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
-		// GetStock: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetStock: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetStock: runtime.OperationPolicy{Name: "/golden.fleet.Stock/GetStock", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
@@ -246,7 +246,7 @@ func NewResilientStockClient(cc grpc.ClientConnInterface, opts ...StockOption) S
 
 // GetStock reads the stock of an item.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *resilientStockClient) GetStock(ctx context.Context, in *StockRequest, opts ...grpc.CallOption) (*StockReply, error) {
 	if c.err != nil {
 		return nil, c.err

@@ -51,7 +51,7 @@ func DefaultStreamsPolicy() StreamsPolicy {
 	return StreamsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// Watch: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// Watch: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Watch: runtime.OperationPolicy{Name: "/golden.streaming.Streams/Watch", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried); timeout 6.3s, only without a caller deadline (guess).
 		Upload: runtime.OperationPolicy{
@@ -248,7 +248,7 @@ func NewResilientStreamsClient(cc grpc.ClientConnInterface, opts ...StreamsOptio
 // Watch streams the changes of a key; it is retried only before the
 // first message.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *resilientStreamsClient) Watch(ctx context.Context, in *Key, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Change], error) {
 	if c.err != nil {
 		return nil, c.err

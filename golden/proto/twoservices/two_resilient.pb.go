@@ -47,7 +47,7 @@ func DefaultUsersPolicy() UsersPolicy {
 	return UsersPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// GetUser: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetUser: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetUser: runtime.OperationPolicy{Name: "/golden.two.Users/GetUser", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
@@ -226,7 +226,7 @@ func NewResilientUsersClient(cc grpc.ClientConnInterface, opts ...UsersOption) U
 
 // GetUser calls /golden.two.Users/GetUser.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *resilientUsersClient) GetUser(ctx context.Context, in *Id, opts ...grpc.CallOption) (*Name, error) {
 	if c.err != nil {
 		return nil, c.err
@@ -264,7 +264,7 @@ func DefaultGroupsPolicy() GroupsPolicy {
 	return GroupsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
 		Dependency: runtime.Policy{},
-		// GetGroup: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetGroup: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetGroup: runtime.OperationPolicy{Name: "/golden.two.Groups/GetGroup", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// RenameGroup: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		RenameGroup: runtime.OperationPolicy{Name: "/golden.two.Groups/RenameGroup", Timeout: 2 * time.Second, KeepCallerDeadline: true},
@@ -449,7 +449,7 @@ func NewResilientGroupsClient(cc grpc.ClientConnInterface, opts ...GroupsOption)
 
 // GetGroup calls /golden.two.Groups/GetGroup.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *resilientGroupsClient) GetGroup(ctx context.Context, in *Id, opts ...grpc.CallOption) (*Name, error) {
 	if c.err != nil {
 		return nil, c.err

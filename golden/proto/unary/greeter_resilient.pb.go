@@ -51,7 +51,7 @@ func DefaultGreeterPolicy() GreeterPolicy {
 		Dependency: runtime.Policy{},
 		// SayHello: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		SayHello: runtime.OperationPolicy{Name: "/golden.unary.Greeter/SayHello", Timeout: 2 * time.Second, KeepCallerDeadline: true},
-		// GetGreeting: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s (guess), adaptive, last attempt to the deadline.
+		// GetGreeting: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetGreeting: runtime.OperationPolicy{Name: "/golden.unary.Greeter/GetGreeting", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
 }
@@ -245,7 +245,7 @@ func (c *resilientGreeterClient) SayHello(ctx context.Context, in *HelloRequest,
 
 // GetGreeting reads the greeting of a name.
 //
-// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, adaptive, last attempt to the deadline.
+// Policy: read-only, 3 attempts; timeout 6.3s, only without a caller deadline; attempt ≥2s, only without a caller deadline, adaptive, last attempt to the deadline.
 func (c *resilientGreeterClient) GetGreeting(ctx context.Context, in *HelloRequest, opts ...grpc.CallOption) (*HelloReply, error) {
 	if c.err != nil {
 		return nil, c.err
