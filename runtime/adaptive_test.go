@@ -581,17 +581,6 @@ func (o *timelineObserver) lastClose() (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func (o *timelineObserver) sawReopen() bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	for _, e := range o.events {
-		if e.From == runtime.BreakerHalfOpen && e.To == runtime.BreakerOpen {
-			return true
-		}
-	}
-	return false
-}
-
 // TestBlackHoleOpensBreakerAfterHealthyWindow: a dependency that served a
 // thousand calls in the breaker's window starts black-holing them. Its
 // unanswered calls end only at their deadline, so failures come slowly and
