@@ -138,64 +138,27 @@ func goPackageRefused(req *pluginpb.CodeGeneratorRequest) *descriptorpb.FileDesc
 // generateProto adds the generated files to plugin. Diagnostics go to
 // list; the error joins its errors, and nothing is generated then.
 func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOptions, list *diag.List) error {
-	add := func(warnings []diag.Diagnostic, err error) {
-		for _, d := range warnings {
-			list.Add(protoAdvice(d))
-		}
-		for _, d := range diag.From(err) {
-			list.Add(protoAdvice(d))
-		}
-	}
 	read := opts.ReadFile
 	if read == nil {
 		read = input.ReadPolicy
 	}
-	var file *policyspec.File
-	if params.policy != "" {
-		data, err := read(params.policy)
-		if err != nil {
-			list.Errorf(diag.Location{File: params.policy}, diag.RuleRead, "cannot read the policy file: "+input.Explain(err),
-				"name a regular file of at most 4 MiB, in a folder it does not leave through a symbolic link, with policy=")
-			return list.Err()
-		}
-		f, err := policyspec.DecodeFile(params.policy, data)
-		add(nil, err)
-		file = f
+	file, err := readProtoPolicy(read, params.policy, list)
+	if err != nil {
+		return err
 	}
 	configs := readServiceConfigs(read, params, file, list)
 	services, warnings, err := protoir.Files(plugin)
-	add(warnings, err)
+	addWithAdvice(list, warnings, err)
 	applied, warnings, err := svcconfig.Apply(configs, services)
-	add(warnings, err)
-	resolved := make([]*resolve.Service, len(services))
-	// Names are checked with the policy, which decides whether a client
-	// declares With<Service>Fleet; a service whose policy does not resolve
-	// is checked without it.
-	byPackage := map[string][]*resolve.Service{}
-	for i, svc := range services {
-		res, warnings, err := resolve.RPC(svc, file)
-		add(warnings, err)
-		resolved[i] = res
-		if res == nil {
-			res = &resolve.Service{IR: svc}
-		}
-		byPackage[svc.GoPackage.ImportPath] = append(byPackage[svc.GoPackage.ImportPath], res)
-	}
-	add(applied.Check(resolved), nil)
+	addWithAdvice(list, warnings, err)
+	resolved, byPackage := resolveRPCs(services, file, list)
+	addWithAdvice(list, applied.Check(resolved), nil)
 	for pkg, decls := range protoir.Declarations(plugin) {
-		add(grpcgen.CheckNames(decls, byPackage[pkg]), nil)
+		addWithAdvice(list, grpcgen.CheckNames(decls, byPackage[pkg]), nil)
 	}
 	if file != nil {
 		// Entries for dependencies that no service of this run defines.
-		known := map[string][]string{}
-		for _, svc := range services {
-			ops := []string{}
-			for _, op := range svc.Operations {
-				ops = append(ops, op.Name, op.ID)
-			}
-			known[svc.FullName] = ops
-		}
-		add(nil, file.CheckNames(known))
+		addWithAdvice(list, nil, file.CheckNames(operationNames(services)))
 	}
 	bySource := map[string][]*resolve.Service{}
 	for i, svc := range services {
@@ -209,7 +172,81 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 	if list.HasErrors() {
 		return list.Err()
 	}
+	if err := emitProtoFiles(plugin, bySource, list); err != nil {
+		return err
+	}
+	writeReviews(plugin, params, services, resolved)
+	return nil
+}
 
+// addWithAdvice adds to list the warnings and the diagnostics of err,
+// with the fixes a .proto author can apply (see [protoAdvice]).
+func addWithAdvice(list *diag.List, warnings []diag.Diagnostic, err error) {
+	for _, d := range warnings {
+		list.Add(protoAdvice(d))
+	}
+	for _, d := range diag.From(err) {
+		list.Add(protoAdvice(d))
+	}
+}
+
+// readProtoPolicy reads and decodes the policy file named by the policy=
+// parameter, if any, adding its diagnostics to list. A file that cannot
+// be read is an error that stops the run.
+func readProtoPolicy(read func(string) ([]byte, error), name string, list *diag.List) (*policyspec.File, error) {
+	if name == "" {
+		return nil, nil
+	}
+	data, err := read(name)
+	if err != nil {
+		list.Errorf(diag.Location{File: name}, diag.RuleRead, "cannot read the policy file: "+input.Explain(err),
+			"name a regular file of at most 4 MiB, in a folder it does not leave through a symbolic link, with policy=")
+		return nil, list.Err()
+	}
+	f, err := policyspec.DecodeFile(name, data)
+	addWithAdvice(list, nil, err)
+	return f, nil
+}
+
+// resolveRPCs resolves the policy of each service under file, adding the
+// diagnostics to list; a service whose policy does not resolve is nil in
+// resolved. byPackage groups the services by Go import path, for the
+// names check: it is checked with the policy, which decides whether a
+// client declares With<Service>Fleet, and a service whose policy does not
+// resolve is checked without it.
+func resolveRPCs(services []*ir.Service, file *policyspec.File, list *diag.List) (resolved []*resolve.Service, byPackage map[string][]*resolve.Service) {
+	resolved = make([]*resolve.Service, len(services))
+	byPackage = map[string][]*resolve.Service{}
+	for i, svc := range services {
+		res, warnings, err := resolve.RPC(svc, file)
+		addWithAdvice(list, warnings, err)
+		resolved[i] = res
+		if res == nil {
+			res = &resolve.Service{IR: svc}
+		}
+		byPackage[svc.GoPackage.ImportPath] = append(byPackage[svc.GoPackage.ImportPath], res)
+	}
+	return resolved, byPackage
+}
+
+// operationNames maps each service's full name to the names and IDs of
+// its operations, as [policyspec.File.CheckNames] takes them.
+func operationNames(services []*ir.Service) map[string][]string {
+	known := map[string][]string{}
+	for _, svc := range services {
+		ops := []string{}
+		for _, op := range svc.Operations {
+			ops = append(ops, op.Name, op.ID)
+		}
+		known[svc.FullName] = ops
+	}
+	return known
+}
+
+// emitProtoFiles adds to plugin a <name>_resilient.pb.go file for each
+// file to generate with services, of bySource. Code that does not format
+// is an error added to list, which stops the run.
+func emitProtoFiles(plugin *protogen.Plugin, bySource map[string][]*resolve.Service, list *diag.List) error {
 	for _, f := range plugin.Files {
 		svcs := bySource[f.Desc.Path()]
 		if !f.Generate || len(svcs) == 0 {
@@ -223,7 +260,6 @@ func generateProto(plugin *protogen.Plugin, params protoParams, opts ProtoOption
 			return list.Err()
 		}
 	}
-	writeReviews(plugin, params, services, resolved)
 	return nil
 }
 

@@ -17,48 +17,64 @@ import (
 // the fix is to declare the method idempotent or a read. Other
 // diagnostics are returned as they are.
 func protoAdvice(d diag.Diagnostic) diag.Diagnostic {
-	inProto := strings.HasSuffix(d.Location.File, ".proto")
+	if fix := declarationFix(d); fix != "" {
+		d.Fix = fix
+	}
+	if strings.HasSuffix(d.Location.File, ".proto") {
+		d.Fix = optionFix(d)
+	}
+	return d
+}
+
+// declarationFix is the fix of a diagnostic, wherever it is placed, whose
+// fix lies in the .proto file: declaring the method idempotent or a read,
+// or changing the option that shadows a policy file's key. It is "" for
+// the others.
+func declarationFix(d diag.Diagnostic) string {
 	switch d.Rule {
 	case diag.RuleRetryUnsafe:
 		key := `(resilient.v1.method).idempotency_key = "idempotency-key"`
-		if !inProto {
+		if !strings.HasSuffix(d.Location.File, ".proto") {
 			key = "idempotencyKey: idempotency-key in the policy file's entry"
 		}
-		d.Fix = "if repeating the method is harmless, write option idempotency_level = IDEMPOTENT; in its rpc; if the server deduplicates by key, " +
+		return "if repeating the method is harmless, write option idempotency_level = IDEMPOTENT; in its rpc; if the server deduplicates by key, " +
 			key + "; or remove the retry settings"
 	case diag.RuleHedgeUnsafe:
-		d.Fix = "if the method has no side effect, write option idempotency_level = NO_SIDE_EFFECTS; in its rpc; else remove the hedge settings, or retry instead if it is idempotent"
+		return "if the method has no side effect, write option idempotency_level = NO_SIDE_EFFECTS; in its rpc; else remove the hedge settings, or retry instead if it is idempotent"
 	case diag.RuleFallbackUnsafe:
-		d.Fix = "if the method has no side effect, write option idempotency_level = NO_SIDE_EFFECTS; in its rpc; else remove the fallback, and queue the write for later in the caller"
+		return "if the method has no side effect, write option idempotency_level = NO_SIDE_EFFECTS; in its rpc; else remove the fallback, and queue the write for later in the caller"
 	case diag.RuleShadowed:
-		d.Fix = "remove it from the policy file, or change the option in the .proto file that sets it"
+		return "remove it from the policy file, or change the option in the .proto file that sets it"
 	}
-	if !inProto {
-		return d
-	}
+	return ""
+}
+
+// optionFix is the fix of a diagnostic placed in a .proto file, in the
+// (resilient.v1.*) options' syntax: d.Fix reworded, or as it is when the
+// policy file's wording fits.
+func optionFix(d diag.Diagnostic) string {
 	switch d.Rule {
 	case diag.RuleHedgeDelay:
 		if strings.Contains(d.Message, "without a delay") {
-			d.Fix = "set hedge.delay in the option (usually the p95, e.g. delay: {nanos: 120000000}), or latency.p95"
+			return "set hedge.delay in the option (usually the p95, e.g. delay: {nanos: 120000000}), or latency.p95"
 		}
 	case diag.RuleFallbackValue:
-		d.Fix = "use kind: FALLBACK_KIND_CACHED: a gRPC client has no static fallback"
+		return "use kind: FALLBACK_KIND_CACHED: a gRPC client has no static fallback"
 	case diag.RuleFallbackKind:
 		if strings.HasPrefix(d.Message, "fallback.shared") {
-			d.Fix = "set fallback.kind to FALLBACK_KIND_CACHED in the option, or remove shared"
-		} else {
-			d.Fix = "remove fallback.value: a gRPC client has no static fallback"
+			return "set fallback.kind to FALLBACK_KIND_CACHED in the option, or remove shared"
 		}
+		return "remove fallback.value: a gRPC client has no static fallback"
 	case diag.RuleKeyNotGRPC:
-		d.Fix = strings.Replace(d.Fix, "remove connectTimeout", "remove connect_timeout from the option", 1)
+		return strings.Replace(d.Fix, "remove connectTimeout", "remove connect_timeout from the option", 1)
 	case diag.RuleRange:
 		if strings.Contains(d.Fix, `%" or `) {
-			d.Fix = "write a share in (0, 1], such as 0.1"
+			return "write a share in (0, 1], such as 0.1"
 		}
 	case diag.RuleTimeoutOrder:
-		d.Fix = "lower attempt_timeout, raise timeout, or remove one of them to derive it"
+		return "lower attempt_timeout, raise timeout, or remove one of them to derive it"
 	case diag.RuleDuration:
-		d.Fix = "write a google.protobuf.Duration above zero and at most 168h, such as {seconds: 1 nanos: 500000000}"
+		return "write a google.protobuf.Duration above zero and at most 168h, such as {seconds: 1 nanos: 500000000}"
 	}
-	return d
+	return d.Fix
 }

@@ -232,66 +232,97 @@ func reserved(m protoreflect.MessageDescriptor, num protoreflect.FieldNumber) bo
 	return m.ReservedRanges().Has(num)
 }
 
+// fields compares the fields of two versions of a message, o and n, by
+// number: removed, changed, added.
 func (pw *protoWire) fields(dir direction, o, n protoreflect.MessageDescriptor) {
-	add := pw.w.add
 	of, nf := o.Fields(), n.Fields()
 	for i := 0; i < of.Len(); i++ {
 		f := of.Get(i)
 		s := fmt.Sprintf(": field %d (%s)", f.Number(), f.Name())
-		g := nf.ByNumber(f.Number())
-		if g == nil {
-			if reserved(n, f.Number()) {
-				add(RuleProtoFieldRemoved, Warning, s, fieldType(f), "reserved", "the field is gone and its number reserved: the old client's value is ignored, or the answer lacks it")
-			} else {
-				add(RuleProtoFieldRemoved, Breaking, s, fieldType(f), "", "the field is gone and its number not reserved: a later field may reuse it with another meaning")
-			}
-			continue
-		}
-		if f.Name() != g.Name() {
-			add(RuleProtoFieldName, Warning, s, string(f.Name()), string(g.Name()), "the field has a new name: the binary wire is the same, JSON and the Go field are not")
-		}
-		if fl, gl := fieldLabel(f), fieldLabel(g); fl != gl && !(fl == "singular" && gl == "optional" || fl == "optional" && gl == "singular") {
-			add(RuleProtoFieldCardinality, Breaking, s, fl, gl, "the field's cardinality changed: values are read differently")
-		}
-		fo, go_ := "", ""
-		if f.ContainingOneof() != nil && !f.ContainingOneof().IsSynthetic() {
-			fo = string(f.ContainingOneof().Name())
-		}
-		if g.ContainingOneof() != nil && !g.ContainingOneof().IsSynthetic() {
-			go_ = string(g.ContainingOneof().Name())
-		}
-		if fo != go_ {
-			add(RuleProtoFieldOneof, Breaking, s, orNone(fo), orNone(go_), "the field moved into or out of a oneof: setting it may now clear another field")
-		}
-		ft, gt := fieldType(f), fieldType(g)
-		switch {
-		case ft == gt:
-		case f.Enum() != nil && g.Enum() != nil && f.IsList() == g.IsList():
-			add(RuleProtoFieldType, Warning, s, ft, gt, "another enum type: the same numbers decode, their values are compared below")
-			pw.enum(dir, s, f.Enum(), g.Enum())
-			continue
-		case f.Message() == nil && g.Message() == nil && f.Enum() == nil && g.Enum() == nil && wireGroup(f.Kind()) == wireGroup(g.Kind()):
-			add(RuleProtoFieldType, Warning, s, ft, gt, "the type changed within one wire encoding: values still decode, but may be truncated or misread")
-		default:
-			add(RuleProtoFieldType, Breaking, s, ft, gt, "the field's type changed: the old client's values no longer decode")
-		}
-		if ft != gt {
-			continue
-		}
-		switch {
-		case f.IsMap() && f.MapValue().Message() != nil:
-			pw.message(dir, s+" value", f.MapValue().Message(), g.MapValue().Message())
-		case f.Message() != nil && !f.IsMap():
-			pw.message(dir, s, f.Message(), g.Message())
-		case f.Enum() != nil:
-			pw.enum(dir, s, f.Enum(), g.Enum())
+		if g := nf.ByNumber(f.Number()); g != nil {
+			pw.field(dir, s, f, g)
+		} else {
+			pw.removedField(s, f, n)
 		}
 	}
 	for i := 0; i < nf.Len(); i++ {
 		g := nf.Get(i)
 		if of.ByNumber(g.Number()) == nil {
-			add(RuleProtoFieldAdded, Compatible, fmt.Sprintf(": field %d (%s)", g.Number(), g.Name()), "", fieldType(g), "a new field")
+			pw.w.add(RuleProtoFieldAdded, Compatible, fmt.Sprintf(": field %d (%s)", g.Number(), g.Name()), "", fieldType(g), "a new field")
 		}
+	}
+}
+
+// removedField reports the field f, subject s, that the new version n of
+// its message no longer has: a warning when n reserves its number.
+func (pw *protoWire) removedField(s string, f protoreflect.FieldDescriptor, n protoreflect.MessageDescriptor) {
+	if reserved(n, f.Number()) {
+		pw.w.add(RuleProtoFieldRemoved, Warning, s, fieldType(f), "reserved", "the field is gone and its number reserved: the old client's value is ignored, or the answer lacks it")
+		return
+	}
+	pw.w.add(RuleProtoFieldRemoved, Breaking, s, fieldType(f), "", "the field is gone and its number not reserved: a later field may reuse it with another meaning")
+}
+
+// field compares two versions, f and g, of the field of one number,
+// subject s: its name, cardinality, oneof and type, then, if the type is
+// the same, the message or enum it holds.
+func (pw *protoWire) field(dir direction, s string, f, g protoreflect.FieldDescriptor) {
+	if f.Name() != g.Name() {
+		pw.w.add(RuleProtoFieldName, Warning, s, string(f.Name()), string(g.Name()), "the field has a new name: the binary wire is the same, JSON and the Go field are not")
+	}
+	if fl, gl := fieldLabel(f), fieldLabel(g); !sameCardinality(fl, gl) {
+		pw.w.add(RuleProtoFieldCardinality, Breaking, s, fl, gl, "the field's cardinality changed: values are read differently")
+	}
+	if fo, go_ := oneofName(f), oneofName(g); fo != go_ {
+		pw.w.add(RuleProtoFieldOneof, Breaking, s, orNone(fo), orNone(go_), "the field moved into or out of a oneof: setting it may now clear another field")
+	}
+	if fieldType(f) != fieldType(g) {
+		pw.typeChange(dir, s, f, g)
+		return
+	}
+	pw.fieldContent(dir, s, f, g)
+}
+
+// sameCardinality reports whether the labels (see fieldLabel) of two
+// versions of a field read values alike: equal, or singular and optional.
+func sameCardinality(fl, gl string) bool {
+	return fl == gl || fl == "singular" && gl == "optional" || fl == "optional" && gl == "singular"
+}
+
+// oneofName is the name of the real oneof f belongs to, or "".
+func oneofName(f protoreflect.FieldDescriptor) string {
+	if o := f.ContainingOneof(); o != nil && !o.IsSynthetic() {
+		return string(o.Name())
+	}
+	return ""
+}
+
+// typeChange reports the type of a field, subject s, changed from f's
+// to g's: a warning when the old values still decode, another enum's
+// values then compared.
+func (pw *protoWire) typeChange(dir direction, s string, f, g protoreflect.FieldDescriptor) {
+	ft, gt := fieldType(f), fieldType(g)
+	switch {
+	case f.Enum() != nil && g.Enum() != nil && f.IsList() == g.IsList():
+		pw.w.add(RuleProtoFieldType, Warning, s, ft, gt, "another enum type: the same numbers decode, their values are compared below")
+		pw.enum(dir, s, f.Enum(), g.Enum())
+	case f.Message() == nil && g.Message() == nil && f.Enum() == nil && g.Enum() == nil && wireGroup(f.Kind()) == wireGroup(g.Kind()):
+		pw.w.add(RuleProtoFieldType, Warning, s, ft, gt, "the type changed within one wire encoding: values still decode, but may be truncated or misread")
+	default:
+		pw.w.add(RuleProtoFieldType, Breaking, s, ft, gt, "the field's type changed: the old client's values no longer decode")
+	}
+}
+
+// fieldContent compares the messages or enums two versions of a field
+// of the same type, subject s, hold: a map's values, a message, an enum.
+func (pw *protoWire) fieldContent(dir direction, s string, f, g protoreflect.FieldDescriptor) {
+	switch {
+	case f.IsMap() && f.MapValue().Message() != nil:
+		pw.message(dir, s+" value", f.MapValue().Message(), g.MapValue().Message())
+	case f.Message() != nil && !f.IsMap():
+		pw.message(dir, s, f.Message(), g.Message())
+	case f.Enum() != nil:
+		pw.enum(dir, s, f.Enum(), g.Enum())
 	}
 }
 

@@ -56,6 +56,14 @@ func idempotency(m *protogen.Method, opts *descriptorpb.MethodOptions) (ir.Idemp
 	if m.Desc.IsStreamingClient() || lro {
 		return ir.NotIdempotent, BasisLevel
 	}
+	return standardMethod(m)
+}
+
+// standardMethod is the idempotency of a method without an HTTP binding
+// by its name and messages: a read when it is a standard Get<X>
+// (AIP-131) or List<Xs> (AIP-132) method with its standard request, else
+// not idempotent.
+func standardMethod(m *protogen.Method) (ir.Idempotency, string) {
 	name := string(m.Desc.Name())
 	in := m.Input.Desc
 	if string(in.Name()) != name+"Request" {

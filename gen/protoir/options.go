@@ -97,54 +97,74 @@ func (r *optionReader) message(m protoreflect.Message, prefix string, path []int
 	fields := m.Descriptor().Fields()
 	for i := range fields.Len() {
 		fd := fields.Get(i)
-		if !m.Has(fd) {
-			continue
-		}
-		key := prefix + string(fd.Name())
-		fpath := append(append([]int32{}, path...), int32(fd.Number()))
-		loc := r.at(fpath, key)
-		v := m.Get(fd)
-		switch {
-		case fd.Message() != nil && fd.Message().FullName() == "google.protobuf.Duration":
-			d, ok := duration(v.Message())
-			if !ok {
-				r.list.Errorf(loc, diag.RuleOption, fmt.Sprintf("%s is not a duration: its seconds and nanos have different signs, or it is out of range", key),
-					"write e.g. {seconds: 1 nanos: 500000000}, both of the same sign")
-				continue
-			}
-			r.add(key, d, loc)
-		case fd.Message() != nil:
-			r.message(v.Message(), key+".", fpath)
-		case fd.Enum() != nil:
-			switch resilientv1.FallbackKind(v.Enum()) {
-			case resilientv1.FallbackKind_FALLBACK_KIND_NONE:
-				r.add(key, runtime.FallbackNone, loc)
-			case resilientv1.FallbackKind_FALLBACK_KIND_CACHED:
-				r.add(key, runtime.FallbackCached, loc)
-			case resilientv1.FallbackKind_FALLBACK_KIND_STATIC:
-				r.add(key, runtime.FallbackStatic, loc)
-			}
-		case key == "fallback.value":
-			var x any
-			d := json.NewDecoder(strings.NewReader(v.String()))
-			d.UseNumber()
-			if err := d.Decode(&x); err != nil {
-				r.list.Errorf(loc, diag.RuleOption, "fallback.value is not JSON: "+err.Error(), "write the response message in protobuf JSON")
-				continue
-			}
-			r.add(key, x, loc)
-		case fd.Kind() == protoreflect.BoolKind:
-			r.add(key, v.Bool(), loc)
-		case fd.Kind() == protoreflect.StringKind:
-			r.add(key, v.String(), loc)
-		case fd.Kind() == protoreflect.Uint32Kind:
-			r.add(key, v.Uint(), loc)
-		case fd.Kind() == protoreflect.DoubleKind:
-			r.add(key, v.Float(), loc)
-		default:
-			r.list.Errorf(loc, diag.RuleOption, fmt.Sprintf("%s has a type the generator does not read (%s)", key, fd.Kind()), "report this with the .proto file")
+		if m.Has(fd) {
+			r.field(fd, m.Get(fd), prefix+string(fd.Name()), append(append([]int32{}, path...), int32(fd.Number())))
 		}
 	}
+}
+
+// field reads v, the value of the set field fd, as key; path holds the
+// field numbers down to it.
+func (r *optionReader) field(fd protoreflect.FieldDescriptor, v protoreflect.Value, key string, path []int32) {
+	loc := r.at(path, key)
+	switch {
+	case fd.Message() != nil && fd.Message().FullName() == "google.protobuf.Duration":
+		r.addDuration(v.Message(), key, loc)
+	case fd.Message() != nil:
+		r.message(v.Message(), key+".", path)
+	case fd.Enum() != nil:
+		r.addFallbackKind(v.Enum(), key, loc)
+	case key == "fallback.value":
+		r.addFallbackValue(v.String(), key, loc)
+	case fd.Kind() == protoreflect.BoolKind:
+		r.add(key, v.Bool(), loc)
+	case fd.Kind() == protoreflect.StringKind:
+		r.add(key, v.String(), loc)
+	case fd.Kind() == protoreflect.Uint32Kind:
+		r.add(key, v.Uint(), loc)
+	case fd.Kind() == protoreflect.DoubleKind:
+		r.add(key, v.Float(), loc)
+	default:
+		r.list.Errorf(loc, diag.RuleOption, fmt.Sprintf("%s has a type the generator does not read (%s)", key, fd.Kind()), "report this with the .proto file")
+	}
+}
+
+// addDuration adds the google.protobuf.Duration m as key, or reports one
+// out of range.
+func (r *optionReader) addDuration(m protoreflect.Message, key string, loc diag.Location) {
+	d, ok := duration(m)
+	if !ok {
+		r.list.Errorf(loc, diag.RuleOption, fmt.Sprintf("%s is not a duration: its seconds and nanos have different signs, or it is out of range", key),
+			"write e.g. {seconds: 1 nanos: 500000000}, both of the same sign")
+		return
+	}
+	r.add(key, d, loc)
+}
+
+// addFallbackKind adds the FallbackKind n as key, as the runtime's
+// fallback kind; the unspecified kind adds nothing.
+func (r *optionReader) addFallbackKind(n protoreflect.EnumNumber, key string, loc diag.Location) {
+	switch resilientv1.FallbackKind(n) {
+	case resilientv1.FallbackKind_FALLBACK_KIND_NONE:
+		r.add(key, runtime.FallbackNone, loc)
+	case resilientv1.FallbackKind_FALLBACK_KIND_CACHED:
+		r.add(key, runtime.FallbackCached, loc)
+	case resilientv1.FallbackKind_FALLBACK_KIND_STATIC:
+		r.add(key, runtime.FallbackStatic, loc)
+	}
+}
+
+// addFallbackValue adds the JSON text s as key, decoded with its numbers
+// kept as written, or reports text that is not JSON.
+func (r *optionReader) addFallbackValue(s, key string, loc diag.Location) {
+	var x any
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	if err := d.Decode(&x); err != nil {
+		r.list.Errorf(loc, diag.RuleOption, "fallback.value is not JSON: "+err.Error(), "write the response message in protobuf JSON")
+		return
+	}
+	r.add(key, x, loc)
 }
 
 func (r *optionReader) add(key string, v any, loc diag.Location) {

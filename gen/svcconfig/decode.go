@@ -239,6 +239,26 @@ func (d *decoder) methodConfig(n *node, path string) {
 		d.list.Warnf(loc, diag.RuleSvcUnused, path+" names no method, so it applies to none",
 			`add "name": [{"service": "pkg.Service", "method": "Method"}], or [{}] for every method`)
 	}
+	d.ignoreCallOptions(f)
+	var values []policyspec.Written
+	var timeout time.Duration
+	if m, ok := f["timeout"]; ok {
+		if t, ok := d.duration(m); ok {
+			timeout = t
+			values = append(values, policyspec.Written{Key: "timeout", Value: t, Loc: m.loc})
+		}
+	}
+	values = append(values, d.retryOrHedge(f, path, timeout, mc)...)
+	spec, err := policyspec.DecodeWritten(values, loc)
+	d.list.AddErr(err)
+	mc.Spec = spec
+	d.cfg.Methods = append(d.cfg.Methods, mc)
+}
+
+// ignoreCallOptions notes the fields of a methodConfig that are left out
+// because they are the caller's call options or the connection's limits,
+// not the policy's.
+func (d *decoder) ignoreCallOptions(f map[string]member) {
 	if m, ok := f["waitForReady"]; ok {
 		d.ignore("waitForReady", m.loc, "waitForReady is left out: it is a call option of the caller's",
 			"pass grpc.WaitForReady(true) with the calls that should wait")
@@ -249,14 +269,14 @@ func (d *decoder) methodConfig(n *node, path string) {
 				"dial with grpc.WithDefaultCallOptions(grpc.MaxCallSendMsgSize(n), grpc.MaxCallRecvMsgSize(n))")
 		}
 	}
+}
+
+// retryOrHedge decodes the retryPolicy or the hedgingPolicy of the
+// methodConfig at path (gRPC allows one of them; the hedgingPolicy of one
+// that has both is an error and left out), records in mc where the one
+// decoded is written, and returns its values.
+func (d *decoder) retryOrHedge(f map[string]member, path string, timeout time.Duration, mc *MethodConfig) []policyspec.Written {
 	var values []policyspec.Written
-	var timeout time.Duration
-	if m, ok := f["timeout"]; ok {
-		if t, ok := d.duration(m); ok {
-			timeout = t
-			values = append(values, policyspec.Written{Key: "timeout", Value: t, Loc: m.loc})
-		}
-	}
 	retry, rok := f["retryPolicy"]
 	hedge, hok := f["hedgingPolicy"]
 	if rok && hok {
@@ -277,10 +297,7 @@ func (d *decoder) methodConfig(n *node, path string) {
 			mc.Hedge = &l
 		}
 	}
-	spec, err := policyspec.DecodeWritten(values, loc)
-	d.list.AddErr(err)
-	mc.Spec = spec
-	d.cfg.Methods = append(d.cfg.Methods, mc)
+	return values
 }
 
 // names decodes a methodConfig's "name" list.
@@ -336,14 +353,7 @@ func (d *decoder) retryPolicy(m member, timeout time.Duration) []policyspec.Writ
 	f := d.fields(m.val, m.path, "maxAttempts", "initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes", "perAttemptRecvTimeout")
 	var out []policyspec.Written
 	if a, ok := f["maxAttempts"]; ok {
-		if n, ok := d.integer(a); ok {
-			if n < 2 {
-				d.list.Errorf(a.loc, diag.RuleSvcConfig, fmt.Sprintf("%s is %d; gRPC requires at least 2", a.path, n),
-					"write at least 2, or remove the retryPolicy to send the calls once")
-			} else {
-				out = append(out, policyspec.Written{Key: "retry.max_retries", Value: min(n, 5) - 1, Loc: a.loc})
-			}
-		}
+		out = append(out, d.maxAttempts(a, "retry.max_retries", "write at least 2, or remove the retryPolicy to send the calls once")...)
 	}
 	if b, ok := f["initialBackoff"]; ok {
 		if t, ok := d.duration(b); ok {
@@ -351,14 +361,7 @@ func (d *decoder) retryPolicy(m member, timeout time.Duration) []policyspec.Writ
 		}
 	}
 	if b, ok := f["maxBackoff"]; ok {
-		if t, ok := d.duration(b); ok {
-			if timeout > 0 && t >= timeout {
-				d.ignore("maxBackoff", b.loc, fmt.Sprintf("maxBackoff %s is left out: it is not below the timeout %s, so a backoff that long would leave no time to retry, and the built-in cap %s applies", t, timeout, runtime.DefaultBackoffCap),
-					"set retry.cap in the policy file, or (resilient.v1.method).retry.cap, if another cap suits")
-			} else {
-				out = append(out, policyspec.Written{Key: "retry.cap", Value: t, Loc: b.loc})
-			}
-		}
+		out = append(out, d.maxBackoff(b, timeout)...)
 	}
 	if b, ok := f["backoffMultiplier"]; ok {
 		if x, ok := d.number(b); ok && x != 2 {
@@ -379,6 +382,37 @@ func (d *decoder) retryPolicy(m member, timeout time.Duration) []policyspec.Writ
 	return out
 }
 
+// maxAttempts maps the maxAttempts a of a retry or hedging policy to the
+// number of attempts beyond the first, written as key (gRPC treats more
+// than 5 attempts as 5). Below 2 it is an error, with fix as its advice,
+// and gives no value.
+func (d *decoder) maxAttempts(a member, key, fix string) []policyspec.Written {
+	n, ok := d.integer(a)
+	if !ok {
+		return nil
+	}
+	if n < 2 {
+		d.list.Errorf(a.loc, diag.RuleSvcConfig, fmt.Sprintf("%s is %d; gRPC requires at least 2", a.path, n), fix)
+		return nil
+	}
+	return []policyspec.Written{{Key: key, Value: min(n, 5) - 1, Loc: a.loc}}
+}
+
+// maxBackoff maps a retryPolicy's maxBackoff b to the backoff's cap,
+// unless it is not below the entry's timeout: then it is left out.
+func (d *decoder) maxBackoff(b member, timeout time.Duration) []policyspec.Written {
+	t, ok := d.duration(b)
+	if !ok {
+		return nil
+	}
+	if timeout > 0 && t >= timeout {
+		d.ignore("maxBackoff", b.loc, fmt.Sprintf("maxBackoff %s is left out: it is not below the timeout %s, so a backoff that long would leave no time to retry, and the built-in cap %s applies", t, timeout, runtime.DefaultBackoffCap),
+			"set retry.cap in the policy file, or (resilient.v1.method).retry.cap, if another cap suits")
+		return nil
+	}
+	return []policyspec.Written{{Key: "retry.cap", Value: t, Loc: b.loc}}
+}
+
 // hedgingPolicy maps a hedgingPolicy: maxAttempts to hedges (at most 4;
 // without it, as a retryPolicy without it, the built-in number) and
 // hedgingDelay to the delay. One without a delay sends every attempt
@@ -391,14 +425,7 @@ func (d *decoder) hedgingPolicy(m member) []policyspec.Written {
 	f := d.fields(m.val, m.path, "maxAttempts", "hedgingDelay", "nonFatalStatusCodes")
 	var out []policyspec.Written
 	if a, ok := f["maxAttempts"]; ok {
-		if n, ok := d.integer(a); ok {
-			if n < 2 {
-				d.list.Errorf(a.loc, diag.RuleSvcConfig, fmt.Sprintf("%s is %d; gRPC requires at least 2", a.path, n),
-					"write at least 2, or remove the hedgingPolicy")
-			} else {
-				out = append(out, policyspec.Written{Key: "hedge.max_hedges", Value: min(n, 5) - 1, Loc: a.loc})
-			}
-		}
+		out = append(out, d.maxAttempts(a, "hedge.max_hedges", "write at least 2, or remove the hedgingPolicy")...)
 	}
 	delay, ok := f["hedgingDelay"]
 	var t time.Duration
@@ -436,25 +463,9 @@ func (d *decoder) statusCodes(m member) {
 	}
 	var never []string
 	for i, item := range m.val.items {
-		name := ""
-		switch item.kind {
-		case kString:
-			if slices.Contains(codeNames, item.text) {
-				name = item.text
-			}
-		case kNumber:
-			if n, err := strconv.Atoi(item.text); err == nil && n >= 0 && n < len(codeNames) {
-				name = codeNames[n]
-			}
-		}
+		name := codeName(item)
 		if name == "" {
-			loc := d.p.at(item.off)
-			loc.Path = fmt.Sprintf("%s[%d]", m.path, i)
-			fix := "write a gRPC status code name, such as UNAVAILABLE"
-			if s := closest(item.text, codeNames); s != "" {
-				fix = fmt.Sprintf("did you mean %q?", s)
-			}
-			d.list.Errorf(loc, diag.RuleSvcConfig, fmt.Sprintf("%s is not a gRPC status code", strconv.Quote(item.text)), fix)
+			d.unknownCode(item, fmt.Sprintf("%s[%d]", m.path, i))
 			continue
 		}
 		if !slices.Contains(retried, name) {
@@ -470,6 +481,34 @@ func (d *decoder) statusCodes(m member) {
 			d.codes = append(d.codes, c)
 		}
 	}
+}
+
+// codeName is the name of the gRPC status code item writes, by name or
+// number, or "" if it writes none.
+func codeName(item *node) string {
+	switch item.kind {
+	case kString:
+		if slices.Contains(codeNames, item.text) {
+			return item.text
+		}
+	case kNumber:
+		if n, err := strconv.Atoi(item.text); err == nil && n >= 0 && n < len(codeNames) {
+			return codeNames[n]
+		}
+	}
+	return ""
+}
+
+// unknownCode reports item, at path, as no gRPC status code, suggesting
+// the nearest name.
+func (d *decoder) unknownCode(item *node, path string) {
+	loc := d.p.at(item.off)
+	loc.Path = path
+	fix := "write a gRPC status code name, such as UNAVAILABLE"
+	if s := closest(item.text, codeNames); s != "" {
+		fix = fmt.Sprintf("did you mean %q?", s)
+	}
+	d.list.Errorf(loc, diag.RuleSvcConfig, fmt.Sprintf("%s is not a gRPC status code", strconv.Quote(item.text)), fix)
 }
 
 // duration reads a google.protobuf.Duration in protobuf JSON ("1.5s"),

@@ -139,41 +139,8 @@ func (p *parser) value(depth int) (*node, error) {
 	n := &node{off: off}
 	switch t := tok.(type) {
 	case json.Delim:
-		switch t {
-		case '{':
-			n.kind = kObject
-			seen := map[string]int{}
-			for p.dec.More() {
-				koff := p.next()
-				ktok, err := p.dec.Token()
-				if err != nil {
-					return nil, p.syntax(err)
-				}
-				key, _ := ktok.(string)
-				if prev, dup := seen[key]; dup {
-					return nil, diag.List{{Location: p.at(koff), Rule: diag.RuleSvcConfig,
-						Message: fmt.Sprintf("the key %q is written twice in one object (first at line %d)", key, p.at(prev).Line),
-						Fix:     "keep one of them"}}.Err()
-				}
-				seen[key] = koff
-				v, err := p.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				n.keys, n.keyOffs, n.vals = append(n.keys, key), append(n.keyOffs, koff), append(n.vals, v)
-			}
-		case '[':
-			n.kind = kArray
-			for p.dec.More() {
-				v, err := p.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				n.items = append(n.items, v)
-			}
-		}
-		if _, err := p.dec.Token(); err != nil { // the closing delimiter
-			return nil, p.syntax(err)
+		if err := p.container(n, t, depth); err != nil {
+			return nil, err
 		}
 	case string:
 		n.kind, n.text = kString, t
@@ -185,4 +152,63 @@ func (p *parser) value(depth int) (*node, error) {
 		n.kind = kNull
 	}
 	return n, nil
+}
+
+// container reads into n the object or array that open starts, at depth,
+// up to its closing delimiter.
+func (p *parser) container(n *node, open json.Delim, depth int) error {
+	var err error
+	switch open {
+	case '{':
+		err = p.object(n, depth)
+	case '[':
+		err = p.array(n, depth)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := p.dec.Token(); err != nil { // the closing delimiter
+		return p.syntax(err)
+	}
+	return nil
+}
+
+// object reads the members of an object into n, refusing a key written
+// twice.
+func (p *parser) object(n *node, depth int) error {
+	n.kind = kObject
+	seen := map[string]int{}
+	for p.dec.More() {
+		koff := p.next()
+		ktok, err := p.dec.Token()
+		if err != nil {
+			return p.syntax(err)
+		}
+		key, _ := ktok.(string)
+		if prev, dup := seen[key]; dup {
+			return diag.List{{Location: p.at(koff), Rule: diag.RuleSvcConfig,
+				Message: fmt.Sprintf("the key %q is written twice in one object (first at line %d)", key, p.at(prev).Line),
+				Fix:     "keep one of them"}}.Err()
+		}
+		seen[key] = koff
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return err
+		}
+		n.keys, n.keyOffs, n.vals = append(n.keys, key), append(n.keyOffs, koff), append(n.vals, v)
+	}
+	return nil
+}
+
+// array reads the items of an array into n.
+func (p *parser) array(n *node, depth int) error {
+	n.kind = kArray
+	for p.dec.More() {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return err
+		}
+		n.items = append(n.items, v)
+	}
+	return nil
 }
