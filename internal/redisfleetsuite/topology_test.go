@@ -191,7 +191,7 @@ func TestCluster(t *testing.T) {
 	down := time.Now()
 	tg.down.Store(true)
 	f := startFleet(t, replicas, cfg)
-	res := outage(t, tg, down, f.all, func() []replicaStats {
+	res := outage(t, tg, down, true, f.all, func() []replicaStats {
 		var s []replicaStats
 		for _, r := range f.rs {
 			s = append(s, r.stats())
