@@ -436,7 +436,8 @@ func httpAttempt(ctx context.Context, op *Operation, c *HTTPClient, req *http.Re
 // bound to ctx and has no body to replay; every other attempt sends a
 // shallow copy bound to ctx, with a header of its own, a URL of its own
 // when editors write to it, and a fresh copy of a body that can be
-// replayed.
+// replayed. A streaming call's attempts (see [heldCall.streamAttempt])
+// run under a context of their own and so always send a copy.
 func attemptRequest(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool) (*http.Request, *sendTrace, error) {
 	replay := req.GetBody != nil && hasBody(req)
 	r := req
