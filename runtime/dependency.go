@@ -151,8 +151,16 @@ func (d *Dependency) report() {
 func (p Policy) resolve() (Policy, error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	p.Breaker.resolve(bad)
+	p.Bulkhead.resolve(bad)
+	p.Budget.resolve(bad)
+	p.Throttle.resolve(bad)
+	p.Fleet.resolve(bad)
+	return p, errors.Join(errs...)
+}
 
-	b := &p.Breaker
+// resolve fills the breaker's defaults and reports its values out of range to bad.
+func (b *BreakerPolicy) resolve(bad func(string, ...any)) {
 	switch {
 	case b.FailureRate == 0:
 		b.FailureRate = DefaultFailureRate
@@ -167,8 +175,10 @@ func (p Policy) resolve() (Policy, error) {
 	if b.HalfOpenProbes == 0 {
 		b.HalfOpenProbes = DefaultHalfOpenProbes
 	}
+}
 
-	h := &p.Bulkhead
+// resolve fills the bulkhead's defaults and reports its values out of range to bad.
+func (h *BulkheadPolicy) resolve(bad func(string, ...any)) {
 	switch {
 	case h.MaxConcurrent == 0:
 		h.MaxConcurrent = DefaultMaxConcurrent
@@ -179,8 +189,10 @@ func (p Policy) resolve() (Policy, error) {
 	if h.DisableWait {
 		h.MaxWait = 0
 	}
+}
 
-	g := &p.Budget
+// resolve fills the retry budget's defaults and reports its values out of range to bad.
+func (g *BudgetPolicy) resolve(bad func(string, ...any)) {
 	switch {
 	case g.Ratio == 0:
 		g.Ratio = DefaultBudgetRatio
@@ -201,7 +213,10 @@ func (p Policy) resolve() (Policy, error) {
 	case g.MaxBalance < 0:
 		bad("retry budget balance %v is negative", g.MaxBalance)
 	}
-	th := &p.Throttle
+}
+
+// resolve fills the throttle's defaults and reports its values out of range to bad.
+func (th *ThrottlePolicy) resolve(bad func(string, ...any)) {
 	switch {
 	case th.Ratio == 0:
 		th.Ratio = DefaultThrottleRatio
@@ -224,7 +239,10 @@ func (p Policy) resolve() (Policy, error) {
 	case th.MaxReject < 0 || th.MaxReject >= 1:
 		bad("throttle maximum rejection %v is outside (0, 1)", th.MaxReject)
 	}
-	f := &p.Fleet
+}
+
+// resolve fills the fleet sharing's defaults and reports its values out of range to bad.
+func (f *FleetPolicy) resolve(bad func(string, ...any)) {
 	if f.Prefix == "" {
 		f.Prefix = DefaultFleetPrefix
 	}
@@ -233,9 +251,9 @@ func (p Policy) resolve() (Policy, error) {
 	if f.SyncInterval > 0 && f.StaleAfter > 0 && f.StaleAfter <= f.SyncInterval {
 		bad("fleet staleness bound %v is not above the sync interval %v", f.StaleAfter, f.SyncInterval)
 	}
-	return p, errors.Join(errs...)
 }
 
+// durationOr returns def for a zero d and reports a negative d, named what, to bad.
 func durationOr(d, def time.Duration, what string, bad func(string, ...any)) time.Duration {
 	switch {
 	case d == 0:

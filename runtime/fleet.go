@@ -683,16 +683,36 @@ func (f *fleet) apply(r fleetstore.Reply) {
 	if state == BreakerOpen {
 		f.openUntil = now.Add(r.OpenLeft)
 	}
-	view := viewClosed
-	switch state {
-	case BreakerOpen:
-		view = viewOpen
-	case BreakerHalfOpen:
-		view = viewHalfOpen
-		if r.Prober {
-			view = viewProbing
-		}
+	f.setView(replyView(state, r.Prober))
+	f.tokens.Add(r.Granted)
+	f.lastOK = now
+	f.record(r, state, now)
+	if !f.shared {
+		f.shared = true
+		f.announceShared(now)
 	}
+	if from != state {
+		f.announceChange(from, state, now)
+	}
+}
+
+// replyView is the view calls take of a fleet breaker in state, prober
+// telling whether this replica probes it when it is half-open.
+func replyView(state BreakerState, prober bool) uint32 {
+	switch {
+	case state == BreakerOpen:
+		return viewOpen
+	case state == BreakerHalfOpen && prober:
+		return viewProbing
+	case state == BreakerHalfOpen:
+		return viewHalfOpen
+	}
+	return viewClosed
+}
+
+// setView makes view the one calls take, starting this replica's probe
+// round as it becomes the prober and ending it as it stops being one.
+func (f *fleet) setView(view uint32) {
 	switch prev := f.view.Load(); {
 	case view == viewProbing && prev != viewProbing:
 		f.probes.Store(int64(f.breakerP.HalfOpenProbes))
@@ -700,31 +720,37 @@ func (f *fleet) apply(r fleetstore.Reply) {
 		f.endProbes()
 	}
 	f.view.Store(view)
-	f.tokens.Add(r.Granted)
-	f.lastOK = now
+}
 
+// record writes the reply r, whose breaker is in state, into the status
+// [Dependency.Fleet] reports, synced at now.
+func (f *fleet) record(r fleetstore.Reply, state BreakerState, now time.Time) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.status.Shared = true
 	f.status.State, f.status.Generation = state, r.Generation
 	f.status.Requests, f.status.Failures = r.Requests, r.Failures
 	f.status.LastSync, f.status.Err = now, nil
-	f.mu.Unlock()
+}
 
-	if !f.shared {
-		f.shared = true
-		f.logger.Info("fleet state shared",
-			slog.String("dependency", f.dep), slog.String("store", f.policy.Store))
-		if f.fobs != nil {
-			f.fobs.FleetChange(FleetEvent{Dependency: f.dep, Store: f.policy.Store, Shared: true, At: now})
-		}
+// announceShared tells the log and the fleet observer that the state is
+// shared since now.
+func (f *fleet) announceShared(now time.Time) {
+	f.logger.Info("fleet state shared",
+		slog.String("dependency", f.dep), slog.String("store", f.policy.Store))
+	if f.fobs != nil {
+		f.fobs.FleetChange(FleetEvent{Dependency: f.dep, Store: f.policy.Store, Shared: true, At: now})
 	}
-	if from != state {
-		f.logger.Info("circuit breaker state change",
-			slog.String("dependency", f.dep), slog.String("from", from.String()),
-			slog.String("to", state.String()), slog.String("scope", "fleet"))
-		if f.observer != nil {
-			f.observer.BreakerChange(BreakerEvent{Dependency: f.dep, From: from, To: state, At: now, Fleet: true})
-		}
+}
+
+// announceChange tells the log and the observer that the fleet breaker
+// went from one state to another at now.
+func (f *fleet) announceChange(from, to BreakerState, now time.Time) {
+	f.logger.Info("circuit breaker state change",
+		slog.String("dependency", f.dep), slog.String("from", from.String()),
+		slog.String("to", to.String()), slog.String("scope", "fleet"))
+	if f.observer != nil {
+		f.observer.BreakerChange(BreakerEvent{Dependency: f.dep, From: from, To: to, At: now, Fleet: true})
 	}
 }
 

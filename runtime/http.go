@@ -399,12 +399,47 @@ func (c *HTTPClient) settings() (d Doer, name string, margin time.Duration, send
 // transport error that left nothing at the dependency is marked so
 // ([MarkNotSent]).
 func httpAttempt(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool, decode successDecoder, decodeErr ErrorDecoder) (any, error) {
-	var zero any
-	// Nothing of req but its header is ever written to, and that by the
-	// first attempt only, before it is sent. That attempt sends req itself
-	// when req is already bound to ctx and has no body to replay; every
-	// other attempt sends a shallow copy bound to ctx.
-	replay := req.GetBody != nil && req.Body != nil && req.Body != http.NoBody
+	d, name, margin, send, limit := c.settings()
+	r, sent, err := attemptRequest(ctx, op, c, req, first, trace)
+	if err == nil && send {
+		err = setDeadlineHeader(ctx, r.Header, name, margin)
+	}
+	ed := editing(op, c)
+	if err == nil && ed {
+		r, err = editAttempt(ctx, op, c, r, req.URL.RawQuery)
+	}
+	if err != nil {
+		if r != nil {
+			closeRequestBody(r)
+		}
+		return nil, err
+	}
+
+	resp, err := d.Do(r)
+	if err != nil {
+		if ed {
+			hideEditedURL(err, req.URL)
+		}
+		return nil, transportError(err, sent)
+	}
+	if op.accepts(resp.StatusCode) {
+		return decodeAccepted(ctx, resp, limit, decode)
+	}
+	defer closeResponseBody(resp.Body)
+	return nil, remoteError(resp, decodeErr)
+}
+
+// attemptRequest returns the request one attempt of req sends under ctx
+// (with a send trace when trace asks for one, returned). Nothing of req
+// but its header is ever written to, and that by the first attempt only,
+// before it is sent. That attempt sends req itself when req is already
+// bound to ctx and has no body to replay; every other attempt sends a
+// shallow copy bound to ctx, with a header of its own, a URL of its own
+// when editors write to it, and a fresh copy of a body that can be
+// replayed. A streaming call's attempts (see [heldCall.streamAttempt])
+// run under a context of their own and so always send a copy.
+func attemptRequest(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request, first, trace bool) (*http.Request, *sendTrace, error) {
+	replay := req.GetBody != nil && hasBody(req)
 	r := req
 	var sent *sendTrace
 	if trace {
@@ -418,8 +453,7 @@ func httpAttempt(ctx context.Context, op *Operation, c *HTTPClient, req *http.Re
 	} else if r.Header == nil {
 		r.Header = make(http.Header, 1)
 	}
-	ed := editing(op, c)
-	if ed {
+	if editing(op, c) {
 		// first is false, so r is a copy with a header of its own; the
 		// URL must be its own too.
 		ownURL(r)
@@ -427,57 +461,56 @@ func httpAttempt(ctx context.Context, op *Operation, c *HTTPClient, req *http.Re
 	if replay {
 		body, err := req.GetBody()
 		if err != nil {
-			return zero, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
+			return nil, nil, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
 		}
 		r.Body = body
 	}
-	d, name, margin, send, limit := c.settings()
-	if send {
-		if err := setDeadlineHeader(ctx, r.Header, name, margin); err != nil {
-			closeRequestBody(r)
-			return zero, err
-		}
-	}
-	if ed {
-		if err := edit(ctx, op, c, r); err != nil {
-			closeRequestBody(r)
-			return zero, err
-		}
-		r = markEditedQuery(r, req.URL.RawQuery)
-	}
+	return r, sent, nil
+}
 
-	resp, err := d.Do(r)
+// editAttempt runs the editors of op and c on r under ctx and returns the
+// request to send, which keeps the query as the editors left it (query is
+// the one the caller wrote). On an error it returns r as it is.
+func editAttempt(ctx context.Context, op *Operation, c *HTTPClient, r *http.Request, query string) (*http.Request, error) {
+	if err := edit(ctx, op, c, r); err != nil {
+		return r, err
+	}
+	return markEditedQuery(r, query), nil
+}
+
+// transportError is the error of an attempt whose request the transport
+// failed with err: marked as not sent ([MarkNotSent]) when sent, the
+// attempt's send trace (nil: none), saw nothing leave for the dependency.
+func transportError(err error, sent *sendTrace) error {
+	if sent != nil && sent.notSent() {
+		return MarkNotSent(err)
+	}
+	return err
+}
+
+// decodeAccepted decodes the answer of an accepted status, reading at most
+// limit bytes of its body (negative: no limit). A body cut short, by the
+// dependency or by ctx, is a [*ResponseTruncatedError]; one past limit a
+// [*ResponseTooLargeError]; a body that does not decode is permanent.
+func decodeAccepted(ctx context.Context, resp *http.Response, limit int64, decode successDecoder) (any, error) {
+	if limit >= 0 && resp.ContentLength > limit {
+		closeResponseBody(resp.Body)
+		return nil, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
+	}
+	body := &readTracker{r: resp.Body, limit: limit}
+	resp.Body = body
+	defer body.finish()
+	v, err := decode.decodeSuccess(resp)
+	if body.tooLarge {
+		return nil, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
+	}
 	if err != nil {
-		if ed {
-			hideEditedURL(err, req.URL)
+		if body.err != nil || ctx.Err() != nil {
+			return nil, &ResponseTruncatedError{Status: resp.StatusCode, Err: err}
 		}
-		if sent != nil && sent.notSent() {
-			return zero, MarkNotSent(err)
-		}
-		return zero, err
+		return nil, MarkPermanent(fmt.Errorf("resilient: decoding the %d response: %w", resp.StatusCode, err))
 	}
-	if op.accepts(resp.StatusCode) {
-		if limit >= 0 && resp.ContentLength > limit {
-			closeResponseBody(resp.Body)
-			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
-		}
-		body := &readTracker{r: resp.Body, limit: limit}
-		resp.Body = body
-		defer body.finish()
-		v, err := decode.decodeSuccess(resp)
-		if body.tooLarge {
-			return zero, &ResponseTooLargeError{Status: resp.StatusCode, Limit: limit, Length: resp.ContentLength}
-		}
-		if err != nil {
-			if body.err != nil || ctx.Err() != nil {
-				return zero, &ResponseTruncatedError{Status: resp.StatusCode, Err: err}
-			}
-			return zero, MarkPermanent(fmt.Errorf("resilient: decoding the %d response: %w", resp.StatusCode, err))
-		}
-		return v, nil
-	}
-	defer closeResponseBody(resp.Body)
-	return zero, remoteError(resp, decodeErr)
+	return v, nil
 }
 
 // remoteError builds the error of a non-2xx answer, reading at most

@@ -202,7 +202,7 @@ func (h *heldCall) streamAttempt(actx, dctx context.Context, first bool) (*heldA
 	sctx, cancel := streamContext(h.ctx, actx)
 	stop := context.AfterFunc(actx, cancel)
 	d, name, margin, send, limit := h.c.settings()
-	r, sent, err := h.attemptRequest(sctx, first)
+	r, sent, err := attemptRequest(sctx, h.op, h.c, h.req, first, h.trace)
 	if err == nil && send {
 		err = setDeadlineHeader(dctx, r.Header, name, margin)
 	}
@@ -239,36 +239,6 @@ func (h *heldCall) streamAttempt(actx, dctx context.Context, first bool) (*heldA
 		return nil, err
 	}
 	return h.answer(&heldAnswer{resp: resp, cancel: cancel, limit: limit})
-}
-
-// attemptRequest returns the request one attempt sends, under sctx (with
-// a send trace when the call asks for one, returned): the call's request
-// with a header of its own, unless first, a URL of its own when editors
-// write to it, and a fresh copy of a body that can be replayed.
-func (h *heldCall) attemptRequest(sctx context.Context, first bool) (*http.Request, *sendTrace, error) {
-	rctx := sctx
-	var sent *sendTrace
-	if h.trace {
-		sent = new(sendTrace)
-		rctx = sent.attach(sctx)
-	}
-	r := h.req.WithContext(rctx)
-	if !first {
-		r.Header = cloneHeader(h.req.Header)
-	} else if r.Header == nil {
-		r.Header = make(http.Header, 1)
-	}
-	if editing(h.op, h.c) {
-		ownURL(r)
-	}
-	if h.req.GetBody != nil && hasBody(h.req) {
-		body, err := h.req.GetBody()
-		if err != nil {
-			return nil, nil, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
-		}
-		r.Body = body
-	}
-	return r, sent, nil
 }
 
 // runEditors runs the call's editors on r under actx and returns the request

@@ -32,10 +32,7 @@ func (s shape) named() bool { return s == shapeStruct || s == shapeEnum || s == 
 // schema and its pointer suffix.
 func shapeOf(s *openapi3.Schema) (shape, *openapi3.SchemaRef, string) {
 	if len(s.AllOf) > 0 {
-		if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf)+len(s.AnyOf) == 0 {
-			return shapeSame, s.AllOf[0], "/allOf/0"
-		}
-		return shapeStruct, nil, ""
+		return allOfShape(s)
 	}
 	if alts, key := alternatives(s); len(alts) > 0 {
 		variants := withoutNull(alts)
@@ -51,33 +48,57 @@ func shapeOf(s *openapi3.Schema) (shape, *openapi3.SchemaRef, string) {
 	if _, ok := enumBase(s); ok {
 		return shapeEnum, nil, ""
 	}
+	return typeShape(s), nil, ""
+}
+
+// allOfShape classifies a schema with allOf parts: one that only wraps a
+// single part takes its type (shapeSame, with the part and its pointer
+// suffix), any other is a struct of the parts' properties.
+func allOfShape(s *openapi3.Schema) (shape, *openapi3.SchemaRef, string) {
+	if len(s.AllOf) == 1 && len(s.Properties) == 0 && len(s.OneOf)+len(s.AnyOf) == 0 {
+		return shapeSame, s.AllOf[0], "/allOf/0"
+	}
+	return shapeStruct, nil, ""
+}
+
+// typeShape classifies a schema that is neither a composition nor an
+// enum by its type: several non-null types make a union, none leaves the
+// shape to the keywords present (untypedShape).
+func typeShape(s *openapi3.Schema) shape {
 	types := nonNullTypes(s)
 	switch {
 	case len(types) > 1:
-		return shapeUnion, nil, ""
+		return shapeUnion
 	case len(types) == 0:
-		switch {
-		case len(s.Properties) > 0:
-			return shapeStruct, nil, ""
-		case s.Items != nil:
-			return shapeArray, nil, ""
-		case s.AdditionalProperties.Schema != nil:
-			return shapeMap, nil, ""
-		}
-		return shapeAny, nil, ""
+		return untypedShape(s)
 	}
 	switch types[0] {
 	case openapi3.TypeArray:
-		return shapeArray, nil, ""
+		return shapeArray
 	case openapi3.TypeObject:
 		if len(s.Properties) > 0 {
-			return shapeStruct, nil, ""
+			return shapeStruct
 		}
-		return shapeMap, nil, ""
+		return shapeMap
 	case openapi3.TypeString, openapi3.TypeInteger, openapi3.TypeNumber, openapi3.TypeBoolean:
-		return shapeScalar, nil, ""
+		return shapeScalar
 	}
-	return shapeAny, nil, ""
+	return shapeAny
+}
+
+// untypedShape classifies a schema without a type by its keywords:
+// properties make a struct, items an array, additionalProperties a map;
+// a schema with none of them admits any value.
+func untypedShape(s *openapi3.Schema) shape {
+	switch {
+	case len(s.Properties) > 0:
+		return shapeStruct
+	case s.Items != nil:
+		return shapeArray
+	case s.AdditionalProperties.Schema != nil:
+		return shapeMap
+	}
+	return shapeAny
 }
 
 // alternatives returns the oneOf variants, else the anyOf ones, with the
@@ -168,36 +189,63 @@ func enumBase(s *openapi3.Schema) (ir.Kind, bool) {
 	if len(values) == 0 {
 		return 0, false
 	}
-	types := nonNullTypes(s)
-	kind := ir.Kind(0)
-	switch {
-	case len(types) == 1 && types[0] == openapi3.TypeString:
-		kind = ir.KindString
-	case len(types) == 1 && types[0] == openapi3.TypeInteger:
-		kind = scalarKind(openapi3.TypeInteger, s.Format)
-		if kind == ir.KindUint || kind == ir.KindUint32 || kind == ir.KindUint64 {
-			// Enum constants are checked by value, not by the format.
-			kind = ir.KindInt64
-		}
-	case len(types) == 0:
-		if _, isString := values[0].(string); isString {
-			kind = ir.KindString
-		} else if _, isInt := asInt(values[0]); isInt {
-			kind = ir.KindInt
-		}
-	}
-	if kind == 0 {
+	kind := enumKind(nonNullTypes(s), s.Format, values[0])
+	if kind == 0 || !enumValuesFit(values, kind) {
 		return 0, false
 	}
+	return kind, true
+}
+
+// enumKind returns the base kind an enum of the non-null types and the
+// format would have, first being its first member (which decides for an
+// enum without a type); 0 for a type that makes no enum.
+func enumKind(types []string, format string, first any) ir.Kind {
+	switch {
+	case len(types) == 1 && types[0] == openapi3.TypeString:
+		return ir.KindString
+	case len(types) == 1 && types[0] == openapi3.TypeInteger:
+		return integerEnumKind(format)
+	case len(types) == 0:
+		return untypedEnumKind(first)
+	}
+	return 0
+}
+
+// integerEnumKind returns the base kind of an integer enum of the format.
+// Enum constants are checked by value, not by the format, so an unsigned
+// format gives int64.
+func integerEnumKind(format string) ir.Kind {
+	kind := integerKind(format)
+	if kind == ir.KindUint || kind == ir.KindUint32 || kind == ir.KindUint64 {
+		return ir.KindInt64
+	}
+	return kind
+}
+
+// untypedEnumKind returns the base kind of an enum without a type whose
+// first member is first: string or int, 0 for any other value.
+func untypedEnumKind(first any) ir.Kind {
+	if _, isString := first.(string); isString {
+		return ir.KindString
+	}
+	if _, isInt := asInt(first); isInt {
+		return ir.KindInt
+	}
+	return 0
+}
+
+// enumValuesFit reports whether every member of values is a value of
+// kind: a string for ir.KindString, an integral number for the others.
+func enumValuesFit(values []any, kind ir.Kind) bool {
 	for _, v := range values {
 		if _, isString := v.(string); isString != (kind == ir.KindString) {
-			return 0, false
+			return false
 		}
 		if _, isInt := asInt(v); kind != ir.KindString && !isInt {
-			return 0, false
+			return false
 		}
 	}
-	return kind, true
+	return true
 }
 
 // enumValues returns the enum members (or the const) without null.
@@ -240,47 +288,66 @@ func scalarKind(typ, format string) ir.Kind {
 	case openapi3.TypeBoolean:
 		return ir.KindBool
 	case openapi3.TypeInteger:
-		switch format {
-		case "int32":
-			return ir.KindInt32
-		case "int64":
-			return ir.KindInt64
-		case "uint":
-			return ir.KindUint
-		case "uint8", "uint16", "uint32":
-			return ir.KindUint32
-		case "uint64":
-			return ir.KindUint64
-		}
-		return ir.KindInt
+		return integerKind(format)
 	case openapi3.TypeNumber:
-		switch format {
-		case "float":
-			return ir.KindFloat32
-		case "int32":
-			return ir.KindInt32
-		case "int64":
-			return ir.KindInt64
-		}
-		return ir.KindFloat64
+		return numberKind(format)
 	case openapi3.TypeString:
-		switch format {
-		case "date-time":
-			return ir.KindDateTime
-		case "date":
-			return ir.KindDate
-		case "byte":
-			return ir.KindBytes
-		case "binary":
-			return ir.KindBinary
-		case "uuid":
-			return ir.KindUUID
-		}
-		return ir.KindString
+		return stringKind(format)
 	}
 	return ir.KindAny
 }
 
+// integerKind maps the format of an integer to its kind (int for a format
+// it does not know).
+func integerKind(format string) ir.Kind {
+	switch format {
+	case "int32":
+		return ir.KindInt32
+	case "int64":
+		return ir.KindInt64
+	case "uint":
+		return ir.KindUint
+	case "uint8", "uint16", "uint32":
+		return ir.KindUint32
+	case "uint64":
+		return ir.KindUint64
+	}
+	return ir.KindInt
+}
+
+// numberKind maps the format of a number to its kind (float64 for a
+// format it does not know).
+func numberKind(format string) ir.Kind {
+	switch format {
+	case "float":
+		return ir.KindFloat32
+	case "int32":
+		return ir.KindInt32
+	case "int64":
+		return ir.KindInt64
+	}
+	return ir.KindFloat64
+}
+
+// stringKind maps the format of a string to its kind (string for a format
+// it does not know).
+func stringKind(format string) ir.Kind {
+	switch format {
+	case "date-time":
+		return ir.KindDateTime
+	case "date":
+		return ir.KindDate
+	case "byte":
+		return ir.KindBytes
+	case "binary":
+		return ir.KindBinary
+	case "uuid":
+		return ir.KindUUID
+	}
+	return ir.KindString
+}
+
+// indexOf returns the index of r in refs (0 when it is not there).
 func indexOf(refs openapi3.SchemaRefs, r *openapi3.SchemaRef) int {
 	for i, x := range refs {
 		if x == r {
