@@ -2,16 +2,18 @@
 // it runs the pet store's servers on loopback, puts an in-process Toxiproxy
 // between each client and its server for network faults, switches the
 // servers' application faults ([petstore.Faults]), drives calls through
-// three clients side by side, and measures what their callers got and what
+// four clients side by side, and measures what their callers got and what
 // reached the store.
 //
 // # Arms
 //
-// Each scenario runs over HTTP and gRPC against three [Arm]s: [Naive], a
+// Each scenario runs over HTTP and gRPC against four [Arm]s: [Naive], a
 // plain client with no retry, timeout or breaker of its own; [Resilient],
-// the generated client with its reviewed policy; and [Common], what teams
+// the generated client with its reviewed policy; [Common], what teams
 // usually write for retries (go-retryablehttp with its defaults; a gRPC
-// service config retrying UNAVAILABLE for every method). The arms of a row
+// service config retrying UNAVAILABLE for every method); and [Tuned], the
+// plain client hand-wired with failsafe-go from the same measured latency
+// (petstore.TunedConfig). The arms of a row
 // run at the same time, each against its own servers and proxy, warmed up
 // apart and put under the fault at the same moment, so that they meet the
 // same machine.

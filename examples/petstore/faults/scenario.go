@@ -173,9 +173,11 @@ func Scenarios() []Scenario {
 		{
 			ID: 2, Name: "503-window", Title: "503 for a window, then recovery", Mix: mixAll,
 			Plan: func(p Policy, phase time.Duration) Plan {
-				// The outage outlasts one open period, so a half-open
-				// probe meets it; the phase leaves time for the next
-				// probes to find the store healthy and close the breaker.
+				// The outage outlasts one open period of the arms whose
+				// breakers open on 503s (tuned's), so a half-open probe
+				// meets it; the resilient client's throttle sends less
+				// meanwhile and its breaker stays closed. The phase leaves
+				// time after the outage to measure each arm's recovery.
 				pl := basePlan(p, phase)
 				pl.Value = openFor(p) * 3 / 2
 				pl.Window = pl.Value
