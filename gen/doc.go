@@ -32,20 +32,20 @@
 // so that this package's dependencies hold no kin-openapi package. A test
 // (TestBackEndsNeverSeeTheDocument) keeps it so.
 //
-// The proto pipeline, the whole of protoc-gen-resilient, is still run
-// here, its front end (gen/protoir, on protogen) included; it is to move
-// out the same way, protoir producing the IR and diagnostics behind a
-// front end and [Proto] moving beside it. It is
+// The proto pipeline, the whole of protoc-gen-resilient, is
 //
 //	protoir.Files → svcconfig.Apply → resolve.RPC → svcconfig.Applied.Check, grpcgen.CheckNames, grpcgen.Emit
 //
-// run by [Proto] from the CodeGeneratorRequest protoc sends to the
-// CodeGeneratorResponse it expects back, with the warnings beside it:
+// and gen/protocgen, which imports protogen, runs it from the
+// CodeGeneratorRequest protoc sends to the CodeGeneratorResponse it
+// expects back, with the warnings beside it:
 //
-//	resp, warnings := gen.Proto(req, gen.ProtoOptions{})
+//	resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{})
+//
+// so that this package's dependencies hold no protogen package either.
 //
 // For a diff of two versions (package gen/diff), [SnapshotOf] (openapigen.Snapshot) and
-// [NewProtoSnapshot] run the same pipelines and keep what they built: the
+// protocgen.NewProtoSnapshot run the same pipelines and keep what they built: the
 // services with their resolved policy, and the generated code. Unlike
 // generation, they go on past a policy that breaks a rule the generator
 // refuses (E-RETRY-UNSAFE, E-TIMEOUT-BELOW-P99...), whose resolved values
@@ -55,7 +55,7 @@
 // alike, is a [diag.Diagnostic] ("file:line:col: E-RULE: what (where);
 // fix") of a rule of the catalogue ([diag.Rules]). Errors of all stages
 // come back in one [diag.List] error (in the response's error field for
-// [Proto]), sorted by position; [diag.From] takes it apart again, and a
+// protocgen.Proto), sorted by position; [diag.From] takes it apart again, and a
 // rule's [diag.RuleDoc] tells input that cannot be used at all from a
 // loadable spec that breaks a rule.
 package gen

@@ -23,9 +23,9 @@ type Snapshot struct {
 	PolicyErrors []diag.Diagnostic
 }
 
-// reviewable reports the policy rules after which the resolved policy is
+// ReviewableRule reports whether r is a policy rule after which the resolved policy is
 // still what the policy says, and a diff can show it.
-func reviewable(r diag.Rule) bool {
+func ReviewableRule(r diag.Rule) bool {
 	switch r {
 	case diag.RuleRetryUnsafe, diag.RuleHedgeUnsafe, diag.RuleHedgeDelay, diag.RuleFallbackUnsafe,
 		diag.RuleFallbackShared, diag.RuleTimeoutOrder, diag.RuleTimeoutBelowP99:
@@ -45,7 +45,7 @@ func SnapshotOf(fe FrontEnd, spec string, opts OpenAPIOptions) (*Snapshot, error
 	if err != nil {
 		policyErrs = diag.From(err)
 		for _, d := range policyErrs {
-			if !reviewable(d.Rule) {
+			if !ReviewableRule(d.Rule) {
 				return nil, err
 			}
 		}

@@ -6,9 +6,13 @@ import (
 	"testing/fstest"
 
 	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
+
+// protoHeader starts a .proto file that may use the resilient options.
+const protoHeader = "syntax = \"proto3\";\npackage p;\nimport \"resilient/v1/resilient.proto\";\noption go_package = \"example.com/p\";\nmessage M {}\n"
 
 // TestAttemptNeverCutWarned: a declared attempt timeout that never cuts an
 // attempt is a W-ATTEMPT-NEVER-CUT warning of both front ends, and the
@@ -20,7 +24,7 @@ func TestAttemptNeverCutWarned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, warnings := gen.Proto(req, gen.ProtoOptions{})
+	resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{})
 	if resp.GetError() != "" || len(resp.File) == 0 {
 		t.Fatalf("Proto = error %q, %d files; want files", resp.GetError(), len(resp.File))
 	}

@@ -10,7 +10,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 	"github.com/resilientgo/resilient/internal/testtier"
 )
@@ -100,7 +100,7 @@ func TestGoogleAPIsGenerateBuildVet(t *testing.T) {
 	for _, c := range configs {
 		ours.Parameter = proto.String(ours.GetParameter() + ",service_config=" + googleapisData + "/" + c)
 	}
-	resp, warnings := gen.Proto(ours, gen.ProtoOptions{})
+	resp, warnings := protocgen.Proto(ours, protocgen.ProtoOptions{})
 	if resp.Error != nil {
 		t.Fatal(resp.GetError())
 	}

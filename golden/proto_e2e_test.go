@@ -9,7 +9,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 	"github.com/resilientgo/resilient/internal/repomod"
 	"github.com/resilientgo/resilient/internal/testtier"
@@ -171,7 +171,7 @@ func TestProtoCorpusBuilds(t *testing.T) {
 		only := proto.CloneOf(req)
 		only.FileToGenerate = []string{e.file}
 		writeResponse(t, out, runPlugin(t, grpcBin, only))
-		resp, _ := gen.Proto(only, gen.ProtoOptions{})
+		resp, _ := protocgen.Proto(only, protocgen.ProtoOptions{})
 		if resp.Error != nil {
 			t.Fatalf("%s/%s: %s", e.root, e.file, resp.GetError())
 		}

@@ -15,7 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 )
 
@@ -76,7 +76,7 @@ func TestProtoGolden(t *testing.T) {
 			dir := filepath.Join("proto", c.name)
 			requireDoc(t, dir)
 			req := protoRequest(t, dir, c)
-			resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }})
+			resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{ReadFile: func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }})
 			if c.warnings {
 				var b strings.Builder
 				for _, w := range warnings {

@@ -7,7 +7,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/internal/version"
 )
 
@@ -42,7 +42,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "protoc-gen-resilient: reading the request: %v\n", err)
 		return 1
 	}
-	resp, warnings := gen.Proto(req, gen.ProtoOptions{})
+	resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{})
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w.Error())
 	}

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
 
@@ -68,7 +68,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	if len(opts) > 0 {
 		req.Parameter = proto.String(strings.Join(opts, ","))
 	}
-	lines, failed := report(gen.Proto(req, gen.ProtoOptions{}))
+	lines, failed := report(protocgen.Proto(req, protocgen.ProtoOptions{}))
 	for _, l := range lines {
 		fmt.Fprintln(stdout, l)
 	}

@@ -19,9 +19,9 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	resilientv1 "github.com/resilientgo/resilient/annotations/resilient/v1"
-	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
 	"github.com/resilientgo/resilient/gen/input"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/svcconfig"
 	"github.com/resilientgo/resilient/internal/version"
 	"github.com/resilientgo/resilient/policyspec"
@@ -241,7 +241,7 @@ func (c *command) load(arg string) (diff.ProtoInput, [][]byte, int) {
 	if err != nil {
 		return in, nil, c.errorf("%s: %v", arg, err)
 	}
-	snap, err := gen.NewProtoSnapshot(set, pf, configs...)
+	snap, err := protocgen.NewProtoSnapshot(set, pf, configs...)
 	if err != nil {
 		fmt.Fprintf(c.stderrW, "%s:\n", arg)
 		return in, nil, c.report(err)

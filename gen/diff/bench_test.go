@@ -15,6 +15,7 @@ import (
 	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
 	"github.com/resilientgo/resilient/gen/openapigen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 )
 
 // benchPair returns the two files an environment variable names
@@ -133,7 +134,7 @@ func BenchmarkProto(b *testing.B) {
 				if err := proto.Unmarshal(data, set); err != nil {
 					return err
 				}
-				snap, err := gen.NewProtoSnapshot(set, nil)
+				snap, err := protocgen.NewProtoSnapshot(set, nil)
 				if err != nil {
 					return err
 				}

@@ -25,7 +25,7 @@
 //
 // [Compare] compares OpenAPI versions ([Input], from openapigen.Snapshot),
 // [CompareProto] proto versions ([ProtoInput], from
-// gen.NewProtoSnapshot). Operations are matched by method and path
+// protocgen.NewProtoSnapshot). Operations are matched by method and path
 // template (path parameter names aside) or by gRPC full method; properties
 // by JSON name, proto fields by number. A named type is compared once per
 // pair of versions and direction, and its changes reported at every

@@ -401,7 +401,7 @@ func ProtoGoAPI(plugin *protogen.Plugin, code ...[]byte) (*GoAPI, error) {
 }
 
 // ProtoGoAPIs returns the Go APIs of two versions (see [ProtoGoAPI]),
-// each with protoc-gen-resilient's files for it (gen.ProtoSnapshot.Code);
+// each with protoc-gen-resilient's files for it (protocgen.ProtoSnapshot.Code);
 // when one version comes without them (nil), both are read without, so
 // that their absence is not reported as a change.
 func ProtoGoAPIs(oldPlugin, newPlugin *protogen.Plugin, oldCode, newCode [][]byte) (*GoAPI, *GoAPI, error) {

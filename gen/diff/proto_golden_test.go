@@ -7,8 +7,8 @@ import (
 
 	"google.golang.org/protobuf/types/descriptorpb"
 
-	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/diff"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 	"github.com/resilientgo/resilient/policyspec"
 )
@@ -35,7 +35,7 @@ func protoCase(t *testing.T, dir string) *diff.Report {
 				t.Fatal(err)
 			}
 		}
-		snap, err := gen.NewProtoSnapshot(&descriptorpb.FileDescriptorSet{File: req.ProtoFile}, file)
+		snap, err := protocgen.NewProtoSnapshot(&descriptorpb.FileDescriptorSet{File: req.ProtoFile}, file)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

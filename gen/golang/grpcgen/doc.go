@@ -6,7 +6,7 @@
 // the Go names the generated code of a service declares, and [CheckNames]
 // reports those that the package already has. Reading the request and its
 // parameters, building the IR and resolving the policy is the driver's
-// work, gen.Proto.
+// work, protocgen.Proto.
 //
 // The emitted code, for a service Greeter (jennifer; "compute, then emit"):
 //

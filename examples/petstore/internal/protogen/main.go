@@ -31,7 +31,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 )
 
@@ -120,7 +120,7 @@ func goGRPC(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse
 // resilient runs protoc-gen-resilient in-process, writing its warnings to
 // stderr as the plugin does.
 func resilient(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, error) {
-	resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: os.ReadFile})
+	resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{ReadFile: os.ReadFile})
 	for _, w := range warnings {
 		fmt.Fprintf(os.Stderr, "warning: %s\n", w.Error())
 	}

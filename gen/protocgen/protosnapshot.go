@@ -1,4 +1,4 @@
-package gen
+package protocgen
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
+	"github.com/resilientgo/resilient/gen"
 	"github.com/resilientgo/resilient/gen/golang/grpcgen"
 	"github.com/resilientgo/resilient/gen/ir"
 	"github.com/resilientgo/resilient/gen/protoir"
@@ -118,7 +119,7 @@ func goPackageParams(set *descriptorpb.FileDescriptorSet) []string {
 	for _, f := range set.File {
 		if f.GetOptions().GetGoPackage() == "" {
 			dir := path.Dir(f.GetName())
-			pkg := PackageName(strings.ReplaceAll(f.GetPackage(), ".", "_"), "pb")
+			pkg := gen.PackageName(strings.ReplaceAll(f.GetPackage(), ".", "_"), "pb")
 			params = append(params, fmt.Sprintf("M%s=resilient.invalid/%s;%s", f.GetName(), dir, pkg))
 		}
 	}
@@ -134,7 +135,7 @@ func resolveProto(services []*ir.Service, policy *policyspec.File) ([]*resolve.S
 	for _, svc := range services {
 		res, _, err := resolve.RPC(svc, policy)
 		for _, d := range diag.From(err) {
-			if !reviewable(d.Rule) {
+			if !gen.ReviewableRule(d.Rule) {
 				return nil, nil, err
 			}
 			list.Add(protoAdvice(d))

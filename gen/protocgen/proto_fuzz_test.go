@@ -1,4 +1,4 @@
-package gen_test
+package protocgen_test
 
 import (
 	"errors"

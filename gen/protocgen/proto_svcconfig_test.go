@@ -1,11 +1,11 @@
-package gen_test
+package protocgen_test
 
 import (
 	"io/fs"
 	"strings"
 	"testing"
 
-	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 )
 
@@ -49,11 +49,11 @@ func TestProtoServiceConfig(t *testing.T) {
 			if !strings.HasPrefix(param, "policy=") {
 				p += ",policy=conf/plain.yaml"
 			}
-			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, p+",review=REVIEW.md", "x.proto")
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, p+",review=REVIEW.md", "x.proto")
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: read})
+			resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{ReadFile: read})
 			if resp.GetError() != "" || len(warnings) != 1 || warnings[0].Rule != "W-SVCCONFIG-UNSAFE" {
 				t.Fatalf("Proto = error %q, warnings %v; want files and the retry policy on Send reported", resp.GetError(), warnings)
 			}
@@ -90,7 +90,7 @@ func TestProtoServiceConfig(t *testing.T) {
 		{"service_config=bad.json", "bad.json:2:18: E-SVCCONFIG: methodConfig[0].timeout is not a duration: it is a number"},
 		{"service_config=", `E-PARAMETER: service_config= names no file`},
 	} {
-		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, tt.param, "x.proto")
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, tt.param, "x.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestProtoServiceConfig(t *testing.T) {
 		}
 	}
 	files["conf/policy.yaml"] = "grpcServiceConfigs: [gone.json]\n"
-	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy=conf/policy.yaml", "x.proto")
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, "policy=conf/policy.yaml", "x.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,11 +148,11 @@ func TestProtoAdvice(t *testing.T) {
 			if tt.policy != "" {
 				param = "policy=policy.yaml"
 			}
-			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": protoHeader + tt.src}, param, "x.proto")
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": protoHeader + tt.src}, param, "x.proto")
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(tt.policy), nil }})
+			resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(tt.policy), nil }})
 			lines := strings.Split(resp.GetError(), "\n")
 			for _, w := range warnings {
 				lines = append(lines, w.Error())
@@ -180,18 +180,18 @@ func TestProtoAdvice(t *testing.T) {
 // resolved; an entry that names no service of the run still is.
 func TestProtoPolicyForOneOfTwoServices(t *testing.T) {
 	src := protoHeader + "service S { rpc A(M) returns (M); }\nservice T { rpc B(M) returns (M); }\n"
-	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy=p.yaml,review=r.md", "x.proto")
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, "policy=p.yaml,review=r.md", "x.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
 	policy := "dependencies:\n  p.S:\n    operations:\n      A: {timeout: 3s}\n  p.T:\n    timeout: 4s\n"
-	resp, _ := gen.Proto(req, gen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
+	resp, _ := protocgen.Proto(req, protocgen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
 	if resp.GetError() != "" {
 		t.Fatalf("a policy for both services of the run: %s", resp.GetError())
 	}
 	policy += "  p.U: {}\n    \n"
 	policy = strings.Replace(policy, "      A: {timeout: 3s}", "      A: {timeout: 3s}\n      Z: {timeout: 3s}", 1)
-	resp, _ = gen.Proto(req, gen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
+	resp, _ = protocgen.Proto(req, protocgen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
 	got := resp.GetError()
 	if strings.Count(got, "E-POLICY-UNUSED") != 2 || !strings.Contains(got, `dependency "p.U"`) || !strings.Contains(got, `operation of p.S "Z"`) {
 		t.Errorf("error %q, want E-POLICY-UNUSED for p.U and for p.S's Z, once each", got)

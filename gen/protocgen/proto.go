@@ -1,4 +1,4 @@
-package gen
+package protocgen
 
 import (
 	"errors"
@@ -255,7 +255,7 @@ func emitProtoFiles(plugin *protogen.Plugin, bySource map[string][]*resolve.Serv
 		g := plugin.NewGeneratedFile(f.GeneratedFilenamePrefix+"_resilient.pb.go", f.GoImportPath)
 		pkg := ir.GoPackage{ImportPath: string(f.GoImportPath), Name: string(f.GoPackageName)}
 		if err := grpcgen.Emit(g, grpcgen.File{Source: f.Desc.Path(), Package: pkg, Services: svcs}); err != nil {
-			list.Errorf(diag.Location{File: f.Desc.Path()}, diag.RuleEmit, "generated code does not format: "+oneLine(err.Error()),
+			list.Errorf(diag.Location{File: f.Desc.Path()}, diag.RuleEmit, "generated code does not format: "+firstLine(err.Error()),
 				"report this as a generator bug with the .proto file that caused it")
 			return list.Err()
 		}

@@ -1,4 +1,4 @@
-package gen
+package protocgen
 
 import (
 	"strings"
@@ -77,4 +77,10 @@ func optionFix(d diag.Diagnostic) string {
 		return "write a google.protobuf.Duration above zero and at most 168h, such as {seconds: 1 nanos: 500000000}"
 	}
 	return d.Fix
+}
+
+// firstLine returns the first line of s, trimmed.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
 }

@@ -1,4 +1,4 @@
-package gen_test
+package protocgen_test
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/resilientgo/resilient/gen"
+	"github.com/resilientgo/resilient/gen/protocgen"
 	"github.com/resilientgo/resilient/gen/protoir/prototest"
 	"github.com/resilientgo/resilient/policyspec/diag"
 )
@@ -64,7 +64,7 @@ func TestProtoBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": tt.src}, "", "x.proto")
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": tt.src}, "", "x.proto")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +140,7 @@ func TestProtoWarnings(t *testing.T) {
 		{"warning and error", noPackage + "service S { rpc A(M) returns (M) { option (resilient.v1.method) = {retry: {max_retries: 2}}; } }\n", "E-RETRY-UNSAFE"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"np.proto": tt.src}, "", "np.proto")
+			req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"np.proto": tt.src}, "", "np.proto")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,7 +183,7 @@ func TestProtoPolicyFileConfined(t *testing.T) {
 		{filepath.Join(dir, "conf", "secret.yaml"), filepath.Join(dir, "conf", "secret.yaml") + ": E-READ: cannot read the policy file: it is a symbolic link that leads outside its folder; name a regular file"},
 		{filepath.Join(dir, "outside"), filepath.Join(dir, "outside") + ": E-READ: cannot read the policy file: it is a directory, not a regular file; name a regular file"},
 	} {
-		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy="+tt.policy, "x.proto")
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, "policy="+tt.policy, "x.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +209,7 @@ func TestProtoReviewPath(t *testing.T) {
 		{"a\nb.md", "", `E-PARAMETER: review="a\nb.md" is not a relative path`},
 		{".", "", `E-PARAMETER: review="." is not a relative path`},
 	} {
-		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "review="+tt.review, "x.proto")
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, "review="+tt.review, "x.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +235,7 @@ func TestProtoReviewPath(t *testing.T) {
 // text of one comment line.
 func TestProtoSourceNameInComments(t *testing.T) {
 	src := protoHeader + "service S { rpc A(M) returns (M); }\n"
-	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "paths=source_relative,review=R.md", "x.proto")
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, "paths=source_relative,review=R.md", "x.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestProtoOutputOutsideTheTree(t *testing.T) {
 func TestProtoKeysThatMeanNothingToGRPC(t *testing.T) {
 	src := protoHeader + "service S {\n  option (resilient.v1.service) = {connect_timeout: {seconds: 1}};\n  rpc A(M) returns (M);\n  rpc B(M) returns (M);\n}\n"
 	policy := "dependencies:\n  p.S:\n    deadlineHeader: false\n"
-	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy=policy.yaml", "x.proto")
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, "policy=policy.yaml", "x.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,10 +334,10 @@ func TestProtoKeysThatMeanNothingToGRPC(t *testing.T) {
 	}
 }
 
-// runProto runs gen.Proto as protoc-gen-resilient does, writing the
+// runProto runs protocgen.Proto as protoc-gen-resilient does, writing the
 // warnings to warn (when not nil) one per line, prefixed "warning: ".
 func runProto(req *pluginpb.CodeGeneratorRequest, readFile func(string) ([]byte, error), warn io.Writer) *pluginpb.CodeGeneratorResponse {
-	resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: readFile})
+	resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{ReadFile: readFile})
 	if warn != nil {
 		for _, w := range warnings {
 			fmt.Fprintf(warn, "warning: %s\n", w.Error())
@@ -352,11 +352,11 @@ func runProto(req *pluginpb.CodeGeneratorRequest, readFile func(string) ([]byte,
 func TestProtoPolicyWarningIsNotFatal(t *testing.T) {
 	src := protoHeader + "service S {\n  option (resilient.v1.service) = {timeout: {seconds: 2}};\n  rpc A(M) returns (M);\n}\n"
 	policy := "dependencies:\n  p.S:\n    timeout: 5s\n"
-	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "policy=policy.yaml", "x.proto")
+	req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, "policy=policy.yaml", "x.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, warnings := gen.Proto(req, gen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
+	resp, warnings := protocgen.Proto(req, protocgen.ProtoOptions{ReadFile: func(string) ([]byte, error) { return []byte(policy), nil }})
 	if resp.GetError() != "" || len(resp.File) == 0 {
 		t.Fatalf("Proto = error %q, %d files; want files", resp.GetError(), len(resp.File))
 	}
@@ -376,7 +376,7 @@ func TestProtoIdempotencyKeyNotMetadata(t *testing.T) {
 		{"Idempotency-Key", ""},
 	} {
 		src := protoHeader + "service S {\n  rpc A(M) returns (M) {\n  option (resilient.v1.method) = {idempotency_key: \"" + tt.key + "\"};\n  }\n}\n"
-		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen")}, map[string]string{"x.proto": src}, "", "x.proto")
+		req, err := prototest.Request([]string{prototest.AnnotationsDir("gen/protocgen")}, map[string]string{"x.proto": src}, "", "x.proto")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -398,7 +398,7 @@ func TestProtoIdempotencyKeyNotMetadata(t *testing.T) {
 // no idempotency_level, the review says where each idempotency comes
 // from, and a GET-bound method is retried.
 func TestProtoReviewIdempotencyBasis(t *testing.T) {
-	req, err := prototest.Request([]string{"testdata/googleapis"}, nil, "review=REVIEW.md", "google/pubsub/v1/pubsub.proto")
+	req, err := prototest.Request([]string{"../testdata/googleapis"}, nil, "review=REVIEW.md", "google/pubsub/v1/pubsub.proto")
 	if err != nil {
 		t.Fatal(err)
 	}
