@@ -271,8 +271,7 @@ func (e attemptTimedOut) Is(target error) bool { return target == context.Deadli
 // returned as is, with a nil cancel.
 func (o *Operation) attemptContext(ctx context.Context, deadline time.Time, retry int, held *heldVerdicts) (actx context.Context, cancel context.CancelFunc, early bool) {
 	ad := deadline
-	_, callerDeadline := ctx.Deadline()
-	if o.attemptTimeout > 0 && !(o.guessedAttempts && callerDeadline) {
+	if o.attemptTimeout > 0 && !(o.guessedAttempts && hasDeadline(ctx)) {
 		now := time.Now()
 		at := o.attemptTimeoutAfter(held.cut)
 		if t := now.Add(at); t.Before(deadline) && o.retryCanFollow(retry, now, deadline, at, held) {
@@ -284,4 +283,10 @@ func (o *Operation) attemptContext(ctx context.Context, deadline time.Time, retr
 	}
 	actx, cancel = context.WithDeadline(ctx, ad)
 	return actx, cancel, early
+}
+
+// hasDeadline reports whether ctx carries a deadline (the caller's).
+func hasDeadline(ctx context.Context) bool {
+	_, ok := ctx.Deadline()
+	return ok
 }

@@ -62,7 +62,7 @@ func (b *budget) onCall() {
 func (b *budget) withdraw() bool {
 	if f := b.fleet; f != nil && !b.disabled && f.sharedView() {
 		f.awaitReported()
-		return f.withdraw(true)
+		return f.withdrawWaiting()
 	}
 	return b.withdrawNow()
 }
@@ -74,7 +74,7 @@ func (b *budget) withdrawNow() bool {
 		return true
 	}
 	if f := b.fleet; f != nil && f.sharedView() {
-		return f.withdraw(false)
+		return f.withdraw()
 	}
 	for {
 		v := b.balance.Load()

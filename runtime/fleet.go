@@ -356,21 +356,34 @@ func (f *fleet) probeDone(epoch uint64, err error) {
 }
 
 // withdraw takes one retry token from the replica's lease. An empty
-// lease asks for a refill at once; with wait, the retry then waits for
-// the synchronisation that carries the request (about one round trip, at
-// most two sync intervals) and takes a token from what it granted.
-func (f *fleet) withdraw(wait bool) bool {
+// lease asks for a refill at once, carried by the next synchronisation.
+func (f *fleet) withdraw() bool {
 	if f.take() {
 		return true
 	}
+	f.refill()
+	return false
+}
+
+// withdrawWaiting is withdraw for a retry, which may wait: on an empty
+// lease it waits for the synchronisation that carries the refill (about
+// one round trip, at most two sync intervals) and takes a token from what
+// it granted.
+func (f *fleet) withdrawWaiting() bool {
+	if f.take() {
+		return true
+	}
+	f.awaitEnded(f.refill())
+	return f.take()
+}
+
+// refill asks the next synchronisation for tokens and returns its
+// sequence.
+func (f *fleet) refill() uint64 {
 	f.missed.Add(1)
 	seq := f.taken.Load() + 1 // read after the miss is counted: see count
 	f.poke()
-	if !wait {
-		return false
-	}
-	f.awaitEnded(seq)
-	return f.take()
+	return seq
 }
 
 // take takes one retry token from the replica's lease, if it holds one.
