@@ -47,9 +47,13 @@ type Result struct {
 	Calls, OK, Degraded, FailedFast, FailedSlow int
 	// Refused counts the failed calls the pipeline refused before sending
 	// anything (breaker open, bulkhead full, deadline already spent), and
-	// RefusedP50, RefusedP99 are their median and p99 latency.
+	// RefusedP50, RefusedP99 are their median and p99 latency in process
+	// time: each refusal's latency less the stall the process went through
+	// meanwhile, as the calls' dispatcher saw it (see stalledDuring);
+	// RefusedWallP50 is their median latency in wall time.
 	Refused                int
 	RefusedP50, RefusedP99 time.Duration
+	RefusedWallP50         time.Duration
 	// P50 and P99 are the callers' latencies over all calls; Latencies
 	// holds every call's latency, sorted.
 	P50, P99  time.Duration

@@ -1,0 +1,55 @@
+package faults
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/resilientgo/resilient/runtime"
+)
+
+// dispatched returns calls planned every 2.5 ms from 0 to 200 ms, as the
+// dispatcher of a run at 400 calls per second plans them, started on time
+// except while the process was stalled from 100 ms to 140 ms: the calls
+// planned then start when the stall ends.
+func dispatched() []sample {
+	var s []sample
+	for at := time.Duration(0); at < 200*time.Millisecond; at += 2500 * time.Microsecond {
+		x := sample{op: GetPet, at: at, latency: 5 * time.Millisecond}
+		if at >= 100*time.Millisecond && at < 140*time.Millisecond {
+			x.late = 140*time.Millisecond - at
+		}
+		s = append(s, x)
+	}
+	return s
+}
+
+// TestRefusalTimeLessTheStall: a refusal that waited the bulkhead's 15 ms
+// and was stalled 40 ms by the machine meanwhile took 55 ms of wall time
+// and 15 ms of the process's own; a refusal outside the stall keeps its
+// wall time, so a slow refusal still fails the criterion.
+func TestRefusalTimeLessTheStall(t *testing.T) {
+	full := fmt.Errorf("call: %w", runtime.ErrBulkheadFull)
+	row := &Row{Deadline: 500 * time.Millisecond}
+
+	s := append(dispatched(), sample{op: CreatePet, at: 95 * time.Millisecond, latency: 55 * time.Millisecond, err: full})
+	var r Result
+	r.fill(s, row.Deadline)
+	if r.Refused != 1 || r.RefusedP50 != 15*time.Millisecond || r.RefusedWallP50 != 55*time.Millisecond {
+		t.Errorf("refused %d, median %v in process time, %v in wall time; want 1, 15ms, 55ms", r.Refused, r.RefusedP50, r.RefusedWallP50)
+	}
+	if v := refusedVerdict(row, &r); !v.Pass || !strings.Contains(v.Detail, "wall-time median 55ms") {
+		t.Errorf("refusedVerdict = %+v; want a pass that shows the wall time", v)
+	}
+
+	s = append(dispatched(), sample{op: CreatePet, at: 20 * time.Millisecond, latency: 60 * time.Millisecond, err: full})
+	r = Result{}
+	r.fill(s, row.Deadline)
+	if r.RefusedP50 != 60*time.Millisecond {
+		t.Errorf("a refusal on a running process: median %v in process time, want its 60ms", r.RefusedP50)
+	}
+	if v := refusedVerdict(row, &r); v.Pass {
+		t.Errorf("refusedVerdict = %+v; want a failure: 60ms is over a tenth of the deadline", v)
+	}
+}
