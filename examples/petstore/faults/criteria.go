@@ -119,7 +119,7 @@ func recoveredVerdict(row *Row, r *Result) Verdict {
 }
 
 // tailVerdict: of the requests the tail fault made slow (ten times the
-// store's usual answer, well above its p99), resilient callers waited out
+// measured p99), resilient callers waited out
 // a smaller share than naive ones, whose callers wait for every one; a
 // hedge answers them from a second request and the slow one is cut. The
 // share is counted by the store, not timed, so scheduling delay on a

@@ -316,10 +316,10 @@ func sentence(sc Scenario, rows []*Row) string {
 			"common users got nothing either (answered %s, failed slow %s): go-retryablehttp waits out the Retry-After past the deadline, grpc-go does not retry RESOURCE_EXHAUSTED.",
 			secs(pl.Value), n(answered), r(answered), secs(pl.Value), ms(rows[0].Deadline), breaker, c(answered), c(slow))
 	case "tail":
-		return fmt.Sprintf("one call in twenty took ten times longer: naive users waited for it (p99 %s); "+
+		return fmt.Sprintf("one call in twenty took ten times the p99 (%s): naive users waited for it (p99 %s); "+
 			"resilient users had reads hedged after the p95 and took the first answer (p99 %s, %s requests per call); "+
 			"common users saw the naive tail (p99 %s), slowness being nothing their retries act on.",
-			n(p99), r(p99), r(perCall), c(p99))
+			ms(pl.Value), n(p99), r(p99), r(perCall), c(p99))
 	case "overload":
 		demand := pl.Rate * (pl.Value + rows[0].Policy.Latency.P50).Seconds()
 		return fmt.Sprintf("the store, slowed by %s, could serve %d requests at once, about %s of the calls in flight: naive users got the rest shed at once (answered %s, failed fast %s); "+

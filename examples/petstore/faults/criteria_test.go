@@ -1,11 +1,14 @@
 package faults
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/resilientgo/resilient/examples/petstore"
+	"github.com/resilientgo/resilient/policyspec"
 	"github.com/resilientgo/resilient/runtime"
 )
 
@@ -51,5 +54,30 @@ func TestRefusalTimeLessTheStall(t *testing.T) {
 	}
 	if v := refusedVerdict(row, &r); v.Pass {
 		t.Errorf("refusedVerdict = %+v; want a failure: 60ms is over a tenth of the deadline", v)
+	}
+}
+
+// TestTailStandsOutOfTheLatency: the tail scenario's slow requests take
+// ten times the measured p99 (300 ms for a p99 of 30 ms), far above the
+// scheduling delay a loaded machine adds to every call, not ten times the
+// store's own 5 ms.
+func TestTailStandsOutOfTheLatency(t *testing.T) {
+	var sc Scenario
+	for _, s := range Scenarios() {
+		if s.Name == "tail" {
+			sc = s
+		}
+	}
+	pol := Policy{Latency: policyspec.Latency{P50: 5 * time.Millisecond, P99: 30 * time.Millisecond, RPS: 400}}
+	pl := sc.Plan(pol, time.Second)
+	st := &Stack{Faults: &petstore.Faults{}}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := sc.Inject(ctx, st, pl); err != nil {
+		t.Fatal(err)
+	}
+	frac, factor := st.Faults.Tail()
+	if slow := time.Duration(factor * float64(petstore.BaseLatency)); frac != 0.05 || slow != 300*time.Millisecond || pl.Value != slow {
+		t.Errorf("tail: %.2f of requests take %v (plan %v); want 0.05 taking 300ms, 10 × the p99", frac, slow, pl.Value)
 	}
 }
