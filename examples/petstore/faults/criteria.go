@@ -85,7 +85,8 @@ func Check(row *Row) []Verdict {
 	}
 	if row.Stalled {
 		vs = append(vs, Verdict{Criterion: "measured", Detail: fmt.Sprintf(
-			"the machine stalled the harness in each of %d runs (a call started %s late): the figures are not a measurement", row.Runs, ms(row.Stall))})
+			"the machine stalled the harness in each of %d runs (a call started %s late, a hundredth of its goroutines waited %s for a core): the figures are not a measurement",
+			row.Runs, ms(row.Stall), ms(row.SchedP99))})
 	}
 	return vs
 }

@@ -3,6 +3,8 @@ package faults
 import (
 	"context"
 	"fmt"
+	"math"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +81,30 @@ func TestTailStandsOutOfTheLatency(t *testing.T) {
 	frac, factor := st.Faults.Tail()
 	if slow := time.Duration(factor * float64(petstore.BaseLatency)); frac != 0.05 || slow != 300*time.Millisecond || pl.Value != slow {
 		t.Errorf("tail: %.2f of requests take %v (plan %v); want 0.05 taking 300ms, 10 × the p99", frac, slow, pl.Value)
+	}
+}
+
+// TestSchedQuantile: the quantile of the goroutines' waits between two
+// readings of the scheduler's histogram is taken from the waits in
+// between only; the process's own histogram reads without error.
+func TestSchedQuantile(t *testing.T) {
+	edges := []float64{0, 0.001, 0.01, 0.1, 1, math.Inf(1)}
+	before := &metrics.Float64Histogram{Counts: []uint64{1000, 0, 0, 0, 5}, Buckets: edges}
+	after := &metrics.Float64Histogram{Counts: []uint64{1980, 5, 4, 11, 5}, Buckets: edges}
+	// Between the readings: 980 waits under 1 ms, 5 under 10 ms, 4 under
+	// 100 ms and 11 under 1 s; the 5 of over a second came before.
+	for _, c := range []struct {
+		q    float64
+		want time.Duration
+	}{{0.5, 0}, {0.98, 0}, {0.985, time.Millisecond}, {0.99, 100 * time.Millisecond}, {1, 100 * time.Millisecond}} {
+		if got := schedQuantile(before, after, c.q); got != c.want {
+			t.Errorf("schedQuantile(%v) = %v, want %v", c.q, got, c.want)
+		}
+	}
+	if got := schedQuantile(nil, after, 0.99); got != 0 {
+		t.Errorf("without a first reading: %v, want 0", got)
+	}
+	if h := readSched(); h == nil || len(h.Counts) == 0 {
+		t.Errorf("readSched() = %v, want the process's histogram", h)
 	}
 }

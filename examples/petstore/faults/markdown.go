@@ -86,11 +86,11 @@ func (rep *Report) Markdown(o MarkdownOptions) string {
 	for _, row := range rep.Rows {
 		switch {
 		case row.Stalled:
-			fmt.Fprintf(&b, "\n%s (%s) was run %d times and the machine stalled the harness every time (a call started %s late): its figures are not a measurement.\n",
-				row.Scenario.Name, row.Transport, row.Runs, ms(row.Stall))
+			fmt.Fprintf(&b, "\n%s (%s) was run %d times and the machine stalled the harness every time (a call started %s late, a hundredth of its goroutines waited %s for a core): its figures are not a measurement.\n",
+				row.Scenario.Name, row.Transport, row.Runs, ms(row.Stall), ms(row.SchedP99))
 		case row.Runs > 1:
-			fmt.Fprintf(&b, "\n%s (%s) was run %d times: the machine stalled the harness in the first runs; the last one is reported (calls started at most %s late).\n",
-				row.Scenario.Name, row.Transport, row.Runs, ms(row.Stall))
+			fmt.Fprintf(&b, "\n%s (%s) was run %d times: the machine stalled the harness in the first runs; the last one is reported (calls started at most %s late, a hundredth of its goroutines waited %s for a core).\n",
+				row.Scenario.Name, row.Transport, row.Runs, ms(row.Stall), ms(row.SchedP99))
 		}
 	}
 	fmt.Fprintf(&b, "\nAcceptance: %d of %d met. Fault-suite criteria: %d of %d met.\n\n",

@@ -28,10 +28,13 @@ type Row struct {
 	SocketsBefore, SocketsAfter       int
 	// Runs counts the times the row was run (see Options.MaxStall); Stall
 	// is the latest start of a call after its planned time in the kept
-	// run, and Stalled reports that it exceeded the limit even so.
-	Runs    int
-	Stall   time.Duration
-	Stalled bool
+	// run, SchedP99 the p99 of the process's goroutines' waits for a core
+	// during its fault phase, and Stalled reports that either exceeded the
+	// limit even so.
+	Runs     int
+	Stall    time.Duration
+	SchedP99 time.Duration
+	Stalled  bool
 }
 
 // Result is what one arm measured in one row.
