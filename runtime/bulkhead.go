@@ -85,7 +85,8 @@ func (b *bulkhead) acquire(ctx context.Context, deadline time.Time) (time.Durati
 }
 
 // await waits for a permit until the timer t, due at due, fires, and
-// returns as acquire does. The wait counts only time the process ran:
+// returns as acquire does. The wait does not count a stall of the caller's
+// own as queueing:
 //
 //   - when t fires, a permit free at that moment is taken (one freed as the
 //     timer fired, or while this goroutine waited for a core to notice it);
@@ -93,12 +94,14 @@ func (b *bulkhead) acquire(ctx context.Context, deadline time.Time) (time.Durati
 //   - a timer noticed more than stallShare of maxWait after it was due
 //     says that the process itself was stalled (its goroutines waited for
 //     a core, the calls holding permits with their answers in hand among
-//     them): the wait goes on for as long again as the lateness, up to the
-//     deadline, rather than refusing for a delay of the caller's own. A
-//     process that runs notices the timer within microseconds, so a full
-//     bulkhead still refuses after maxWait.
+//     them): the call waits once more, for maxWait of a process that runs
+//     again, up to the deadline, rather than refusing for a delay of its
+//     own. A process that runs notices the timer within microseconds, so
+//     a full bulkhead still refuses after maxWait; one that stays starved
+//     refuses after the second wait, so that a refusal never waits more
+//     than twice maxWait and the stalls.
 func (b *bulkhead) await(ctx context.Context, t *time.Timer, start, due, deadline time.Time) (time.Duration, bool, error) {
-	for {
+	for again := true; ; again = false {
 		select {
 		case b.sem <- struct{}{}:
 			return time.Since(start), true, nil
@@ -110,17 +113,23 @@ func (b *bulkhead) await(ctx context.Context, t *time.Timer, start, due, deadlin
 			return time.Since(start), true, nil
 		}
 		now := time.Now()
-		late := now.Sub(due)
-		if late <= time.Duration(float64(b.maxWait)*stallShare) {
-			return now.Sub(start), false, nil
-		}
-		more := min(late, deadline.Sub(now))
+		more := b.extension(again, due, now, deadline)
 		if more <= 0 {
 			return now.Sub(start), false, nil
 		}
 		due = now.Add(more)
 		t.Reset(more)
 	}
+}
+
+// extension returns how much longer a waiter waits whose timer, due at
+// due, it noticed at now (see await): maxWait, up to the deadline, after
+// its first timer noticed late; zero, a refusal, otherwise.
+func (b *bulkhead) extension(first bool, due, now, deadline time.Time) time.Duration {
+	if !first || now.Sub(due) <= time.Duration(float64(b.maxWait)*stallShare) {
+		return 0
+	}
+	return max(0, min(b.maxWait, deadline.Sub(now)))
 }
 
 // tryAcquireSpare takes a permit only if, after it, half the permits are

@@ -50,8 +50,9 @@ func TestBulkheadTimerFiringAsAPermitFrees(t *testing.T) {
 }
 
 // TestBulkheadWaitDiscountsAStall: a waiter that notices its timer 20ms
-// late (its process was stalled) waits 20ms more, and takes the permit
-// freed 5ms later; the stall is not counted as waiting for a permit.
+// late (its process was stalled) waits its 10ms once more, and takes the
+// permit freed 5ms later; the stall is not counted as waiting for a
+// permit.
 func TestBulkheadWaitDiscountsAStall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := fullBulkhead(t)
@@ -82,15 +83,42 @@ func TestBulkheadStallWaitEndsAtTheDeadline(t *testing.T) {
 		timer := time.NewTimer(b.maxWait)
 		defer timer.Stop()
 		time.Sleep(30 * time.Millisecond)
-		waited, ok, err := b.await(t.Context(), timer, start, start.Add(b.maxWait), start.Add(40*time.Millisecond))
+		waited, ok, err := b.await(t.Context(), timer, start, start.Add(b.maxWait), start.Add(35*time.Millisecond))
 		if err != nil || ok {
 			t.Fatalf("await = %v, %v, %v; want a refusal", waited, ok, err)
 		}
-		if waited != 40*time.Millisecond {
-			t.Errorf("waited %v, want 40ms: up to the deadline", waited)
+		if waited != 35*time.Millisecond {
+			t.Errorf("waited %v, want 35ms: up to the deadline", waited)
 		}
 		b.release()
 	})
+}
+
+// TestBulkheadWaitsOnceMoreAfterAStall: a waiter whose first timer was
+// noticed late waits maxWait once more (up to the deadline); one whose
+// timer was noticed on time, or whose second timer was noticed late too
+// (its process stays starved), is refused, so that a refusal waits at
+// most twice maxWait and the stalls.
+func TestBulkheadWaitsOnceMoreAfterAStall(t *testing.T) {
+	b := fullBulkhead(t)
+	due := time.Now()
+	far := due.Add(time.Second)
+	for _, c := range []struct {
+		first    bool
+		late     time.Duration
+		deadline time.Time
+		want     time.Duration
+	}{
+		{true, 20 * time.Millisecond, far, b.maxWait},
+		{true, 2 * time.Millisecond, far, 0}, // within a quarter of the wait: on time
+		{false, 20 * time.Millisecond, far, 0},
+		{true, 20 * time.Millisecond, due.Add(24 * time.Millisecond), 4 * time.Millisecond},
+		{true, 20 * time.Millisecond, due.Add(10 * time.Millisecond), 0},
+	} {
+		if got := b.extension(c.first, due, due.Add(c.late), c.deadline); got != c.want {
+			t.Errorf("extension(first %v, %v late, deadline in %v) = %v, want %v", c.first, c.late, c.deadline.Sub(due), got, c.want)
+		}
+	}
 }
 
 // TestBulkheadFullRefusesAfterItsWait: on a process that notices its
