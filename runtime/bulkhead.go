@@ -68,32 +68,68 @@ func (b *bulkhead) follow(slowdown int64) {
 // or the context. It returns how long it waited and whether it got one; a
 // false result with a nil error is a rejection.
 func (b *bulkhead) acquire(ctx context.Context, deadline time.Time) (time.Duration, bool, error) {
-	select {
-	case b.sem <- struct{}{}:
+	if b.tryAcquire() {
 		return 0, true, nil
-	default:
 	}
 	if b.maxWait <= 0 {
 		return 0, false, nil
 	}
 	start := time.Now()
-	wait := b.maxWait
-	if left := deadline.Sub(start); left < wait {
-		wait = left
-	}
+	wait := min(b.maxWait, deadline.Sub(start))
 	if wait <= 0 {
 		return 0, false, nil
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
-	select {
-	case b.sem <- struct{}{}:
-		return time.Since(start), true, nil
-	case <-t.C:
-		return time.Since(start), false, nil
-	case <-ctx.Done():
-		return time.Since(start), false, ctx.Err()
+	return b.await(ctx, t, start, start.Add(wait), deadline)
+}
+
+// await waits for a permit until the timer t, due at due, fires, and
+// returns as acquire does. The wait does not count a stall of the caller's
+// own as queueing:
+//
+//   - when t fires, a permit free at that moment is taken (one freed as the
+//     timer fired, or while this goroutine waited for a core to notice it);
+//     a call is never refused while a permit is free;
+//   - a timer noticed more than stallShare of maxWait after it was due
+//     says that the process itself was stalled (its goroutines waited for
+//     a core, the calls holding permits with their answers in hand among
+//     them): the call waits once more, for maxWait of a process that runs
+//     again, up to the deadline, rather than refusing for a delay of its
+//     own. A process that runs notices the timer within microseconds, so
+//     a full bulkhead still refuses after maxWait; one that stays starved
+//     refuses after the second wait, so that a refusal never waits more
+//     than twice maxWait and the stalls.
+func (b *bulkhead) await(ctx context.Context, t *time.Timer, start, due, deadline time.Time) (time.Duration, bool, error) {
+	for again := true; ; again = false {
+		select {
+		case b.sem <- struct{}{}:
+			return time.Since(start), true, nil
+		case <-ctx.Done():
+			return time.Since(start), false, ctx.Err()
+		case <-t.C:
+		}
+		if b.tryAcquire() {
+			return time.Since(start), true, nil
+		}
+		now := time.Now()
+		more := b.extension(again, due, now, deadline)
+		if more <= 0 {
+			return now.Sub(start), false, nil
+		}
+		due = now.Add(more)
+		t.Reset(more)
 	}
+}
+
+// extension returns how much longer a waiter waits whose timer, due at
+// due, it noticed at now (see await): maxWait, up to the deadline, after
+// its first timer noticed late; zero, a refusal, otherwise.
+func (b *bulkhead) extension(first bool, due, now, deadline time.Time) time.Duration {
+	if !first || now.Sub(due) <= time.Duration(float64(b.maxWait)*stallShare) {
+		return 0
+	}
+	return max(0, min(b.maxWait, deadline.Sub(now)))
 }
 
 // tryAcquireSpare takes a permit only if, after it, half the permits are

@@ -76,8 +76,9 @@
 //     everything below, backoff sleeps included. A context that is already done returns at once: no permit,
 //     no budget token, no attempt.
 //  2. Bulkhead: a per-dependency semaphore. When it is full the call waits
-//     at most [BulkheadPolicy.MaxWait], then fails with [ErrBulkheadFull].
-//     There is no unbounded queue.
+//     at most [BulkheadPolicy.MaxWait] (once more after a stall of its
+//     own, see below), then fails with [ErrBulkheadFull]; it is never
+//     refused while a permit is free. There is no unbounded queue.
 //  3. Retry loop, for [Idempotent] and [ReadOnly] operations only. Retry n
 //     (from 0) sleeps a random time in [0, min(cap, base·2^n)) (full
 //     jitter), or exactly the Retry-After / pushback the dependency asked
@@ -301,7 +302,12 @@
 // on a dependency that answered. A connect timeout of [NewTransport]'s
 // dialer noticed more than a quarter of that timeout late is excluded
 // alike. Against a dependency that answers nothing the attempts whose
-// deadlines are noticed in time still open it.
+// deadlines are noticed in time still open it. The bulkhead's wait follows
+// the same rule: a waiter that notices the end of its wait more than a
+// quarter of [BulkheadPolicy.MaxWait] late waits MaxWait once more (never
+// past the call's deadline), since the calls holding the permits were
+// stalled with it, their answers perhaps in hand; and when a wait ends it
+// still takes a permit freed meanwhile.
 //
 // # Circuit breaker: open periods that grow, traffic that ramps back
 //

@@ -821,10 +821,15 @@ func excerpt(body []byte) string {
 //     [DefaultConnectTimeout]), and bounds the TLS handshake by the same
 //     time, so that a black-holed dependency costs at most that per
 //     connection;
-//   - MaxConnsPerHost is maxConns (zero means [DefaultMaxConcurrent]):
-//     pass the dependency's bulkhead size, [BulkheadPolicy.MaxConcurrent],
-//     so that the transport never opens more connections than calls can
-//     be in flight;
+//   - MaxConnsPerHost is twice maxConns (zero means
+//     [DefaultMaxConcurrent]): pass the dependency's bulkhead size,
+//     [BulkheadPolicy.MaxConcurrent]. The bulkhead admits up to twice its
+//     size while the dependency answers slowly, and each request in
+//     flight over HTTP/1.1 holds a connection of its own, so that the
+//     transport carries every call the bulkhead admits (a tighter cap
+//     would hold the extra calls in its queue for a connection, each
+//     with its permit) and never opens more connections than calls can be
+//     in flight;
 //   - keeps as many idle connections per host (the default of 2 would
 //     close and reopen connections under steady load), for 90 s;
 //   - takes proxies from the environment and tries HTTP/2, like
@@ -850,14 +855,15 @@ func NewTransport(connectTimeout time.Duration, maxConns int) *http.Transport {
 		maxConns = DefaultMaxConcurrent
 	}
 	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
+	conns := 2 * maxConns // the widest the bulkhead gets: see bulkhead.follow
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           stallAwareDial(dialer.DialContext, connectTimeout),
 		ForceAttemptHTTP2:     true,
 		TLSHandshakeTimeout:   connectTimeout,
-		MaxConnsPerHost:       maxConns,
-		MaxIdleConns:          maxConns,
-		MaxIdleConnsPerHost:   maxConns,
+		MaxConnsPerHost:       conns,
+		MaxIdleConns:          conns,
+		MaxIdleConnsPerHost:   conns,
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}

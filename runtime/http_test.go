@@ -863,7 +863,9 @@ func TestDoHTTPDecodeFailures(t *testing.T) {
 }
 
 // TestNewTransportBoundsConnections: on loopback, a transport for a
-// bulkhead of 2 never opens more than 2 connections, whatever the load.
+// bulkhead of 2 carries 4 requests at once, as many as the bulkhead admits
+// once widened for a slow dependency, and never opens more than 4
+// connections, whatever the load.
 func TestNewTransportBoundsConnections(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var (
@@ -889,7 +891,7 @@ func TestNewTransportBoundsConnections(t *testing.T) {
 	defer srv.Close()
 	tr := NewTransport(300*time.Millisecond, 2)
 	defer tr.CloseIdleConnections()
-	if tr.MaxConnsPerHost != 2 || tr.MaxIdleConnsPerHost != 2 || tr.TLSHandshakeTimeout != 300*time.Millisecond || tr.DialContext == nil {
+	if tr.MaxConnsPerHost != 4 || tr.MaxIdleConnsPerHost != 4 || tr.TLSHandshakeTimeout != 300*time.Millisecond || tr.DialContext == nil {
 		t.Fatalf("transport %+v", tr)
 	}
 	client := &http.Client{Transport: tr}
@@ -897,7 +899,7 @@ func TestNewTransportBoundsConnections(t *testing.T) {
 	defer cancel()
 
 	var wg sync.WaitGroup
-	for range 6 {
+	for range 10 {
 		wg.Go(func() {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
 			if resp, err := client.Do(req); err == nil {
@@ -906,19 +908,19 @@ func TestNewTransportBoundsConnections(t *testing.T) {
 			}
 		})
 	}
-	for inside.Load() < 2 && ctx.Err() == nil {
+	for inside.Load() < 4 && ctx.Err() == nil {
 		time.Sleep(time.Millisecond)
 	}
 	close(release)
 	wg.Wait()
-	if c, m := conns.Load(), maxInside.Load(); c > 2 || m != 2 {
-		t.Errorf("%d connections, %d concurrent requests; want at most 2 and exactly 2", c, m)
+	if c, m := conns.Load(), maxInside.Load(); c > 4 || m != 4 {
+		t.Errorf("%d connections, %d concurrent requests; want at most 4 and exactly 4", c, m)
 	}
 }
 
 func TestNewTransportDefaults(t *testing.T) {
 	tr := NewTransport(0, 0)
-	if tr.MaxConnsPerHost != DefaultMaxConcurrent || tr.TLSHandshakeTimeout != DefaultConnectTimeout || tr.Proxy == nil || !tr.ForceAttemptHTTP2 {
+	if tr.MaxConnsPerHost != 2*DefaultMaxConcurrent || tr.TLSHandshakeTimeout != DefaultConnectTimeout || tr.Proxy == nil || !tr.ForceAttemptHTTP2 {
 		t.Errorf("NewTransport(0, 0) = %+v", tr)
 	}
 }

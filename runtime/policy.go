@@ -155,7 +155,9 @@ type BulkheadPolicy struct {
 	// widens it. Zero means [DefaultMaxConcurrent].
 	MaxConcurrent int
 	// MaxWait is how long a call waits for a permit before it is rejected
-	// with [ErrBulkheadFull]. Zero means [DefaultMaxWait].
+	// with [ErrBulkheadFull]; a call that notices the end of its wait late
+	// (its process was stalled) waits MaxWait once more, up to its
+	// deadline. Zero means [DefaultMaxWait].
 	MaxWait time.Duration
 	// DisableWait makes a full bulkhead reject a call at once instead of
 	// letting it wait MaxWait for a permit.

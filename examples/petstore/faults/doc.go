@@ -46,8 +46,9 @@
 // a timeline of fresh answers per 100 ms ([Result.Timeline]) and, where the
 // fault ends within the phase, each arm's recovery ([Recovery]); goroutine
 // and socket counts before and after. A row in which the
-// machine stalled the harness (a call started well after its planned time)
-// is run again ([Options.MaxStall]).
+// machine stalled the harness (a call started well after its planned time,
+// or the process's goroutines queued for a core) is run again
+// ([Options.MaxStall]).
 //
 // [Check] judges a row by the fault suite's criteria: ordinal and ratio
 // facts about the resilient arm against the others, which hold on a loaded

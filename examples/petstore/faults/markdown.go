@@ -86,11 +86,11 @@ func (rep *Report) Markdown(o MarkdownOptions) string {
 	for _, row := range rep.Rows {
 		switch {
 		case row.Stalled:
-			fmt.Fprintf(&b, "\n%s (%s) was run %d times and the machine stalled the harness every time (a call started %s late): its figures are not a measurement.\n",
-				row.Scenario.Name, row.Transport, row.Runs, ms(row.Stall))
+			fmt.Fprintf(&b, "\n%s (%s) was run %d times and the machine stalled the harness every time (a call started %s late, a hundredth of its goroutines waited %s for a core): its figures are not a measurement.\n",
+				row.Scenario.Name, row.Transport, row.Runs, ms(row.Stall), ms(row.SchedP99))
 		case row.Runs > 1:
-			fmt.Fprintf(&b, "\n%s (%s) was run %d times: the machine stalled the harness in the first runs; the last one is reported (calls started at most %s late).\n",
-				row.Scenario.Name, row.Transport, row.Runs, ms(row.Stall))
+			fmt.Fprintf(&b, "\n%s (%s) was run %d times: the machine stalled the harness in the first runs; the last one is reported (calls started at most %s late, a hundredth of its goroutines waited %s for a core).\n",
+				row.Scenario.Name, row.Transport, row.Runs, ms(row.Stall), ms(row.SchedP99))
 		}
 	}
 	fmt.Fprintf(&b, "\nAcceptance: %d of %d met. Fault-suite criteria: %d of %d met.\n\n",
@@ -316,10 +316,10 @@ func sentence(sc Scenario, rows []*Row) string {
 			"common users got nothing either (answered %s, failed slow %s): go-retryablehttp waits out the Retry-After past the deadline, grpc-go does not retry RESOURCE_EXHAUSTED.",
 			secs(pl.Value), n(answered), r(answered), secs(pl.Value), ms(rows[0].Deadline), breaker, c(answered), c(slow))
 	case "tail":
-		return fmt.Sprintf("one call in twenty took ten times longer: naive users waited for it (p99 %s); "+
+		return fmt.Sprintf("one call in twenty took ten times the p99 (%s): naive users waited for it (p99 %s); "+
 			"resilient users had reads hedged after the p95 and took the first answer (p99 %s, %s requests per call); "+
 			"common users saw the naive tail (p99 %s), slowness being nothing their retries act on.",
-			n(p99), r(p99), r(perCall), c(p99))
+			ms(pl.Value), n(p99), r(p99), r(perCall), c(p99))
 	case "overload":
 		demand := pl.Rate * (pl.Value + rows[0].Policy.Latency.P50).Seconds()
 		return fmt.Sprintf("the store, slowed by %s, could serve %d requests at once, about %s of the calls in flight: naive users got the rest shed at once (answered %s, failed fast %s); "+

@@ -28,10 +28,13 @@ type Row struct {
 	SocketsBefore, SocketsAfter       int
 	// Runs counts the times the row was run (see Options.MaxStall); Stall
 	// is the latest start of a call after its planned time in the kept
-	// run, and Stalled reports that it exceeded the limit even so.
-	Runs    int
-	Stall   time.Duration
-	Stalled bool
+	// run, SchedP99 the p99 of the process's goroutines' waits for a core
+	// during its fault phase, and Stalled reports that either exceeded the
+	// limit even so.
+	Runs     int
+	Stall    time.Duration
+	SchedP99 time.Duration
+	Stalled  bool
 }
 
 // Result is what one arm measured in one row.
@@ -47,9 +50,13 @@ type Result struct {
 	Calls, OK, Degraded, FailedFast, FailedSlow int
 	// Refused counts the failed calls the pipeline refused before sending
 	// anything (breaker open, bulkhead full, deadline already spent), and
-	// RefusedP50, RefusedP99 are their median and p99 latency.
+	// RefusedP50, RefusedP99 are their median and p99 latency in process
+	// time: each refusal's latency less the stall the process went through
+	// meanwhile, as the calls' dispatcher saw it (see stalledDuring);
+	// RefusedWallP50 is their median latency in wall time.
 	Refused                int
 	RefusedP50, RefusedP99 time.Duration
+	RefusedWallP50         time.Duration
 	// P50 and P99 are the callers' latencies over all calls; Latencies
 	// holds every call's latency, sorted.
 	P50, P99  time.Duration

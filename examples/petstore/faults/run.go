@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,11 +42,15 @@ type Options struct {
 	// Progress, when set, is called as each row starts, about every
 	// quarter of a second while it runs, and when it is done.
 	Progress func(Progress)
-	// MaxStall is the most a call may start after its planned time for the
-	// row to count: a later start means the machine stalled the harness
-	// (every goroutine of the process waiting for a core), which distorts
-	// every arm's figures, so the row is run again. Zero means a quarter of
-	// the reference deadline.
+	// MaxStall is the most a call may start after its planned time, and
+	// the most the process's goroutines may wait for a core at the p99
+	// during the fault phase, for the row to count: more means the machine
+	// stalled the harness, which distorts every arm's figures, so the row
+	// is run again. The calls' dispatcher alone misses a process that
+	// runs its timers on time but whose other goroutines queue for the
+	// cores (the answers, the store's work); the scheduler's own record of
+	// the waits ([runtime/metrics] /sched/latencies) sees it. Zero means a
+	// quarter of the reference deadline.
 	MaxStall time.Duration
 	// Reruns is how many times a stalled row is run again; zero means 2,
 	// a negative value none. A row still stalled is kept and marked.
@@ -123,8 +128,9 @@ func Run(ctx context.Context, opts Options) ([]*Row, error) {
 			row.Arms = map[Arm]*Result{}
 			runRow(ctx, row, arms, opts, i+1, len(rows))
 			row.Stall = row.maxLate()
-			if row.Stall <= maxStall || row.Runs > reruns {
-				row.Stalled = row.Stall > maxStall
+			stalled := row.Stall > maxStall || row.SchedP99 > maxStall
+			if !stalled || row.Runs > reruns {
+				row.Stalled = stalled
 				break
 			}
 			if opts.Progress != nil {
@@ -204,6 +210,7 @@ func runRow(ctx context.Context, row *Row, arms []Arm, opts Options, n, total in
 	}
 	warmed.Wait()
 	started = time.Now()
+	sched := readSched()
 	close(begin)
 
 	tick := time.NewTicker(250 * time.Millisecond)
@@ -218,6 +225,7 @@ func runRow(ctx context.Context, row *Row, arms []Arm, opts Options, n, total in
 		}
 	}
 	tick.Stop()
+	row.SchedP99 = schedQuantile(sched, readSched(), 0.99)
 	row.GoroutinesAfter, row.SocketsAfter = settle(row.GoroutinesBefore, row.SocketsBefore)
 	report("done")
 }
@@ -496,7 +504,8 @@ func (r *Result) fill(s []sample, deadline time.Duration) {
 	r.Calls = len(s)
 	r.Errors = map[string]int{}
 	lat := make([]time.Duration, 0, len(s))
-	var refused []time.Duration
+	var refused, refusedWall []time.Duration
+	byPlan := slices.SortedFunc(slices.Values(s), func(a, b sample) int { return cmp.Compare(a.at, b.at) })
 	for _, x := range s {
 		lat = append(lat, x.latency)
 		r.MaxLate = max(r.MaxLate, x.late)
@@ -513,7 +522,8 @@ func (r *Result) fill(s []sample, deadline time.Duration) {
 		if x.err != nil {
 			if refusedBeforeSending(x.err) {
 				r.Refused++
-				refused = append(refused, x.latency)
+				refused = append(refused, max(0, x.latency-stalledDuring(byPlan, x)))
+				refusedWall = append(refusedWall, x.latency)
 			}
 			msg := x.err.Error()
 			if len(msg) > 300 {
@@ -524,9 +534,34 @@ func (r *Result) fill(s []sample, deadline time.Duration) {
 	}
 	slices.Sort(lat)
 	slices.Sort(refused)
+	slices.Sort(refusedWall)
 	r.Latencies = lat
 	r.P50 = percentile(lat, 0.50)
 	r.P99 = percentile(lat, 0.99)
 	r.RefusedP50 = percentile(refused, 0.50)
 	r.RefusedP99 = percentile(refused, 0.99)
+	r.RefusedWallP50 = percentile(refusedWall, 0.50)
+}
+
+// stalledDuring returns how long the process was stalled while the call x
+// ran, as the calls' dispatcher saw it: the latest start after its planned
+// time among the calls planned while x ran (byPlan holds the run's calls
+// by planned start). The dispatcher wakes at every planned start (every
+// 2.5 ms at 400 calls per second); a process that runs starts each within
+// microseconds, one whose goroutines wait for a core starts the first call
+// planned in the stall about as late as the stall lasted. Several stalls
+// in one call count as the longest, so the figure never exceeds the
+// stall.
+func stalledDuring(byPlan []sample, x sample) time.Duration {
+	from := x.at + x.late
+	to := from + x.latency
+	i, _ := slices.BinarySearchFunc(byPlan, from, func(y sample, t time.Duration) int { return cmp.Compare(y.at, t) })
+	var stall time.Duration
+	for _, y := range byPlan[i:] {
+		if y.at > to {
+			break
+		}
+		stall = max(stall, y.late)
+	}
+	return stall
 }
