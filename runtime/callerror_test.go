@@ -18,7 +18,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 	errReset := errors.New("connection reset by peer")
 	tests := []struct {
 		name         string
-		dep          runtime.Policy
+		dep          runtime.DependencyPolicy
 		op           runtime.OperationPolicy
 		steps        []step
 		setup        func(t *testing.T, d *runtime.Dependency, op *runtime.Operation) // before the call
@@ -61,7 +61,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name:  "budget spent",
-			dep:   runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}},
+			dep:   runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}},
 			op:    runtime.OperationPolicy{Idempotency: runtime.Idempotent},
 			steps: []step{{err: err503()}}, wantEnd: runtime.EndBudgetExhausted, wantAttempts: 1,
 			cause: func(err error) bool {
@@ -71,7 +71,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name: "breaker open",
-			dep:  runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}},
+			dep:  runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}},
 			op:   runtime.OperationPolicy{Idempotency: runtime.Idempotent},
 			setup: func(t *testing.T, d *runtime.Dependency, op *runtime.Operation) {
 				runtime.Do(t.Context(), op, "", (&script{steps: []step{{err: err503()}}}).attempt)
@@ -81,7 +81,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name: "bulkhead full",
-			dep:  runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
+			dep:  runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
 			op:   runtime.OperationPolicy{Idempotency: runtime.ReadOnly},
 			setup: func(t *testing.T, d *runtime.Dependency, op *runtime.Operation) {
 				_, release, _ := runtime.DoHeld(t.Context(), op, "", (&script{steps: []step{ok}}).attempt)

@@ -66,7 +66,7 @@ func TestDoHTTPInvalidRequest(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				obs := &eventCounter{}
-				d, err := NewDependency("pets", Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
+				d, err := NewDependency("pets", DependencyPolicy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
 					WithObserver(obs), WithLogger(slog.New(slog.DiscardHandler)))
 				if err != nil {
 					t.Fatal(err)

@@ -11,7 +11,7 @@
 // meets this package through what it passes in and what it gets back:
 //
 //   - [Dependency], made once per remote service by [NewDependency] from a
-//     [Policy] (its [BulkheadPolicy], [BreakerPolicy], [BudgetPolicy],
+//     [DependencyPolicy] (its [BulkheadPolicy], [BreakerPolicy], [BudgetPolicy],
 //     [ThrottlePolicy] and [FleetPolicy]) and [Option] values:
 //     [WithObserver], [WithTracer], [WithLogger], [WithFallbackStore],
 //     [WithFallbackPartition], [WithFleet]. Zero fields take the package
@@ -46,8 +46,8 @@
 //
 // # Policies: zero means the default
 //
-// [Policy] (what a dependency's operations share) and [OperationPolicy]
-// (one operation) are plain structs whose zero value is usable: every zero
+// [DependencyPolicy] (what a dependency's operations share) and
+// [OperationPolicy] (one operation) are plain structs whose zero value is usable: every zero
 // field takes the default its documentation names (a Default… constant),
 // once, when [NewDependency] or [Dependency.Operation] resolves the
 // policy; the per-call path reads only resolved values. What is on by
@@ -410,7 +410,7 @@
 // budget: each needs its own minimum calls before opening, and a 10 %
 // budget is 10 % per replica. [WithFleet] shares both with the other
 // replicas through a [fleetstore.Store] (Redis or Valkey: the redisfleet
-// sub-package), as [Policy.Fleet] configures. Nothing of it is on a
+// sub-package), as [DependencyPolicy.Fleet] configures. Nothing of it is on a
 // call's path: calls count in memory and one goroutine per dependency
 // synchronises in the background, so a successful call costs what it
 // costs without a fleet. The fleet opens together, one prober's probes

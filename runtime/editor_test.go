@@ -253,7 +253,7 @@ func TestDoHTTPCachedFallbackByCredential(t *testing.T) {
 			json.NewEncoder(w).Encode(testPet{ID: 1, Name: "for " + r.Header.Get("Authorization")})
 		}))
 		store := &recordingStore{MemoryStore: NewMemoryStore(16)}
-		d, err := NewDependency("pets", Policy{}, WithFallbackStore(store))
+		d, err := NewDependency("pets", DependencyPolicy{}, WithFallbackStore(store))
 		if err != nil {
 			t.Fatal(err)
 		}

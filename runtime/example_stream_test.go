@@ -24,7 +24,7 @@ func ExampleDoHTTPStream() {
 		io.WriteString(w, "event: price\nid: 2\ndata: {\"sku\":\"b\",\"cents\":99}\n\n")
 	}))
 	defer srv.Close()
-	dep, _ := runtime.NewDependency("prices", runtime.Policy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, _ := runtime.NewDependency("prices", runtime.DependencyPolicy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	watch, _ := dep.Operation(runtime.OperationPolicy{Name: "WatchPrices", Idempotency: runtime.ReadOnly,
 		Timeout: time.Second, AttemptTimeout: 200 * time.Millisecond})
 	hc := &runtime.HTTPClient{Doer: srv.Client()}
@@ -66,7 +66,7 @@ func ExampleRouteTransport() {
 		io.WriteString(w, `{"id":"7"}`)
 	}))
 	defer srv.Close()
-	dep, _ := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, _ := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	getPet, _ := dep.Operation(runtime.OperationPolicy{Name: "getPet", Idempotency: runtime.ReadOnly,
 		Timeout: time.Second, Retry: runtime.RetryPolicy{Base: time.Millisecond}})
 	rt, err := runtime.NewRouteTransport([]runtime.Route{

@@ -93,7 +93,7 @@ func TestDoHTTPCachedFallbackNeverCrossesCallers(t *testing.T) {
 				if tt.partition {
 					opts = append(opts, WithFallbackPartition(func(ctx context.Context) string { s, _ := ctx.Value(partitionKey{}).(string); return s }))
 				}
-				d, err := NewDependency("pets", Policy{}, opts...)
+				d, err := NewDependency("pets", DependencyPolicy{}, opts...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -138,7 +138,7 @@ func TestDoHTTPCachedFallbackNeverCrossesCallers(t *testing.T) {
 func TestDoHTTPNoFallbackKeyWithoutCache(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := &recordingStore{MemoryStore: NewMemoryStore(16)}
-		d, err := NewDependency("pets", Policy{}, WithFallbackStore(store),
+		d, err := NewDependency("pets", DependencyPolicy{}, WithFallbackStore(store),
 			WithFallbackPartition(func(context.Context) string { t.Error("partition asked for"); return "" }))
 		if err != nil {
 			t.Fatal(err)

@@ -166,7 +166,7 @@ func decodePet(resp *http.Response) (testPet, error) {
 
 func testDependency(t *testing.T) *Dependency {
 	t.Helper()
-	d, err := NewDependency("pets", Policy{})
+	d, err := NewDependency("pets", DependencyPolicy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -949,7 +949,7 @@ func BenchmarkDoHTTP(b *testing.B) {
 		}
 	})
 	b.Run("DoHTTP", func(b *testing.B) {
-		d, _ := NewDependency("pets", Policy{Budget: BudgetPolicy{Disabled: true}})
+		d, _ := NewDependency("pets", DependencyPolicy{Budget: BudgetPolicy{Disabled: true}})
 		op, _ := d.Operation(OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second})
 		c := &HTTPClient{Doer: doer}
 		ctx := context.Background()
@@ -968,7 +968,7 @@ func BenchmarkDoHTTP(b *testing.B) {
 		return &p, err
 	}
 	cached := func(doer Doer) (*Operation, *HTTPClient) {
-		d, _ := NewDependency("pets", Policy{Budget: BudgetPolicy{Disabled: true}, Breaker: BreakerPolicy{Disabled: true}})
+		d, _ := NewDependency("pets", DependencyPolicy{Budget: BudgetPolicy{Disabled: true}, Breaker: BreakerPolicy{Disabled: true}})
 		op, _ := d.Operation(OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
 			Retry: RetryPolicy{Disabled: true}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
 		return op, &HTTPClient{Doer: doer}

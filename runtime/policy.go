@@ -69,10 +69,11 @@ func (i Idempotency) String() string {
 	}
 }
 
-// Policy is the resolved, dependency-wide part of a policy: what one remote
-// dependency (a host or a gRPC service) shares across all its operations.
-// The zero value is usable: every zero field takes its documented default.
-type Policy struct {
+// DependencyPolicy is the resolved, dependency-wide part of a policy:
+// what one remote dependency (a host or a gRPC service) shares across all
+// its operations, as [OperationPolicy] is one operation's part. The zero
+// value is usable: every zero field takes its documented default.
+type DependencyPolicy struct {
 	// Breaker configures the dependency's circuit breaker.
 	Breaker BreakerPolicy
 	// Bulkhead bounds concurrent calls to the dependency.

@@ -127,7 +127,7 @@ func TestNewRouteTransportErrors(t *testing.T) {
 
 // routeRig is a route transport over the pipe listener, under an
 // http.Client as a third-party client would use it.
-func routeRig(t *testing.T, h http.Handler, policy Policy, unmatched Unmatched, ops ...OperationPolicy) (*http.Client, *Dependency) {
+func routeRig(t *testing.T, h http.Handler, policy DependencyPolicy, unmatched Unmatched, ops ...OperationPolicy) (*http.Client, *Dependency) {
 	t.Helper()
 	rig := newHTTPRig(t, h)
 	d, err := NewDependency("pets", policy)
@@ -170,7 +170,7 @@ func TestRouteTransport(t *testing.T) {
 			default:
 				http.Error(w, "no such pet", http.StatusNotFound)
 			}
-		}), Policy{}, RefuseUnmatched,
+		}), DependencyPolicy{}, RefuseUnmatched,
 			OperationPolicy{Name: "GET /pets/{id}", Idempotency: ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 500 * time.Millisecond,
 				Retry: RetryPolicy{DisableJitter: true}},
 			OperationPolicy{Name: "POST /pets", Idempotency: NotIdempotent, Timeout: 2 * time.Second})
@@ -235,7 +235,7 @@ func TestRouteTransportPipelineErrors(t *testing.T) {
 				return
 			}
 			io.WriteString(w, "ok")
-		}), Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}}, PassUnmatched,
+		}), DependencyPolicy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}}, PassUnmatched,
 			OperationPolicy{Name: "GET /pets", Idempotency: ReadOnly, Timeout: time.Second},
 			OperationPolicy{Name: "GET /slow", Idempotency: ReadOnly, Timeout: time.Second, Retry: RetryPolicy{Disabled: true}})
 

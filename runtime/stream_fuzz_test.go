@@ -68,7 +68,7 @@ func FuzzRouteTemplate(f *testing.F) {
 	for _, s := range []string{"/pets/{id}", "/f/{a}.{b}", "/{x}", "/a/{", "/a}b", "/s?k=v", "/{a}{b}"} {
 		f.Add(s)
 	}
-	d, err := NewDependency("fuzz", Policy{})
+	d, err := NewDependency("fuzz", DependencyPolicy{})
 	if err != nil {
 		f.Fatal(err)
 	}

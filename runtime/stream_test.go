@@ -262,7 +262,7 @@ func TestDoHTTPStreamHoldsItsPermit(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv := &sseServer{events: []string{"data: {}\n\n"}, step: make(chan struct{})}
 				rig := newHTTPRig(t, srv)
-				d, err := NewDependency("pets", Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
+				d, err := NewDependency("pets", DependencyPolicy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -60,7 +60,7 @@ func TestInvalidRequestEveryEntryPoint(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				obs := &eventCounter{}
-				d, err := NewDependency("pets", Policy{}, WithObserver(obs), WithLogger(slog.New(slog.DiscardHandler)))
+				d, err := NewDependency("pets", DependencyPolicy{}, WithObserver(obs), WithLogger(slog.New(slog.DiscardHandler)))
 				if err != nil {
 					t.Fatal(err)
 				}

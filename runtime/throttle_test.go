@@ -49,7 +49,7 @@ func drive(t *throttle, dep func(time.Time) bool, step, d time.Duration) (sent, 
 
 func defaultThrottle(t *testing.T) *throttle {
 	t.Helper()
-	p, err := Policy{}.resolve()
+	p, err := DependencyPolicy{}.resolve()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestRejectProbability(t *testing.T) {
 // open: an overloaded dependency is told to take less, not cut off.
 func TestDoThrottledWhileShed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d, err := NewDependency("shedding", Policy{})
+		d, err := NewDependency("shedding", DependencyPolicy{})
 		if err != nil {
 			t.Fatal(err)
 		}

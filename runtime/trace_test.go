@@ -63,7 +63,7 @@ func TestTracerSpans(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		rec := &recTracer{}
-		d, err := NewDependency("pets", Policy{}, WithTracer(rec))
+		d, err := NewDependency("pets", DependencyPolicy{}, WithTracer(rec))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestTracerHedgeAndRefusals(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		rec := &recTracer{}
-		d, err := NewDependency("pets", Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 4, DisableWait: true}}, WithTracer(rec))
+		d, err := NewDependency("pets", DependencyPolicy{Bulkhead: BulkheadPolicy{MaxConcurrent: 4, DisableWait: true}}, WithTracer(rec))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestTracerStreamEndsAtRelease(t *testing.T) {
 			panic(http.ErrAbortHandler)
 		}))
 		rec := &recTracer{}
-		d, err := NewDependency("pets", Policy{}, WithTracer(rec))
+		d, err := NewDependency("pets", DependencyPolicy{}, WithTracer(rec))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -458,7 +458,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPets is the policy of [Client.ListPets].
 	ListPets runtime.OperationPolicy
 	// CreatePet is the policy of [Client.CreatePet].
@@ -485,7 +485,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 16; retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 10 * time.Millisecond},
 		},

@@ -62,7 +62,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	pets, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithObserver(obs))
+//	pets, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithObserver(obs))
 //	if err != nil {
 //		return err
 //	}

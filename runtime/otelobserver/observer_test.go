@@ -140,7 +140,7 @@ var (
 
 func outcome(s string) attribute.KeyValue { return otelobserver.OutcomeKey.String(s) }
 
-func newDependency(t *testing.T, obs runtime.Observer, p runtime.Policy) *runtime.Dependency {
+func newDependency(t *testing.T, obs runtime.Observer, p runtime.DependencyPolicy) *runtime.Dependency {
 	t.Helper()
 	d, err := runtime.NewDependency("pets", p, runtime.WithObserver(obs), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
@@ -167,7 +167,7 @@ func unavailable() error {
 func TestAttemptsAndRetries(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.Idempotent,
 			Retry: runtime.RetryPolicy{Base: 10 * time.Millisecond}})
 		n := 0
@@ -224,7 +224,7 @@ func TestAttemptsAndRetries(t *testing.T) {
 func TestBreaker(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{Breaker: runtime.BreakerPolicy{
+		dep := newDependency(t, obs, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{
 			MinimumCalls: 2, OpenFor: time.Second, HalfOpenProbes: 1}})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "CreatePet"})
 		fail := func(context.Context) (int, error) { return 0, unavailable() }
@@ -276,7 +276,7 @@ func TestBreaker(t *testing.T) {
 func TestBulkheadFull(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly})
 		release := make(chan struct{})
 		go runtime.Do(context.Background(), op, "", func(context.Context) (int, error) {
@@ -303,7 +303,7 @@ func TestBulkheadFull(t *testing.T) {
 func TestBudgetExhausted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.Idempotent})
 		_, err := runtime.Do(context.Background(), op, "", func(context.Context) (int, error) { return 0, unavailable() })
 		if !errors.Is(err, runtime.ErrBudgetExhausted) {
@@ -322,7 +322,7 @@ func TestBudgetExhausted(t *testing.T) {
 func TestDegraded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly,
 			Retry:    runtime.RetryPolicy{Disabled: true},
 			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "unknown pet"}})
@@ -342,7 +342,7 @@ func TestDegraded(t *testing.T) {
 func TestHedge(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly,
 			Hedge: runtime.HedgePolicy{Delay: 10 * time.Millisecond}})
 		var n atomic.Int32

@@ -107,7 +107,7 @@ func TestHTTPSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dep, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithObserver(obs),
+	dep, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithTracer(tracer), runtime.WithObserver(obs),
 		runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ func TestHTTPSpans(t *testing.T) {
 // error, saying why; a fallback answer is marked degraded, not an error.
 func TestRefusedAndDegradedCalls(t *testing.T) {
 	tracer, rec, _ := newTracer(t)
-	dep, err := runtime.NewDependency("petstore", runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}},
+	dep, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}},
 		runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestGRPCSpans(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cc.Close()
-	dep, err := runtime.NewDependency("grpc.health.v1.Health", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, err := runtime.NewDependency("grpc.health.v1.Health", runtime.DependencyPolicy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestStreamSpan(t *testing.T) {
 		io.WriteString(w, "data: 2\n\n")
 	}))
 	defer srv.Close()
-	dep, err := runtime.NewDependency("feed", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, err := runtime.NewDependency("feed", runtime.DependencyPolicy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestAPIKeyInQueryIsRedacted(t *testing.T) {
 		io.WriteString(w, `"ok"`)
 	}))
 	defer srv.Close()
-	dep, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func TestStatus(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := &echoServer{unary: failing(1, status.Error(c, "from server"))}
 			cc := serveBufconn(t, s)
-			op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary"})
+			op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary"})
 			_, err = call(t.Context(), cc, op)
 		})
 		var e *resilientgrpc.Error

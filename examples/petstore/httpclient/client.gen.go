@@ -478,7 +478,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPets is the policy of [Client.ListPets].
 	ListPets runtime.OperationPolicy
 	// CreatePet is the policy of [Client.CreatePet].
@@ -505,7 +505,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "petstore-redis".
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
 			Fleet:    runtime.FleetPolicy{Store: "petstore-redis", Prefix: "petstore:"},

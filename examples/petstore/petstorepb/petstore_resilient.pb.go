@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type PetStorePolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPets is the policy of /petstore.v1.PetStore/ListPets.
 	ListPets runtime.OperationPolicy
 	// GetPet is the policy of /petstore.v1.PetStore/GetPet.
@@ -58,7 +58,7 @@ type PetStorePolicy struct {
 func DefaultPetStorePolicy() PetStorePolicy {
 	return PetStorePolicy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
 		},

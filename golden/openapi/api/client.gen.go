@@ -904,7 +904,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// CreateJob is the policy of [Client.CreateJob].
 	CreateJob runtime.OperationPolicy
 	// DeleteJob is the policy of [Client.DeleteJob].
@@ -939,7 +939,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// CreateJob: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreateJob: runtime.OperationPolicy{
 			Name:           "CreateJob",

@@ -402,7 +402,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetBalance is the policy of [Client.GetBalance].
 	GetBalance runtime.OperationPolicy
 	// Transfer is the policy of [Client.Transfer].
@@ -421,7 +421,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 40% of 10 calls, open 15s; bulkhead 16; retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 40.0, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 3},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 5 * time.Millisecond},
 		},

@@ -443,7 +443,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetCatalogItem is the policy of [Client.GetCatalogItem].
 	GetCatalogItem runtime.OperationPolicy
 	// GetProfile is the policy of [Client.GetProfile].
@@ -464,7 +464,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetCatalogItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
 		GetCatalogItem: runtime.OperationPolicy{
 			Name:               "GetCatalogItem",

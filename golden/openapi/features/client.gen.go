@@ -640,7 +640,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPets is the policy of [Client.ListPets].
 	ListPets runtime.OperationPolicy
 	// CreatePet is the policy of [Client.CreatePet].
@@ -667,7 +667,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// ListPets: read-only (GET), 2 attempts; timeout 2s; hedged after ≥50ms, every attempt to the deadline.
 		ListPets: runtime.OperationPolicy{
 			Name:           "ListPets",

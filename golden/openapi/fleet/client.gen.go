@@ -416,7 +416,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetStock is the policy of [Client.GetStock].
 	GetStock runtime.OperationPolicy
 }
@@ -433,7 +433,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "sessions-redis".
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
 		// GetStock: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.

@@ -503,7 +503,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// PostA is the policy of [Client.PostA].
 	PostA runtime.OperationPolicy
 }
@@ -520,7 +520,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// PostA: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		PostA: runtime.OperationPolicy{Name: "PostA", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
 	}

@@ -403,7 +403,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListProducts is the policy of [Client.ListProducts].
 	ListProducts runtime.OperationPolicy
 	// GetProduct is the policy of [Client.GetProduct].
@@ -422,7 +422,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 108 (200 rps × p99 180ms = 36 in flight, × 3 headroom); retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 108, MaxWait: 90 * time.Millisecond},
 		},
 		// ListProducts: read-only (GET), 3 attempts (default); timeout 1.7s (3 × attempt 420ms + backoff 300ms + hedge delay 90ms, rounded up); hedged after ≥90ms (p95 90ms), every attempt to the deadline.

@@ -589,7 +589,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetNote is the policy of [Client.GetNote].
 	GetNote runtime.OperationPolicy
 }
@@ -606,7 +606,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetNote: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; static fallback.
 		GetNote: runtime.OperationPolicy{
 			Name:               "GetNote",

@@ -433,7 +433,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPayments is the policy of [Client.ListPayments].
 	ListPayments runtime.OperationPolicy
 	// CreatePayment is the policy of [Client.CreatePayment].
@@ -454,7 +454,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// ListPayments: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		ListPayments: runtime.OperationPolicy{Name: "ListPayments", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreatePayment: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.

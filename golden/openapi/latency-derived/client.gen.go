@@ -403,7 +403,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetPrice is the policy of [Client.GetPrice].
 	GetPrice runtime.OperationPolicy
 	// CreateQuote is the policy of [Client.CreateQuote].
@@ -422,7 +422,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 144 (400 rps × p99 120ms = 48 in flight, × 3 headroom); retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 144, MaxWait: 60 * time.Millisecond},
 		},
 		// GetPrice: read-only (GET), 3 attempts (default); timeout 1.2s (3 × attempt 300ms + backoff 300ms, rounded up); attempt ≥300ms (p99.9 250ms × 1.2, rounded up), adaptive, last attempt to the deadline.

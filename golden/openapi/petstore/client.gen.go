@@ -435,7 +435,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPets is the policy of [Client.ListPets].
 	ListPets runtime.OperationPolicy
 	// CreatePets is the policy of [Client.CreatePets].
@@ -456,7 +456,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// ListPets: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		ListPets: runtime.OperationPolicy{Name: "ListPets", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreatePets: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).

@@ -425,7 +425,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// AddItem is the policy of [Client.AddItem].
 	AddItem runtime.OperationPolicy
 	// DeleteItem is the policy of [Client.DeleteItem].
@@ -450,7 +450,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 20%.
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Budget: runtime.BudgetPolicy{Ratio: 0.2, MinPerSecond: 5.0},
 		},
 		// AddItem: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).

@@ -414,7 +414,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// Health is the policy of [Client.Health].
 	Health runtime.OperationPolicy
 	// GetPet is the policy of [Client.GetPet].
@@ -438,7 +438,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	p := Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 	}
 	p.defaultsPathHealth()
 	p.defaultsPets()

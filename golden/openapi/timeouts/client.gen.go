@@ -405,7 +405,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// Reindex is the policy of [Client.Reindex].
 	Reindex runtime.OperationPolicy
 	// Search is the policy of [Client.Search].
@@ -426,7 +426,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// Reindex: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 30s.
 		Reindex: runtime.OperationPolicy{Name: "Reindex", Timeout: 30 * time.Second, AttemptTimeout: 25 * time.Second, ConnectTimeout: 300 * time.Millisecond},
 		// Search: read-only (GET), 3 attempts (default); timeout 1.5s; attempt ≥400ms, adaptive, last attempt to the deadline.

@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type CounterPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// Get is the policy of /golden.behaviour.Counter/Get.
 	Get runtime.OperationPolicy
 	// Add is the policy of /golden.behaviour.Counter/Add.
@@ -50,7 +50,7 @@ type CounterPolicy struct {
 func DefaultCounterPolicy() CounterPolicy {
 	return CounterPolicy{
 		// Dependency: breaker at 50% of 4 calls, open 30s; bulkhead 2; retry budget 100%.
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 4, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 1},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 2, MaxWait: time.Millisecond},
 			Budget:   runtime.BudgetPolicy{Ratio: 1.0, MinPerSecond: 1000.0},

@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type RoutePolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetPoint is the policy of /golden.editions.Route/GetPoint.
 	GetPoint runtime.OperationPolicy
 	// Follow is the policy of /golden.editions.Route/Follow.
@@ -48,7 +48,7 @@ type RoutePolicy struct {
 func DefaultRoutePolicy() RoutePolicy {
 	return RoutePolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 8; retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8},
 		},
 		// GetPoint: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.

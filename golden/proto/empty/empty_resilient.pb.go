@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type PlaceholderPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 }
 
 // DefaultPlaceholderPolicy returns the policy of golden.empty.Placeholder resolved at
@@ -44,7 +44,7 @@ type PlaceholderPolicy struct {
 func DefaultPlaceholderPolicy() PlaceholderPolicy {
 	return PlaceholderPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 	}
 }
 
@@ -221,7 +221,7 @@ func NewResilientPlaceholderClient(cc grpc.ClientConnInterface, opts ...Placehol
 type PingerPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// Ping is the policy of /golden.empty.Pinger/Ping.
 	Ping runtime.OperationPolicy
 }
@@ -239,7 +239,7 @@ type PingerPolicy struct {
 func DefaultPingerPolicy() PingerPolicy {
 	return PingerPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// Ping: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Ping: runtime.OperationPolicy{Name: "/golden.empty.Pinger/Ping", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}

@@ -30,7 +30,7 @@ const _ = runtime.SupportPackageIsVersion1
 type StockPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetStock is the policy of /golden.fleet.Stock/GetStock.
 	GetStock runtime.OperationPolicy
 }
@@ -48,7 +48,7 @@ type StockPolicy struct {
 func DefaultStockPolicy() StockPolicy {
 	return StockPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "sessions-redis".
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
 		// GetStock: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.

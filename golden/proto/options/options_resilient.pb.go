@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type InventoryPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetItem is the policy of /golden.options.Inventory/GetItem.
 	GetItem runtime.OperationPolicy
 	// PutItem is the policy of /golden.options.Inventory/PutItem.
@@ -54,7 +54,7 @@ type InventoryPolicy struct {
 func DefaultInventoryPolicy() InventoryPolicy {
 	return InventoryPolicy{
 		// Dependency: breaker at 40% of 10 calls, open 15s; bulkhead 16; retry budget 20%.
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 40.0, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 2},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 5 * time.Millisecond},
 			Budget:   runtime.BudgetPolicy{Ratio: 0.2, MinPerSecond: 5.0},

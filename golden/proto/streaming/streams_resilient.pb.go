@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type StreamsPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// Watch is the policy of /golden.streaming.Streams/Watch.
 	Watch runtime.OperationPolicy
 	// Upload is the policy of /golden.streaming.Streams/Upload.
@@ -50,7 +50,7 @@ type StreamsPolicy struct {
 func DefaultStreamsPolicy() StreamsPolicy {
 	return StreamsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// Watch: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Watch: runtime.OperationPolicy{Name: "/golden.streaming.Streams/Watch", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried); timeout 6.3s, only without a caller deadline (guess).

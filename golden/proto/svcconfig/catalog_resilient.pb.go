@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type CatalogPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetBook is the policy of /golden.svcconfig.Catalog/GetBook.
 	GetBook runtime.OperationPolicy
 	// ListBooks is the policy of /golden.svcconfig.Catalog/ListBooks.
@@ -52,7 +52,7 @@ type CatalogPolicy struct {
 func DefaultCatalogPolicy() CatalogPolicy {
 	return CatalogPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetBook: read-only (idempotency_level), 3 attempts (default); timeout 5s (service config catalog_grpc_service_config.json); hedged after ≥150ms (service config catalog_grpc_service_config.json), every attempt to the deadline.
 		GetBook: runtime.OperationPolicy{
 			Name:           "/golden.svcconfig.Catalog/GetBook",

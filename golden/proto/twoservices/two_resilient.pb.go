@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type UsersPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetUser is the policy of /golden.two.Users/GetUser.
 	GetUser runtime.OperationPolicy
 }
@@ -46,7 +46,7 @@ type UsersPolicy struct {
 func DefaultUsersPolicy() UsersPolicy {
 	return UsersPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetUser: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetUser: runtime.OperationPolicy{Name: "/golden.two.Users/GetUser", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
@@ -243,7 +243,7 @@ func (c *resilientUsersClient) GetUser(ctx context.Context, in *Id, opts ...grpc
 type GroupsPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetGroup is the policy of /golden.two.Groups/GetGroup.
 	GetGroup runtime.OperationPolicy
 	// RenameGroup is the policy of /golden.two.Groups/RenameGroup.
@@ -263,7 +263,7 @@ type GroupsPolicy struct {
 func DefaultGroupsPolicy() GroupsPolicy {
 	return GroupsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetGroup: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetGroup: runtime.OperationPolicy{Name: "/golden.two.Groups/GetGroup", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// RenameGroup: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).

@@ -28,7 +28,7 @@ const _ = runtime.SupportPackageIsVersion1
 type GreeterPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// SayHello is the policy of /golden.unary.Greeter/SayHello.
 	SayHello runtime.OperationPolicy
 	// GetGreeting is the policy of /golden.unary.Greeter/GetGreeting.
@@ -48,7 +48,7 @@ type GreeterPolicy struct {
 func DefaultGreeterPolicy() GreeterPolicy {
 	return GreeterPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// SayHello: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		SayHello: runtime.OperationPolicy{Name: "/golden.unary.Greeter/SayHello", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 		// GetGreeting: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
