@@ -443,8 +443,8 @@
 // [DoStream] is for streams that live long (gRPC streams): it holds the
 // permit only while the stream is being established, so that open streams
 // never starve the dependency's other calls; package resilientgrpc uses
-// it. [NewEventStream], [NewJSONLinesStream] and [NewJSONSeqStream] read such
-// a body as a [Stream] of typed items, each delivered as soon as it is
+// it. The stream sub-package (NewEvents, NewJSONLines, NewJSONSeq) reads
+// such a body as a Stream of typed items, each delivered as soon as it is
 // complete.
 //
 // # Traces
@@ -456,9 +456,10 @@
 //
 // # The route-table transport
 //
-// [RouteTransport] gives the pipeline to an HTTP client this package did
-// not generate: it matches each request to a [Route] by method and path
-// template and runs it through that route's [Operation]. oapi-resilient
-// generates the route table (Routes) and the transport's constructor
-// (NewRouteTransport) beside each client, from the same spec and policy.
+// The route sub-package gives the pipeline to an HTTP client this package
+// did not generate: its Transport matches each request to a route by
+// method and path template and runs it through that route's [Operation],
+// with [HTTPClient.Relay]. oapi-resilient generates the route table
+// (Routes) and the transport's constructor (NewRouteTransport) beside each
+// client, from the same spec and policy.
 package runtime

@@ -47,15 +47,6 @@ var (
 	ErrResponseTruncated = errors.New("resilient: response truncated")
 	// ErrResponseTooLarge is matched by a [*ResponseTooLargeError].
 	ErrResponseTooLarge = errors.New("resilient: response too large")
-	// ErrTruncatedRecord is the error of a JSON text sequence record whose
-	// text was cut (RFC 7464 §2.3).
-	ErrTruncatedRecord = errors.New("resilient: truncated JSON text sequence record")
-	// ErrUnmatchedRoute is matched by an [*UnmatchedRouteError].
-	ErrUnmatchedRoute = errors.New("resilient: no route matches the request")
-	// ErrItemTooLarge is the cause of a [*StreamError] for an item (an event,
-	// a line, a record) larger than the limit: [HTTPClient.MaxResponseBody],
-	// [DefaultMaxResponseBody] when zero.
-	ErrItemTooLarge = errors.New("resilient: stream item larger than the limit; raise HTTPClient.MaxResponseBody if such items are expected")
 )
 
 // End says what ended a failed call; see [CallError].

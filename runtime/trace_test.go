@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime/stream"
 	"go.uber.org/goleak"
 )
 
@@ -184,7 +185,7 @@ func TestTracerStreamEndsAtRelease(t *testing.T) {
 		if last := rec.lines[len(rec.lines)-1]; last != "attempt 1 done: <nil> (ctx attempt 1)" {
 			t.Errorf("before the stream ends, the last span line is %q", last)
 		}
-		s := NewEventStream[struct{}](resp, nil)
+		s := stream.NewEvents[struct{}](resp, nil)
 		for s.Next() {
 		}
 		if last := rec.lines[len(rec.lines)-1]; last != "end attempts=1 wait=0s held=true err=unexpected EOF" {

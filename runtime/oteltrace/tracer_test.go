@@ -38,6 +38,7 @@ import (
 	"github.com/resilientgo/resilient/runtime/otelobserver"
 	"github.com/resilientgo/resilient/runtime/oteltrace"
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
+	"github.com/resilientgo/resilient/runtime/stream"
 )
 
 func TestMain(m *testing.M) {
@@ -342,7 +343,7 @@ func TestStreamSpan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := runtime.NewEventStream[int](resp, nil)
+	s := stream.NewEvents[int](resp, nil)
 	if !s.Next() {
 		t.Fatal(s.Err())
 	}

@@ -11,6 +11,8 @@ import (
 	uuid "github.com/google/uuid"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/route"
+	"github.com/resilientgo/resilient/runtime/stream"
 	oauth2 "golang.org/x/oauth2"
 	"io"
 	"log/slog"
@@ -772,17 +774,17 @@ func ServerRegional(region string, version string) (string, error) {
 	return u, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
 //
 // The routes of streamed answers (events, JSON Lines, downloads) are
-// runtime.Route.Stream: their deadline header carries the request context's
+// route.Route.Stream: their deadline header carries the request context's
 // remaining time, not the attempt's, so that a server does not cut the stream
 // at the attempt timeout.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -799,13 +801,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"POST", "/subscriptions", p.CreateSubscription, false},
 		{"POST", "/tokens", p.CreateToken, false},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
@@ -821,16 +823,16 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerProduction. base
-// sends the requests; nil means a transport from runtime.NewTransport sized
-// for the policy.
+// (route.ErrUnmatched). An empty baseURL means ServerProduction. base sends
+// the requests; nil means a transport from runtime.NewTransport sized for the
+// policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -887,7 +889,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -1568,7 +1570,7 @@ func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...runtime.Cal
 		resp.Body.Close()
 		return nil, err
 	}
-	r.Stream = runtime.NewEventStream(resp, runtime.DecodeJSON[JobEvent])
+	r.Stream = stream.NewEvents(resp, stream.DecodeJSON[JobEvent])
 	return r, nil
 }
 
@@ -1587,7 +1589,7 @@ func (c *Client) requestWatchJob(ctx context.Context, id uuid.UUID) (*http.Reque
 // arrive, its status, its header and the documented headers of its status.
 type WatchJobResult struct {
 	// Stream reads the events as they arrive; close it.
-	*runtime.Stream[runtime.Event[JobEvent]]
+	*stream.Stream[stream.Event[JobEvent]]
 	// Status is the answer's status code.
 	Status int
 	// Header is the answer's header, every field of it.
@@ -1649,7 +1651,7 @@ func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...runtime.Call
 		resp.Body.Close()
 		return nil, err
 	}
-	r.Stream = runtime.NewJSONLinesStream(resp, runtime.DecodeJSON[LogLine])
+	r.Stream = stream.NewJSONLines(resp, stream.DecodeJSON[LogLine])
 	return r, nil
 }
 
@@ -1668,7 +1670,7 @@ func (c *Client) requestTailLog(ctx context.Context, id uuid.UUID) (*http.Reques
 // arrive, its status, its header and the documented headers of its status.
 type TailLogResult struct {
 	// Stream reads the items as they arrive; close it.
-	*runtime.Stream[LogLine]
+	*stream.Stream[LogLine]
 	// Status is the answer's status code.
 	Status int
 	// Header is the answer's header, every field of it.

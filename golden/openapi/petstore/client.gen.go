@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -323,12 +324,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // NewClient uses it when given an empty base URL.
 const ServerURL = "http://petstore.swagger.io/v1"
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -337,13 +338,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"POST", "/pets", p.CreatePets},
 		{"GET", "/pets/{petId}", p.ShowPetByID},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -359,8 +360,8 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from runtime.NewTransport sized for the
+// (route.ErrUnmatched). An empty baseURL means ServerURL. base sends the
+// requests; nil means a transport from runtime.NewTransport sized for the
 // policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
@@ -368,7 +369,7 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -418,7 +419,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
