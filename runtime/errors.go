@@ -219,15 +219,15 @@ func (e *InvalidRequestError) Delivery() Delivery { return NotDelivered }
 // why): a [*CallError] ending with [EndInvalidRequest] whose cause is an
 // [*InvalidRequestError]. Generated clients return it when their request
 // builder fails. It returns nil for a nil err.
-func InvalidRequest(op *Operation, err error) error {
+func (o *Operation) InvalidRequest(err error) error {
 	if err == nil {
 		return nil
 	}
 	var ie *InvalidRequestError
 	if !errors.As(err, &ie) {
-		ie = &InvalidRequestError{Dependency: op.dep.name, Operation: op.name, Err: err}
+		ie = &InvalidRequestError{Dependency: o.dep.name, Operation: o.name, Err: err}
 	}
-	return &CallError{Dependency: op.dep.name, Operation: op.name, End: EndInvalidRequest, NotSent: true, Err: ie}
+	return &CallError{Dependency: o.dep.name, Operation: o.name, End: EndInvalidRequest, NotSent: true, Err: ie}
 }
 
 // Delivery says how far an attempt's request got, as far as the attempt

@@ -14,36 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/internal/httptext"
-)
-
-// Defaults and limits of the HTTP client.
-const (
-	// DefaultDeadlineHeader is the request header that carries the remaining
-	// time budget of a call, in integer milliseconds, from [DoHTTP] to the
-	// server and, on the server, into server.DeadlineMiddleware.
-	DefaultDeadlineHeader = "X-Request-Deadline"
-
-	// DefaultDeadlineMargin is subtracted from the remaining budget before it
-	// is sent: it covers the request's transit and the server's writing of the
-	// response, so that the server gives up slightly before the caller does.
-	DefaultDeadlineMargin = 10 * time.Millisecond
-
-	// MaxErrorBody is the number of bytes of a non-2xx response body kept in
-	// [RemoteError.Body]; the rest is discarded.
-	MaxErrorBody = 64 << 10
-
-	// DefaultMaxResponseBody is the most bytes of a success (2xx) body that
-	// decode may read when [HTTPClient.MaxResponseBody] is zero: 32 MiB.
-	DefaultMaxResponseBody = 32 << 20
-
-	// DefaultConnectTimeout is the dial timeout of [NewTransport] when none is
-	// given: the upper end of the 100 ms to 1 s range usual inside a region.
-	DefaultConnectTimeout = time.Second
-
-	// MaxRedirects is the number of redirects [CheckRedirect] follows in one
-	// attempt, as net/http does by default.
-	MaxRedirects = 10
 )
 
 // maxDrain bounds how much of an unread body is discarded so that its
@@ -245,7 +217,7 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 		kr := req
 		if !op.fallback.Shared {
 			if kr, err = credentialKeyRequest(ctx, op, req); err != nil {
-				return zero, InvalidRequest(op, err)
+				return zero, op.InvalidRequest(err)
 			}
 		}
 		key = httpFallbackKey(kr, c, op)
@@ -349,11 +321,11 @@ func (a *httpAttempts) run(actx context.Context, decode successDecoder) (any, er
 func prepareHTTP(op *Operation, req *http.Request) (*Operation, error) {
 	if err := checkRequest(req, op.idempotencyKey); err != nil {
 		closeRequestBody(req)
-		return op, InvalidRequest(op, err)
+		return op, op.InvalidRequest(err)
 	}
 	if op.missing != nil {
 		closeRequestBody(req)
-		return op, InvalidRequest(op, op.missing)
+		return op, op.InvalidRequest(op.missing)
 	}
 	if name := op.idempotencyKey; name != "" {
 		if req.Header == nil {
@@ -361,7 +333,7 @@ func prepareHTTP(op *Operation, req *http.Request) (*Operation, error) {
 		}
 		if req.Header.Get(name) == "" {
 			// One key for the call, the same on every attempt.
-			req.Header.Set(name, NewIdempotencyKey())
+			req.Header.Set(name, codec.NewIdempotencyKey())
 		}
 	}
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {

@@ -210,10 +210,18 @@ func (transportTracer) Transport(base http.RoundTripper) http.RoundTripper {
 
 func TestTraceTransport(t *testing.T) {
 	base := http.DefaultTransport
-	if got := TraceTransport(nil, base); got != base {
-		t.Errorf("TraceTransport(nil) = %T, want the base", got)
+	plain, err := NewDependency("pets", DependencyPolicy{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got, ok := TraceTransport(transportTracer{}, base).(markedTransport); !ok || got.base != base {
-		t.Errorf("TraceTransport(a TransportTracer) = %T, want its Transport around the base", got)
+	if got := plain.TraceTransport(base); got != base {
+		t.Errorf("TraceTransport without a tracer = %T, want the base", got)
+	}
+	traced, err := NewDependency("pets", DependencyPolicy{}, WithTracer(transportTracer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := traced.TraceTransport(base).(markedTransport); !ok || got.base != base {
+		t.Errorf("TraceTransport with a TransportTracer = %T, want its Transport around the base", got)
 	}
 }

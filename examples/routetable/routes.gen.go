@@ -268,7 +268,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("routetable: %w", err)
 	}
@@ -299,7 +299,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.UpdatePet.ConnectTimeout,
 			p.AdoptPet.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -403,7 +403,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("routetable: %w", err)
 	}
@@ -530,7 +530,7 @@ func (c *Client) ListPets(ctx context.Context, opts ...runtime.CallOption) ([]Pe
 	req, err := c.requestListPets(ctx)
 	if err != nil {
 		var zero []Pet
-		return zero, runtime.InvalidRequest(c.ops.ListPets, err)
+		return zero, c.ops.ListPets.InvalidRequest(err)
 	}
 	op := c.ops.ListPets.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], nil)
@@ -562,7 +562,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 	req, err := c.requestCreatePet(ctx, params, body)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.CreatePet, err)
+		return zero, c.ops.CreatePet.InvalidRequest(err)
 	}
 	op := c.ops.CreatePet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
@@ -597,7 +597,7 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -610,7 +610,7 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 func (c *Client) DeletePet(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeletePet(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeletePet, err)
+		return c.ops.DeletePet.InvalidRequest(err)
 	}
 	op := c.ops.DeletePet.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -643,7 +643,7 @@ func (c *Client) GetPet(ctx context.Context, id string, opts ...runtime.CallOpti
 	req, err := c.requestGetPet(ctx, id)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.GetPet, err)
+		return zero, c.ops.GetPet.InvalidRequest(err)
 	}
 	op := c.ops.GetPet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
@@ -725,7 +725,7 @@ func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...
 	req, err := c.requestUpdatePet(ctx, id, body)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.UpdatePet, err)
+		return zero, c.ops.UpdatePet.InvalidRequest(err)
 	}
 	op := c.ops.UpdatePet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
@@ -765,7 +765,7 @@ func (c *Client) AdoptPet(ctx context.Context, id string, opts ...runtime.CallOp
 	req, err := c.requestAdoptPet(ctx, id)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.AdoptPet, err)
+		return zero, c.ops.AdoptPet.InvalidRequest(err)
 	}
 	op := c.ops.AdoptPet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)

@@ -133,7 +133,7 @@
 // route.Transport.
 //
 // An operation whose policy names an idempotency key header gets one key
-// per call from runtime.NewIdempotencyKey, the same on every attempt,
+// per call from codec.NewIdempotencyKey, the same on every attempt,
 // unless the caller sets one through the params (the documented header
 // parameter, or an added IdempotencyKey field).
 package golang

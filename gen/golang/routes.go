@@ -87,7 +87,7 @@ func emitRoutes(f *jen.File, v *clientView) {
 //	func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 //		var o clientOptions
 //		... (the options and policy, as in NewClient)
-//		u, err := runtime.ParseBaseURL(baseURL)
+//		u, err := codec.ParseBaseURL(baseURL)
 //		...
 //		dep, err := runtime.NewDependency(name, p.Dependency, ...)
 //		...
@@ -127,7 +127,7 @@ func emitNewRouteTransport(f *jen.File, v *clientView) {
 		body = append(body, jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id(d.def)))
 	}
 	body = append(body,
-		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(rt("ParseBaseURL")).Call(jen.Id("baseURL")),
+		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(cd("ParseBaseURL")).Call(jen.Id("baseURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(v.pkg+": %w"), jen.Err())),
 		),

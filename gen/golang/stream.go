@@ -195,7 +195,7 @@ func (s *streamView) doc(set *resultSet) []string {
 //	func (c *Client) WatchPets(ctx context.Context, opts ...runtime.CallOption) (*stream.Stream[stream.Event[Pet]], error) {
 //		req, err := c.requestWatchPets(ctx)
 //		if err != nil {
-//			return nil, runtime.InvalidRequest(c.ops.WatchPets, err)
+//			return nil, c.ops.WatchPets.InvalidRequest(err)
 //		}
 //		op := c.ops.WatchPets.With(opts...)
 //		resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -223,7 +223,7 @@ func emitStreamMethod(f *jen.File, v *opView, m *models) {
 	}
 	body := []jen.Code{
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("c").Dot("request" + v.name).Call(v.callArgs()...),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), rt("InvalidRequest").Call(jen.Id("c").Dot("ops").Dot(v.name), jen.Err()))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("c").Dot("ops").Dot(v.name).Dot("InvalidRequest").Call(jen.Err()))),
 		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")),
 		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Add(rt("DoHTTPStream")).Call(jen.Id("ctx"), jen.Id("op"), jen.Id("c").Dot("httpc"), jen.Id("req"), decodeErr),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),

@@ -52,7 +52,7 @@ func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op 
 	op = op.With(append(pol, runtime.WithoutHedging(), runtime.WithoutFallback())...)
 	ctx, err := prepareContext(ctx, op)
 	if err != nil {
-		return nil, wrap(runtime.InvalidRequest(op, err))
+		return nil, wrap(op.InvalidRequest(err))
 	}
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
 	s, end, err := runtime.DoStream(ctx, op, "", func(actx context.Context) (*serverStream[Res], error) {
@@ -160,7 +160,7 @@ func openStream(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Op
 	op = op.With(append(pol, runtime.WithoutRetries(), runtime.WithoutHedging(), runtime.WithoutFallback())...)
 	ctx, err := prepareContext(ctx, op)
 	if err != nil {
-		return nil, wrap(runtime.InvalidRequest(op, err))
+		return nil, wrap(op.InvalidRequest(err))
 	}
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
 	h, end, err := runtime.DoStream(ctx, op, "", func(actx context.Context) (*heldStream, error) {

@@ -624,7 +624,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
@@ -659,7 +659,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreateSubscription.ConnectTimeout,
 			p.CreateToken.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -768,7 +768,7 @@ func ServerRegional(region string, version string) (string, error) {
 		version = "v1"
 	}
 	u := "https://" + region + ".jobs.example.com/" + version
-	if _, err := runtime.ParseBaseURL(u); err != nil {
+	if _, err := codec.ParseBaseURL(u); err != nil {
 		return "", fmt.Errorf("api: ServerRegional: %w", err)
 	}
 	return u, nil
@@ -846,7 +846,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
@@ -1060,7 +1060,7 @@ func (c *Client) CreateJob(ctx context.Context, params *CreateJobParams, body Ne
 	req, err := c.requestCreateJob(ctx, params, body)
 	if err != nil {
 		var zero *CreateJobResult
-		return zero, runtime.InvalidRequest(c.ops.CreateJob, err)
+		return zero, c.ops.CreateJob.InvalidRequest(err)
 	}
 	op := c.ops.CreateJob.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeCreateJobResult, decodeCreateJobError)
@@ -1095,7 +1095,7 @@ func (c *Client) requestCreateJob(ctx context.Context, params *CreateJobParams, 
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -1196,7 +1196,7 @@ func decodeCreateJobError(re *runtime.RemoteError) error {
 func (c *Client) DeleteJob(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteJob(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteJob, err)
+		return c.ops.DeleteJob.InvalidRequest(err)
 	}
 	op := c.ops.DeleteJob.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1234,7 +1234,7 @@ func (c *Client) GetJob(ctx context.Context, id uuid.UUID, params *GetJobParams,
 	req, err := c.requestGetJob(ctx, id, params)
 	if err != nil {
 		var zero *GetJobResult
-		return zero, runtime.InvalidRequest(c.ops.GetJob, err)
+		return zero, c.ops.GetJob.InvalidRequest(err)
 	}
 	op := c.ops.GetJob.With(opts...).With(runtime.AcceptStatus(http.StatusNotModified))
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeGetJobResult, decodeGetJobError)
@@ -1381,7 +1381,7 @@ func decodeGetJobError(re *runtime.RemoteError) error {
 func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*GetArtifactResult, error) {
 	req, err := c.requestGetArtifact(ctx, id)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.GetArtifact, err)
+		return nil, c.ops.GetArtifact.InvalidRequest(err)
 	}
 	op := c.ops.GetArtifact.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -1457,7 +1457,7 @@ func decodeGetArtifactResult(resp *http.Response) (*GetArtifactResult, error) {
 func (c *Client) PutArtifact(ctx context.Context, id uuid.UUID, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestPutArtifact(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutArtifact, err)
+		return c.ops.PutArtifact.InvalidRequest(err)
 	}
 	op := c.ops.PutArtifact.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1497,7 +1497,7 @@ func (c *Client) AddAttachment(ctx context.Context, id uuid.UUID, body Upload, o
 	req, err := c.requestAddAttachment(ctx, id, body)
 	if err != nil {
 		var zero Attachment
-		return zero, runtime.InvalidRequest(c.ops.AddAttachment, err)
+		return zero, c.ops.AddAttachment.InvalidRequest(err)
 	}
 	op := c.ops.AddAttachment.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Attachment], nil)
@@ -1558,7 +1558,7 @@ func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Up
 func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*WatchJobResult, error) {
 	req, err := c.requestWatchJob(ctx, id)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.WatchJob, err)
+		return nil, c.ops.WatchJob.InvalidRequest(err)
 	}
 	op := c.ops.WatchJob.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -1639,7 +1639,7 @@ func decodeWatchJobResult(resp *http.Response) (*WatchJobResult, error) {
 func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*TailLogResult, error) {
 	req, err := c.requestTailLog(ctx, id)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.TailLog, err)
+		return nil, c.ops.TailLog.InvalidRequest(err)
 	}
 	op := c.ops.TailLog.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -1708,7 +1708,7 @@ func (c *Client) CreateSubscription(ctx context.Context, body CreateSubscription
 	req, err := c.requestCreateSubscription(ctx, body)
 	if err != nil {
 		var zero CreateSubscriptionResponse
-		return zero, runtime.InvalidRequest(c.ops.CreateSubscription, err)
+		return zero, c.ops.CreateSubscription.InvalidRequest(err)
 	}
 	op := c.ops.CreateSubscription.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreateSubscriptionResponse], nil)
@@ -1761,7 +1761,7 @@ func (c *Client) CreateToken(ctx context.Context, body TokenRequest, opts ...run
 	req, err := c.requestCreateToken(ctx, body)
 	if err != nil {
 		var zero Token
-		return zero, runtime.InvalidRequest(c.ops.CreateToken, err)
+		return zero, c.ops.CreateToken.InvalidRequest(err)
 	}
 	op := c.ops.CreateToken.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Token], nil)

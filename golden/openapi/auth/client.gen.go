@@ -398,7 +398,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
@@ -428,7 +428,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetSecret.ConnectTimeout,
 			p.PutSecret.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -509,7 +509,7 @@ func ServerRegional(region string, version string) (string, error) {
 		version = "v1"
 	}
 	u := "https://" + region + ".vault.example.com/" + version
-	if _, err := runtime.ParseBaseURL(u); err != nil {
+	if _, err := codec.ParseBaseURL(u); err != nil {
 		return "", fmt.Errorf("auth: ServerRegional: %w", err)
 	}
 	return u, nil
@@ -576,7 +576,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
@@ -692,7 +692,7 @@ func (c *Client) GetAudit(ctx context.Context, opts ...runtime.CallOption) ([]st
 	req, err := c.requestGetAudit(ctx)
 	if err != nil {
 		var zero []string
-		return zero, runtime.InvalidRequest(c.ops.GetAudit, err)
+		return zero, c.ops.GetAudit.InvalidRequest(err)
 	}
 	op := c.ops.GetAudit.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]string], nil)
@@ -717,7 +717,7 @@ func (c *Client) requestGetAudit(ctx context.Context) (*http.Request, error) {
 func (c *Client) GetHealth(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestGetHealth(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetHealth, err)
+		return c.ops.GetHealth.InvalidRequest(err)
 	}
 	op := c.ops.GetHealth.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -749,7 +749,7 @@ func (c *Client) GetMe(ctx context.Context, opts ...runtime.CallOption) (Secret,
 	req, err := c.requestGetMe(ctx)
 	if err != nil {
 		var zero Secret
-		return zero, runtime.InvalidRequest(c.ops.GetMe, err)
+		return zero, c.ops.GetMe.InvalidRequest(err)
 	}
 	op := c.ops.GetMe.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Secret], nil)
@@ -780,7 +780,7 @@ func (c *Client) GetSecret(ctx context.Context, name string, opts ...runtime.Cal
 	req, err := c.requestGetSecret(ctx, name)
 	if err != nil {
 		var zero Secret
-		return zero, runtime.InvalidRequest(c.ops.GetSecret, err)
+		return zero, c.ops.GetSecret.InvalidRequest(err)
 	}
 	op := c.ops.GetSecret.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Secret], nil)
@@ -814,7 +814,7 @@ func (c *Client) requestGetSecret(ctx context.Context, name string) (*http.Reque
 func (c *Client) PutSecret(ctx context.Context, name string, body Secret, opts ...runtime.CallOption) error {
 	req, err := c.requestPutSecret(ctx, name, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutSecret, err)
+		return c.ops.PutSecret.InvalidRequest(err)
 	}
 	op := c.ops.PutSecret.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -244,7 +244,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("breakerbulkhead: %w", err)
 	}
@@ -271,7 +271,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetBalance.ConnectTimeout,
 			p.Transfer.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -351,7 +351,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("breakerbulkhead: %w", err)
 	}
@@ -440,7 +440,7 @@ func (c *Client) GetBalance(ctx context.Context, id string, opts ...runtime.Call
 	req, err := c.requestGetBalance(ctx, id)
 	if err != nil {
 		var zero GetBalanceResponse
-		return zero, runtime.InvalidRequest(c.ops.GetBalance, err)
+		return zero, c.ops.GetBalance.InvalidRequest(err)
 	}
 	op := c.ops.GetBalance.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetBalanceResponse], nil)
@@ -467,7 +467,7 @@ func (c *Client) requestGetBalance(ctx context.Context, id string) (*http.Reques
 func (c *Client) Transfer(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestTransfer(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Transfer, err)
+		return c.ops.Transfer.InvalidRequest(err)
 	}
 	op := c.ops.Transfer.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

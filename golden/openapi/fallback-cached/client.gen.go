@@ -276,7 +276,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fallbackcached: %w", err)
 	}
@@ -304,7 +304,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetProfile.ConnectTimeout,
 			p.PutProfile.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -391,7 +391,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fallbackcached: %w", err)
 	}
@@ -504,7 +504,7 @@ func (c *Client) GetCatalogItem(ctx context.Context, sku string, opts ...runtime
 	req, err := c.requestGetCatalogItem(ctx, sku)
 	if err != nil {
 		var zero GetCatalogItemResponse
-		return zero, runtime.InvalidRequest(c.ops.GetCatalogItem, err)
+		return zero, c.ops.GetCatalogItem.InvalidRequest(err)
 	}
 	op := c.ops.GetCatalogItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetCatalogItemResponse], nil)
@@ -532,7 +532,7 @@ func (c *Client) GetProfile(ctx context.Context, id string, opts ...runtime.Call
 	req, err := c.requestGetProfile(ctx, id)
 	if err != nil {
 		var zero GetProfileResponse
-		return zero, runtime.InvalidRequest(c.ops.GetProfile, err)
+		return zero, c.ops.GetProfile.InvalidRequest(err)
 	}
 	op := c.ops.GetProfile.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetProfileResponse], nil)
@@ -559,7 +559,7 @@ func (c *Client) requestGetProfile(ctx context.Context, id string) (*http.Reques
 func (c *Client) PutProfile(ctx context.Context, id string, body PutProfileRequest, opts ...runtime.CallOption) error {
 	req, err := c.requestPutProfile(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutProfile, err)
+		return c.ops.PutProfile.InvalidRequest(err)
 	}
 	op := c.ops.PutProfile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
@@ -248,7 +249,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fallbackstatic: %w", err)
 	}
@@ -274,7 +275,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.ListFlags.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -353,7 +354,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fallbackstatic: %w", err)
 	}
@@ -442,7 +443,7 @@ func (c *Client) ListFlags(ctx context.Context, opts ...runtime.CallOption) (Fla
 	req, err := c.requestListFlags(ctx)
 	if err != nil {
 		var zero Flags
-		return zero, runtime.InvalidRequest(c.ops.ListFlags, err)
+		return zero, c.ops.ListFlags.InvalidRequest(err)
 	}
 	op := c.ops.ListFlags.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Flags], nil)

@@ -444,7 +444,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
 	}
@@ -475,7 +475,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.ReplacePet.ConnectTimeout,
 			p.Func.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -585,7 +585,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
 	}
@@ -704,7 +704,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...r
 	req, err := c.requestListPets(ctx, params)
 	if err != nil {
 		var zero []Pet
-		return zero, runtime.InvalidRequest(c.ops.ListPets, err)
+		return zero, c.ops.ListPets.InvalidRequest(err)
 	}
 	op := c.ops.ListPets.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], decodeListPetsError)
@@ -841,7 +841,7 @@ func (c *Client) CreatePet(ctx context.Context, body CreatePetRequest, opts ...r
 	req, err := c.requestCreatePet(ctx, body)
 	if err != nil {
 		var zero CreatePetResponse
-		return zero, runtime.InvalidRequest(c.ops.CreatePet, err)
+		return zero, c.ops.CreatePet.InvalidRequest(err)
 	}
 	op := c.ops.CreatePet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreatePetResponse], decodeCreatePetError)
@@ -918,7 +918,7 @@ func decodeCreatePetError(re *runtime.RemoteError) error {
 func (c *Client) DeletePetsByPetID(ctx context.Context, petID int64, opts ...runtime.CallOption) error {
 	req, err := c.requestDeletePetsByPetID(ctx, petID)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeletePetsByPetID, err)
+		return c.ops.DeletePetsByPetID.InvalidRequest(err)
 	}
 	op := c.ops.DeletePetsByPetID.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -942,7 +942,7 @@ func (c *Client) GetPetByID(ctx context.Context, petID int64, opts ...runtime.Ca
 	req, err := c.requestGetPetByID(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.GetPetByID, err)
+		return zero, c.ops.GetPetByID.InvalidRequest(err)
 	}
 	op := c.ops.GetPetByID.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
@@ -969,7 +969,7 @@ func (c *Client) requestGetPetByID(ctx context.Context, petID int64) (*http.Requ
 func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestReplacePet(ctx, petID, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.ReplacePet, err)
+		return c.ops.ReplacePet.InvalidRequest(err)
 	}
 	op := c.ops.ReplacePet.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1008,7 +1008,7 @@ func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Rea
 func (c *Client) Func(ctx context.Context, petID int, body string, opts ...runtime.CallOption) (io.ReadCloser, error) {
 	req, err := c.requestFunc(ctx, petID, body)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.Func, err)
+		return nil, c.ops.Func.InvalidRequest(err)
 	}
 	op := c.ops.Func.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)

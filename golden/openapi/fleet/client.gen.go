@@ -260,7 +260,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
@@ -288,7 +288,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.GetStock.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -364,7 +364,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
@@ -449,7 +449,7 @@ func (c *Client) GetStock(ctx context.Context, sku string, opts ...runtime.CallO
 	req, err := c.requestGetStock(ctx, sku)
 	if err != nil {
 		var zero Stock
-		return zero, runtime.InvalidRequest(c.ops.GetStock, err)
+		return zero, c.ops.GetStock.InvalidRequest(err)
 	}
 	op := c.ops.GetStock.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Stock], nil)

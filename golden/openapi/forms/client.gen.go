@@ -343,7 +343,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("forms: %w", err)
 	}
@@ -369,7 +369,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.PostA.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -453,7 +453,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("forms: %w", err)
 	}
@@ -535,7 +535,7 @@ func DefaultPolicy() Policy {
 func (c *Client) PostA(ctx context.Context, vParam string, params *PostAParams, body PostARequest, opts ...runtime.CallOption) error {
 	req, err := c.requestPostA(ctx, vParam, params, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PostA, err)
+		return c.ops.PostA.InvalidRequest(err)
 	}
 	op := c.ops.PostA.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

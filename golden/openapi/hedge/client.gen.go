@@ -245,7 +245,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("hedge: %w", err)
 	}
@@ -272,7 +272,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.ListProducts.ConnectTimeout,
 			p.GetProduct.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -352,7 +352,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("hedge: %w", err)
 	}
@@ -456,7 +456,7 @@ func (c *Client) ListProducts(ctx context.Context, opts ...runtime.CallOption) (
 	req, err := c.requestListProducts(ctx)
 	if err != nil {
 		var zero []Product
-		return zero, runtime.InvalidRequest(c.ops.ListProducts, err)
+		return zero, c.ops.ListProducts.InvalidRequest(err)
 	}
 	op := c.ops.ListProducts.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Product], nil)
@@ -480,7 +480,7 @@ func (c *Client) GetProduct(ctx context.Context, id string, opts ...runtime.Call
 	req, err := c.requestGetProduct(ctx, id)
 	if err != nil {
 		var zero Product
-		return zero, runtime.InvalidRequest(c.ops.GetProduct, err)
+		return zero, c.ops.GetProduct.InvalidRequest(err)
 	}
 	op := c.ops.GetProduct.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Product], nil)

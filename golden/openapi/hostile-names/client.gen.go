@@ -400,7 +400,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURLDefault
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("hostilenames: %w", err)
 	}
@@ -426,7 +426,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.GetNote.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -476,7 +476,7 @@ func ServerURL(tenant string) (string, error) {
 		return "", fmt.Errorf("hostilenames: ServerURL: tenant %q is not one of \"a%%d\", \"*/ b\", \"c\\\"d\"", tenant)
 	}
 	u := "https://" + tenant + ".example.com/\"+os.Args[0]+\""
-	if _, err := runtime.ParseBaseURL(u); err != nil {
+	if _, err := codec.ParseBaseURL(u); err != nil {
 		return "", fmt.Errorf("hostilenames: ServerURL: %w", err)
 	}
 	return u, nil
@@ -539,7 +539,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURLDefault
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("hostilenames: %w", err)
 	}
@@ -631,7 +631,7 @@ func (c *Client) GetNote(ctx context.Context, name string, params *GetNoteParams
 	req, err := c.requestGetNote(ctx, name, params)
 	if err != nil {
 		var zero Note
-		return zero, runtime.InvalidRequest(c.ops.GetNote, err)
+		return zero, c.ops.GetNote.InvalidRequest(err)
 	}
 	op := c.ops.GetNote.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Note], nil)

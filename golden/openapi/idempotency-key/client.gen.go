@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
@@ -261,7 +262,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("idempotencykey: %w", err)
 	}
@@ -289,7 +290,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreatePayment.ConnectTimeout,
 			p.CreateRefund.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -381,7 +382,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("idempotencykey: %w", err)
 	}
@@ -481,7 +482,7 @@ func (c *Client) ListPayments(ctx context.Context, opts ...runtime.CallOption) (
 	req, err := c.requestListPayments(ctx)
 	if err != nil {
 		var zero []Payment
-		return zero, runtime.InvalidRequest(c.ops.ListPayments, err)
+		return zero, c.ops.ListPayments.InvalidRequest(err)
 	}
 	op := c.ops.ListPayments.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Payment], nil)
@@ -512,7 +513,7 @@ func (c *Client) CreatePayment(ctx context.Context, params *CreatePaymentParams,
 	req, err := c.requestCreatePayment(ctx, params, body)
 	if err != nil {
 		var zero Payment
-		return zero, runtime.InvalidRequest(c.ops.CreatePayment, err)
+		return zero, c.ops.CreatePayment.InvalidRequest(err)
 	}
 	op := c.ops.CreatePayment.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Payment], nil)
@@ -547,7 +548,7 @@ func (c *Client) requestCreatePayment(ctx context.Context, params *CreatePayment
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -560,7 +561,7 @@ func (c *Client) requestCreatePayment(ctx context.Context, params *CreatePayment
 func (c *Client) CreateRefund(ctx context.Context, body CreateRefundRequest, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateRefund(ctx, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.CreateRefund, err)
+		return c.ops.CreateRefund.InvalidRequest(err)
 	}
 	op := c.ops.CreateRefund.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

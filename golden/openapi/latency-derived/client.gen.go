@@ -245,7 +245,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("latencyderived: %w", err)
 	}
@@ -272,7 +272,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetPrice.ConnectTimeout,
 			p.CreateQuote.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -352,7 +352,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("latencyderived: %w", err)
 	}
@@ -453,7 +453,7 @@ func (c *Client) GetPrice(ctx context.Context, sku string, opts ...runtime.CallO
 	req, err := c.requestGetPrice(ctx, sku)
 	if err != nil {
 		var zero GetPriceResponse
-		return zero, runtime.InvalidRequest(c.ops.GetPrice, err)
+		return zero, c.ops.GetPrice.InvalidRequest(err)
 	}
 	op := c.ops.GetPrice.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetPriceResponse], nil)
@@ -480,7 +480,7 @@ func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request
 func (c *Client) CreateQuote(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateQuote(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.CreateQuote, err)
+		return c.ops.CreateQuote.InvalidRequest(err)
 	}
 	op := c.ops.CreateQuote.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -254,7 +254,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathescaping: %w", err)
 	}
@@ -293,7 +293,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetVariantBeta.ConnectTimeout,
 			p.CreateVariantBeta.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -421,7 +421,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathescaping: %w", err)
 	}
@@ -566,7 +566,7 @@ func DefaultPolicy() Policy {
 func (c *Client) GetDotted(ctx context.Context, a string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetDotted(ctx, a)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetDotted, err)
+		return c.ops.GetDotted.InvalidRequest(err)
 	}
 	op := c.ops.GetDotted.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -593,7 +593,7 @@ func (c *Client) requestGetDotted(ctx context.Context, a string) (*http.Request,
 func (c *Client) DeleteHalfFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteHalfFile(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteHalfFile, err)
+		return c.ops.DeleteHalfFile.InvalidRequest(err)
 	}
 	op := c.ops.DeleteHalfFile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -620,7 +620,7 @@ func (c *Client) requestDeleteHalfFile(ctx context.Context, name string) (*http.
 func (c *Client) DeleteOddFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteOddFile(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteOddFile, err)
+		return c.ops.DeleteOddFile.InvalidRequest(err)
 	}
 	op := c.ops.DeleteOddFile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -647,7 +647,7 @@ func (c *Client) requestDeleteOddFile(ctx context.Context, name string) (*http.R
 func (c *Client) DeleteCafeFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteCafeFile(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteCafeFile, err)
+		return c.ops.DeleteCafeFile.InvalidRequest(err)
 	}
 	op := c.ops.DeleteCafeFile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -674,7 +674,7 @@ func (c *Client) requestDeleteCafeFile(ctx context.Context, name string) (*http.
 func (c *Client) GetLabel(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetLabel(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetLabel, err)
+		return c.ops.GetLabel.InvalidRequest(err)
 	}
 	op := c.ops.GetLabel.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -701,7 +701,7 @@ func (c *Client) requestGetLabel(ctx context.Context, name string) (*http.Reques
 func (c *Client) GetLabels(ctx context.Context, names []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetLabels(ctx, names)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetLabels, err)
+		return c.ops.GetLabels.InvalidRequest(err)
 	}
 	op := c.ops.GetLabels.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -732,7 +732,7 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 func (c *Client) GetList(ctx context.Context, ids []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetList(ctx, ids)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetList, err)
+		return c.ops.GetList.InvalidRequest(err)
 	}
 	op := c.ops.GetList.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -763,7 +763,7 @@ func (c *Client) requestGetList(ctx context.Context, ids []string) (*http.Reques
 func (c *Client) GetMatrix(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetMatrix(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetMatrix, err)
+		return c.ops.GetMatrix.InvalidRequest(err)
 	}
 	op := c.ops.GetMatrix.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -790,7 +790,7 @@ func (c *Client) requestGetMatrix(ctx context.Context, name string) (*http.Reque
 func (c *Client) GetPair(ctx context.Context, a string, b string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetPair(ctx, a, b)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetPair, err)
+		return c.ops.GetPair.InvalidRequest(err)
 	}
 	op := c.ops.GetPair.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -817,7 +817,7 @@ func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Search, err)
+		return c.ops.Search.InvalidRequest(err)
 	}
 	op := c.ops.Search.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -904,7 +904,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 func (c *Client) DeleteTenant(ctx context.Context, tenant string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteTenant(ctx, tenant)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteTenant, err)
+		return c.ops.DeleteTenant.InvalidRequest(err)
 	}
 	op := c.ops.DeleteTenant.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -931,7 +931,7 @@ func (c *Client) requestDeleteTenant(ctx context.Context, tenant string) (*http.
 func (c *Client) DeleteFile(ctx context.Context, tenant string, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteFile(ctx, tenant, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteFile, err)
+		return c.ops.DeleteFile.InvalidRequest(err)
 	}
 	op := c.ops.DeleteFile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -958,7 +958,7 @@ func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name stri
 func (c *Client) GetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetVariantBeta(ctx, name, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetVariantBeta, err)
+		return c.ops.GetVariantBeta.InvalidRequest(err)
 	}
 	op := c.ops.GetVariantBeta.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1002,7 +1002,7 @@ func (c *Client) requestGetVariantBeta(ctx context.Context, name string, params 
 func (c *Client) CreateVariantBeta(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateVariantBeta(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.CreateVariantBeta, err)
+		return c.ops.CreateVariantBeta.InvalidRequest(err)
 	}
 	op := c.ops.CreateVariantBeta.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

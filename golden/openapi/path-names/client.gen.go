@@ -239,7 +239,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathnames: %w", err)
 	}
@@ -265,7 +265,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.GetSegment.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -341,7 +341,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathnames: %w", err)
 	}
@@ -421,7 +421,7 @@ func DefaultPolicy() Policy {
 func (c *Client) GetSegment(ctx context.Context, ids []int, seg0 string, seg int, segmentID string, tags []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetSegment(ctx, ids, seg0, seg, segmentID, tags)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetSegment, err)
+		return c.ops.GetSegment.InvalidRequest(err)
 	}
 	op := c.ops.GetSegment.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -244,7 +244,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathquerytemplate: %w", err)
 	}
@@ -274,7 +274,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.Search.ConnectTimeout,
 			p.GetStationHistory.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -366,7 +366,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathquerytemplate: %w", err)
 	}
@@ -466,7 +466,7 @@ func DefaultPolicy() Policy {
 func (c *Client) GetAlertsByCity(ctx context.Context, params *GetAlertsByCityParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetAlertsByCity(ctx, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetAlertsByCity, err)
+		return c.ops.GetAlertsByCity.InvalidRequest(err)
 	}
 	op := c.ops.GetAlertsByCity.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -505,7 +505,7 @@ func (c *Client) requestGetAlertsByCity(ctx context.Context, params *GetAlertsBy
 func (c *Client) GetAlertsByPosition(ctx context.Context, params *GetAlertsByPositionParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetAlertsByPosition(ctx, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetAlertsByPosition, err)
+		return c.ops.GetAlertsByPosition.InvalidRequest(err)
 	}
 	op := c.ops.GetAlertsByPosition.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -547,7 +547,7 @@ func (c *Client) requestGetAlertsByPosition(ctx context.Context, params *GetAler
 func (c *Client) CreateRide(ctx context.Context, params *CreateRideParams, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateRide(ctx, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.CreateRide, err)
+		return c.ops.CreateRide.InvalidRequest(err)
 	}
 	op := c.ops.CreateRide.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -587,7 +587,7 @@ func (c *Client) requestCreateRide(ctx context.Context, params *CreateRideParams
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Search, err)
+		return c.ops.Search.InvalidRequest(err)
 	}
 	op := c.ops.Search.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -631,7 +631,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 func (c *Client) GetStationHistory(ctx context.Context, id string, params *GetStationHistoryParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetStationHistory(ctx, id, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetStationHistory, err)
+		return c.ops.GetStationHistory.InvalidRequest(err)
 	}
 	op := c.ops.GetStationHistory.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

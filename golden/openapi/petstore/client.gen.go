@@ -263,7 +263,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("petstore: %w", err)
 	}
@@ -291,7 +291,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreatePets.ConnectTimeout,
 			p.ShowPetByID.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -383,7 +383,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("petstore: %w", err)
 	}
@@ -483,7 +483,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...r
 	req, err := c.requestListPets(ctx, params)
 	if err != nil {
 		var zero *ListPetsResult
-		return zero, runtime.InvalidRequest(c.ops.ListPets, err)
+		return zero, c.ops.ListPets.InvalidRequest(err)
 	}
 	op := c.ops.ListPets.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeListPetsResult, decodeAPIError)
@@ -607,7 +607,7 @@ func decodeAPIError(re *runtime.RemoteError) error {
 func (c *Client) CreatePets(ctx context.Context, body Pet, opts ...runtime.CallOption) error {
 	req, err := c.requestCreatePets(ctx, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.CreatePets, err)
+		return c.ops.CreatePets.InvalidRequest(err)
 	}
 	op := c.ops.CreatePets.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, decodeAPIError)
@@ -641,7 +641,7 @@ func (c *Client) ShowPetByID(ctx context.Context, petID string, opts ...runtime.
 	req, err := c.requestShowPetByID(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.ShowPetByID, err)
+		return zero, c.ops.ShowPetByID.InvalidRequest(err)
 	}
 	op := c.ops.ShowPetByID.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)

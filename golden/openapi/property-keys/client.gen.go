@@ -347,7 +347,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("propertykeys: %w", err)
 	}
@@ -373,7 +373,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.PutSettings.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -449,7 +449,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("propertykeys: %w", err)
 	}
@@ -530,7 +530,7 @@ func (c *Client) PutSettings(ctx context.Context, body Settings, opts ...runtime
 	req, err := c.requestPutSettings(ctx, body)
 	if err != nil {
 		var zero Settings
-		return zero, runtime.InvalidRequest(c.ops.PutSettings, err)
+		return zero, c.ops.PutSettings.InvalidRequest(err)
 	}
 	op := c.ops.PutSettings.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Settings], nil)

@@ -298,7 +298,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("renames: %w", err)
 	}
@@ -329,7 +329,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetRules.ConnectTimeout,
 			p.DeleteWorkflow.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -425,7 +425,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("renames: %w", err)
 	}
@@ -534,7 +534,7 @@ func (c *Client) DependencyOp(ctx context.Context, opts ...runtime.CallOption) (
 	req, err := c.requestDependencyOp(ctx)
 	if err != nil {
 		var zero OptionModel
-		return zero, runtime.InvalidRequest(c.ops.DependencyOp, err)
+		return zero, c.ops.DependencyOp.InvalidRequest(err)
 	}
 	op := c.ops.DependencyOp.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[OptionModel], nil)
@@ -558,7 +558,7 @@ func (c *Client) GetItem(ctx context.Context, opts ...runtime.CallOption) (Clien
 	req, err := c.requestGetItem(ctx)
 	if err != nil {
 		var zero ClientModel
-		return zero, runtime.InvalidRequest(c.ops.GetItem, err)
+		return zero, c.ops.GetItem.InvalidRequest(err)
 	}
 	op := c.ops.GetItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[ClientModel], nil)
@@ -585,7 +585,7 @@ func (c *Client) GetItem2(ctx context.Context, opts ...runtime.CallOption) (Poli
 	req, err := c.requestGetItem2(ctx)
 	if err != nil {
 		var zero PolicyModel
-		return zero, runtime.InvalidRequest(c.ops.GetItem2, err)
+		return zero, c.ops.GetItem2.InvalidRequest(err)
 	}
 	op := c.ops.GetItem2.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[PolicyModel], nil)
@@ -609,7 +609,7 @@ func (c *Client) ListItems(ctx context.Context, params *ListItemsCallParams, opt
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
 		var zero ListItemsParams
-		return zero, runtime.InvalidRequest(c.ops.ListItems, err)
+		return zero, c.ops.ListItems.InvalidRequest(err)
 	}
 	op := c.ops.ListItems.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[ListItemsParams], nil)
@@ -653,7 +653,7 @@ func (c *Client) GetRules(ctx context.Context, opts ...runtime.CallOption) (GetR
 	req, err := c.requestGetRules(ctx)
 	if err != nil {
 		var zero GetRulesResponse
-		return zero, runtime.InvalidRequest(c.ops.GetRules, err)
+		return zero, c.ops.GetRules.InvalidRequest(err)
 	}
 	op := c.ops.GetRules.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetRulesResponse], nil)
@@ -679,7 +679,7 @@ func (c *Client) requestGetRules(ctx context.Context) (*http.Request, error) {
 func (c *Client) DeleteWorkflow(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteWorkflow(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteWorkflow, err)
+		return c.ops.DeleteWorkflow.InvalidRequest(err)
 	}
 	op := c.ops.DeleteWorkflow.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, decodeDeleteWorkflowCallError)

@@ -249,7 +249,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("retry: %w", err)
 	}
@@ -279,7 +279,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.PutItem.ConnectTimeout,
 			p.RunReport.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -371,7 +371,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("retry: %w", err)
 	}
@@ -513,7 +513,7 @@ func DefaultPolicy() Policy {
 func (c *Client) AddItem(ctx context.Context, body Item, opts ...runtime.CallOption) error {
 	req, err := c.requestAddItem(ctx, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.AddItem, err)
+		return c.ops.AddItem.InvalidRequest(err)
 	}
 	op := c.ops.AddItem.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -541,7 +541,7 @@ func (c *Client) requestAddItem(ctx context.Context, body Item) (*http.Request, 
 func (c *Client) DeleteItem(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteItem, err)
+		return c.ops.DeleteItem.InvalidRequest(err)
 	}
 	op := c.ops.DeleteItem.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -569,7 +569,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...runtime.CallOpt
 	req, err := c.requestGetItem(ctx, id)
 	if err != nil {
 		var zero Item
-		return zero, runtime.InvalidRequest(c.ops.GetItem, err)
+		return zero, c.ops.GetItem.InvalidRequest(err)
 	}
 	op := c.ops.GetItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
@@ -596,7 +596,7 @@ func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, 
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...runtime.CallOption) error {
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutItem, err)
+		return c.ops.PutItem.InvalidRequest(err)
 	}
 	op := c.ops.PutItem.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -630,7 +630,7 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 func (c *Client) RunReport(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestRunReport(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.RunReport, err)
+		return c.ops.RunReport.InvalidRequest(err)
 	}
 	op := c.ops.RunReport.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -299,7 +299,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("shapes: %w", err)
 	}
@@ -335,7 +335,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetQuote.ConnectTimeout,
 			p.Search.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -468,7 +468,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("shapes: %w", err)
 	}
@@ -643,7 +643,7 @@ func DefaultPolicy() Policy {
 func (c *Client) GetBlob(ctx context.Context, id int32, opts ...runtime.CallOption) (io.ReadCloser, error) {
 	req, err := c.requestGetBlob(ctx, id)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.GetBlob, err)
+		return nil, c.ops.GetBlob.InvalidRequest(err)
 	}
 	op := c.ops.GetBlob.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -674,7 +674,7 @@ func (c *Client) requestGetBlob(ctx context.Context, id int32) (*http.Request, e
 func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestPutBlob(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutBlob, err)
+		return c.ops.PutBlob.InvalidRequest(err)
 	}
 	op := c.ops.PutBlob.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -704,7 +704,7 @@ func (c *Client) ListItems(ctx context.Context, params *ListItemsParams, opts ..
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
 		var zero []Item
-		return zero, runtime.InvalidRequest(c.ops.ListItems, err)
+		return zero, c.ops.ListItems.InvalidRequest(err)
 	}
 	op := c.ops.ListItems.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Item], nil)
@@ -813,7 +813,7 @@ func (c *Client) CreateItem(ctx context.Context, params *CreateItemParams, body 
 	req, err := c.requestCreateItem(ctx, params, body)
 	if err != nil {
 		var zero Item
-		return zero, runtime.InvalidRequest(c.ops.CreateItem, err)
+		return zero, c.ops.CreateItem.InvalidRequest(err)
 	}
 	op := c.ops.CreateItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
@@ -848,7 +848,7 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -859,7 +859,7 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 func (c *Client) DeleteItem(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteItem, err)
+		return c.ops.DeleteItem.InvalidRequest(err)
 	}
 	op := c.ops.DeleteItem.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -890,7 +890,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...runtime.CallOpt
 	req, err := c.requestGetItem(ctx, id)
 	if err != nil {
 		var zero Item
-		return zero, runtime.InvalidRequest(c.ops.GetItem, err)
+		return zero, c.ops.GetItem.InvalidRequest(err)
 	}
 	op := c.ops.GetItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], decodeGetItemError)
@@ -975,7 +975,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...runt
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
 		var zero Item
-		return zero, runtime.InvalidRequest(c.ops.PutItem, err)
+		return zero, c.ops.PutItem.InvalidRequest(err)
 	}
 	op := c.ops.PutItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
@@ -1009,7 +1009,7 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 func (c *Client) AddNote(ctx context.Context, id string, body string, opts ...runtime.CallOption) error {
 	req, err := c.requestAddNote(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.AddNote, err)
+		return c.ops.AddNote.InvalidRequest(err)
 	}
 	op := c.ops.AddNote.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1040,7 +1040,7 @@ func (c *Client) GetMarketStatus(ctx context.Context, opts ...runtime.CallOption
 	req, err := c.requestGetMarketStatus(ctx)
 	if err != nil {
 		var zero MarketStatus
-		return zero, runtime.InvalidRequest(c.ops.GetMarketStatus, err)
+		return zero, c.ops.GetMarketStatus.InvalidRequest(err)
 	}
 	op := c.ops.GetMarketStatus.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[MarketStatus], nil)
@@ -1066,7 +1066,7 @@ func (c *Client) GetQuote(ctx context.Context, symbol string, opts ...runtime.Ca
 	req, err := c.requestGetQuote(ctx, symbol)
 	if err != nil {
 		var zero Quote
-		return zero, runtime.InvalidRequest(c.ops.GetQuote, err)
+		return zero, c.ops.GetQuote.InvalidRequest(err)
 	}
 	op := c.ops.GetQuote.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Quote], nil)
@@ -1095,7 +1095,7 @@ func (c *Client) requestGetQuote(ctx context.Context, symbol string) (*http.Requ
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Search, err)
+		return c.ops.Search.InvalidRequest(err)
 	}
 	op := c.ops.Search.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

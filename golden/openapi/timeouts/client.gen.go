@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
@@ -241,7 +242,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("timeouts: %w", err)
 	}
@@ -269,7 +270,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.Search.ConnectTimeout,
 			p.Suggest.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -353,7 +354,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("timeouts: %w", err)
 	}
@@ -443,7 +444,7 @@ func DefaultPolicy() Policy {
 func (c *Client) Reindex(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestReindex(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Reindex, err)
+		return c.ops.Reindex.InvalidRequest(err)
 	}
 	op := c.ops.Reindex.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -467,7 +468,7 @@ func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runti
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
 		var zero []string
-		return zero, runtime.InvalidRequest(c.ops.Search, err)
+		return zero, c.ops.Search.InvalidRequest(err)
 	}
 	op := c.ops.Search.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]string], nil)
@@ -506,7 +507,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 func (c *Client) Suggest(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestSuggest(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Suggest, err)
+		return c.ops.Suggest.InvalidRequest(err)
 	}
 	op := c.ops.Suggest.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

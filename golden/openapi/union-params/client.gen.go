@@ -468,7 +468,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("unionparams: %w", err)
 	}
@@ -494,7 +494,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.ListWorkflowRuns.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -570,7 +570,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("unionparams: %w", err)
 	}
@@ -650,7 +650,7 @@ func DefaultPolicy() Policy {
 func (c *Client) ListWorkflowRuns(ctx context.Context, workflowID ListWorkflowRunsWorkflowID, params *ListWorkflowRunsParams, opts ...runtime.CallOption) error {
 	req, err := c.requestListWorkflowRuns(ctx, workflowID, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.ListWorkflowRuns, err)
+		return c.ops.ListWorkflowRuns.InvalidRequest(err)
 	}
 	op := c.ops.ListWorkflowRuns.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
