@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // TestEveryFailureIsACallError: whatever ended a call, its error is a
@@ -38,7 +39,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name: "answer not retryable", op: runtime.OperationPolicy{Idempotency: runtime.ReadOnly},
-			steps: []step{{err: fail(404, runtime.Rejected)}}, wantEnd: runtime.EndAttempt, wantAttempts: 1,
+			steps: []step{{err: fail(404, outcome.Rejected)}}, wantEnd: runtime.EndAttempt, wantAttempts: 1,
 			cause: func(err error) bool {
 				var re *runtime.RemoteError
 				return errors.As(err, &re) && re.Status == 404
@@ -165,7 +166,7 @@ func TestCallErrorSaysTheCountOnce(t *testing.T) {
 		{1, "resilient: pets GetPet: failed after 1 attempt: remote error 503 Service Unavailable: busy (retry after 1s)"},
 		{3, "resilient: pets GetPet: failed after 3 attempts: remote error 503 Service Unavailable: busy (retry after 1s)"},
 	} {
-		re := &runtime.RemoteError{Status: 503, Code: "Service Unavailable", Message: "busy", Attempts: tc.attempts, RetryAfter: time.Second, Class: runtime.Overloaded}
+		re := &runtime.RemoteError{Status: 503, Code: "Service Unavailable", Message: "busy", Attempts: tc.attempts, RetryAfter: time.Second, Class: outcome.Overloaded}
 		err := &runtime.CallError{Dependency: "pets", Operation: "GetPet", Attempts: tc.attempts, End: runtime.EndAttempt, Err: re}
 		if got := err.Error(); got != tc.want {
 			t.Errorf("Error() = %q, want %q", got, tc.want)

@@ -21,7 +21,7 @@ func NewHTTPClient(transport http.RoundTripper) *http.Client {
 // and that request is a GET or a HEAD, which carry no body, at most
 // [MaxRedirects] times. Any other redirect is not followed: the 3xx
 // answer itself is returned, which [DoHTTP] reports as a [*RemoteError]
-// ([Rejected], never retried, its Location in the header) for the caller
+// ([outcome.Rejected], never retried, its Location in the header) for the caller
 // to follow if it trusts the target.
 //
 // This keeps what a request carries to the dependency it was meant for:

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // countingDoer is an *http.Client whose transport counts dials and fails
@@ -423,7 +425,7 @@ func TestCheckRedirect(t *testing.T) {
 				switch {
 				case tt.wantStatus == 0 && err != nil:
 					t.Errorf("DoHTTP error = %v, want the redirect followed", err)
-				case tt.wantStatus != 0 && (!errors.As(err, &re) || re.Status != tt.wantStatus || re.Header.Get("Location") != tt.location || re.Class != Rejected):
+				case tt.wantStatus != 0 && (!errors.As(err, &re) || re.Status != tt.wantStatus || re.Header.Get("Location") != tt.location || re.Class != outcome.Rejected):
 					t.Errorf("DoHTTP error = %v, want the %d answer with its Location", err, tt.wantStatus)
 				}
 				if n := stolen.Load(); n != 0 {

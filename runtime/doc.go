@@ -92,11 +92,11 @@
 //     and told each attempt's outcome. The throttle refuses an attempt
 //     locally with [ErrThrottled] while the dependency sheds load (see
 //     "Overload" below); an open breaker ends the loop at once with
-//     [ErrCircuitOpen]. Unanswered timeouts and [Transient] or [Failed]
+//     [ErrCircuitOpen]. Unanswered timeouts and [outcome.Transient] or [outcome.Failed]
 //     errors (connection refused or reset, 500, 502, 504, UNAVAILABLE
-//     before the server was reached) are breaker failures; [Rejected]
-//     answers (4xx) count as successes; shed answers ([Overloaded]: 503,
-//     UNAVAILABLE from a reached server; [Throttled]: 429,
+//     before the server was reached) are breaker failures; [outcome.Rejected]
+//     answers (4xx) count as successes; shed answers ([outcome.Overloaded]: 503,
+//     UNAVAILABLE from a reached server; [outcome.Throttled]: 429,
 //     RESOURCE_EXHAUSTED with pushback), the caller's cancellation and
 //     attempts that were only slow are not counted (see below).
 //  5. Per-attempt timeout: an attempt that a retry could still follow ends
@@ -380,7 +380,7 @@
 //   - answered with an error by the dependency ([*RemoteError]);
 //   - ended with the outcome unknown ([ErrOutcomeUnknown]): a
 //     non-idempotent request that may have been applied. This is decided
-//     from what was actually sent (see [DeliveryReporter]), never from
+//     from what was actually sent (see [outcome.DeliveryReporter]), never from
 //     which timer fired: a non-idempotent call whose request never left
 //     (no connection, a local refusal) matches [ErrNotSent] instead, and
 //     may safely be sent again.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // A dependency is made once per remote service and kept; zero fields of
@@ -50,14 +51,14 @@ func ExampleDo() {
 	stock, err := runtime.Do(context.Background(), getStock, "sku-1", func(ctx context.Context) (int, error) {
 		attempts++
 		if attempts == 1 {
-			return 0, &runtime.RemoteError{Status: 503, Class: runtime.Transient}
+			return 0, &runtime.RemoteError{Status: 503, Class: outcome.Transient}
 		}
 		return 42, nil
 	})
 	fmt.Println(stock, err, "after", attempts, "attempts")
 
 	_, err = runtime.Do(context.Background(), getStock, "sku-2", func(ctx context.Context) (int, error) {
-		return 0, &runtime.RemoteError{Status: 404, Code: "Not Found", Class: runtime.Rejected}
+		return 0, &runtime.RemoteError{Status: 404, Code: "Not Found", Class: outcome.Rejected}
 	})
 	var ce *runtime.CallError
 	var re *runtime.RemoteError

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // FallbackStore keeps last-known-good answers for [FallbackCached]
@@ -50,10 +52,6 @@ type memoryEntry struct {
 	value any
 	at    time.Time
 }
-
-// DefaultMemoryStoreSize is the number of entries [NewDependency] gives the
-// default store.
-const DefaultMemoryStoreSize = 4096
 
 // NewMemoryStore returns a store holding at most max entries (at least 1).
 func NewMemoryStore(max int) *MemoryStore {
@@ -258,7 +256,7 @@ func fallback[T any](ctx context.Context, op *Operation, key string, err *CallEr
 	case EndInvalidRequest, EndCanceled:
 		return zero, err
 	case EndAttempt:
-		if c := classify(err.Err); c == Rejected || c == Permanent {
+		if c := classify(err.Err); c == outcome.Rejected || c == outcome.Permanent {
 			return zero, err
 		}
 	}

@@ -13,8 +13,9 @@ import (
 // gobreaker and x/time, the modules whose requirements a user of HTTP
 // clients alone inherits (internal/modulecheck counts them), the fleet
 // store's protocol (fleetstore) and the shared text checks
-// (internal/httptext) and the helpers of generated code (codec), all held
-// to the same rule, as are the route transport (route, which imports the
+// (internal/httptext), the helpers of generated code (codec) and the
+// classes of attempts' outcomes (outcome), all held to the same rule, as
+// are the route transport (route, which imports the
 // core) and the stream readers (stream, which does not); Redis, OpenTelemetry and grpc live in
 // sub-packages, each a module of its own.
 func TestCoreImports(t *testing.T) {
@@ -23,7 +24,7 @@ func TestCoreImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"fleetstore", filepath.Join("internal", "httptext"), "codec", "route", "stream"} {
+	for _, dir := range []string{"fleetstore", filepath.Join("internal", "httptext"), "codec", "outcome", "route", "stream"} {
 		more, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -32,7 +33,7 @@ func TestCoreImports(t *testing.T) {
 	}
 	allowed := []string{"github.com/sony/gobreaker/v2", "golang.org/x/time/",
 		"github.com/resilientgo/resilient/runtime/fleetstore", "github.com/resilientgo/resilient/runtime/internal/httptext",
-		"github.com/resilientgo/resilient/runtime/codec"}
+		"github.com/resilientgo/resilient/runtime/codec", "github.com/resilientgo/resilient/runtime/outcome"}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue

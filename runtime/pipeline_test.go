@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 func TestMain(m *testing.M) {
@@ -65,12 +66,12 @@ func (s *script) attempt(ctx context.Context) (string, error) {
 	return "ok", nil
 }
 
-func fail(status int, class runtime.Class) error {
+func fail(status int, class outcome.Class) error {
 	return &runtime.RemoteError{Status: status, Class: class}
 }
 
 var (
-	err503 = func() error { return fail(503, runtime.Transient) }
+	err503 = func() error { return fail(503, outcome.Transient) }
 	ok     = step{}
 )
 
@@ -111,9 +112,9 @@ func TestAttemptCounts(t *testing.T) {
 		{"503 always, 1 retry", runtime.Idempotent, runtime.RetryPolicy{MaxRetries: 1}, []step{{err: err503()}}, 2, true},
 		{"503 always, no retries", runtime.Idempotent, runtime.RetryPolicy{Disabled: true}, []step{{err: err503()}}, 1, true},
 		{"non-idempotent 503 never retried", runtime.NotIdempotent, runtime.RetryPolicy{MaxRetries: 3}, []step{{err: err503()}, ok}, 1, true},
-		{"404 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(404, runtime.Rejected)}, ok}, 1, true},
-		{"500 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(500, runtime.Failed)}, ok}, 1, true},
-		{"permanent never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: runtime.MarkPermanent(errors.New("bad json"))}, ok}, 1, true},
+		{"404 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(404, outcome.Rejected)}, ok}, 1, true},
+		{"500 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(500, outcome.Failed)}, ok}, 1, true},
+		{"permanent never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: outcome.MarkPermanent(errors.New("bad json"))}, ok}, 1, true},
 		{"unclassified error is transient", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: errors.New("connection reset")}, ok}, 2, false},
 	}
 	for _, tt := range tests {
@@ -306,7 +307,7 @@ func TestRetryAfterHonouredAndCapped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second})
-		throttled := &runtime.RemoteError{Status: 429, Class: runtime.Throttled, RetryAfter: 2 * time.Second}
+		throttled := &runtime.RemoteError{Status: 429, Class: outcome.Throttled, RetryAfter: 2 * time.Second}
 		s := &script{steps: []step{{err: throttled}, ok}}
 		start := time.Now()
 		v, err := runtime.Do(t.Context(), op, "", s.attempt)
@@ -323,7 +324,7 @@ func TestRetryAfterHonouredAndCapped(t *testing.T) {
 		// A Retry-After beyond the deadline fails fast, with the value attached.
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
-		s = &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: runtime.Transient, RetryAfter: 2 * time.Second}}, ok}}
+		s = &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: outcome.Transient, RetryAfter: 2 * time.Second}}, ok}}
 		start = time.Now()
 		_, err = runtime.Do(ctx, op, "", s.attempt)
 		var re *runtime.RemoteError
@@ -387,8 +388,8 @@ func TestBreakerIgnores4xxAndCancellation(t *testing.T) {
 		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 		for range 50 {
-			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(404, runtime.Rejected) })
-			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(429, runtime.Throttled) })
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(404, outcome.Rejected) })
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(429, outcome.Throttled) })
 			ctx, cancel := context.WithCancel(t.Context())
 			runtime.Do(ctx, op, "", func(context.Context) (string, error) { cancel(); return "", context.Canceled })
 		}
@@ -715,7 +716,7 @@ func TestFallbackCachedIsMarkedDegraded(t *testing.T) {
 		}
 		// A 4xx passes through unchanged.
 		runtime.Do(t.Context(), op, "pets/1", good)
-		_, err = runtime.Do(t.Context(), op, "pets/1", func(context.Context) (string, error) { return "", fail(404, runtime.Rejected) })
+		_, err = runtime.Do(t.Context(), op, "pets/1", func(context.Context) (string, error) { return "", fail(404, outcome.Rejected) })
 		if runtime.IsDegraded(err) {
 			t.Error("a 404 was replaced by a fallback")
 		}
@@ -917,7 +918,7 @@ func TestRetryAfterAboveCapFailsFast(t *testing.T) {
 		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
 			Retry: runtime.RetryPolicy{Cap: 2 * time.Second}})
-		s := &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: runtime.Transient, RetryAfter: 86400 * time.Second}}, ok}}
+		s := &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: outcome.Transient, RetryAfter: 86400 * time.Second}}, ok}}
 		start := time.Now()
 		_, err := runtime.Do(t.Context(), op, "", s.attempt)
 		var re *runtime.RemoteError
@@ -932,7 +933,7 @@ func TestPermanentErrorsAreNotBreakerCounts(t *testing.T) {
 		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 		runtime.Do(t.Context(), op, "", func(context.Context) (string, error) {
-			return "", runtime.MarkPermanent(errors.New("bad request body"))
+			return "", outcome.MarkPermanent(errors.New("bad request body"))
 		})
 		if c := d.BreakerCounts(); c.Successes != 0 || c.Failures != 0 || c.Exclusions != 1 {
 			t.Errorf("counts = %+v, want one exclusion", c)

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // DoHTTPStream runs one call of op that sends req through the pipeline, as
@@ -288,7 +290,7 @@ func answerError(resp *http.Response) *RemoteError {
 	re := &RemoteError{
 		Status: resp.StatusCode,
 		Code:   http.StatusText(resp.StatusCode),
-		Class:  StatusClass(resp.StatusCode),
+		Class:  outcome.StatusClass(resp.StatusCode),
 		Header: resp.Header,
 	}
 	if d, ok := parseRetryAfterHeader(resp.Header, time.Now()); ok {

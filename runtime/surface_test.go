@@ -16,7 +16,7 @@ import (
 // only generated code calls live in codec, the server side in server,
 // the fleet protocol in fleetstore. The goal is 100; lower the bound as
 // the core shrinks, never raise it.
-const maxCoreSymbols = 113
+const maxCoreSymbols = 103
 
 // coreSurface counts the lines `go doc -short` prints for the package in
 // dir: one per top-level const or var group, function and type, and one

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // capacityDependency accepts at most perSecond attempts a second (a token
@@ -161,7 +163,7 @@ func TestDoThrottledWhileShed(t *testing.T) {
 		sent := 0
 		shed := func(context.Context) (int, error) {
 			sent++
-			return 0, &RemoteError{Status: 503, Class: Overloaded}
+			return 0, &RemoteError{Status: 503, Class: outcome.Overloaded}
 		}
 		throttled := 0
 		for range 2000 {

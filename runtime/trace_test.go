@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime/outcome"
 	"github.com/resilientgo/resilient/runtime/stream"
 	"go.uber.org/goleak"
 )
@@ -76,7 +77,7 @@ func TestTracerSpans(t *testing.T) {
 				t.Errorf("attempt %d runs under %v", n, got)
 			}
 			if n == 1 {
-				return "", &RemoteError{Status: 503, Class: Transient}
+				return "", &RemoteError{Status: 503, Class: outcome.Transient}
 			}
 			return "Rex", nil
 		})

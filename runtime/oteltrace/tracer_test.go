@@ -37,6 +37,7 @@ import (
 	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/otelobserver"
 	"github.com/resilientgo/resilient/runtime/oteltrace"
+	"github.com/resilientgo/resilient/runtime/outcome"
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
 	"github.com/resilientgo/resilient/runtime/stream"
 )
@@ -217,7 +218,7 @@ func TestRefusedAndDegradedCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	fail := func(context.Context) (string, error) {
-		return "", &runtime.RemoteError{Status: 500, Class: runtime.Failed}
+		return "", &runtime.RemoteError{Status: 500, Class: outcome.Failed}
 	}
 	v, err := runtime.Do(context.Background(), op, "", fail)
 	if v != "default" || !runtime.IsDegraded(err) {

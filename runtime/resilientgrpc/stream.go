@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // ServerStream opens a server-streaming call of method on cc through op's
@@ -244,7 +245,7 @@ func (s *heldStream) RecvMsg(m any) error {
 // code also stands for a failure on the way; it keeps err's gRPC status.
 func outcomeUnknown(dep, op string, err error) error {
 	st := status.Convert(err)
-	if delivery(st.Code(), streamOpen) != runtime.MaybeDelivered {
+	if delivery(st.Code(), streamOpen) != outcome.MaybeDelivered {
 		return err
 	}
 	return &Error{Err: &runtime.OutcomeUnknownError{Dependency: dep, Operation: op, Err: err}, st: st}
