@@ -30,10 +30,6 @@ const (
 	DefaultMaxHedges        = 1
 	DefaultFallbackTTL      = 5 * time.Minute
 
-	// DefaultMemoryStoreSize is the number of entries [NewDependency]
-	// gives the default fallback store.
-	DefaultMemoryStoreSize = 4096
-
 	// Defaults of [FleetPolicy]: a dependency with a fleet store synchronises
 	// every 200 ms, and goes back to its local breaker and budget when it has
 	// not synchronised for a second.

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	"github.com/resilientgo/resilient/runtime/fleetstore"
 )
 
@@ -23,7 +24,7 @@ type Dependency struct {
 	breaker  *breaker
 	throttle *throttle // nil when disabled
 	budget   *budget
-	store    FallbackStore
+	store    fallbackstore.Store
 	observer Observer
 	observed bool // observer is not the no-op one
 	tracer   Tracer
@@ -62,7 +63,7 @@ func NewDependency(name string, p DependencyPolicy, opts ...Option) (*Dependency
 		o.applyDependency(d)
 	}
 	if d.store == nil {
-		d.store = NewMemoryStore(DefaultMemoryStoreSize)
+		d.store = fallbackstore.NewMemory(fallbackstore.DefaultMemorySize)
 	}
 	if d.fleetStore != nil {
 		d.fleet = newFleet(d, d.fleetStore)

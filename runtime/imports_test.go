@@ -15,16 +15,17 @@ import (
 // store's protocol (fleetstore) and the shared text checks
 // (internal/httptext), the helpers of generated code (codec) and the
 // classes of attempts' outcomes (outcome), all held to the same rule, as
-// are the route transport (route, which imports the
-// core) and the stream readers (stream, which does not); Redis, OpenTelemetry and grpc live in
-// sub-packages, each a module of its own.
+// are the route transport (route, which imports the core), the stream
+// readers (stream, which does not) and the fallback stores
+// (fallbackstore); Redis, OpenTelemetry and grpc live in sub-packages,
+// each a module of its own.
 func TestCoreImports(t *testing.T) {
 	const corePath = "github.com/resilientgo/resilient/runtime"
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"fleetstore", filepath.Join("internal", "httptext"), "codec", "outcome", "route", "stream"} {
+	for _, dir := range []string{"fleetstore", filepath.Join("internal", "httptext"), "codec", "outcome", "route", "stream", "fallbackstore"} {
 		more, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -33,7 +34,8 @@ func TestCoreImports(t *testing.T) {
 	}
 	allowed := []string{"github.com/sony/gobreaker/v2", "golang.org/x/time/",
 		"github.com/resilientgo/resilient/runtime/fleetstore", "github.com/resilientgo/resilient/runtime/internal/httptext",
-		"github.com/resilientgo/resilient/runtime/codec", "github.com/resilientgo/resilient/runtime/outcome"}
+		"github.com/resilientgo/resilient/runtime/codec", "github.com/resilientgo/resilient/runtime/outcome",
+		"github.com/resilientgo/resilient/runtime/fallbackstore"}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue

@@ -17,9 +17,9 @@ import (
 
 // runtimePath is the import path of the runtime package, which generated
 // code imports under its own name, runtimeName (generated code never
-// imports the standard library's runtime); codecPath, routePath and
-// streamPath are its codec, route and stream sub-packages, imported as
-// codecName, routeName and streamName.
+// imports the standard library's runtime); codecPath, routePath,
+// streamPath and fallbackstorePath are its codec, route, stream and
+// fallbackstore sub-packages, imported under their own names.
 const (
 	runtimePath = "github.com/resilientgo/resilient/runtime"
 	runtimeName = "runtime"
@@ -29,6 +29,9 @@ const (
 	routeName   = "route"
 	streamPath  = "github.com/resilientgo/resilient/runtime/stream"
 	streamName  = "stream"
+	// fallbackstorePath holds the type of the WithFallbackStore option.
+	fallbackstorePath = "github.com/resilientgo/resilient/runtime/fallbackstore"
+	fallbackstoreName = "fallbackstore"
 )
 
 // rt refers to a name of the runtime package.
@@ -153,6 +156,7 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	f.ImportName(codecPath, codecName)
 	f.ImportName(routePath, routeName)
 	f.ImportName(streamPath, streamName)
+	f.ImportName(fallbackstorePath, fallbackstoreName)
 	EmitVersionCheck(f)
 	emitClientType(f, v)
 	EmitOptions(f, clientOptions(v.fleet, v.schemes))

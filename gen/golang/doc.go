@@ -7,8 +7,8 @@
 // Go types, pointers, tags, names and policy literals first; then one
 // emit function per construct writes it. Output is deterministic and
 // gofmt-clean (jennifer formats it), and imports go through jen.Qual
-// only; the runtime package is always imported as "runtime", its codec
-// sub-package as "codec".
+// only; the runtime package is always imported as "runtime", its codec,
+// route, stream and fallbackstore sub-packages under those names.
 //
 // # The generated client
 //

@@ -53,7 +53,7 @@ var fixedLocals = map[string]bool{
 	"req": true, "err": true, "u": true, "q": true, "op": true, "key": true, "data": true,
 	"v": true, "vs": true, "i": true, "k": true, "zero": true, "cookie": true,
 	"url": true, "http": true, "strconv": true, "json": true, "bytes": true, "time": true,
-	"strings": true, "io": true, "context": true, "runtime": true, "codec": true, "route": true, "stream": true, "slices": true, "maps": true,
+	"strings": true, "io": true, "context": true, "runtime": true, "codec": true, "route": true, "stream": true, "fallbackstore": true, "slices": true, "maps": true,
 	"base64": true, "errors": true, "fmt": true, "slog": true,
 	// Form and multipart bodies, streams.
 	"form": true, "m": true, "resp": true, "uuid": true,

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -135,7 +136,7 @@ type PetStoreOption interface {
 type resilientPetStoreOptions struct {
 	edits          []func(*PetStorePolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -173,7 +174,7 @@ func WithPetStoreObserver(obs runtime.Observer) PetStoreOption {
 
 // WithPetStoreFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPetStoreFallbackStore(store runtime.FallbackStore) PetStoreOption {
+func WithPetStoreFallbackStore(store fallbackstore.Store) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
 		o.store = store
 	})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -80,7 +81,7 @@ type CounterOption interface {
 type resilientCounterOptions struct {
 	edits          []func(*CounterPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -118,7 +119,7 @@ func WithCounterObserver(obs runtime.Observer) CounterOption {
 
 // WithCounterFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithCounterFallbackStore(store runtime.FallbackStore) CounterOption {
+func WithCounterFallbackStore(store fallbackstore.Store) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
 		o.store = store
 	})

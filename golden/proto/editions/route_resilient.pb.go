@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -67,7 +68,7 @@ type RouteOption interface {
 type resilientRouteOptions struct {
 	edits          []func(*RoutePolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -105,7 +106,7 @@ func WithRouteObserver(obs runtime.Observer) RouteOption {
 
 // WithRouteFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithRouteFallbackStore(store runtime.FallbackStore) RouteOption {
+func WithRouteFallbackStore(store fallbackstore.Store) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
 		o.store = store
 	})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -58,7 +59,7 @@ type PlaceholderOption interface {
 type resilientPlaceholderOptions struct {
 	edits          []func(*PlaceholderPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -96,7 +97,7 @@ func WithPlaceholderObserver(obs runtime.Observer) PlaceholderOption {
 
 // WithPlaceholderFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPlaceholderFallbackStore(store runtime.FallbackStore) PlaceholderOption {
+func WithPlaceholderFallbackStore(store fallbackstore.Store) PlaceholderOption {
 	return resilientPlaceholderOptionFunc(func(o *resilientPlaceholderOptions) {
 		o.store = store
 	})
@@ -255,7 +256,7 @@ type PingerOption interface {
 type resilientPingerOptions struct {
 	edits          []func(*PingerPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -293,7 +294,7 @@ func WithPingerObserver(obs runtime.Observer) PingerOption {
 
 // WithPingerFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPingerFallbackStore(store runtime.FallbackStore) PingerOption {
+func WithPingerFallbackStore(store fallbackstore.Store) PingerOption {
 	return resilientPingerOptionFunc(func(o *resilientPingerOptions) {
 		o.store = store
 	})

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/redis/go-redis/v9"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
@@ -65,7 +66,7 @@ type StockOption interface {
 type resilientStockOptions struct {
 	edits          []func(*StockPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -104,7 +105,7 @@ func WithStockObserver(obs runtime.Observer) StockOption {
 
 // WithStockFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithStockFallbackStore(store runtime.FallbackStore) StockOption {
+func WithStockFallbackStore(store fallbackstore.Store) StockOption {
 	return resilientStockOptionFunc(func(o *resilientStockOptions) {
 		o.store = store
 	})

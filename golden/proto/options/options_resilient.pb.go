@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -113,7 +114,7 @@ type InventoryOption interface {
 type resilientInventoryOptions struct {
 	edits          []func(*InventoryPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -151,7 +152,7 @@ func WithInventoryObserver(obs runtime.Observer) InventoryOption {
 
 // WithInventoryFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithInventoryFallbackStore(store runtime.FallbackStore) InventoryOption {
+func WithInventoryFallbackStore(store fallbackstore.Store) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
 		o.store = store
 	})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -77,7 +78,7 @@ type StreamsOption interface {
 type resilientStreamsOptions struct {
 	edits          []func(*StreamsPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -115,7 +116,7 @@ func WithStreamsObserver(obs runtime.Observer) StreamsOption {
 
 // WithStreamsFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithStreamsFallbackStore(store runtime.FallbackStore) StreamsOption {
+func WithStreamsFallbackStore(store fallbackstore.Store) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.store = store
 	})

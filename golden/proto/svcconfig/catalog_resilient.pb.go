@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -96,7 +97,7 @@ type CatalogOption interface {
 type resilientCatalogOptions struct {
 	edits          []func(*CatalogPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -134,7 +135,7 @@ func WithCatalogObserver(obs runtime.Observer) CatalogOption {
 
 // WithCatalogFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithCatalogFallbackStore(store runtime.FallbackStore) CatalogOption {
+func WithCatalogFallbackStore(store fallbackstore.Store) CatalogOption {
 	return resilientCatalogOptionFunc(func(o *resilientCatalogOptions) {
 		o.store = store
 	})

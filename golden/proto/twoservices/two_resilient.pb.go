@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -61,7 +62,7 @@ type UsersOption interface {
 type resilientUsersOptions struct {
 	edits          []func(*UsersPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -99,7 +100,7 @@ func WithUsersObserver(obs runtime.Observer) UsersOption {
 
 // WithUsersFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithUsersFallbackStore(store runtime.FallbackStore) UsersOption {
+func WithUsersFallbackStore(store fallbackstore.Store) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
 		o.store = store
 	})
@@ -281,7 +282,7 @@ type GroupsOption interface {
 type resilientGroupsOptions struct {
 	edits          []func(*GroupsPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -319,7 +320,7 @@ func WithGroupsObserver(obs runtime.Observer) GroupsOption {
 
 // WithGroupsFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithGroupsFallbackStore(store runtime.FallbackStore) GroupsOption {
+func WithGroupsFallbackStore(store fallbackstore.Store) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
 		o.store = store
 	})

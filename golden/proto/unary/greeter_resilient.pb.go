@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -66,7 +67,7 @@ type GreeterOption interface {
 type resilientGreeterOptions struct {
 	edits          []func(*GreeterPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -104,7 +105,7 @@ func WithGreeterObserver(obs runtime.Observer) GreeterOption {
 
 // WithGreeterFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithGreeterFallbackStore(store runtime.FallbackStore) GreeterOption {
+func WithGreeterFallbackStore(store fallbackstore.Store) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
 		o.store = store
 	})
