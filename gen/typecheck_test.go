@@ -19,6 +19,8 @@ import (
 // generatedImports are the packages generated clients may import.
 var generatedImports = []string{
 	"github.com/resilientgo/resilient/runtime", "github.com/resilientgo/resilient/runtime/codec",
+	"github.com/resilientgo/resilient/runtime/route", "github.com/resilientgo/resilient/runtime/stream",
+	"github.com/resilientgo/resilient/runtime/fallbackstore",
 	// Only for a dependency whose policy declares a fleet.
 	"github.com/resilientgo/resilient/runtime/redisfleet", "github.com/redis/go-redis/v9",
 	// Format uuid.

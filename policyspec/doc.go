@@ -1,5 +1,5 @@
 // Package policyspec is how people write resilience policy, and how that
-// policy becomes the [runtime.Policy] of a dependency and the
+// policy becomes the [runtime.DependencyPolicy] of a dependency and the
 // [runtime.OperationPolicy] of each of its operations.
 //
 // # The policy object
@@ -34,7 +34,7 @@
 // What is off by default is turned on by writing it: hedging by a hedge
 // block, a fallback by its kind, an idempotency key by its header, the
 // fleet by its store. The runtime reads zero the same way, as its default
-// (see [runtime.Policy]), and says "off" with a flag:
+// (see [runtime.DependencyPolicy]), and says "off" with a flag:
 // [Dependency.Minimal] and [Operation.Minimal] give the resolved policy as
 // a generated client writes it, the values written or derived and every
 // other field zero, each zero written above as the runtime's flag
@@ -115,8 +115,8 @@
 // other value that is not a short name): the application gives the Redis
 // client to the generated client's WithFleet (gRPC: With<Service>Fleet)
 // option, and without it the state stays local. Writing either key fills
-// [runtime.Policy].Fleet ([Dependency.HasFleet]); the summary notes the
-// fleet, and the review shows "fleet (redis)" beside the breaker and the
+// [runtime.DependencyPolicy].Fleet ([Dependency.HasFleet]); the summary
+// notes the fleet, and the review shows "fleet (redis)" beside the breaker and the
 // budget.
 //
 // "deadlineHeader" declares that the server reads each attempt's

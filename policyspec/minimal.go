@@ -65,9 +65,9 @@ func (o *Operation) Minimal() runtime.OperationPolicy {
 // it: the values the spec, the policy file or a derivation set, every
 // other field zero, which the runtime reads as its default. Given to
 // [runtime.NewDependency] it makes the same dependency as Policy.
-func (d *Dependency) Minimal() runtime.Policy {
+func (d *Dependency) Minimal() runtime.DependencyPolicy {
 	p, src := d.Policy, d.Sources
-	m := runtime.Policy{Throttle: p.Throttle}
+	m := runtime.DependencyPolicy{Throttle: p.Throttle}
 	b := p.Breaker
 	m.Breaker = runtime.BreakerPolicy{
 		FailureRate:    stated(src["breaker.failureRate"], b.FailureRate, runtime.DefaultFailureRate),

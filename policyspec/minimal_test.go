@@ -20,7 +20,7 @@ func TestMinimal(t *testing.T) {
 		op   []Layer
 		// wantDep and wantRead are the minimal policies, the latter for
 		// a read named "Get".
-		wantDep  runtime.Policy
+		wantDep  runtime.DependencyPolicy
 		wantRead runtime.OperationPolicy
 	}{
 		{
@@ -33,7 +33,7 @@ func TestMinimal(t *testing.T) {
 			dep: []Layer{
 				layer(t, LayerFileDefaults, "retry: {maxRetries: 2, base: 100ms, budget: 10%}\nbreaker: {failureRate: 50}"),
 			},
-			wantDep: runtime.Policy{Breaker: runtime.BreakerPolicy{FailureRate: 50}, Budget: runtime.BudgetPolicy{Ratio: 0.1}},
+			wantDep: runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{FailureRate: 50}, Budget: runtime.BudgetPolicy{Ratio: 0.1}},
 			wantRead: runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly,
 				Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: GuessAttemptTimeout, ConnectTimeout: GuessConnectTimeout,
 				Retry: runtime.RetryPolicy{MaxRetries: 2, Base: 100 * time.Millisecond}},
@@ -43,7 +43,7 @@ func TestMinimal(t *testing.T) {
 			dep: []Layer{
 				layer(t, LayerFileDependency, "retry: {maxRetries: 0, minPerSecond: 0}\nbulkhead: {maxWait: 0s}"),
 			},
-			wantDep: runtime.Policy{Bulkhead: runtime.BulkheadPolicy{DisableWait: true}, Budget: runtime.BudgetPolicy{DisableFloor: true}},
+			wantDep: runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{DisableWait: true}, Budget: runtime.BudgetPolicy{DisableFloor: true}},
 			wantRead: runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly,
 				Timeout: GuessAttemptTimeout, KeepCallerDeadline: true, ConnectTimeout: GuessConnectTimeout,
 				Retry: runtime.RetryPolicy{Disabled: true}},
@@ -54,7 +54,7 @@ func TestMinimal(t *testing.T) {
 				layer(t, LayerFileDependency, "latency: {p50: 20ms, p95: 90ms, p99: 180ms, p999: 350ms, rps: 200}\nhedge: {maxHedges: 1}\nfallback: {kind: cached}"),
 			},
 			op:      []Layer{layer(t, LayerFileOperation, "connectTimeout: 300ms")},
-			wantDep: runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 108, MaxWait: 90 * time.Millisecond}},
+			wantDep: runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 108, MaxWait: 90 * time.Millisecond}},
 			wantRead: runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly,
 				Timeout: 1700 * time.Millisecond, AttemptTimeout: 420 * time.Millisecond, ConnectTimeout: 300 * time.Millisecond,
 				Retry:    runtime.RetryPolicy{MinAttempt: 20 * time.Millisecond},
@@ -69,7 +69,7 @@ func TestMinimal(t *testing.T) {
 					"fallback: {kind: cached, ttl: 5m, shared: true}"),
 			},
 			op: []Layer{layer(t, LayerFileOperation, "timeout: 3s")},
-			wantDep: runtime.Policy{
+			wantDep: runtime.DependencyPolicy{
 				Breaker:  runtime.BreakerPolicy{FailureRate: 25, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: time.Minute, HalfOpenProbes: 2},
 				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8, MaxWait: 5 * time.Millisecond},
 				Budget:   runtime.BudgetPolicy{Ratio: 0.2, MinPerSecond: 3},

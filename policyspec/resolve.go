@@ -10,14 +10,14 @@ import (
 
 // Dependency is the resolved dependency-wide policy of one dependency. It
 // is resolved once, and every operation of the dependency is resolved from
-// it, so all of them share the same [runtime.Policy].
+// it, so all of them share the same [runtime.DependencyPolicy].
 type Dependency struct {
 	// Name names the dependency.
 	Name string
 	// Policy is the dependency-wide policy, every field explicit (what a
 	// written zero turns off has its Disable flag set). [Dependency.Minimal]
 	// gives the part a generated client writes.
-	Policy runtime.Policy
+	Policy runtime.DependencyPolicy
 	// Latency is the dependency's measured latency, if any.
 	Latency Latency
 	// DeadlineHeader is the header in which an HTTP client sends each

@@ -444,12 +444,12 @@ func TestDependencyPolicy(t *testing.T) {
 	tests := []struct {
 		name    string
 		layers  []Layer
-		want    runtime.Policy
+		want    runtime.DependencyPolicy
 		sources map[string]Origin
 	}{
 		{
 			name: "built-in defaults",
-			want: runtime.Policy{
+			want: runtime.DependencyPolicy{
 				Breaker:  runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 5},
 				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 32, MaxWait: 10 * time.Millisecond},
 				Budget:   runtime.BudgetPolicy{Ratio: 0.1, MinPerSecond: 10, MaxBalance: 100},
@@ -462,7 +462,7 @@ func TestDependencyPolicy(t *testing.T) {
 				layer(t, LayerFileDefaults, "breaker: {failureRate: 25, minimumCalls: 10, window: 20s, openFor: 1m, halfOpenProbes: 2}\nretry: {budget: 20%, minPerSecond: 0}"),
 				layer(t, LayerService, "bulkhead: {maxConcurrent: 8, maxWait: 0s}"),
 			},
-			want: runtime.Policy{
+			want: runtime.DependencyPolicy{
 				Breaker:  runtime.BreakerPolicy{FailureRate: 25, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: time.Minute, HalfOpenProbes: 2},
 				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8, DisableWait: true},
 				Budget:   runtime.BudgetPolicy{Ratio: 0.2, DisableFloor: true, MaxBalance: 100},
@@ -472,7 +472,7 @@ func TestDependencyPolicy(t *testing.T) {
 		{
 			name:   "bulkhead by Little's law",
 			layers: []Layer{layer(t, LayerFileDependency, "latency: {p99: 50ms, rps: 200}")},
-			want: runtime.Policy{
+			want: runtime.DependencyPolicy{
 				Breaker:  runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 5},
 				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 30, MaxWait: 10 * time.Millisecond},
 				Budget:   runtime.BudgetPolicy{Ratio: 0.1, MinPerSecond: 10, MaxBalance: 100},

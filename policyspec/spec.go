@@ -40,7 +40,7 @@ func (f Field[T]) Or(def T) T {
 // defaults, one of its dependencies or operations, an OpenAPI document, path
 // item or operation (x-resilience), or a proto file, service or method
 // option. Every field is optional. The keys are listed by [Keys]; their
-// meaning is that of [runtime.Policy] and [runtime.OperationPolicy].
+// meaning is that of [runtime.DependencyPolicy] and [runtime.OperationPolicy].
 type Spec struct {
 	// Idempotent overrides the idempotency the operation has by its HTTP
 	// method or proto idempotency_level. Operation level only.

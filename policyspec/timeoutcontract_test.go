@@ -60,7 +60,7 @@ func TestGuessedTimeoutKeepsCallerDeadline(t *testing.T) {
 // timeout not below the total (E-TIMEOUT-ORDER) exactly when the runtime
 // would drop it.
 func TestTimeoutOrderAgreesWithRuntime(t *testing.T) {
-	dep, err := runtime.NewDependency("dep", runtime.Policy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, err := runtime.NewDependency("dep", runtime.DependencyPolicy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestAttemptNeverCut(t *testing.T) {
 func TestSentOnceWaitsItsTotal(t *testing.T) {
 	p := resolveOp(t, runtime.NotIdempotent, "", "timeout: 2s\nattemptTimeout: 400ms").Policy
 	synctest.Test(t, func(t *testing.T) {
-		dep, err := runtime.NewDependency("dep", runtime.Policy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+		dep, err := runtime.NewDependency("dep", runtime.DependencyPolicy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
 		if err != nil {
 			t.Fatal(err)
 		}

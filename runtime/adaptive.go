@@ -9,14 +9,6 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// AdaptiveHeadroom multiplies the observed latency of an operation's
-// successful attempts, its p99 for the attempt timeout and its p90 for the
-// hedge delay, when that is longer than the policy's value: the same
-// headroom the policy derivation puts over the measured p99.9. It keeps
-// the bulk of a dependency that slowed down as a whole below both, so that
-// neither timeouts nor hedges fire on answers that are merely slow.
-const AdaptiveHeadroom = 1.2
-
 // adaptiveGain is the size of the steps of the streaming quantile
 // estimates: an answer above an estimate raises it by gain × q (18 % for
 // the p90), an answer below lowers it by gain × (1-q) (2 % for the p90,

@@ -83,7 +83,7 @@ func slowPolicy() runtime.OperationPolicy {
 // follow the latency so that retries stop.
 func TestSlowDependencyIsNotAnOutage(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second}})
 		op := newOp(t, d, slowPolicy())
 		dep := &latencyDep{}
 		dep.latency.Store(int64(5 * time.Millisecond))
@@ -116,7 +116,7 @@ func TestSlowDependencyIsNotAnOutage(t *testing.T) {
 // again the attempt timeout returns to the policy's, its floor.
 func TestAttemptTimeoutFollowsLatencyBackDown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, slowPolicy())
 		if got := op.EffectiveAttemptTimeout(); got != 60*time.Millisecond {
 			t.Fatalf("EffectiveAttemptTimeout() before any answer = %v, want the policy's 60ms", got)
@@ -144,7 +144,7 @@ func TestLastAttemptRunsToDeadline(t *testing.T) {
 	tests := []struct {
 		name         string
 		policy       func(*runtime.OperationPolicy)
-		dep          runtime.Policy
+		dep          runtime.DependencyPolicy
 		latency      time.Duration // 70ms if zero
 		wantAttempts int64
 		wantElapsed  time.Duration
@@ -152,26 +152,26 @@ func TestLastAttemptRunsToDeadline(t *testing.T) {
 		// 0: cut at 60; 160: the last (after a 120ms timeout and the
 		// 200ms backoff, less than 120ms would be left), answered at 230.
 		{"retries left: cut at 60ms, the retry is the last and is answered",
-			func(*runtime.OperationPolicy) {}, runtime.Policy{}, 0,
+			func(*runtime.OperationPolicy) {}, runtime.DependencyPolicy{}, 0,
 			2, 60 + 100 + 70},
 		// 0: cut at 60; 160: cut at 280 (twice the timeout, and 840ms
 		// left: room for the 200ms backoff and 120ms more); 480: the last,
 		// answered at 730.
 		{"retries left: cut at 60ms and 120ms, the last answers",
-			func(p *runtime.OperationPolicy) { p.Timeout = time.Second }, runtime.Policy{}, 250 * time.Millisecond,
+			func(p *runtime.OperationPolicy) { p.Timeout = time.Second }, runtime.DependencyPolicy{}, 250 * time.Millisecond,
 			3, 60 + 100 + 120 + 200 + 250},
 		{"no retries: the only attempt answers",
-			func(p *runtime.OperationPolicy) { p.Retry.Disabled = true }, runtime.Policy{}, 0,
+			func(p *runtime.OperationPolicy) { p.Retry.Disabled = true }, runtime.DependencyPolicy{}, 0,
 			1, 70},
 		{"not idempotent: the only attempt answers",
-			func(p *runtime.OperationPolicy) { p.Idempotency = runtime.NotIdempotent }, runtime.Policy{}, 0,
+			func(p *runtime.OperationPolicy) { p.Idempotency = runtime.NotIdempotent }, runtime.DependencyPolicy{}, 0,
 			1, 70},
 		{"budget spent: the attempt is the last",
-			func(*runtime.OperationPolicy) {}, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}}, 0,
+			func(*runtime.OperationPolicy) {}, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}}, 0,
 			1, 70},
 		// 150ms - 60ms leaves 90ms, less than the 100ms backoff.
 		{"no time for a backoff and another attempt: the attempt is the last",
-			func(p *runtime.OperationPolicy) { p.Timeout = 150 * time.Millisecond }, runtime.Policy{}, 0,
+			func(p *runtime.OperationPolicy) { p.Timeout = 150 * time.Millisecond }, runtime.DependencyPolicy{}, 0,
 			1, 70},
 	}
 	for _, tt := range tests {
@@ -213,7 +213,7 @@ func TestUnansweredTimeoutsAreFailures(t *testing.T) {
 	for _, callerDeadline := range []time.Duration{0, 300 * time.Millisecond} {
 		synctest.Test(t, func(t *testing.T) {
 			const minCalls = 9
-			d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: minCalls}})
+			d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: minCalls}})
 			op := newOp(t, d, slowPolicy())
 			dep := &latencyDep{}
 			dep.hang.Store(true)
@@ -257,7 +257,7 @@ func TestDeadlineNoticedLateIsNotAFailure(t *testing.T) {
 		for _, callerDeadline := range []time.Duration{0, 300 * time.Millisecond} {
 			synctest.Test(t, func(t *testing.T) {
 				const minCalls = 9
-				d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: minCalls}})
+				d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: minCalls}})
 				op := newOp(t, d, slowPolicy())
 				var attempts atomic.Int64
 				stalled := func(ctx context.Context) (string, error) {
@@ -292,7 +292,7 @@ func TestDeadlineNoticedLateIsNotAFailure(t *testing.T) {
 // would have answered; that says nothing of the dependency.
 func TestShortCallerDeadlineIsNotAFailure(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}})
 		op := newOp(t, d, slowPolicy())
 		dep := &latencyDep{}
 		dep.latency.Store(int64(40 * time.Millisecond))
@@ -311,7 +311,7 @@ func TestShortCallerDeadlineIsNotAFailure(t *testing.T) {
 // are held are reported at once as failures, the rest when the call ends.
 func TestHeldVerdictsBeyondTheArray(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Disabled: true}, Breaker: runtime.BreakerPolicy{MinimumCalls: 100}})
+		d := newDep(t, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{Disabled: true}, Breaker: runtime.BreakerPolicy{MinimumCalls: 100}})
 		p := slowPolicy()
 		p.Timeout = 10 * time.Second
 		p.Retry = runtime.RetryPolicy{MaxRetries: 6, Base: time.Millisecond, Cap: time.Millisecond}
@@ -335,7 +335,7 @@ func TestHeldVerdictsBeyondTheArray(t *testing.T) {
 // failures.
 func TestHedgedReadRunsToDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		p := slowPolicy()
 		p.Idempotency = runtime.ReadOnly
 		p.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
@@ -387,7 +387,7 @@ func TestHedgeDelayFollowsTheLatency(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				d := newDep(t, runtime.Policy{})
+				d := newDep(t, runtime.DependencyPolicy{})
 				p := slowPolicy()
 				p.Idempotency = runtime.ReadOnly
 				p.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
@@ -428,7 +428,7 @@ func TestBreakerGrowsOpenPeriodAndRampsBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const openFor = time.Second
 		obs := &timelineObserver{}
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{OpenFor: openFor, HalfOpenProbes: 5}}, runtime.WithObserver(obs))
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{OpenFor: openFor, HalfOpenProbes: 5}}, runtime.WithObserver(obs))
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 500 * time.Millisecond})
 		start := time.Now()
 		window := openFor * 3 / 2
@@ -509,7 +509,7 @@ func TestBreakerGrowsOpenPeriodAndRampsBack(t *testing.T) {
 func TestBreakerOpenPeriodResetsAfterSustainedClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const openFor, window = time.Second, 5 * time.Second
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2, OpenFor: openFor, HalfOpenProbes: 1, Window: window}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2, OpenFor: openFor, HalfOpenProbes: 1, Window: window}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
 		down := func(context.Context) (string, error) { return "", err503() }
 		up := func(context.Context) (string, error) { return "ok", nil }
@@ -589,7 +589,7 @@ func (o *timelineObserver) lastClose() (time.Time, bool) {
 // within a second instead.
 func TestBlackHoleOpensBreakerAfterHealthyWindow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second, Window: 10 * time.Second}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second, Window: 10 * time.Second}})
 		p := slowPolicy()
 		p.Idempotency = runtime.ReadOnly
 		p.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
@@ -624,7 +624,7 @@ func TestBlackHoleOpensBreakerAfterHealthyWindow(t *testing.T) {
 // the others run to their answer; none fails for want of budget.
 func TestCutAttemptAlwaysGetsItsRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}, Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 100}})
+		d := newDep(t, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}, Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 100}})
 		op := newOp(t, d, slowPolicy())
 		fast := &latencyDep{}
 		for range 100 { // banks one retry
@@ -657,7 +657,7 @@ func TestCutAttemptAlwaysGetsItsRetry(t *testing.T) {
 // by their number in a row.
 func TestFastFailureBurstDoesNotTrip(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{OpenFor: time.Second}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent, Timeout: 500 * time.Millisecond})
 		for range 1000 {
 			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "ok", nil })
@@ -679,7 +679,7 @@ func TestFastFailureBurstDoesNotTrip(t *testing.T) {
 // attempt timeout grows with it before that operation is cut even once.
 func TestSlowdownSpreadsAcrossOperations(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		read := slowPolicy()
 		read.Name, read.Idempotency = "Get", runtime.ReadOnly
 		read.Hedge = runtime.HedgePolicy{Delay: 15 * time.Millisecond}
@@ -720,7 +720,7 @@ func TestSlowdownSpreadsAcrossOperations(t *testing.T) {
 // away.
 func TestHedgeNeedsSpareCapacity(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8}})
+		d := newDep(t, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8}})
 		hang := newOp(t, d, runtime.OperationPolicy{Name: "Hang", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
 		read := newOp(t, d, runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly, Timeout: time.Second,
 			Hedge: runtime.HedgePolicy{Delay: 10 * time.Millisecond}})
@@ -764,7 +764,7 @@ func (l *latencyDep) attempt0(d time.Duration) runtime.Attempt[string] {
 // slowdown costs under a tenth more requests.
 func TestSlowDependencyUnderOpenLoad(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{
+		d := newDep(t, runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{OpenFor: time.Second, Window: 5 * time.Second},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
 		})
@@ -822,7 +822,7 @@ func TestSlowDependencyUnderOpenLoad(t *testing.T) {
 func TestBulkheadFollowsAnsweringSlowdown(t *testing.T) {
 	for _, hang := range []bool{false, true} {
 		synctest.Test(t, func(t *testing.T) {
-			d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 10, MaxWait: 5 * time.Millisecond},
+			d := newDep(t, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 10, MaxWait: 5 * time.Millisecond},
 				Breaker: runtime.BreakerPolicy{Disabled: true}})
 			op := newOp(t, d, slowPolicy())
 			dep := &latencyDep{}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // The attempt stage, innermost of the pipeline: one attempt under its own
@@ -15,7 +17,7 @@ import (
 type attemptResult[T any] struct {
 	v     T
 	err   error
-	class Class
+	class outcome.Class
 	// timedOut: the attempt's own deadline (attempt timeout or total
 	// timeout) ended it.
 	timedOut bool
@@ -35,7 +37,7 @@ func (r *attemptResult[T]) answered() bool {
 	if r.err == nil {
 		return true
 	}
-	return !r.interrupted && !r.timedOut && (r.class == Rejected || r.class.shed())
+	return !r.interrupted && !r.timedOut && (r.class == outcome.Rejected || shed(r.class))
 }
 
 // runAttempt runs one attempt under actx, reports its outcome to the
@@ -94,7 +96,7 @@ type attemptVerdict struct {
 	// err is the attempt's error, wrapped when its own deadline ended it
 	// without saying so.
 	err         error
-	class       Class
+	class       outcome.Class
 	timedOut    bool
 	interrupted bool
 	// breaker is the breaker's verdict: nil for a success,
@@ -125,7 +127,7 @@ func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Dur
 			j.judgeUnanswered(o, ctx)
 		}
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
-		j.timedOut, j.class = true, Transient
+		j.timedOut, j.class = true, outcome.Transient
 		if !errors.Is(err, context.DeadlineExceeded) {
 			// A gRPC status, or a stream cancelled by its attempt's
 			// end: let the caller still find the deadline.
@@ -140,13 +142,13 @@ func (o *Operation) judge(ctx, actx context.Context, err error, elapsed time.Dur
 		j.class = classify(err)
 		var late *dialStalledError
 		switch {
-		case j.class.breakerFailure() && errors.As(err, &late):
+		case breakerFailure(j.class) && errors.As(err, &late):
 			// A connect timeout the process noticed late: see
 			// stallAwareDial.
 			j.breaker, j.stalled = errBreakerExcluded, true
-		case j.class.breakerFailure():
+		case breakerFailure(j.class):
 			j.breaker = errBreakerFailure
-		case j.class.shed(), j.class == Permanent:
+		case shed(j.class), j.class == outcome.Permanent:
 			// Pacing, or a failure on the caller's side: says nothing of
 			// the dependency's health.
 			j.breaker = errBreakerExcluded
@@ -194,13 +196,13 @@ func (o *Operation) stalledPast(deadline time.Time) bool {
 // throttle: it answered (err nil) with anything but a refusal for lack of
 // capacity.
 func (j *attemptVerdict) accepted(err error) bool {
-	return err == nil || !j.interrupted && !j.timedOut && (j.class == Rejected || j.class == Failed)
+	return err == nil || !j.interrupted && !j.timedOut && (j.class == outcome.Rejected || j.class == outcome.Failed)
 }
 
 // shed reports whether the dependency refused the attempt for lack of
 // capacity (503, 429, RESOURCE_EXHAUSTED…), for the throttle.
 func (j *attemptVerdict) shed(err error) bool {
-	return err != nil && !j.interrupted && !j.timedOut && j.class.shed()
+	return err != nil && !j.interrupted && !j.timedOut && shed(j.class)
 }
 
 // observeLatency records a successful attempt's latency, for an operation
@@ -238,7 +240,7 @@ func (o *Operation) tellBreaker(done func(error), j *attemptVerdict, early bool)
 
 // attemptEnded tells the observer and the attempt's trace span that
 // attempt n ended after elapsed with err, read as class.
-func (o *Operation) attemptEnded(actx context.Context, span AttemptSpan, n int, hedge bool, elapsed time.Duration, err error, class Class) {
+func (o *Operation) attemptEnded(actx context.Context, span AttemptSpan, n int, hedge bool, elapsed time.Duration, err error, class outcome.Class) {
 	d := o.dep
 	ev := AttemptEvent{Dependency: d.name, Operation: o.name, Attempt: n, Hedge: hedge,
 		Duration: elapsed, Err: err, Class: class, Context: actx}

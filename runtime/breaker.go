@@ -65,12 +65,6 @@ type transition struct {
 	at       time.Time
 }
 
-// MaxOpenForFactor bounds the growing open period: the breaker's n-th
-// consecutive opening lasts n × [BreakerPolicy.OpenFor], at most this many
-// times it (see the package documentation, "Circuit breaker: open periods
-// that grow, traffic that ramps back").
-const MaxOpenForFactor = 10
-
 // rampFloor is the share of attempts the breaker admits as its ramp
 // begins, right after its probes succeeded.
 const rampFloor = 0.1

@@ -10,8 +10,8 @@ import (
 
 // Attempt is one try of an operation. It must honour ctx: when ctx is done
 // the attempt's work must stop (close the socket, cancel the RPC) and the
-// function return. Its error is classified through [Classifier] (see
-// [Class]); an error that says nothing is [Transient].
+// function return. Its error is classified through [outcome.Classifier] (see
+// [outcome.Class]); an error that says nothing is [outcome.Transient].
 type Attempt[T any] func(ctx context.Context) (T, error)
 
 // Do runs one call of op through the pipeline and returns the first
@@ -50,8 +50,8 @@ type Attempt[T any] func(ctx context.Context) (T, error)
 //
 // A failed call returns a [*CallError] saying what ended it (see the
 // package documentation, "Errors"). An attempt's error tells the pipeline
-// its class ([Classifier]), a delay asked for ([RetryAfterHinter]) and
-// whether its request was sent ([DeliveryReporter], [MarkNotSent]); a
+// its class ([outcome.Classifier]), a delay asked for ([outcome.RetryAfterHinter]) and
+// whether its request was sent ([outcome.DeliveryReporter], [MarkNotSent]); a
 // non-idempotent call whose attempt may have been delivered and was not
 // answered ends with its outcome unknown.
 //

@@ -51,7 +51,7 @@ func TestGuessedTimeoutKeepsCallerDeadline(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				op := newOp(t, newDep(t, runtime.Policy{}), tt.policy).With(tt.opts...)
+				op := newOp(t, newDep(t, runtime.DependencyPolicy{}), tt.policy).With(tt.opts...)
 				ctx := t.Context()
 				if tt.caller > 0 {
 					var cancel context.CancelFunc
@@ -79,7 +79,7 @@ func TestGuessedTimeoutKeepsCallerDeadline(t *testing.T) {
 
 // TestKeepsCallerDeadline: the accessor says which kind the total is.
 func TestKeepsCallerDeadline(t *testing.T) {
-	d := newDep(t, runtime.Policy{})
+	d := newDep(t, runtime.DependencyPolicy{})
 	for _, tt := range []struct {
 		p    runtime.OperationPolicy
 		opts []runtime.CallOption
@@ -122,7 +122,7 @@ func TestGuessedTimeoutCallerDeadlineOverHTTP(t *testing.T) {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	c := &runtime.HTTPClient{Doer: &http.Client{Transport: tr}}
-	op := newOp(t, newDep(t, runtime.Policy{}), runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly,
+	op := newOp(t, newDep(t, runtime.DependencyPolicy{}), runtime.OperationPolicy{Name: "Get", Idempotency: runtime.ReadOnly,
 		Timeout: 2 * time.Second, KeepCallerDeadline: true})
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
@@ -150,7 +150,7 @@ func TestGuessedTimeoutCallerDeadlineOverHTTP(t *testing.T) {
 // to the deadline, 4.2 s later (4.2 s to 4.3 s with jitter).
 func TestHangingServerAttemptContract(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		op := newOp(t, newDep(t, runtime.Policy{}), runtime.OperationPolicy{Idempotency: runtime.ReadOnly,
+		op := newOp(t, newDep(t, runtime.DependencyPolicy{}), runtime.OperationPolicy{Idempotency: runtime.ReadOnly,
 			Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second,
 			Retry: runtime.RetryPolicy{DisableJitter: true}})
 		start := time.Now()
@@ -178,7 +178,7 @@ func TestHangingServerAttemptContract(t *testing.T) {
 // server that never answers, its one attempt waits the whole 2 s.
 func TestSentOnceRunsToTotal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		op := newOp(t, newDep(t, runtime.Policy{}), runtime.OperationPolicy{Idempotency: runtime.NotIdempotent,
+		op := newOp(t, newDep(t, runtime.DependencyPolicy{}), runtime.OperationPolicy{Idempotency: runtime.NotIdempotent,
 			Timeout: 2 * time.Second, AttemptTimeout: 400 * time.Millisecond})
 		calls := 0
 		start := time.Now()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // TestEveryFailureIsACallError: whatever ended a call, its error is a
@@ -18,7 +19,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 	errReset := errors.New("connection reset by peer")
 	tests := []struct {
 		name         string
-		dep          runtime.Policy
+		dep          runtime.DependencyPolicy
 		op           runtime.OperationPolicy
 		steps        []step
 		setup        func(t *testing.T, d *runtime.Dependency, op *runtime.Operation) // before the call
@@ -38,7 +39,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name: "answer not retryable", op: runtime.OperationPolicy{Idempotency: runtime.ReadOnly},
-			steps: []step{{err: fail(404, runtime.Rejected)}}, wantEnd: runtime.EndAttempt, wantAttempts: 1,
+			steps: []step{{err: fail(404, outcome.Rejected)}}, wantEnd: runtime.EndAttempt, wantAttempts: 1,
 			cause: func(err error) bool {
 				var re *runtime.RemoteError
 				return errors.As(err, &re) && re.Status == 404
@@ -61,7 +62,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name:  "budget spent",
-			dep:   runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}},
+			dep:   runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{Ratio: 0.01, DisableFloor: true}},
 			op:    runtime.OperationPolicy{Idempotency: runtime.Idempotent},
 			steps: []step{{err: err503()}}, wantEnd: runtime.EndBudgetExhausted, wantAttempts: 1,
 			cause: func(err error) bool {
@@ -71,7 +72,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name: "breaker open",
-			dep:  runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}},
+			dep:  runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}},
 			op:   runtime.OperationPolicy{Idempotency: runtime.Idempotent},
 			setup: func(t *testing.T, d *runtime.Dependency, op *runtime.Operation) {
 				runtime.Do(t.Context(), op, "", (&script{steps: []step{{err: err503()}}}).attempt)
@@ -81,7 +82,7 @@ func TestEveryFailureIsACallError(t *testing.T) {
 		},
 		{
 			name: "bulkhead full",
-			dep:  runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
+			dep:  runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
 			op:   runtime.OperationPolicy{Idempotency: runtime.ReadOnly},
 			setup: func(t *testing.T, d *runtime.Dependency, op *runtime.Operation) {
 				_, release, _ := runtime.DoHeld(t.Context(), op, "", (&script{steps: []step{ok}}).attempt)
@@ -165,7 +166,7 @@ func TestCallErrorSaysTheCountOnce(t *testing.T) {
 		{1, "resilient: pets GetPet: failed after 1 attempt: remote error 503 Service Unavailable: busy (retry after 1s)"},
 		{3, "resilient: pets GetPet: failed after 3 attempts: remote error 503 Service Unavailable: busy (retry after 1s)"},
 	} {
-		re := &runtime.RemoteError{Status: 503, Code: "Service Unavailable", Message: "busy", Attempts: tc.attempts, RetryAfter: time.Second, Class: runtime.Overloaded}
+		re := &runtime.RemoteError{Status: 503, Code: "Service Unavailable", Message: "busy", Attempts: tc.attempts, RetryAfter: time.Second, Class: outcome.Overloaded}
 		err := &runtime.CallError{Dependency: "pets", Operation: "GetPet", Attempts: tc.attempts, End: runtime.EndAttempt, Err: re}
 		if got := err.Error(); got != tc.want {
 			t.Errorf("Error() = %q, want %q", got, tc.want)

@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -23,7 +21,7 @@ func NewHTTPClient(transport http.RoundTripper) *http.Client {
 // and that request is a GET or a HEAD, which carry no body, at most
 // [MaxRedirects] times. Any other redirect is not followed: the 3xx
 // answer itself is returned, which [DoHTTP] reports as a [*RemoteError]
-// ([Rejected], never retried, its Location in the header) for the caller
+// ([outcome.Rejected], never retried, its Location in the header) for the caller
 // to follow if it trusts the target.
 //
 // This keeps what a request carries to the dependency it was meant for:
@@ -66,35 +64,4 @@ func port(u *url.URL) string {
 		return "443"
 	}
 	return ""
-}
-
-// ParseBaseURL checks the base URL of a generated client, to which the
-// operations' paths are appended, and returns it parsed, without a
-// trailing slash on its path. It must be absolute, with an http or https
-// scheme and a host, and may have a path ("https://api.example.com/v1"); a
-// query, a fragment or userinfo would be mangled by appending paths or
-// would send credentials nobody sees in the code, so each is an error
-// saying what to do instead. The error never shows a password.
-func ParseBaseURL(raw string) (*url.URL, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		// Not quoted: it may hold a password that did not parse.
-		return nil, fmt.Errorf("base URL does not parse: %w", errors.Unwrap(err))
-	}
-	shown := u.Redacted()
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("base URL %q is not an absolute http or https URL; give one such as \"https://api.example.com/v1\"", shown)
-	case u.Host == "":
-		return nil, fmt.Errorf("base URL %q has no host; give one such as \"https://api.example.com/v1\"", shown)
-	case u.User != nil:
-		return nil, fmt.Errorf("base URL %q has userinfo; remove it, and send credentials from the transport (WithHTTPClient) or as header parameters", shown)
-	case u.RawQuery != "" || u.ForceQuery:
-		return nil, fmt.Errorf("base URL %q has a query, which the operations' paths would be appended after; remove it and give query parameters with the calls", shown)
-	case u.Fragment != "" || strings.Contains(raw, "#"):
-		return nil, fmt.Errorf("base URL %q has a fragment, which is never sent and would swallow the operations' paths; remove it", shown)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/")
-	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
-	return u, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	"github.com/resilientgo/resilient/runtime/fleetstore"
 )
 
@@ -18,12 +19,12 @@ import (
 // dependency and keep it for the life of the process.
 type Dependency struct {
 	name     string
-	policy   Policy
+	policy   DependencyPolicy
 	bulkhead *bulkhead
 	breaker  *breaker
 	throttle *throttle // nil when disabled
 	budget   *budget
-	store    FallbackStore
+	store    fallbackstore.Store
 	observer Observer
 	observed bool // observer is not the no-op one
 	tracer   Tracer
@@ -43,7 +44,7 @@ type Dependency struct {
 // zero fields take the package defaults and whose Disabled (or Disable…)
 // flags turn off what they name. It fails when a value is out of range (a
 // negative duration, size or rate, a failure rate above 100).
-func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
+func NewDependency(name string, p DependencyPolicy, opts ...Option) (*Dependency, error) {
 	p, err := p.resolve()
 	if err != nil {
 		return nil, fmt.Errorf("resilient: dependency %q: %w", name, err)
@@ -62,7 +63,7 @@ func NewDependency(name string, p Policy, opts ...Option) (*Dependency, error) {
 		o.applyDependency(d)
 	}
 	if d.store == nil {
-		d.store = NewMemoryStore(DefaultMemoryStoreSize)
+		d.store = fallbackstore.NewMemory(fallbackstore.DefaultMemorySize)
 	}
 	if d.fleetStore != nil {
 		d.fleet = newFleet(d, d.fleetStore)
@@ -80,7 +81,7 @@ func (d *Dependency) Name() string { return d.name }
 // that a Disable flag turns off ([BulkheadPolicy.MaxWait] for
 // [BulkheadPolicy.DisableWait], [BudgetPolicy.MinPerSecond] for
 // [BudgetPolicy.DisableFloor]) is zero, the flag still set.
-func (d *Dependency) Policy() Policy { return d.policy }
+func (d *Dependency) Policy() DependencyPolicy { return d.policy }
 
 // BreakerState returns the breaker's current state.
 func (d *Dependency) BreakerState() BreakerState {
@@ -148,7 +149,7 @@ func (d *Dependency) report() {
 }
 
 // resolve fills defaults and checks ranges.
-func (p Policy) resolve() (Policy, error) {
+func (p DependencyPolicy) resolve() (DependencyPolicy, error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	p.Breaker.resolve(bad)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	"net/http"
 	"net/url"
 	"strings"
@@ -252,8 +253,8 @@ func TestDoHTTPCachedFallbackByCredential(t *testing.T) {
 			}
 			json.NewEncoder(w).Encode(testPet{ID: 1, Name: "for " + r.Header.Get("Authorization")})
 		}))
-		store := &recordingStore{MemoryStore: NewMemoryStore(16)}
-		d, err := NewDependency("pets", Policy{}, WithFallbackStore(store))
+		store := &recordingStore{Memory: fallbackstore.NewMemory(16)}
+		d, err := NewDependency("pets", DependencyPolicy{}, WithFallbackStore(store))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // Sentinels matched through [errors.Is] by the typed errors of this package.
@@ -47,15 +49,6 @@ var (
 	ErrResponseTruncated = errors.New("resilient: response truncated")
 	// ErrResponseTooLarge is matched by a [*ResponseTooLargeError].
 	ErrResponseTooLarge = errors.New("resilient: response too large")
-	// ErrTruncatedRecord is the error of a JSON text sequence record whose
-	// text was cut (RFC 7464 §2.3).
-	ErrTruncatedRecord = errors.New("resilient: truncated JSON text sequence record")
-	// ErrUnmatchedRoute is matched by an [*UnmatchedRouteError].
-	ErrUnmatchedRoute = errors.New("resilient: no route matches the request")
-	// ErrItemTooLarge is the cause of a [*StreamError] for an item (an event,
-	// a line, a record) larger than the limit: [HTTPClient.MaxResponseBody],
-	// [DefaultMaxResponseBody] when zero.
-	ErrItemTooLarge = errors.New("resilient: stream item larger than the limit; raise HTTPClient.MaxResponseBody if such items are expected")
 )
 
 // End says what ended a failed call; see [CallError].
@@ -217,82 +210,41 @@ func (e *InvalidRequestError) Is(target error) bool {
 // Unwrap returns the reason.
 func (e *InvalidRequestError) Unwrap() error { return e.Err }
 
-// Classify returns [Permanent]: the same request fails the same way.
-func (e *InvalidRequestError) Classify() Class { return Permanent }
+// Classify returns [outcome.Permanent]: the same request fails the same way.
+func (e *InvalidRequestError) Classify() outcome.Class { return outcome.Permanent }
 
-// Delivery returns [NotDelivered].
-func (e *InvalidRequestError) Delivery() Delivery { return NotDelivered }
+// Delivery returns [outcome.NotDelivered].
+func (e *InvalidRequestError) Delivery() outcome.Delivery { return outcome.NotDelivered }
 
 // InvalidRequest returns the error of a call of op refused before it was
 // sent because its request could not be built or is invalid (err says
 // why): a [*CallError] ending with [EndInvalidRequest] whose cause is an
 // [*InvalidRequestError]. Generated clients return it when their request
 // builder fails. It returns nil for a nil err.
-func InvalidRequest(op *Operation, err error) error {
+func (o *Operation) InvalidRequest(err error) error {
 	if err == nil {
 		return nil
 	}
 	var ie *InvalidRequestError
 	if !errors.As(err, &ie) {
-		ie = &InvalidRequestError{Dependency: op.dep.name, Operation: op.name, Err: err}
+		ie = &InvalidRequestError{Dependency: o.dep.name, Operation: o.name, Err: err}
 	}
-	return &CallError{Dependency: op.dep.name, Operation: op.name, End: EndInvalidRequest, NotSent: true, Err: ie}
+	return &CallError{Dependency: o.dep.name, Operation: o.name, End: EndInvalidRequest, NotSent: true, Err: ie}
 }
 
-// Delivery says how far an attempt's request got, as far as the attempt
-// can tell. The pipeline reads it from the attempt's error (see
-// [DeliveryReporter]) to tell the caller of a failed non-idempotent call
-// whether its request may have been applied ([ErrOutcomeUnknown]), was
-// answered, or never reached the dependency ([ErrNotSent]).
-type Delivery uint8
-
-const (
-	// MaybeDelivered: the request may have reached the dependency, and no
-	// answer says what became of it (a timeout or a connection lost after
-	// the request was written). It is the zero value and the delivery of
-	// an error that does not say.
-	MaybeDelivered Delivery = iota
-	// NotDelivered: nothing of the request reached the dependency (it was
-	// refused locally, no connection could be made, the request was not
-	// written), so it was not applied.
-	NotDelivered
-	// Answered: the dependency answered; the error is its answer.
-	Answered
-)
-
-// String returns "maybe delivered", "not delivered" or "answered".
-func (d Delivery) String() string {
-	switch d {
-	case NotDelivered:
-		return "not delivered"
-	case Answered:
-		return "answered"
-	default:
-		return "maybe delivered"
-	}
-}
-
-// DeliveryReporter is implemented by attempt errors that know their
-// [Delivery], such as [*RemoteError] ([Answered]) and the errors of
-// [MarkNotSent]. The pipeline finds it with [errors.As]; an error without
-// one is [MaybeDelivered].
-type DeliveryReporter interface {
-	Delivery() Delivery
-}
-
-// notSentError marks an attempt's error as [NotDelivered].
+// notSentError marks an attempt's error as [outcome.NotDelivered].
 type notSentError struct{ err error }
 
-func (e notSentError) Error() string        { return e.err.Error() }
-func (e notSentError) Unwrap() error        { return e.err }
-func (e notSentError) Delivery() Delivery   { return NotDelivered }
-func (e notSentError) Is(target error) bool { return target == ErrNotSent }
+func (e notSentError) Error() string              { return e.err.Error() }
+func (e notSentError) Unwrap() error              { return e.err }
+func (e notSentError) Delivery() outcome.Delivery { return outcome.NotDelivered }
+func (e notSentError) Is(target error) bool       { return target == ErrNotSent }
 
 // MarkNotSent marks err, an attempt's error, as one that left nothing at
 // the dependency: the request was refused locally or failed before any of
 // it was written. The pipeline then reports a failed non-idempotent call as
 // not sent ([ErrNotSent]) rather than with its outcome unknown. err keeps
-// its class (see [Classifier]). It returns nil for nil.
+// its class (see [outcome.Classifier]). It returns nil for nil.
 func MarkNotSent(err error) error {
 	if err == nil {
 		return nil
@@ -301,12 +253,12 @@ func MarkNotSent(err error) error {
 }
 
 // deliveryOf returns the delivery an attempt's error reports.
-func deliveryOf(err error) Delivery {
-	var r DeliveryReporter
+func deliveryOf(err error) outcome.Delivery {
+	var r outcome.DeliveryReporter
 	if errors.As(err, &r) {
 		return r.Delivery()
 	}
-	return MaybeDelivered
+	return outcome.MaybeDelivered
 }
 
 // CircuitOpenError reports an attempt refused by the dependency's breaker.
@@ -529,7 +481,7 @@ type RemoteError struct {
 	// gRPC grpc-retry-pushback-ms); zero if none.
 	RetryAfter time.Duration
 	// Class says how the pipeline treated the answer.
-	Class Class
+	Class outcome.Class
 	// Body holds up to the first 64 KiB of an HTTP error body.
 	Body []byte
 	// Header holds the HTTP response header.
@@ -553,15 +505,15 @@ func (e *RemoteError) Error() string {
 
 // Classify returns e.Class, so the pipeline treats the answer as the glue
 // classified it.
-func (e *RemoteError) Classify() Class { return e.Class }
+func (e *RemoteError) Classify() outcome.Class { return e.Class }
 
 // RetryAfterHint returns the delay the dependency asked for.
 func (e *RemoteError) RetryAfterHint() (time.Duration, bool) {
 	return e.RetryAfter, e.RetryAfter > 0
 }
 
-// Delivery returns [Answered]: the error is the dependency's answer.
-func (e *RemoteError) Delivery() Delivery { return Answered }
+// Delivery returns [outcome.Answered]: the error is the dependency's answer.
+func (e *RemoteError) Delivery() outcome.Delivery { return outcome.Answered }
 
 // DegradedError comes with a fallback answer: the call returned a value, but
 // it is not the dependency's answer. It matches [ErrDegraded] and unwraps to

@@ -2,7 +2,6 @@ package runtime_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/stream"
 )
 
 // DoHTTPStream returns once the response header is in; the events are
@@ -24,7 +24,7 @@ func ExampleDoHTTPStream() {
 		io.WriteString(w, "event: price\nid: 2\ndata: {\"sku\":\"b\",\"cents\":99}\n\n")
 	}))
 	defer srv.Close()
-	dep, _ := runtime.NewDependency("prices", runtime.Policy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, _ := runtime.NewDependency("prices", runtime.DependencyPolicy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	watch, _ := dep.Operation(runtime.OperationPolicy{Name: "WatchPrices", Idempotency: runtime.ReadOnly,
 		Timeout: time.Second, AttemptTimeout: 200 * time.Millisecond})
 	hc := &runtime.HTTPClient{Doer: srv.Client()}
@@ -40,7 +40,7 @@ func ExampleDoHTTPStream() {
 		SKU   string `json:"sku"`
 		Cents int    `json:"cents"`
 	}
-	for ev, err := range runtime.NewEventStream[price](resp, nil).All() {
+	for ev, err := range stream.NewEvents[price](resp, nil).All() {
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -52,44 +52,4 @@ func ExampleDoHTTPStream() {
 	// price "": a 120
 	// price "2": b 99
 	// permits held: 0
-}
-
-// A route transport under a plain http.Client: the GET matches its route
-// and is retried past a 503; a path no route knows is refused.
-func ExampleRouteTransport() {
-	calls := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if calls++; calls == 1 {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			return
-		}
-		io.WriteString(w, `{"id":"7"}`)
-	}))
-	defer srv.Close()
-	dep, _ := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
-	getPet, _ := dep.Operation(runtime.OperationPolicy{Name: "getPet", Idempotency: runtime.ReadOnly,
-		Timeout: time.Second, Retry: runtime.RetryPolicy{Base: time.Millisecond}})
-	rt, err := runtime.NewRouteTransport([]runtime.Route{
-		{Method: http.MethodGet, Path: "/pets/{id}", Operation: getPet},
-	}, runtime.RouteOptions{Base: srv.Client().Transport})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	client := &http.Client{Transport: rt}
-
-	resp, err := client.Get(srv.URL + "/pets/7")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	fmt.Println(resp.StatusCode, string(body), "after", calls, "requests")
-
-	_, err = client.Get(srv.URL + "/owners")
-	fmt.Println(err != nil, errors.Is(err, runtime.ErrUnmatchedRoute))
-	// Output:
-	// 200 {"id":"7"} after 2 requests
-	// true true
 }

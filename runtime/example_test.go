@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // A dependency is made once per remote service and kept; zero fields of
 // its policy take the package defaults.
 func ExampleNewDependency() {
-	dep, err := runtime.NewDependency("inventory", runtime.Policy{
+	dep, err := runtime.NewDependency("inventory", runtime.DependencyPolicy{
 		Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 64},
 	})
 	if err != nil {
@@ -27,7 +28,7 @@ func ExampleNewDependency() {
 	fmt.Printf("bulkhead %d, breaker opens at %v%% of %d calls, open %v, retry budget %v%%\n",
 		p.Bulkhead.MaxConcurrent, p.Breaker.FailureRate, p.Breaker.MinimumCalls, p.Breaker.OpenFor, p.Budget.Ratio*100)
 
-	_, err = runtime.NewDependency("inventory", runtime.Policy{Breaker: runtime.BreakerPolicy{FailureRate: 150}})
+	_, err = runtime.NewDependency("inventory", runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{FailureRate: 150}})
 	fmt.Println(err)
 	// Output:
 	// bulkhead 64, breaker opens at 50% of 20 calls, open 30s, retry budget 10%
@@ -38,7 +39,7 @@ func ExampleNewDependency() {
 // fails once with a transient error and then succeeds, and a rejection
 // by the dependency, which is never retried.
 func ExampleDo() {
-	dep, _ := runtime.NewDependency("inventory", runtime.Policy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, _ := runtime.NewDependency("inventory", runtime.DependencyPolicy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	getStock, _ := dep.Operation(runtime.OperationPolicy{
 		Name:        "GetStock",
 		Idempotency: runtime.ReadOnly,
@@ -50,14 +51,14 @@ func ExampleDo() {
 	stock, err := runtime.Do(context.Background(), getStock, "sku-1", func(ctx context.Context) (int, error) {
 		attempts++
 		if attempts == 1 {
-			return 0, &runtime.RemoteError{Status: 503, Class: runtime.Transient}
+			return 0, &runtime.RemoteError{Status: 503, Class: outcome.Transient}
 		}
 		return 42, nil
 	})
 	fmt.Println(stock, err, "after", attempts, "attempts")
 
 	_, err = runtime.Do(context.Background(), getStock, "sku-2", func(ctx context.Context) (int, error) {
-		return 0, &runtime.RemoteError{Status: 404, Code: "Not Found", Class: runtime.Rejected}
+		return 0, &runtime.RemoteError{Status: 404, Code: "Not Found", Class: outcome.Rejected}
 	})
 	var ce *runtime.CallError
 	var re *runtime.RemoteError
@@ -82,7 +83,7 @@ func ExampleDoHTTP() {
 	}))
 	defer srv.Close()
 
-	dep, _ := runtime.NewDependency("pets", runtime.Policy{})
+	dep, _ := runtime.NewDependency("pets", runtime.DependencyPolicy{})
 	getPet, _ := dep.Operation(runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly, Timeout: 2 * time.Second})
 	transport := runtime.NewTransport(0, 0)
 	defer transport.CloseIdleConnections()

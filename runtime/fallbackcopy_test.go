@@ -48,7 +48,7 @@ func TestCachedFallbackNotShared(t *testing.T) {
 		return &http.Response{StatusCode: 200, Header: http.Header{"Etag": {`"v1"`}},
 			Body: io.NopCloser(bytes.NewReader([]byte(payload))), ContentLength: int64(len(payload))}, nil
 	})
-	d, err := NewDependency("pets", Policy{})
+	d, err := NewDependency("pets", DependencyPolicy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestCachedFallbackResponseInfo(t *testing.T) {
 		}
 		return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader([]byte(`{"id":7}`)))}, nil
 	})
-	d, err := NewDependency("pets", Policy{})
+	d, err := NewDependency("pets", DependencyPolicy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestStaticFallbackNotShared(t *testing.T) {
 	doer := doerFunc(func(r *http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: 503, Header: http.Header{}, Body: http.NoBody}, nil
 	})
-	d, err := NewDependency("pets", Policy{})
+	d, err := NewDependency("pets", DependencyPolicy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestCachedFallbackConcurrent(t *testing.T) {
 		}
 		return &http.Response{StatusCode: 200, Header: http.Header{"Etag": {`"v1"`}}, Body: io.NopCloser(bytes.NewReader([]byte(payload)))}, nil
 	})
-	d, err := NewDependency("pets", Policy{Breaker: BreakerPolicy{Disabled: true}, Budget: BudgetPolicy{Disabled: true}})
+	d, err := NewDependency("pets", DependencyPolicy{Breaker: BreakerPolicy{Disabled: true}, Budget: BudgetPolicy{Disabled: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,13 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 )
 
-// recordingStore is a MemoryStore that keeps the keys it was given.
+// recordingStore is a fallbackstore.Memory that keeps the keys it was given.
 type recordingStore struct {
-	*MemoryStore
+	*fallbackstore.Memory
 	mu   sync.Mutex
 	keys []string
 }
@@ -25,7 +27,7 @@ func (s *recordingStore) Store(key string, v any, at time.Time) {
 	s.mu.Lock()
 	s.keys = append(s.keys, key)
 	s.mu.Unlock()
-	s.MemoryStore.Store(key, v, at)
+	s.Memory.Store(key, v, at)
 }
 
 type partitionKey struct{}
@@ -88,12 +90,12 @@ func TestDoHTTPCachedFallbackNeverCrossesCallers(t *testing.T) {
 					}
 					json.NewEncoder(w).Encode(testPet{ID: 1, Name: "answer for " + r.Header.Get("Authorization")})
 				}))
-				store := &recordingStore{MemoryStore: NewMemoryStore(16)}
+				store := &recordingStore{Memory: fallbackstore.NewMemory(16)}
 				opts := []Option{WithFallbackStore(store)}
 				if tt.partition {
 					opts = append(opts, WithFallbackPartition(func(ctx context.Context) string { s, _ := ctx.Value(partitionKey{}).(string); return s }))
 				}
-				d, err := NewDependency("pets", Policy{}, opts...)
+				d, err := NewDependency("pets", DependencyPolicy{}, opts...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -137,8 +139,8 @@ func TestDoHTTPCachedFallbackNeverCrossesCallers(t *testing.T) {
 // never reads the request for a key (and pays nothing for it).
 func TestDoHTTPNoFallbackKeyWithoutCache(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		store := &recordingStore{MemoryStore: NewMemoryStore(16)}
-		d, err := NewDependency("pets", Policy{}, WithFallbackStore(store),
+		store := &recordingStore{Memory: fallbackstore.NewMemory(16)}
+		d, err := NewDependency("pets", DependencyPolicy{}, WithFallbackStore(store),
 			WithFallbackPartition(func(context.Context) string { t.Error("partition asked for"); return "" }))
 		if err != nil {
 			t.Fatal(err)

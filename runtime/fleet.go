@@ -18,8 +18,8 @@ import (
 
 // WithFleet shares the dependency's circuit breaker and retry budget with
 // the other replicas of the service through s (for Redis, see the
-// redisfleet sub-package), as [Policy.Fleet] configures. Nil, the default,
-// keeps both local to the process.
+// redisfleet sub-package), as [DependencyPolicy.Fleet] configures. Nil,
+// the default, keeps both local to the process.
 //
 // Nothing of it is on a call's path: calls count their outcomes in memory,
 // and one goroutine per dependency pushes the counts to s and reads the

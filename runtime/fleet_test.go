@@ -210,8 +210,8 @@ func (e *fleetEvents) shared() []bool {
 
 // fleetPolicy is the policy of the fleet tests: the seed's breaker, a
 // 10 % budget with a floor of 10 a second, no retries unless asked.
-func fleetPolicy() runtime.Policy {
-	return runtime.Policy{
+func fleetPolicy() runtime.DependencyPolicy {
+	return runtime.DependencyPolicy{
 		Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 5},
 		Budget:  runtime.BudgetPolicy{Ratio: 0.1, MinPerSecond: 10},
 		Fleet:   runtime.FleetPolicy{Store: "test", SyncInterval: 200 * time.Millisecond, StaleAfter: time.Second},
@@ -227,7 +227,7 @@ type replica struct {
 	events *fleetEvents
 }
 
-func newReplicas(t *testing.T, n int, p runtime.Policy, store fleetstore.Store, op runtime.OperationPolicy) []*replica {
+func newReplicas(t *testing.T, n int, p runtime.DependencyPolicy, store fleetstore.Store, op runtime.OperationPolicy) []*replica {
 	t.Helper()
 	rs := make([]*replica, n)
 	for i := range rs {

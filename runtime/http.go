@@ -14,36 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/internal/httptext"
-)
-
-// Defaults and limits of the HTTP client.
-const (
-	// DefaultDeadlineHeader is the request header that carries the remaining
-	// time budget of a call, in integer milliseconds, from [DoHTTP] to the
-	// server and, on the server, into server.DeadlineMiddleware.
-	DefaultDeadlineHeader = "X-Request-Deadline"
-
-	// DefaultDeadlineMargin is subtracted from the remaining budget before it
-	// is sent: it covers the request's transit and the server's writing of the
-	// response, so that the server gives up slightly before the caller does.
-	DefaultDeadlineMargin = 10 * time.Millisecond
-
-	// MaxErrorBody is the number of bytes of a non-2xx response body kept in
-	// [RemoteError.Body]; the rest is discarded.
-	MaxErrorBody = 64 << 10
-
-	// DefaultMaxResponseBody is the most bytes of a success (2xx) body that
-	// decode may read when [HTTPClient.MaxResponseBody] is zero: 32 MiB.
-	DefaultMaxResponseBody = 32 << 20
-
-	// DefaultConnectTimeout is the dial timeout of [NewTransport] when none is
-	// given: the upper end of the 100 ms to 1 s range usual inside a region.
-	DefaultConnectTimeout = time.Second
-
-	// MaxRedirects is the number of redirects [CheckRedirect] follows in one
-	// attempt, as net/http does by default.
-	MaxRedirects = 10
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // maxDrain bounds how much of an unread body is discarded so that its
@@ -164,24 +137,24 @@ type ErrorDecoder func(*RemoteError) error
 //   - for a 2xx answer, runs decode inside the attempt, so that the attempt
 //     timeout also bounds reading the body, and lets it read at most
 //     [HTTPClient.MaxResponseBody] bytes ([DefaultMaxResponseBody]): a
-//     larger answer is a [*ResponseTooLargeError], [Permanent], failed
+//     larger answer is a [*ResponseTooLargeError], [outcome.Permanent], failed
 //     before reading when its Content-Length says so. A failure to read
 //     the body (a reset, an unexpected EOF, a timeout) is a
-//     [*ResponseTruncatedError], [Transient]; any other decode error
-//     (malformed JSON) is [Permanent]. decode must not keep resp.Body: it
+//     [*ResponseTruncatedError], [outcome.Transient]; any other decode error
+//     (malformed JSON) is [outcome.Permanent]. decode must not keep resp.Body: it
 //     is closed when decode returns;
 //   - the same for a status outside 2xx that op accepts ([AcceptStatus]);
 //   - for any other status, returns a [*RemoteError] with the status, the
 //     status text as Code, the header, the first [MaxErrorBody] bytes of
 //     the body, the delay of a Retry-After field and the class of
-//     [StatusClass], or the typed error decodeErr (may be nil) makes of it.
+//     [outcome.StatusClass], or the typed error decodeErr (may be nil) makes of it.
 //     A redirect the Doer did not follow (see [CheckRedirect]) is such an
-//     answer: [Rejected], its Location in the header;
+//     answer: [outcome.Rejected], its Location in the header;
 //   - always drains a bounded rest of the body and closes it, also when the
 //     attempt is abandoned by a timeout, a cancellation or a lost hedge, so
 //     that no connection leaks.
 //
-// A transport error keeps the default class, [Transient]. For a
+// A transport error keeps the default class, [outcome.Transient]. For a
 // non-idempotent operation each attempt is traced (net/http/httptrace) so
 // that a transport error tells whether the request left: when the
 // transport got no connection, or failed before the request's header was
@@ -245,7 +218,7 @@ func DoHTTP[T any](ctx context.Context, op *Operation, c *HTTPClient, req *http.
 		kr := req
 		if !op.fallback.Shared {
 			if kr, err = credentialKeyRequest(ctx, op, req); err != nil {
-				return zero, InvalidRequest(op, err)
+				return zero, op.InvalidRequest(err)
 			}
 		}
 		key = httpFallbackKey(kr, c, op)
@@ -349,11 +322,11 @@ func (a *httpAttempts) run(actx context.Context, decode successDecoder) (any, er
 func prepareHTTP(op *Operation, req *http.Request) (*Operation, error) {
 	if err := checkRequest(req, op.idempotencyKey); err != nil {
 		closeRequestBody(req)
-		return op, InvalidRequest(op, err)
+		return op, op.InvalidRequest(err)
 	}
 	if op.missing != nil {
 		closeRequestBody(req)
-		return op, InvalidRequest(op, op.missing)
+		return op, op.InvalidRequest(op.missing)
 	}
 	if name := op.idempotencyKey; name != "" {
 		if req.Header == nil {
@@ -361,7 +334,7 @@ func prepareHTTP(op *Operation, req *http.Request) (*Operation, error) {
 		}
 		if req.Header.Get(name) == "" {
 			// One key for the call, the same on every attempt.
-			req.Header.Set(name, NewIdempotencyKey())
+			req.Header.Set(name, codec.NewIdempotencyKey())
 		}
 	}
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
@@ -461,7 +434,7 @@ func attemptRequest(ctx context.Context, op *Operation, c *HTTPClient, req *http
 	if replay {
 		body, err := req.GetBody()
 		if err != nil {
-			return nil, nil, MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
+			return nil, nil, outcome.MarkPermanent(fmt.Errorf("resilient: replaying the request body: %w", err))
 		}
 		r.Body = body
 	}
@@ -508,7 +481,7 @@ func decodeAccepted(ctx context.Context, resp *http.Response, limit int64, decod
 		if body.err != nil || ctx.Err() != nil {
 			return nil, &ResponseTruncatedError{Status: resp.StatusCode, Err: err}
 		}
-		return nil, MarkPermanent(fmt.Errorf("resilient: decoding the %d response: %w", resp.StatusCode, err))
+		return nil, outcome.MarkPermanent(fmt.Errorf("resilient: decoding the %d response: %w", resp.StatusCode, err))
 	}
 	return v, nil
 }
@@ -521,7 +494,7 @@ func remoteError(resp *http.Response, decodeErr ErrorDecoder) error {
 		Status:  resp.StatusCode,
 		Code:    http.StatusText(resp.StatusCode),
 		Message: excerpt(body),
-		Class:   StatusClass(resp.StatusCode),
+		Class:   outcome.StatusClass(resp.StatusCode),
 		Body:    body,
 		Header:  resp.Header,
 	}
@@ -536,29 +509,9 @@ func remoteError(resp *http.Response, decodeErr ErrorDecoder) error {
 	return re
 }
 
-// StatusClass returns the [Class] of an HTTP status outside 2xx: 429 is
-// [Throttled]; 503 is [Overloaded]; 408, 502 and 504 are [Transient]; other 5xx are
-// [Failed]; anything else (400, 401, 403, 404, 409, 422, an unfollowed
-// redirect) is [Rejected].
-func StatusClass(status int) Class {
-	switch {
-	case status == http.StatusTooManyRequests:
-		return Throttled
-	case status == http.StatusServiceUnavailable:
-		return Overloaded
-	case status == http.StatusRequestTimeout, status == http.StatusBadGateway,
-		status == http.StatusGatewayTimeout:
-		return Transient
-	case status >= 500 && status <= 599:
-		return Failed
-	default:
-		return Rejected
-	}
-}
-
 // ResponseTruncatedError reports a 2xx answer whose body could not be read
 // to the end (the connection was reset or cut, or the attempt timed out
-// while reading). It is [Transient]: an idempotent call retries it. For a
+// while reading). It is [outcome.Transient]: an idempotent call retries it. For a
 // non-idempotent call it is returned as is: the dependency answered, so it
 // has applied the request, but the answer is lost. It matches
 // [ErrResponseTruncated]; Unwrap gives the read error.
@@ -580,17 +533,17 @@ func (e *ResponseTruncatedError) Is(target error) bool { return target == ErrRes
 // Unwrap returns the read error.
 func (e *ResponseTruncatedError) Unwrap() error { return e.Err }
 
-// Classify returns [Transient].
-func (e *ResponseTruncatedError) Classify() Class { return Transient }
+// Classify returns [outcome.Transient].
+func (e *ResponseTruncatedError) Classify() outcome.Class { return outcome.Transient }
 
-// Delivery returns [Answered]: the dependency answered, so it had the
+// Delivery returns [outcome.Answered]: the dependency answered, so it had the
 // request.
-func (e *ResponseTruncatedError) Delivery() Delivery { return Answered }
+func (e *ResponseTruncatedError) Delivery() outcome.Delivery { return outcome.Answered }
 
 // ResponseTooLargeError reports a success (2xx) answer whose body is
 // larger than the client's limit ([HTTPClient.MaxResponseBody]): its
 // Content-Length said so, or decode read past the limit. It is
-// [Permanent]: the same request would get the same answer, so it is never
+// [outcome.Permanent]: the same request would get the same answer, so it is never
 // retried, and a large answer says nothing of the dependency's health, so
 // the breaker does not count it; no fallback answers it either. For a
 // non-idempotent call the request was applied (the dependency answered)
@@ -616,15 +569,15 @@ func (e *ResponseTooLargeError) Error() string {
 // Is reports whether target is [ErrResponseTooLarge].
 func (e *ResponseTooLargeError) Is(target error) bool { return target == ErrResponseTooLarge }
 
-// Classify returns [Permanent].
-func (e *ResponseTooLargeError) Classify() Class { return Permanent }
+// Classify returns [outcome.Permanent].
+func (e *ResponseTooLargeError) Classify() outcome.Class { return outcome.Permanent }
 
-// Delivery returns [Answered].
-func (e *ResponseTooLargeError) Delivery() Delivery { return Answered }
+// Delivery returns [outcome.Answered].
+func (e *ResponseTooLargeError) Delivery() outcome.Delivery { return outcome.Answered }
 
 // deadlineSpentError is the error of an attempt not sent because the
 // deadline margin left no time: it matches [context.DeadlineExceeded] and is
-// [Permanent], so it is neither retried nor counted as a failure of the
+// [outcome.Permanent], so it is neither retried nor counted as a failure of the
 // dependency, which never saw it.
 type deadlineSpentError struct {
 	left, margin time.Duration
@@ -635,9 +588,9 @@ func (e *deadlineSpentError) Error() string {
 	return fmt.Sprintf("resilient: not sent: %v left is within the deadline margin %v", e.left, e.margin)
 }
 
-func (e *deadlineSpentError) Is(target error) bool { return target == context.DeadlineExceeded }
-func (e *deadlineSpentError) Classify() Class      { return Permanent }
-func (e *deadlineSpentError) Delivery() Delivery   { return NotDelivered }
+func (e *deadlineSpentError) Is(target error) bool       { return target == context.DeadlineExceeded }
+func (e *deadlineSpentError) Classify() outcome.Class    { return outcome.Permanent }
+func (e *deadlineSpentError) Delivery() outcome.Delivery { return outcome.NotDelivered }
 
 // sendTrace follows, through net/http's client trace, how far one attempt's
 // request got: whether the transport looked for a connection, got one, and

@@ -18,6 +18,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime/outcome"
 	"github.com/resilientgo/resilient/runtime/server"
 	"go.uber.org/goleak"
 )
@@ -166,7 +167,7 @@ func decodePet(resp *http.Response) (testPet, error) {
 
 func testDependency(t *testing.T) *Dependency {
 	t.Helper()
-	d, err := NewDependency("pets", Policy{})
+	d, err := NewDependency("pets", DependencyPolicy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestDoHTTPStatusClasses(t *testing.T) {
 		statuses     []int
 		wantAttempts int
 		wantStatus   int // 0: success
-		wantClass    Class
+		wantClass    outcome.Class
 		wantFailures uint32 // breaker failures
 	}{
 		{"GET 503 twice then 200 is not a breaker failure", ReadOnly, []int{503, 503, 200}, 3, 0, 0, 0},
@@ -224,17 +225,17 @@ func TestDoHTTPStatusClasses(t *testing.T) {
 		{"GET 504 then 200", ReadOnly, []int{504, 200}, 2, 0, 0, 1},
 		{"GET 408 then 200", ReadOnly, []int{408, 200}, 2, 0, 0, 1},
 		{"GET 429 then 200 is not a breaker failure", ReadOnly, []int{429, 200}, 2, 0, 0, 0},
-		{"GET 503 until retries run out", ReadOnly, []int{503}, 3, 503, Overloaded, 0},
-		{"GET 502 until retries run out", ReadOnly, []int{502}, 3, 502, Transient, 3},
-		{"GET 404 is rejected once, not a breaker failure", ReadOnly, []int{404, 200}, 1, 404, Rejected, 0},
-		{"GET 400 is rejected once", ReadOnly, []int{400, 200}, 1, 400, Rejected, 0},
-		{"PUT 409 is rejected once", Idempotent, []int{409, 200}, 1, 409, Rejected, 0},
-		{"GET 422 is rejected once", ReadOnly, []int{422, 200}, 1, 422, Rejected, 0},
-		{"GET 500 fails once and counts", ReadOnly, []int{500, 200}, 1, 500, Failed, 1},
-		{"GET 501 fails once and counts", ReadOnly, []int{501, 200}, 1, 501, Failed, 1},
-		{"POST without key 503 is not retried", NotIdempotent, []int{503, 200}, 1, 503, Overloaded, 0},
-		{"POST without key 502 is not retried", NotIdempotent, []int{502, 200}, 1, 502, Transient, 1},
-		{"POST without key 429 is not retried", NotIdempotent, []int{429, 200}, 1, 429, Throttled, 0},
+		{"GET 503 until retries run out", ReadOnly, []int{503}, 3, 503, outcome.Overloaded, 0},
+		{"GET 502 until retries run out", ReadOnly, []int{502}, 3, 502, outcome.Transient, 3},
+		{"GET 404 is rejected once, not a breaker failure", ReadOnly, []int{404, 200}, 1, 404, outcome.Rejected, 0},
+		{"GET 400 is rejected once", ReadOnly, []int{400, 200}, 1, 400, outcome.Rejected, 0},
+		{"PUT 409 is rejected once", Idempotent, []int{409, 200}, 1, 409, outcome.Rejected, 0},
+		{"GET 422 is rejected once", ReadOnly, []int{422, 200}, 1, 422, outcome.Rejected, 0},
+		{"GET 500 fails once and counts", ReadOnly, []int{500, 200}, 1, 500, outcome.Failed, 1},
+		{"GET 501 fails once and counts", ReadOnly, []int{501, 200}, 1, 501, outcome.Failed, 1},
+		{"POST without key 503 is not retried", NotIdempotent, []int{503, 200}, 1, 503, outcome.Overloaded, 0},
+		{"POST without key 502 is not retried", NotIdempotent, []int{502, 200}, 1, 502, outcome.Transient, 1},
+		{"POST without key 429 is not retried", NotIdempotent, []int{429, 200}, 1, 429, outcome.Throttled, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -277,15 +278,15 @@ func TestDoHTTPStatusClasses(t *testing.T) {
 func TestStatusClass(t *testing.T) {
 	tests := []struct {
 		status int
-		want   Class
+		want   outcome.Class
 	}{
-		{429, Throttled}, {408, Transient}, {502, Transient}, {503, Overloaded}, {504, Transient},
-		{500, Failed}, {501, Failed}, {505, Failed}, {599, Failed},
-		{400, Rejected}, {401, Rejected}, {403, Rejected}, {404, Rejected}, {409, Rejected}, {422, Rejected}, {304, Rejected},
+		{429, outcome.Throttled}, {408, outcome.Transient}, {502, outcome.Transient}, {503, outcome.Overloaded}, {504, outcome.Transient},
+		{500, outcome.Failed}, {501, outcome.Failed}, {505, outcome.Failed}, {599, outcome.Failed},
+		{400, outcome.Rejected}, {401, outcome.Rejected}, {403, outcome.Rejected}, {404, outcome.Rejected}, {409, outcome.Rejected}, {422, outcome.Rejected}, {304, outcome.Rejected},
 	}
 	for _, tt := range tests {
 		t.Run(strconv.Itoa(tt.status), func(t *testing.T) {
-			if got := StatusClass(tt.status); got != tt.want {
+			if got := outcome.StatusClass(tt.status); got != tt.want {
 				t.Errorf("StatusClass(%d) = %v, want %v", tt.status, got, tt.want)
 			}
 		})
@@ -558,7 +559,7 @@ func TestSetDeadlineHeader(t *testing.T) {
 				if tt.wantSent != (err == nil) {
 					t.Errorf("setDeadlineHeader error = %v, want sent %v", err, tt.wantSent)
 				}
-				if err != nil && (!errors.Is(err, context.DeadlineExceeded) || classify(err) != Permanent) {
+				if err != nil && (!errors.Is(err, context.DeadlineExceeded) || classify(err) != outcome.Permanent) {
 					t.Errorf("error %v: want context.DeadlineExceeded, class permanent", err)
 				}
 			})
@@ -758,7 +759,7 @@ func TestDoHTTPErrorDecoder(t *testing.T) {
 				_, err := DoHTTP(t.Context(), op, rig.client, req, decodePet, decodeConflict)
 
 				var re *RemoteError
-				if !errors.As(err, &re) || re.Status != tt.status || re.Attempts != 1 || re.Class != Rejected {
+				if !errors.As(err, &re) || re.Status != tt.status || re.Attempts != 1 || re.Class != outcome.Rejected {
 					t.Fatalf("DoHTTP error = %v, want a rejected RemoteError %d after 1 attempt", err, tt.status)
 				}
 				var ce *conflictError
@@ -807,12 +808,12 @@ func TestDoHTTPDecodeFailures(t *testing.T) {
 		bodies       []string // per attempt; "cut:" prefix cuts after the rest
 		wantAttempts int
 		wantErr      error // nil: success
-		wantClass    Class
+		wantClass    outcome.Class
 	}{
 		{"GET cut mid-body is retried", ReadOnly, []string{`cut:{"id":7,`, `{"id":7}`}, 2, nil, 0},
-		{"POST cut mid-body is truncated, not retried", NotIdempotent, []string{`cut:{"id":7,`, `{"id":7}`}, 1, ErrResponseTruncated, Transient},
-		{"GET malformed body is permanent", ReadOnly, []string{`{"id":`, `{"id":7}`}, 1, nil, Permanent},
-		{"GET wrong type is permanent", ReadOnly, []string{`{"id":"seven"}`, `{"id":7}`}, 1, nil, Permanent},
+		{"POST cut mid-body is truncated, not retried", NotIdempotent, []string{`cut:{"id":7,`, `{"id":7}`}, 1, ErrResponseTruncated, outcome.Transient},
+		{"GET malformed body is permanent", ReadOnly, []string{`{"id":`, `{"id":7}`}, 1, nil, outcome.Permanent},
+		{"GET wrong type is permanent", ReadOnly, []string{`{"id":"seven"}`, `{"id":7}`}, 1, nil, outcome.Permanent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -951,7 +952,7 @@ func BenchmarkDoHTTP(b *testing.B) {
 		}
 	})
 	b.Run("DoHTTP", func(b *testing.B) {
-		d, _ := NewDependency("pets", Policy{Budget: BudgetPolicy{Disabled: true}})
+		d, _ := NewDependency("pets", DependencyPolicy{Budget: BudgetPolicy{Disabled: true}})
 		op, _ := d.Operation(OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second})
 		c := &HTTPClient{Doer: doer}
 		ctx := context.Background()
@@ -970,7 +971,7 @@ func BenchmarkDoHTTP(b *testing.B) {
 		return &p, err
 	}
 	cached := func(doer Doer) (*Operation, *HTTPClient) {
-		d, _ := NewDependency("pets", Policy{Budget: BudgetPolicy{Disabled: true}, Breaker: BreakerPolicy{Disabled: true}})
+		d, _ := NewDependency("pets", DependencyPolicy{Budget: BudgetPolicy{Disabled: true}, Breaker: BreakerPolicy{Disabled: true}})
 		op, _ := d.Operation(OperationPolicy{Name: "GetPet", Idempotency: ReadOnly, Timeout: time.Second,
 			Retry: RetryPolicy{Disabled: true}, Fallback: FallbackPolicy{Kind: FallbackCached, TTL: time.Hour}})
 		return op, &HTTPClient{Doer: doer}

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // Observer sees what the pipeline does, for metrics and traces. Methods are
@@ -61,7 +63,7 @@ type AttemptEvent struct {
 	// Err is the attempt's error, nil on success.
 	Err error
 	// Class is the error's class; meaningless when Err is nil.
-	Class Class
+	Class outcome.Class
 	// Context is the attempt's context: it carries the attempt's span
 	// when the dependency has a [Tracer], so that a metric recorded with
 	// it links to the trace (an exemplar). Never nil when set by the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 )
 
 // Option configures a [Dependency].
@@ -36,9 +38,9 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
-// fallbacks. The default is a [MemoryStore] of [DefaultMemoryStoreSize]
-// entries per dependency.
-func WithFallbackStore(s FallbackStore) Option {
+// fallbacks. The default is a [fallbackstore.Memory] of
+// [fallbackstore.DefaultMemorySize] entries per dependency.
+func WithFallbackStore(s fallbackstore.Store) Option {
 	return optionFunc(func(d *Dependency) {
 		if s != nil {
 			d.store = s

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 func TestMain(m *testing.M) {
@@ -65,16 +66,16 @@ func (s *script) attempt(ctx context.Context) (string, error) {
 	return "ok", nil
 }
 
-func fail(status int, class runtime.Class) error {
+func fail(status int, class outcome.Class) error {
 	return &runtime.RemoteError{Status: status, Class: class}
 }
 
 var (
-	err503 = func() error { return fail(503, runtime.Transient) }
+	err503 = func() error { return fail(503, outcome.Transient) }
 	ok     = step{}
 )
 
-func newDep(t *testing.T, p runtime.Policy, opts ...runtime.Option) *runtime.Dependency {
+func newDep(t *testing.T, p runtime.DependencyPolicy, opts ...runtime.Option) *runtime.Dependency {
 	t.Helper()
 	opts = append([]runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}, opts...)
 	d, err := runtime.NewDependency("dep", p, opts...)
@@ -111,15 +112,15 @@ func TestAttemptCounts(t *testing.T) {
 		{"503 always, 1 retry", runtime.Idempotent, runtime.RetryPolicy{MaxRetries: 1}, []step{{err: err503()}}, 2, true},
 		{"503 always, no retries", runtime.Idempotent, runtime.RetryPolicy{Disabled: true}, []step{{err: err503()}}, 1, true},
 		{"non-idempotent 503 never retried", runtime.NotIdempotent, runtime.RetryPolicy{MaxRetries: 3}, []step{{err: err503()}, ok}, 1, true},
-		{"404 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(404, runtime.Rejected)}, ok}, 1, true},
-		{"500 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(500, runtime.Failed)}, ok}, 1, true},
-		{"permanent never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: runtime.MarkPermanent(errors.New("bad json"))}, ok}, 1, true},
+		{"404 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(404, outcome.Rejected)}, ok}, 1, true},
+		{"500 never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: fail(500, outcome.Failed)}, ok}, 1, true},
+		{"permanent never retried", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: outcome.MarkPermanent(errors.New("bad json"))}, ok}, 1, true},
 		{"unclassified error is transient", runtime.ReadOnly, runtime.RetryPolicy{}, []step{{err: errors.New("connection reset")}, ok}, 2, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				d := newDep(t, runtime.Policy{})
+				d := newDep(t, runtime.DependencyPolicy{})
 				op := newOp(t, d, runtime.OperationPolicy{Idempotency: tt.idempotency, Timeout: 10 * time.Second,
 					Retry: tt.retry})
 				s := &script{steps: tt.steps}
@@ -141,7 +142,7 @@ func TestAttemptCounts(t *testing.T) {
 
 func TestBackoffIsFullJitterAndBounded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Disabled: true}})
+		d := newDep(t, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{Disabled: true}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
 			Retry: runtime.RetryPolicy{MaxRetries: 5, Base: 100 * time.Millisecond, Cap: 300 * time.Millisecond}})
 		for range 50 {
@@ -160,7 +161,7 @@ func TestBackoffIsFullJitterAndBounded(t *testing.T) {
 
 func TestBackoffWithoutJitterIsExact(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
 			Retry: runtime.RetryPolicy{MaxRetries: 4, Base: 100 * time.Millisecond, Cap: 300 * time.Millisecond, DisableJitter: true}})
 		s := &script{steps: []step{{err: err503()}}}
@@ -180,7 +181,7 @@ func TestBackoffWithoutJitterIsExact(t *testing.T) {
 // retry that never comes); when that ends it, the outcome is unknown.
 func TestNonIdempotentTimeoutIsOutcomeUnknown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent, Timeout: 2 * time.Second,
 			AttemptTimeout: 500 * time.Millisecond})
 		s := &script{steps: []step{{latency: time.Hour}}}
@@ -200,7 +201,7 @@ func TestNonIdempotentTimeoutIsOutcomeUnknown(t *testing.T) {
 
 func TestIdempotentAttemptTimeoutRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.Idempotent, Timeout: 2 * time.Second,
 			AttemptTimeout: 300 * time.Millisecond})
 		s := &script{steps: []step{{latency: time.Hour}, ok}}
@@ -219,7 +220,7 @@ func TestIdempotentAttemptTimeoutRetried(t *testing.T) {
 func TestTotalTimeNeverExceedsDeadline(t *testing.T) {
 	for _, attemptTimeout := range []time.Duration{0, 300 * time.Millisecond, 700 * time.Millisecond} {
 		synctest.Test(t, func(t *testing.T) {
-			d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Disabled: true}, Breaker: runtime.BreakerPolicy{Disabled: true}})
+			d := newDep(t, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{Disabled: true}, Breaker: runtime.BreakerPolicy{Disabled: true}})
 			op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 2 * time.Second,
 				AttemptTimeout: attemptTimeout, Retry: runtime.RetryPolicy{MaxRetries: 5, Base: 400 * time.Millisecond}})
 			for range 100 {
@@ -239,7 +240,7 @@ func TestTotalTimeNeverExceedsDeadline(t *testing.T) {
 
 func TestCallerDeadlineCapsTotal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 10 * time.Second})
 		ctx, cancel := context.WithTimeout(t.Context(), 700*time.Millisecond)
 		defer cancel()
@@ -261,7 +262,7 @@ func TestCallerDeadlineCapsTotal(t *testing.T) {
 
 func TestDeadlineExpiredOnEntry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 		ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
 		defer cancel()
@@ -278,7 +279,7 @@ func TestDeadlineExpiredOnEntry(t *testing.T) {
 
 func TestCancelMidBackoffReturnsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 10 * time.Second,
 			Retry: runtime.RetryPolicy{Base: 100 * time.Millisecond, DisableJitter: true}})
 		ctx, cancel := context.WithCancel(t.Context())
@@ -304,9 +305,9 @@ func TestCancelMidBackoffReturnsAtOnce(t *testing.T) {
 
 func TestRetryAfterHonouredAndCapped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second})
-		throttled := &runtime.RemoteError{Status: 429, Class: runtime.Throttled, RetryAfter: 2 * time.Second}
+		throttled := &runtime.RemoteError{Status: 429, Class: outcome.Throttled, RetryAfter: 2 * time.Second}
 		s := &script{steps: []step{{err: throttled}, ok}}
 		start := time.Now()
 		v, err := runtime.Do(t.Context(), op, "", s.attempt)
@@ -323,7 +324,7 @@ func TestRetryAfterHonouredAndCapped(t *testing.T) {
 		// A Retry-After beyond the deadline fails fast, with the value attached.
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
-		s = &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: runtime.Transient, RetryAfter: 2 * time.Second}}, ok}}
+		s = &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: outcome.Transient, RetryAfter: 2 * time.Second}}, ok}}
 		start = time.Now()
 		_, err = runtime.Do(ctx, op, "", s.attempt)
 		var re *runtime.RemoteError
@@ -338,7 +339,7 @@ func TestRetryAfterHonouredAndCapped(t *testing.T) {
 
 func TestBreakerOpensAtExactlyTheRateAfterMinimum(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, OpenFor: 5 * time.Second}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, OpenFor: 5 * time.Second}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
 		call := func(err error) error {
 			_, e := runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", err })
@@ -363,7 +364,7 @@ func TestBreakerOpensAtExactlyTheRateAfterMinimum(t *testing.T) {
 
 		// Exactly at the rate: 10 successes and 9 failures stay closed (47%);
 		// the 10th failure (10 of 20, 50%) opens.
-		d2 := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20}})
+		d2 := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20}})
 		op2 := newOp(t, d2, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
 		for i := range 19 {
 			var e error
@@ -384,11 +385,11 @@ func TestBreakerOpensAtExactlyTheRateAfterMinimum(t *testing.T) {
 
 func TestBreakerIgnores4xxAndCancellation(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 		for range 50 {
-			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(404, runtime.Rejected) })
-			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(429, runtime.Throttled) })
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(404, outcome.Rejected) })
+			runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", fail(429, outcome.Throttled) })
 			ctx, cancel := context.WithCancel(t.Context())
 			runtime.Do(ctx, op, "", func(context.Context) (string, error) { cancel(); return "", context.Canceled })
 		}
@@ -403,7 +404,7 @@ func TestBreakerIgnores4xxAndCancellation(t *testing.T) {
 
 func TestHalfOpenLetsOnlyProbesThrough(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 4, OpenFor: 5 * time.Second, HalfOpenProbes: 3},
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 4, OpenFor: 5 * time.Second, HalfOpenProbes: 3},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 100}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent, Timeout: time.Minute})
 		for range 4 {
@@ -446,7 +447,7 @@ func TestHalfOpenLetsOnlyProbesThrough(t *testing.T) {
 
 func TestOpenBreakerEndsRetryLoop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2}, Budget: runtime.BudgetPolicy{Disabled: true}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2}, Budget: runtime.BudgetPolicy{Disabled: true}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MaxRetries: 5}})
 		s := &script{steps: []step{{err: err503()}}}
 		_, err := runtime.Do(t.Context(), op, "", s.attempt)
@@ -467,7 +468,7 @@ func TestOpenBreakerEndsRetryLoop(t *testing.T) {
 func TestBudgetBoundsRequestsToFailingDependency(t *testing.T) {
 	for _, calls := range []int{1000, 10000} {
 		synctest.Test(t, func(t *testing.T) {
-			d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{Disabled: true}})
+			d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{Disabled: true}})
 			op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
 				Retry: runtime.RetryPolicy{Base: time.Nanosecond, Cap: time.Nanosecond}})
 			s := &script{steps: []step{{err: err503()}}}
@@ -498,7 +499,7 @@ func TestBudgetBoundsRequestsToFailingDependency(t *testing.T) {
 func TestBudgetRefundedWhenCancelledMidBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// No floor and a ratio of 1: each call earns exactly one retry.
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{Ratio: 1, DisableFloor: true}, Breaker: runtime.BreakerPolicy{Disabled: true}})
+		d := newDep(t, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{Ratio: 1, DisableFloor: true}, Breaker: runtime.BreakerPolicy{Disabled: true}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
 			Retry: runtime.RetryPolicy{MaxRetries: 1, Base: time.Second, DisableJitter: true}})
 		s := &script{steps: []step{{err: err503()}}}
@@ -519,7 +520,7 @@ func TestBudgetRefundedWhenCancelledMidBackoff(t *testing.T) {
 
 func TestBreakerTripsAfterLongHealthyPeriod(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{Window: 10 * time.Second}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{Window: 10 * time.Second}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
 		up := func(context.Context) (string, error) { return "ok", nil }
 		down := func(context.Context) (string, error) { return "", err503() }
@@ -545,7 +546,7 @@ func TestBreakerTripsAfterLongHealthyPeriod(t *testing.T) {
 func TestBreakerFlappingHalfOpenWindows(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs := &countingObserver{}
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 4, OpenFor: 5 * time.Second, HalfOpenProbes: 3}},
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 4, OpenFor: 5 * time.Second, HalfOpenProbes: 3}},
 			runtime.WithObserver(obs))
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
 		var sent atomic.Int64
@@ -572,7 +573,7 @@ func TestBreakerFlappingHalfOpenWindows(t *testing.T) {
 
 func TestBulkheadRejectsWithoutUnboundedWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 3, MaxWait: 10 * time.Millisecond}})
+		d := newDep(t, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 3, MaxWait: 10 * time.Millisecond}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Minute})
 		s := &script{steps: []step{{latency: time.Second}}}
 		for range 3 {
@@ -602,7 +603,7 @@ func TestBulkheadRejectsWithoutUnboundedWait(t *testing.T) {
 
 func TestBulkheadNoWaitRejectsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
+		d := newDep(t, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 		s := &script{steps: []step{{latency: time.Second}}}
 		go runtime.Do(t.Context(), op, "", s.attempt)
@@ -621,7 +622,7 @@ func TestBulkheadNoWaitRejectsAtOnce(t *testing.T) {
 
 func TestHedgingCancelsTheLoser(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second,
 			Hedge: runtime.HedgePolicy{Delay: 50 * time.Millisecond}})
 		var n atomic.Int64
@@ -667,7 +668,7 @@ func TestHedgingCancelsTheLoser(t *testing.T) {
 
 func TestNoHedgeWithoutBudget(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
+		d := newDep(t, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: 5 * time.Second,
 			Hedge: runtime.HedgePolicy{Delay: 50 * time.Millisecond}})
 		s := &script{steps: []step{{latency: 200 * time.Millisecond}}}
@@ -684,7 +685,7 @@ func TestNoHedgeWithoutBudget(t *testing.T) {
 func TestFallbackCachedIsMarkedDegraded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs := &countingObserver{}
-		d := newDep(t, runtime.Policy{}, runtime.WithObserver(obs))
+		d := newDep(t, runtime.DependencyPolicy{}, runtime.WithObserver(obs))
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{Disabled: true},
 			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackCached, TTL: time.Minute}})
 		good := func(context.Context) (string, error) { return "fresh", nil }
@@ -715,7 +716,7 @@ func TestFallbackCachedIsMarkedDegraded(t *testing.T) {
 		}
 		// A 4xx passes through unchanged.
 		runtime.Do(t.Context(), op, "pets/1", good)
-		_, err = runtime.Do(t.Context(), op, "pets/1", func(context.Context) (string, error) { return "", fail(404, runtime.Rejected) })
+		_, err = runtime.Do(t.Context(), op, "pets/1", func(context.Context) (string, error) { return "", fail(404, outcome.Rejected) })
 		if runtime.IsDegraded(err) {
 			t.Error("a 404 was replaced by a fallback")
 		}
@@ -724,7 +725,7 @@ func TestFallbackCachedIsMarkedDegraded(t *testing.T) {
 
 func TestFallbackStaticOnBreakerOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2}})
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2}})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{Disabled: true},
 			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "static"}})
 		down := func(context.Context) (string, error) { return "", err503() }
@@ -739,7 +740,7 @@ func TestFallbackStaticOnBreakerOpen(t *testing.T) {
 }
 
 func TestFallbackNeverForWrites(t *testing.T) {
-	d := newDep(t, runtime.Policy{})
+	d := newDep(t, runtime.DependencyPolicy{})
 	for _, idem := range []runtime.Idempotency{runtime.NotIdempotent, runtime.Idempotent} {
 		_, err := d.Operation(runtime.OperationPolicy{Name: "Write", Idempotency: idem,
 			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "x"}})
@@ -754,7 +755,7 @@ func TestFallbackNeverForWrites(t *testing.T) {
 }
 
 func TestPolicyValidation(t *testing.T) {
-	bad := []runtime.Policy{
+	bad := []runtime.DependencyPolicy{
 		{Breaker: runtime.BreakerPolicy{FailureRate: 101}},
 		{Breaker: runtime.BreakerPolicy{Window: -time.Second}},
 		{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: -1}},
@@ -768,7 +769,7 @@ func TestPolicyValidation(t *testing.T) {
 			t.Errorf("NewDependency(%+v) accepted an out-of-range policy", p)
 		}
 	}
-	d := newDep(t, runtime.Policy{})
+	d := newDep(t, runtime.DependencyPolicy{})
 	badOps := []runtime.OperationPolicy{
 		{Idempotency: runtime.Idempotent, Retry: runtime.RetryPolicy{MaxRetries: -1}},
 		{Idempotency: runtime.ReadOnly, Hedge: runtime.HedgePolicy{MaxHedges: 2}},
@@ -784,8 +785,8 @@ func TestPolicyValidation(t *testing.T) {
 // TestZeroMeansDefault: every zero field of a policy resolves to its
 // documented default, and what is on by default is turned off by a flag.
 func TestZeroMeansDefault(t *testing.T) {
-	d := newDep(t, runtime.Policy{})
-	want := runtime.Policy{
+	d := newDep(t, runtime.DependencyPolicy{})
+	want := runtime.DependencyPolicy{
 		Breaker: runtime.BreakerPolicy{FailureRate: runtime.DefaultFailureRate, MinimumCalls: runtime.DefaultMinimumCalls,
 			Window: runtime.DefaultBreakerWindow, OpenFor: runtime.DefaultOpenFor, HalfOpenProbes: runtime.DefaultHalfOpenProbes},
 		Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: runtime.DefaultMaxConcurrent, MaxWait: runtime.DefaultMaxWait},
@@ -797,7 +798,7 @@ func TestZeroMeansDefault(t *testing.T) {
 			StaleAfter: runtime.DefaultFleetStaleAfter},
 	}
 	if got := d.Policy(); got != want {
-		t.Errorf("Policy{} resolves to\n%+v, want\n%+v", got, want)
+		t.Errorf("DependencyPolicy{} resolves to\n%+v, want\n%+v", got, want)
 	}
 	op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackCached}})
 	if op.MaxRetries() != runtime.DefaultMaxRetries || op.Timeout() != runtime.DefaultTimeout || op.Fallback().TTL != runtime.DefaultFallbackTTL {
@@ -807,7 +808,7 @@ func TestZeroMeansDefault(t *testing.T) {
 		t.Errorf("zero HedgePolicy hedges after %v, want no hedging", op.EffectiveHedgeDelay())
 	}
 
-	off := newDep(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{DisableWait: true}, Budget: runtime.BudgetPolicy{DisableFloor: true}})
+	off := newDep(t, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{DisableWait: true}, Budget: runtime.BudgetPolicy{DisableFloor: true}})
 	if p := off.Policy(); p.Bulkhead.MaxWait != 0 || p.Budget.MinPerSecond != 0 || !p.Bulkhead.DisableWait || !p.Budget.DisableFloor {
 		t.Errorf("the Disable flags resolve to %+v and %+v, want no wait and no floor", p.Bulkhead, p.Budget)
 	}
@@ -818,7 +819,7 @@ func TestZeroMeansDefault(t *testing.T) {
 	}
 	// No floor: a dependency that has seen no calls has no retry to pay with.
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
+		d := newDep(t, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
 		fresh := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 		s := &script{steps: []step{{err: err503()}, ok}}
 		_, err := runtime.Do(t.Context(), fresh, "", s.attempt)
@@ -831,7 +832,7 @@ func TestZeroMeansDefault(t *testing.T) {
 // TestAttemptTimeoutNotBelowTotal: one rule for Dependency.Operation and
 // Operation.With: an attempt timeout not below the total is dropped.
 func TestAttemptTimeoutNotBelowTotal(t *testing.T) {
-	d := newDep(t, runtime.Policy{})
+	d := newDep(t, runtime.DependencyPolicy{})
 	tests := []struct {
 		name    string
 		policy  runtime.OperationPolicy
@@ -864,7 +865,7 @@ func TestAttemptTimeoutNotBelowTotal(t *testing.T) {
 func TestObserverSeesBreakerTransitions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs := &countingObserver{}
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2, OpenFor: time.Second, HalfOpenProbes: 1}}, runtime.WithObserver(obs))
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 2, OpenFor: time.Second, HalfOpenProbes: 1}}, runtime.WithObserver(obs))
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
 		down := func(context.Context) (string, error) { return "", err503() }
 		up := func(context.Context) (string, error) { return "ok", nil }
@@ -902,7 +903,7 @@ func TestBreakerTransitionsAreLogged(t *testing.T) {
 			}
 			return a
 		}}))
-		d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}}, runtime.WithLogger(logger))
+		d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}}, runtime.WithLogger(logger))
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.NotIdempotent})
 		runtime.Do(t.Context(), op, "", func(context.Context) (string, error) { return "", err503() })
 		want := "level=INFO msg=\"circuit breaker state change\" dependency=dep from=closed to=open\n"
@@ -914,10 +915,10 @@ func TestBreakerTransitionsAreLogged(t *testing.T) {
 
 func TestRetryAfterAboveCapFailsFast(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Timeout: time.Hour,
 			Retry: runtime.RetryPolicy{Cap: 2 * time.Second}})
-		s := &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: runtime.Transient, RetryAfter: 86400 * time.Second}}, ok}}
+		s := &script{steps: []step{{err: &runtime.RemoteError{Status: 503, Class: outcome.Transient, RetryAfter: 86400 * time.Second}}, ok}}
 		start := time.Now()
 		_, err := runtime.Do(t.Context(), op, "", s.attempt)
 		var re *runtime.RemoteError
@@ -929,10 +930,10 @@ func TestRetryAfterAboveCapFailsFast(t *testing.T) {
 
 func TestPermanentErrorsAreNotBreakerCounts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 		runtime.Do(t.Context(), op, "", func(context.Context) (string, error) {
-			return "", runtime.MarkPermanent(errors.New("bad request body"))
+			return "", outcome.MarkPermanent(errors.New("bad request body"))
 		})
 		if c := d.BreakerCounts(); c.Successes != 0 || c.Failures != 0 || c.Exclusions != 1 {
 			t.Errorf("counts = %+v, want one exclusion", c)
@@ -941,7 +942,7 @@ func TestPermanentErrorsAreNotBreakerCounts(t *testing.T) {
 }
 
 func TestPanickingAttemptGivesBackItsPermit(t *testing.T) {
-	d := newDep(t, runtime.Policy{Breaker: runtime.BreakerPolicy{Disabled: true}})
+	d := newDep(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{Disabled: true}})
 	op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly})
 	func() {
 		defer func() {
@@ -958,7 +959,7 @@ func TestPanickingAttemptGivesBackItsPermit(t *testing.T) {
 
 func TestCallWithLessThanMinAttemptLeftFailsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d := newDep(t, runtime.Policy{})
+		d := newDep(t, runtime.DependencyPolicy{})
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{MinAttempt: 5 * time.Millisecond}})
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Millisecond)
 		defer cancel()
@@ -1002,7 +1003,7 @@ func TestAbandonedHedgePanicIsReported(t *testing.T) {
 		var logged strings.Builder
 		var logMu sync.Mutex
 		logger := slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logged}, nil))
-		d := newDep(t, runtime.Policy{}, runtime.WithObserver(&rec), runtime.WithLogger(logger))
+		d := newDep(t, runtime.DependencyPolicy{}, runtime.WithObserver(&rec), runtime.WithLogger(logger))
 		op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Hedge: runtime.HedgePolicy{Delay: 100 * time.Millisecond}})
 		var n atomic.Int64
 		attempt := func(ctx context.Context) (string, error) {
@@ -1057,7 +1058,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 // a per-call override: zero is the default; Disabled, WithoutRetries and a
 // negative override mean none.
 func TestMaxRetriesOneRule(t *testing.T) {
-	d := newDep(t, runtime.Policy{})
+	d := newDep(t, runtime.DependencyPolicy{})
 	off := runtime.RetryPolicy{Disabled: true}
 	tests := []struct {
 		name   string
@@ -1098,7 +1099,7 @@ func TestHedgedAttemptPanicReachesTheCaller(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				d := newDep(t, runtime.Policy{})
+				d := newDep(t, runtime.DependencyPolicy{})
 				op := newOp(t, d, runtime.OperationPolicy{Idempotency: runtime.ReadOnly, Hedge: runtime.HedgePolicy{Delay: 100 * time.Millisecond}})
 				var n atomic.Int64
 				attempt := func(ctx context.Context) (string, error) {

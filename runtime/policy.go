@@ -2,40 +2,6 @@ package runtime
 
 import "time"
 
-// Defaults applied by [NewDependency] and [Dependency.Operation] to zero
-// fields. They are the values of the resilience-patterns table: two retries
-// with full-jitter backoff from 100 ms capped at 2 s, a 10 % retry budget,
-// a breaker that opens at 50 % failures over at least 20 calls and stays open
-// for 30 s, and a bounded bulkhead.
-const (
-	DefaultTimeout          = 10 * time.Second
-	DefaultMaxRetries       = 2
-	DefaultBackoffBase      = 100 * time.Millisecond
-	DefaultBackoffCap       = 2 * time.Second
-	DefaultBudgetRatio      = 0.10
-	DefaultBudgetMinPerSec  = 10
-	DefaultBudgetMaxBalance = 100
-	DefaultFailureRate      = 50
-	DefaultMinimumCalls     = 20
-	DefaultBreakerWindow    = 10 * time.Second
-	DefaultBreakerBucket    = time.Second
-	DefaultOpenFor          = 30 * time.Second
-	DefaultHalfOpenProbes   = 5
-	DefaultMaxConcurrent    = 32
-	DefaultMaxWait          = 10 * time.Millisecond
-	DefaultMaxHedges        = 1
-	DefaultFallbackTTL      = 5 * time.Minute
-)
-
-// Defaults of [FleetPolicy]: a dependency with a fleet store synchronises
-// every 200 ms, and goes back to its local breaker and budget when it has
-// not synchronised for a second.
-const (
-	DefaultFleetPrefix       = "resilient:"
-	DefaultFleetSyncInterval = 200 * time.Millisecond
-	DefaultFleetStaleAfter   = time.Second
-)
-
 // Idempotency says what repeating an operation does, and so which of the
 // pipeline's repeats it may take part in. The zero value, [NotIdempotent], is
 // the safe one: such an operation is sent exactly once.
@@ -69,10 +35,11 @@ func (i Idempotency) String() string {
 	}
 }
 
-// Policy is the resolved, dependency-wide part of a policy: what one remote
-// dependency (a host or a gRPC service) shares across all its operations.
-// The zero value is usable: every zero field takes its documented default.
-type Policy struct {
+// DependencyPolicy is the resolved, dependency-wide part of a policy:
+// what one remote dependency (a host or a gRPC service) shares across all
+// its operations, as [OperationPolicy] is one operation's part. The zero
+// value is usable: every zero field takes its documented default.
+type DependencyPolicy struct {
 	// Breaker configures the dependency's circuit breaker.
 	Breaker BreakerPolicy
 	// Bulkhead bounds concurrent calls to the dependency.
@@ -200,8 +167,8 @@ type OperationPolicy struct {
 	// the same on every attempt, so that the dependency recognises a retry
 	// of a request it already applied. [DoHTTP] and the gRPC glue send the
 	// caller's key when the request or the outgoing metadata already
-	// carries one, else a new [NewIdempotencyKey]; it is left out of a
-	// cached fallback's request key. Empty, the zero value, sends none.
+	// carries one, else a new key (codec.NewIdempotencyKey); it is left
+	// out of a cached fallback's request key. Empty, the zero value, sends none.
 	IdempotencyKey string
 	// Timeout is the total time one call may take, retries and backoff
 	// included. A caller's deadline that comes earlier wins; one that comes

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // The retry stage: the loop of attempts of one call, with backoff,
@@ -78,7 +80,7 @@ func retryLoop[T any](ctx context.Context, op *Operation, deadline time.Time, at
 // failure is a failed round as the retry stage reads it.
 type failure struct {
 	err         error
-	class       Class
+	class       outcome.Class
 	timedOut    bool
 	interrupted bool
 }
@@ -102,7 +104,7 @@ func (o *Operation) retryDelay(ctx context.Context, deadline time.Time, retry in
 	d := o.dep
 	s.last = withAttempts(f.err, s.attempts)
 	delivery := deliveryOf(f.err)
-	if delivery != NotDelivered {
+	if delivery != outcome.NotDelivered {
 		s.reached = true
 	}
 	if o.idempotency == NotIdempotent {
@@ -115,7 +117,7 @@ func (o *Operation) retryDelay(ctx context.Context, deadline time.Time, retry in
 	if !now.Before(deadline) {
 		return 0, false, o.fail(EndDeadline, s.attempts, !s.reached, &DeadlineExceededError{Dependency: d.name, Operation: o.name, Attempts: s.attempts, Last: s.last})
 	}
-	if !f.class.retryable() || retry >= o.maxRetries {
+	if !retryable(f.class) || retry >= o.maxRetries {
 		return 0, false, o.fail(EndAttempt, s.attempts, !s.reached, s.last)
 	}
 	left := deadline.Sub(now)
@@ -180,8 +182,8 @@ func (o *Operation) retrying(ctx context.Context, s *retryState, delay time.Dura
 // failed with r, from what became of its request: not sent, answered, or
 // possibly applied (outcome unknown). Which timer ended the attempt only
 // says which deadline error is the cause.
-func (o *Operation) endOnce(ctx context.Context, last error, timedOut, interrupted bool, attempts int, delivery Delivery) *CallError {
-	if delivery == Answered {
+func (o *Operation) endOnce(ctx context.Context, last error, timedOut, interrupted bool, attempts int, delivery outcome.Delivery) *CallError {
+	if delivery == outcome.Answered {
 		return o.fail(EndAttempt, attempts, false, last)
 	}
 	var cause error
@@ -195,7 +197,7 @@ func (o *Operation) endOnce(ctx context.Context, last error, timedOut, interrupt
 	default:
 		cause = last
 	}
-	if delivery == NotDelivered {
+	if delivery == outcome.NotDelivered {
 		return o.fail(end, attempts, true, cause)
 	}
 	return o.fail(EndOutcomeUnknown, attempts, false, &OutcomeUnknownError{Dependency: o.dep.name, Operation: o.name, Err: cause})

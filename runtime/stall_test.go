@@ -57,7 +57,7 @@ func TestStallAwareDial(t *testing.T) {
 // breaker; the same timeouts noticed in time do.
 func TestStalledDialIsNotABreakerFailure(t *testing.T) {
 	for _, stalled := range []bool{true, false} {
-		d, err := NewDependency("dep", Policy{Breaker: BreakerPolicy{MinimumCalls: 5}}, WithLogger(slog.New(slog.DiscardHandler)))
+		d, err := NewDependency("dep", DependencyPolicy{Breaker: BreakerPolicy{MinimumCalls: 5}}, WithLogger(slog.New(slog.DiscardHandler)))
 		if err != nil {
 			t.Fatal(err)
 		}

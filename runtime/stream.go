@@ -2,24 +2,21 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"iter"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // DoHTTPStream runs one call of op that sends req through the pipeline, as
 // [DoHTTP] does, and returns the response of the successful attempt with
 // its body unread, for answers that are read after the call returns:
-// server-sent events ([NewEventStream]), JSON Lines and NDJSON
-// ([NewJSONLinesStream]), JSON text sequences ([NewJSONSeqStream]) and
-// downloads, whose body is the [io.ReadCloser] to read. What differs from
+// server-sent events, JSON Lines and NDJSON, JSON text sequences (the
+// readers of the stream sub-package: stream.NewEvents, stream.NewJSONLines,
+// stream.NewJSONSeq) and downloads, whose body is the [io.ReadCloser] to read. What differs from
 // DoHTTP:
 //
 //   - An attempt ends when the response header arrives: the attempt
@@ -63,6 +60,27 @@ func DoHTTPStream(ctx context.Context, op *Operation, c *HTTPClient, req *http.R
 	if op.respInfo != nil {
 		op.respInfo.Status, op.respInfo.Header = resp.StatusCode, resp.Header
 	}
+	return resp, nil
+}
+
+// Relay sends req through op's pipeline for an [http.RoundTripper] that
+// puts the pipeline under an existing HTTP client, such as the route
+// sub-package's Transport. It runs as [DoHTTPStream] does, but every answer
+// of the dependency is returned as the response, whatever its status: an
+// answer outside 2xx that the pipeline did not retry, or the last one when
+// retries ran out, reaches the caller as the server sent it, its body
+// unread. A call the pipeline ends without an answer returns its
+// [*CallError]. The deadline header carries the attempt's remaining time
+// as [DoHTTP] sends it, or with streamDeadline the remaining time of req's
+// context, as [DoHTTPStream] sends it. req is not modified: the attempts
+// send a copy, and the response's Request is req. The call runs under
+// req's context.
+func (c *HTTPClient) Relay(op *Operation, req *http.Request, streamDeadline bool) (*http.Response, error) {
+	resp, err := doHTTPHeld(req.Context(), op, c, req.Clone(req.Context()), nil, true, streamDeadline)
+	if err != nil {
+		return nil, err
+	}
+	resp.Request = req
 	return resp, nil
 }
 
@@ -272,7 +290,7 @@ func answerError(resp *http.Response) *RemoteError {
 	re := &RemoteError{
 		Status: resp.StatusCode,
 		Code:   http.StatusText(resp.StatusCode),
-		Class:  StatusClass(resp.StatusCode),
+		Class:  outcome.StatusClass(resp.StatusCode),
 		Header: resp.Header,
 	}
 	if d, ok := parseRetryAfterHeader(resp.Header, time.Now()); ok {
@@ -338,137 +356,10 @@ func (b *streamBody) Close() error {
 	return nil
 }
 
-// itemLimit returns the bound of one item of body when it comes from
-// [DoHTTPStream], else [DefaultMaxResponseBody].
-func itemLimit(body io.Reader) int64 {
-	if b, ok := body.(*streamBody); ok {
-		return b.limit
-	}
-	return DefaultMaxResponseBody
-}
-
-// Stream is a typed stream of items read from the body of a streamed
-// answer ([DoHTTPStream]): the events of [NewEventStream], the values of
-// [NewJSONLinesStream] and [NewJSONSeqStream]. Items are delivered as
-// they arrive: Next returns as soon as one item is complete, without
-// waiting for the next. Read it with Next and Current, or range over All:
-//
-//	for s.Next() {
-//		use(s.Current())
-//	}
-//	if err := s.Err(); err != nil { ... }
-//
-// The stream ends at the end of the body, at the first error (a failed
-// read, an item that does not decode or is larger than the limit) or when
-// it is closed; it then closes the body, which gives back the call's
-// bulkhead permit. A stream that is not read to its end must be closed.
-// A Stream is not safe for concurrent use, except Close, which may be
-// called from another goroutine to stop a reader blocked in Next.
-type Stream[T any] struct {
-	resp *http.Response
-	next func() (T, error)
-	cur  T
-	err  error
-	n    int
-	done bool
-	// closed: Close was called, so the read error that follows is not
-	// the stream's.
-	closed atomic.Bool
-}
-
-// newStream returns the stream of the items next reads from resp's body.
-func newStream[T any](resp *http.Response, next func() (T, error)) *Stream[T] {
-	return &Stream[T]{resp: resp, next: next}
-}
-
-// Next reads the next item and reports whether there is one; false at the
-// end of the stream or on an error, which Err then returns.
-func (s *Stream[T]) Next() bool {
-	if s.done {
-		return false
-	}
-	v, err := s.next()
-	if err != nil {
-		s.done = true
-		var zero T
-		s.cur = zero
-		if err != io.EOF && !s.closed.Load() {
-			s.err = &StreamError{Item: s.n + 1, Err: err}
-		}
-		s.resp.Body.Close()
-		return false
-	}
-	s.cur = v
-	s.n++
-	return true
-}
-
-// Current returns the item Next read; the zero T before the first Next
-// and after the end.
-func (s *Stream[T]) Current() T { return s.cur }
-
-// Err returns the error that ended the stream, a [*StreamError]; nil when
-// it ended at the end of the body, was closed, or has not ended.
-func (s *Stream[T]) Err() error { return s.err }
-
-// Close ends the stream and closes the body; reading stops there. It may
-// be called more than once and from another goroutine than the reader's.
-func (s *Stream[T]) Close() error {
-	s.closed.Store(true)
-	return s.resp.Body.Close()
-}
-
-// Response returns the answer the stream reads: its status code and
-// header. Its body belongs to the stream.
-func (s *Stream[T]) Response() *http.Response { return s.resp }
-
-// All returns an iterator over the remaining items, for a range loop. The
-// stream's error, if any, comes as the last pair, with the zero T. The
-// stream is closed when the loop ends, also by a break.
-func (s *Stream[T]) All() iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		defer s.Close()
-		for s.Next() {
-			if !yield(s.cur, nil) {
-				return
-			}
-		}
-		if s.err != nil {
-			var zero T
-			yield(zero, s.err)
-		}
-	}
-}
-
-// StreamError is the error that ends a [Stream]: reading the body failed
-// (a reset, a cut, the caller's context ended), or an item did not decode
-// or was too large ([ErrItemTooLarge]). It is never retried: the items
-// before it were already handed to the caller. Unwrap gives the cause.
-type StreamError struct {
-	// Item counts from 1: the item that could not be read.
-	Item int
-	// Err is the cause.
-	Err error
-}
-
-// Error describes the failure.
-func (e *StreamError) Error() string {
-	return "resilient: stream item " + strconv.Itoa(e.Item) + ": " + strings.TrimPrefix(e.Err.Error(), "resilient: ")
-}
-
-// Unwrap returns the cause.
-func (e *StreamError) Unwrap() error { return e.Err }
-
-// DecodeJSON decodes one JSON item into a new T: the default decoder of
-// the stream constructors.
-func DecodeJSON[T any](data []byte) (T, error) {
-	var v T
-	err := json.Unmarshal(data, &v)
-	return v, err
-}
-
-// DecodeText returns the item as a string, for events whose data is text.
-func DecodeText(data []byte) (string, error) { return string(data), nil }
+// ItemLimit returns the bound of one item of the body for the stream
+// readers of the stream sub-package: [HTTPClient.MaxResponseBody], its
+// default when zero, negative for none.
+func (b *streamBody) ItemLimit() int64 { return b.limit }
 
 // DoStream is [DoHeld] for a long-lived stream, such as a gRPC stream:
 // the bulkhead permit is held only while the stream is being established

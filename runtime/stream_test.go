@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime/stream"
 	"go.uber.org/goleak"
 )
 
@@ -66,12 +67,12 @@ func TestDoHTTPStreamDeliversIncrementally(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := NewEventStream[tick](resp, nil)
+		s := stream.NewEvents[tick](resp, nil)
 		defer s.Close()
 		if resp.Header.Get("Content-Type") != "text/event-stream" || s.Response() != resp {
 			t.Errorf("Response header %v", resp.Header)
 		}
-		for i, want := range []Event[tick]{{Type: "message", Data: tick{1}}, {Type: "tick", Data: tick{2}}, {Type: "message", ID: "3", Data: tick{3}}} {
+		for i, want := range []stream.Event[tick]{{Type: "message", Data: tick{1}}, {Type: "tick", Data: tick{2}}, {Type: "message", ID: "3", Data: tick{3}}} {
 			srv.step <- struct{}{}
 			if !s.Next() {
 				t.Fatalf("Next = false before event %d: %v", i+1, s.Err())
@@ -145,7 +146,7 @@ func TestDoHTTPStreamOutlivesTimeouts(t *testing.T) {
 					t.Errorf("deadline header %q, want %q", got, tt.wantDeadline)
 				}
 				n := 0
-				for ev, err := range NewEventStream[tick](resp, nil).All() {
+				for ev, err := range stream.NewEvents[tick](resp, nil).All() {
 					if err != nil {
 						t.Fatalf("after %d events: %v", n, err)
 					}
@@ -191,7 +192,7 @@ func TestDoHTTPStreamRetriesOnlyBeforeTheHeader(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := NewEventStream[tick](resp, nil)
+			s := stream.NewEvents[tick](resp, nil)
 			if !s.Next() || s.Current().Data.N != 1 || s.Next() || s.Err() != nil {
 				t.Errorf("stream: %+v, %v; want one event, then the end", s.Current(), s.Err())
 			}
@@ -216,16 +217,16 @@ func TestDoHTTPStreamRetriesOnlyBeforeTheHeader(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := NewEventStream[tick](resp, nil)
+			s := stream.NewEvents[tick](resp, nil)
 			if !s.Next() || s.Current().Data.N != 1 {
 				t.Fatalf("first event: %+v, %v", s.Current(), s.Err())
 			}
 			if s.Next() {
 				t.Fatalf("second Next = true, want the cut")
 			}
-			var se *StreamError
+			var se *stream.Error
 			if !errors.As(s.Err(), &se) || se.Item != 2 || !errors.Is(s.Err(), io.ErrUnexpectedEOF) {
-				t.Errorf("Err = %v, want a StreamError for item 2 matching io.ErrUnexpectedEOF", s.Err())
+				t.Errorf("Err = %v, want a stream.Error for item 2 matching io.ErrUnexpectedEOF", s.Err())
 			}
 			synctest.Wait()
 			if n.Load() != 1 {
@@ -247,22 +248,22 @@ func TestDoHTTPStreamHoldsItsPermit(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ends := []struct {
 		name string
-		end  func(s *Stream[Event[tick]], cancel context.CancelFunc, srv *sseServer)
+		end  func(s *stream.Stream[stream.Event[tick]], cancel context.CancelFunc, srv *sseServer)
 	}{
-		{"Close", func(s *Stream[Event[tick]], _ context.CancelFunc, _ *sseServer) { s.Close() }},
-		{"read to the end", func(s *Stream[Event[tick]], _ context.CancelFunc, srv *sseServer) {
+		{"Close", func(s *stream.Stream[stream.Event[tick]], _ context.CancelFunc, _ *sseServer) { s.Close() }},
+		{"read to the end", func(s *stream.Stream[stream.Event[tick]], _ context.CancelFunc, srv *sseServer) {
 			close(srv.step)
 			for s.Next() {
 			}
 		}},
-		{"context cancelled, never closed", func(_ *Stream[Event[tick]], cancel context.CancelFunc, _ *sseServer) { cancel() }},
+		{"context cancelled, never closed", func(_ *stream.Stream[stream.Event[tick]], cancel context.CancelFunc, _ *sseServer) { cancel() }},
 	}
 	for _, tt := range ends {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv := &sseServer{events: []string{"data: {}\n\n"}, step: make(chan struct{})}
 				rig := newHTTPRig(t, srv)
-				d, err := NewDependency("pets", Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
+				d, err := NewDependency("pets", DependencyPolicy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -273,7 +274,7 @@ func TestDoHTTPStreamHoldsItsPermit(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				s := NewEventStream[tick](resp, nil)
+				s := stream.NewEvents[tick](resp, nil)
 				if d.InFlight() != 1 {
 					t.Errorf("InFlight = %d while the stream is open, want 1", d.InFlight())
 				}
@@ -325,7 +326,7 @@ func TestDoHTTPStreamErrors(t *testing.T) {
 }
 
 // TestStreamDecodeError: an item that does not decode ends the stream with
-// a StreamError naming it; the body is closed.
+// a stream.Error naming it; the body is closed.
 func TestStreamDecodeError(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
@@ -340,16 +341,51 @@ func TestStreamDecodeError(t *testing.T) {
 		}
 		var got []int
 		var last error
-		for v, err := range NewJSONLinesStream[tick](resp, nil).All() {
+		for v, err := range stream.NewJSONLines[tick](resp, nil).All() {
 			if err != nil {
 				last = err
 				break
 			}
 			got = append(got, v.N)
 		}
-		var se *StreamError
+		var se *stream.Error
 		if fmt.Sprint(got) != "[1]" || !errors.As(last, &se) || se.Item != 2 {
-			t.Errorf("items %v, error %v; want [1] then a StreamError for item 2", got, last)
+			t.Errorf("items %v, error %v; want [1] then a stream.Error for item 2", got, last)
+		}
+		if d.InFlight() != 0 {
+			t.Errorf("InFlight = %d, want 0", d.InFlight())
+		}
+	})
+}
+
+// TestDoHTTPStreamItemLimit: the stream readers bound each item of a body
+// from DoHTTPStream by its client's MaxResponseBody, not by the stream
+// package's default: a line within it is read, the next, above it, ends
+// the stream with stream.ErrItemTooLarge, and the permit comes back.
+func TestDoHTTPStreamItemLimit(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	synctest.Test(t, func(t *testing.T) {
+		rig := newHTTPRig(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "{\"n\":1}\n{\"n\":"+strings.Repeat("2", 40)+"}\n")
+		}))
+		rig.client.MaxResponseBody = 16
+		d := testDependency(t)
+		op := testOperation(t, d, OperationPolicy{Idempotency: ReadOnly, Timeout: time.Second})
+		resp, err := DoHTTPStream(t.Context(), op, rig.client, rig.get(t, "/ticks"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		var last error
+		for v, err := range stream.NewJSONLines[tick](resp, nil).All() {
+			if err != nil {
+				last = err
+				break
+			}
+			got = append(got, v.N)
+		}
+		if fmt.Sprint(got) != "[1]" || !errors.Is(last, stream.ErrItemTooLarge) {
+			t.Errorf("items %v, error %v; want [1] then stream.ErrItemTooLarge", got, last)
 		}
 		if d.InFlight() != 0 {
 			t.Errorf("InFlight = %d, want 0", d.InFlight())

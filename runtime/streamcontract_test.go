@@ -18,7 +18,7 @@ import (
 
 // TestInvalidRequestEveryEntryPoint: a request with a CR/LF in a header
 // value is the caller's error through every HTTP entry point (DoHTTP,
-// DoHTTPStream, a RouteTransport under an http.Client): a typed
+// DoHTTPStream, Relay under an http.Client, as the route transport uses it): a typed
 // InvalidRequestError, nothing sent, no attempt, no retry, the breaker's
 // counts, the retry budget's balance and the bulkhead as before the
 // call, and no fallback. Fifty such calls in a row change none of it.
@@ -42,16 +42,12 @@ func TestInvalidRequestEveryEntryPoint(t *testing.T) {
 			}
 			return err
 		}},
-		{"RouteTransport", func(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request) error {
-			rt, err := NewRouteTransport([]Route{{Method: http.MethodGet, Path: "/pets/{id}", Operation: op}},
-				RouteOptions{Base: c.Doer.(*http.Client).Transport})
-			if err != nil {
-				return err
-			}
-			resp, err := (&http.Client{Transport: rt}).Do(req)
+		{"Relay", func(ctx context.Context, op *Operation, c *HTTPClient, req *http.Request) error {
+			relay := roundTripFunc(func(r *http.Request) (*http.Response, error) { return c.Relay(op, r, false) })
+			resp, err := (&http.Client{Transport: relay}).Do(req)
 			if resp != nil {
 				resp.Body.Close()
-				return errors.New("the route transport handed over a response")
+				return errors.New("Relay handed over a response")
 			}
 			return err
 		}},
@@ -60,7 +56,7 @@ func TestInvalidRequestEveryEntryPoint(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				obs := &eventCounter{}
-				d, err := NewDependency("pets", Policy{}, WithObserver(obs), WithLogger(slog.New(slog.DiscardHandler)))
+				d, err := NewDependency("pets", DependencyPolicy{}, WithObserver(obs), WithLogger(slog.New(slog.DiscardHandler)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -173,3 +169,8 @@ func TestDoHTTPStreamNotIdempotentDelivery(t *testing.T) {
 		})
 	}
 }
+
+// roundTripFunc is an http.RoundTripper of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -14,9 +14,11 @@ import (
 // maxCoreSymbols bounds the lines `go doc -short` lists for the core
 // package: what a user of a generated client programs against. Helpers
 // only generated code calls live in codec, the server side in server,
-// the fleet protocol in fleetstore. The goal is 100; lower the bound as
-// the core shrinks, never raise it.
-const maxCoreSymbols = 140
+// the fleet protocol in fleetstore, the classes of outcomes in outcome,
+// the stream readers in stream, the route transport in route, the
+// fallback store in fallbackstore. Lower the bound as the core shrinks,
+// never raise it.
+const maxCoreSymbols = 100
 
 // coreSurface counts the lines `go doc -short` prints for the package in
 // dir: one per top-level const or var group, function and type, and one
@@ -70,7 +72,7 @@ func coreSurface(t *testing.T, dir string) (int, []string) {
 func TestCoreSurface(t *testing.T) {
 	n, lines := coreSurface(t, ".")
 	if n > maxCoreSymbols {
-		t.Errorf("go doc -short lists %d symbols of the core runtime, above %d: move what only generated code calls to codec, server-side pieces to server, or unexport what nobody outside needs.\nThe listing: %s",
+		t.Errorf("go doc -short lists %d symbols of the core runtime, above %d: move what only generated code calls to codec, server-side pieces to server, a topic of its own to a sub-package of its own, or unexport what nobody outside needs.\nThe listing: %s",
 			n, maxCoreSymbols, strings.Join(lines, " "))
 	}
 }

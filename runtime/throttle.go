@@ -40,21 +40,6 @@ type ThrottlePolicy struct {
 	Disabled bool
 }
 
-// Defaults of [ThrottlePolicy].
-const (
-	// DefaultThrottleRatio is the SRE book's K = 2: the dependency sees
-	// twice what it accepts.
-	DefaultThrottleRatio = 3.0
-	// DefaultThrottleWindow is the span over which requests and accepts
-	// are counted.
-	DefaultThrottleWindow = 250 * time.Millisecond
-	// DefaultThrottleMaxReject leaves at least one attempt in five
-	// reaching a dependency that sheds everything.
-	DefaultThrottleMaxReject = 0.8
-	// DefaultThrottleMinRequests is the breaker's default minimum of calls.
-	DefaultThrottleMinRequests = 20
-)
-
 // throttleBuckets is how many buckets divide the window.
 const throttleBuckets = 10
 

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // capacityDependency accepts at most perSecond attempts a second (a token
@@ -49,7 +51,7 @@ func drive(t *throttle, dep func(time.Time) bool, step, d time.Duration) (sent, 
 
 func defaultThrottle(t *testing.T) *throttle {
 	t.Helper()
-	p, err := Policy{}.resolve()
+	p, err := DependencyPolicy{}.resolve()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestRejectProbability(t *testing.T) {
 // open: an overloaded dependency is told to take less, not cut off.
 func TestDoThrottledWhileShed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		d, err := NewDependency("shedding", Policy{})
+		d, err := NewDependency("shedding", DependencyPolicy{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +163,7 @@ func TestDoThrottledWhileShed(t *testing.T) {
 		sent := 0
 		shed := func(context.Context) (int, error) {
 			sent++
-			return 0, &RemoteError{Status: 503, Class: Overloaded}
+			return 0, &RemoteError{Status: 503, Class: outcome.Overloaded}
 		}
 		throttled := 0
 		for range 2000 {

@@ -106,11 +106,12 @@ type TransportTracer interface {
 	Transport(base http.RoundTripper) http.RoundTripper
 }
 
-// TraceTransport returns base wrapped by t's Transport when t is a
-// [TransportTracer], and base as it is otherwise (nil t included).
-// Generated clients wrap their default transport with it.
-func TraceTransport(t Tracer, base http.RoundTripper) http.RoundTripper {
-	if tt, ok := t.(TransportTracer); ok {
+// TraceTransport returns base wrapped by the Transport of the dependency's
+// tracer ([WithTracer]) when that is a [TransportTracer], and base as it
+// is otherwise (no tracer included). Generated clients wrap their default
+// transport with it.
+func (d *Dependency) TraceTransport(base http.RoundTripper) http.RoundTripper {
+	if tt, ok := d.tracer.(TransportTracer); ok && d.traced {
 		return tt.Transport(base)
 	}
 	return base

@@ -10,6 +10,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime/outcome"
+	"github.com/resilientgo/resilient/runtime/stream"
 	"go.uber.org/goleak"
 )
 
@@ -63,7 +65,7 @@ func TestTracerSpans(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		rec := &recTracer{}
-		d, err := NewDependency("pets", Policy{}, WithTracer(rec))
+		d, err := NewDependency("pets", DependencyPolicy{}, WithTracer(rec))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +77,7 @@ func TestTracerSpans(t *testing.T) {
 				t.Errorf("attempt %d runs under %v", n, got)
 			}
 			if n == 1 {
-				return "", &RemoteError{Status: 503, Class: Transient}
+				return "", &RemoteError{Status: 503, Class: outcome.Transient}
 			}
 			return "Rex", nil
 		})
@@ -102,7 +104,7 @@ func TestTracerHedgeAndRefusals(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		rec := &recTracer{}
-		d, err := NewDependency("pets", Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 4, DisableWait: true}}, WithTracer(rec))
+		d, err := NewDependency("pets", DependencyPolicy{Bulkhead: BulkheadPolicy{MaxConcurrent: 4, DisableWait: true}}, WithTracer(rec))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +174,7 @@ func TestTracerStreamEndsAtRelease(t *testing.T) {
 			panic(http.ErrAbortHandler)
 		}))
 		rec := &recTracer{}
-		d, err := NewDependency("pets", Policy{}, WithTracer(rec))
+		d, err := NewDependency("pets", DependencyPolicy{}, WithTracer(rec))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +186,7 @@ func TestTracerStreamEndsAtRelease(t *testing.T) {
 		if last := rec.lines[len(rec.lines)-1]; last != "attempt 1 done: <nil> (ctx attempt 1)" {
 			t.Errorf("before the stream ends, the last span line is %q", last)
 		}
-		s := NewEventStream[struct{}](resp, nil)
+		s := stream.NewEvents[struct{}](resp, nil)
 		for s.Next() {
 		}
 		if last := rec.lines[len(rec.lines)-1]; last != "end attempts=1 wait=0s held=true err=unexpected EOF" {
@@ -209,10 +211,18 @@ func (transportTracer) Transport(base http.RoundTripper) http.RoundTripper {
 
 func TestTraceTransport(t *testing.T) {
 	base := http.DefaultTransport
-	if got := TraceTransport(nil, base); got != base {
-		t.Errorf("TraceTransport(nil) = %T, want the base", got)
+	plain, err := NewDependency("pets", DependencyPolicy{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got, ok := TraceTransport(transportTracer{}, base).(markedTransport); !ok || got.base != base {
-		t.Errorf("TraceTransport(a TransportTracer) = %T, want its Transport around the base", got)
+	if got := plain.TraceTransport(base); got != base {
+		t.Errorf("TraceTransport without a tracer = %T, want the base", got)
+	}
+	traced, err := NewDependency("pets", DependencyPolicy{}, WithTracer(transportTracer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := traced.TraceTransport(base).(markedTransport); !ok || got.base != base {
+		t.Errorf("TraceTransport with a TransportTracer = %T, want its Transport around the base", got)
 	}
 }

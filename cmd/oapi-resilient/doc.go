@@ -307,7 +307,7 @@
 // expand it (style form, not exploded: a list is "a,b"). A variable that
 // names no parameter of the operation gets an optional string query
 // parameter of its name, with another W-PATH-QUERY. The route table keeps
-// the template as written; a runtime.RouteTransport matches such a pair
+// the template as written; a route.Transport matches such a pair
 // with any value. A "#" and what follows ("/tags/{arn}#tagKeys", as
 // specs converted from AWS's models tell operations apart) is a warning,
 // W-PATH-FRAGMENT: no request carries a fragment, so the client sends the

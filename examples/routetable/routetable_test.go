@@ -17,6 +17,7 @@ import (
 	"github.com/resilientgo/resilient/examples/routetable"
 	"github.com/resilientgo/resilient/examples/routetable/oapigen"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/route"
 )
 
 // flakyStore is a pet store whose first answers to each operation are
@@ -274,7 +275,7 @@ func TestOapiCodegenClientGetsThePipeline(t *testing.T) {
 			r.URL.Path = "/owners" // a request the spec does not describe
 			return nil
 		})
-		if !errors.Is(err, runtime.ErrUnmatchedRoute) {
+		if !errors.Is(err, route.ErrUnmatched) {
 			t.Errorf("ListPets to /owners = %v, want ErrUnmatchedRoute", err)
 		}
 	})

@@ -17,13 +17,21 @@ import (
 
 // runtimePath is the import path of the runtime package, which generated
 // code imports under its own name, runtimeName (generated code never
-// imports the standard library's runtime); codecPath is its codec
-// sub-package, imported as codecName.
+// imports the standard library's runtime); codecPath, routePath,
+// streamPath and fallbackstorePath are its codec, route, stream and
+// fallbackstore sub-packages, imported under their own names.
 const (
 	runtimePath = "github.com/resilientgo/resilient/runtime"
 	runtimeName = "runtime"
 	codecPath   = "github.com/resilientgo/resilient/runtime/codec"
 	codecName   = "codec"
+	routePath   = "github.com/resilientgo/resilient/runtime/route"
+	routeName   = "route"
+	streamPath  = "github.com/resilientgo/resilient/runtime/stream"
+	streamName  = "stream"
+	// fallbackstorePath holds the type of the WithFallbackStore option.
+	fallbackstorePath = "github.com/resilientgo/resilient/runtime/fallbackstore"
+	fallbackstoreName = "fallbackstore"
 )
 
 // rt refers to a name of the runtime package.
@@ -31,6 +39,12 @@ func rt(name string) *jen.Statement { return jen.Qual(runtimePath, name) }
 
 // cd refers to a name of the codec package.
 func cd(name string) *jen.Statement { return jen.Qual(codecPath, name) }
+
+// rtr refers to a name of the route package.
+func rtr(name string) *jen.Statement { return jen.Qual(routePath, name) }
+
+// st refers to a name of the stream package.
+func st(name string) *jen.Statement { return jen.Qual(streamPath, name) }
 
 // ClientOptions tunes [EmitClient]. The zero value is ready to use.
 type ClientOptions struct {
@@ -140,6 +154,9 @@ func EmitClient(f *jen.File, svc *resolve.Service, opts ClientOptions) ([]diag.D
 	}
 	f.ImportName(runtimePath, runtimeName)
 	f.ImportName(codecPath, codecName)
+	f.ImportName(routePath, routeName)
+	f.ImportName(streamPath, streamName)
+	f.ImportName(fallbackstorePath, fallbackstoreName)
 	EmitVersionCheck(f)
 	emitClientType(f, v)
 	EmitOptions(f, clientOptions(v.fleet, v.schemes))

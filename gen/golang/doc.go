@@ -7,8 +7,8 @@
 // Go types, pointers, tags, names and policy literals first; then one
 // emit function per construct writes it. Output is deterministic and
 // gofmt-clean (jennifer formats it), and imports go through jen.Qual
-// only; the runtime package is always imported as "runtime", its codec
-// sub-package as "codec".
+// only; the runtime package is always imported as "runtime", its codec,
+// route, stream and fallbackstore sub-packages under those names.
 //
 // # The generated client
 //
@@ -69,8 +69,8 @@
 // The result follows these rules:
 //
 //   - a streamed answer, the first 2xx response with a body being
-//     text/event-stream (a *runtime.Stream[runtime.Event[T]]), JSON Lines
-//     or NDJSON, or a JSON text sequence (a *runtime.Stream[T]), or a
+//     text/event-stream (a *stream.Stream[stream.Event[T]]), JSON Lines
+//     or NDJSON, or a JSON text sequence (a *stream.Stream[T]), or a
 //     binary media type (an io.ReadCloser), goes through
 //     runtime.DoHTTPStream: the method returns once the header is in, the
 //     body is read under the caller's context, the bulkhead permit is held
@@ -130,10 +130,10 @@
 // URL (servers.go); NewClient("") takes the first server unless it is
 // relative. Beside the client, Routes and NewRouteTransport (routes.go)
 // give clients of other generators the same pipeline through a
-// runtime.RouteTransport.
+// route.Transport.
 //
 // An operation whose policy names an idempotency key header gets one key
-// per call from runtime.NewIdempotencyKey, the same on every attempt,
+// per call from codec.NewIdempotencyKey, the same on every attempt,
 // unless the caller sets one through the params (the documented header
 // parameter, or an added IdempotencyKey field).
 package golang

@@ -53,7 +53,7 @@ var fixedLocals = map[string]bool{
 	"req": true, "err": true, "u": true, "q": true, "op": true, "key": true, "data": true,
 	"v": true, "vs": true, "i": true, "k": true, "zero": true, "cookie": true,
 	"url": true, "http": true, "strconv": true, "json": true, "bytes": true, "time": true,
-	"strings": true, "io": true, "context": true, "runtime": true, "codec": true, "slices": true, "maps": true,
+	"strings": true, "io": true, "context": true, "runtime": true, "codec": true, "route": true, "stream": true, "fallbackstore": true, "slices": true, "maps": true,
 	"base64": true, "errors": true, "fmt": true, "slog": true,
 	// Form and multipart bodies, streams.
 	"form": true, "m": true, "resp": true, "uuid": true,
@@ -182,7 +182,7 @@ func (v *opView) callArgs() []jen.Code {
 //		req, err := c.requestGetPet(ctx, id)
 //		if err != nil {
 //			var zero Pet
-//			return zero, runtime.InvalidRequest(c.ops.GetPet, err)
+//			return zero, c.ops.GetPet.InvalidRequest(err)
 //		}
 //		op := c.ops.GetPet.With(opts...)
 //		return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeGetPetError)
@@ -198,7 +198,7 @@ func emitMethod(f *jen.File, v *opView) {
 	if v.errType != nil {
 		decodeErr = jen.Id("decode" + v.errType.name)
 	}
-	invalid := rt("InvalidRequest").Call(jen.Id("c").Dot("ops").Dot(v.name), jen.Err())
+	invalid := jen.Id("c").Dot("ops").Dot(v.name).Dot("InvalidRequest").Call(jen.Err())
 	fail := jen.Return(invalid)
 	results := jen.Error()
 	decode := jen.Id("discardBody")
@@ -246,7 +246,7 @@ func emitMethod(f *jen.File, v *opView) {
 //		req.Header.Set("Accept", "application/json")
 //		if params != nil { ... headers and cookies ... }
 //		if req.Header.Get("Idempotency-Key") == "" {
-//			req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+//			req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 //		}
 //		return req, nil
 //	}
@@ -296,7 +296,7 @@ func emitRequest(f *jen.File, v *opView, prefix string) {
 	}
 	if v.keyHeader != "" {
 		body = append(body, jen.If(jen.Id("req").Dot("Header").Dot("Get").Call(jen.Lit(v.keyHeader)).Op("==").Lit("")).Block(
-			jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit(v.keyHeader), rt("NewIdempotencyKey").Call()),
+			jen.Id("req").Dot("Header").Dot("Set").Call(jen.Lit(v.keyHeader), cd("NewIdempotencyKey").Call()),
 		))
 	}
 	body = append(body, jen.Return(jen.Id("req"), jen.Nil()))

@@ -119,7 +119,7 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 //		for _, edit := range o.edits {
 //			edit(&p)
 //		}
-//		u, err := runtime.ParseBaseURL(baseURL)
+//		u, err := codec.ParseBaseURL(baseURL)
 //		if err != nil {
 //			return nil, fmt.Errorf("petstore: %w", err)
 //		}
@@ -133,7 +133,7 @@ func clientOptions(fleet bool, schemes []*schemeView) OptionSet {
 //		}
 //		hc := o.httpClient
 //		if hc == nil {
-//			hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent)))
+//			hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(max(...), p.Dependency.Bulkhead.MaxConcurrent)))
 //		}
 //		header := "X-Request-Deadline"
 //		if o.deadlineHeaderSet {
@@ -190,7 +190,7 @@ func emitNewClient(f *jen.File, v *clientView, inCore []*opView, parts []*filePa
 		body = append(body, jen.If(jen.Id("baseURL").Op("==").Lit("")).Block(jen.Id("baseURL").Op("=").Id(d.def)))
 	}
 	body = append(body,
-		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(rt("ParseBaseURL")).Call(jen.Id("baseURL")),
+		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(cd("ParseBaseURL")).Call(jen.Id("baseURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(prefix+": %w"), jen.Err())),
 		),
@@ -201,8 +201,7 @@ func emitNewClient(f *jen.File, v *clientView, inCore []*opView, parts []*filePa
 		jen.Id("hc").Op(":=").Id("o").Dot("httpClient"),
 		jen.If(jen.Id("hc").Op("==").Nil()).Block(
 			jen.Id("connect").Op(":=").Id("max").Add(lines("(", ")", connect...)),
-			jen.Id("hc").Op("=").Add(rt("NewHTTPClient")).Call(rt("TraceTransport").Call(
-				jen.Id("o").Dot("tracer"),
+			jen.Id("hc").Op("=").Add(rt("NewHTTPClient")).Call(jen.Id("dep").Dot("TraceTransport").Call(
 				rt("NewTransport").Call(jen.Id("connect"), jen.Id("p").Dot("Dependency").Dot("Bulkhead").Dot("MaxConcurrent")),
 			)),
 		),

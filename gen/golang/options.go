@@ -91,7 +91,7 @@ func StandardOptions(prefix, policyType, defaultPolicy, constructor, partitionDo
 			"obs", rt("Observer"), "observer"),
 		field(with("FallbackStore"), doc(with("FallbackStore")+" sets where last-known-good answers are kept for cached "+
 			"fallbacks. The default is the runtime's in-memory store."),
-			"store", rt("FallbackStore"), "store"),
+			"store", jen.Qual(fallbackstorePath, "Store"), "store"),
 		field(with("Logger"), doc(with("Logger")+" sets the logger that circuit breaker transitions are written "+
 			"to. The default is slog.Default at the time of "+constructor+"."),
 			"logger", jen.Op("*").Qual("log/slog", "Logger"), "logger"),

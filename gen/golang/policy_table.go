@@ -61,7 +61,7 @@ type PolicyEntry struct {
 //	// Policy is the resilience policy of a Client ...
 //	type Policy struct {
 //		// Dependency is shared by all operations ...
-//		Dependency runtime.Policy
+//		Dependency runtime.DependencyPolicy
 //		// GetPet is the policy of [Client.GetPet].
 //		GetPet runtime.OperationPolicy
 //	}
@@ -70,7 +70,7 @@ type PolicyEntry struct {
 //	func DefaultPolicy() Policy {
 //		return Policy{
 //			// Dependency: breaker at 50% of 20 calls (default), ...
-//			Dependency: runtime.Policy{},
+//			Dependency: runtime.DependencyPolicy{},
 //			// GetPet: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); ...
 //			GetPet: runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, ...},
 //		}
@@ -82,7 +82,7 @@ type PolicyEntry struct {
 func EmitPolicyTable(f *jen.File, t PolicyTable) {
 	fields := []jen.Code{
 		comments([]string{"Dependency is shared by all operations: circuit breaker, bulkhead and", "retry budget."}).
-			Id("Dependency").Add(rt("Policy")),
+			Id("Dependency").Add(rt("DependencyPolicy")),
 	}
 	entries := []jen.Code{
 		comments([]string{"Dependency: " + t.Dependency.Summary().Annotated() + "."}).
@@ -193,11 +193,11 @@ func num[T int | float64](l *fieldList, key string, v T) {
 	}
 }
 
-// DependencyPolicyLiteral writes p as a runtime.Policy literal with only
-// its fields that are not zero: the runtime reads a zero field as its
+// DependencyPolicyLiteral writes p as a runtime.DependencyPolicy literal
+// with only its fields that are not zero: the runtime reads a zero field as its
 // default. Each part (Breaker, Bulkhead, …) is written on one line, and
-// left out when zero; a policy of defaults is "runtime.Policy{}".
-func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
+// left out when zero; a policy of defaults is "runtime.DependencyPolicy{}".
+func DependencyPolicyLiteral(p runtime.DependencyPolicy) *jen.Statement {
 	var breaker, bulkhead, budget, throttle, fleet, all fieldList
 	num(&breaker, "FailureRate", p.Breaker.FailureRate)
 	num(&breaker, "MinimumCalls", int(p.Breaker.MinimumCalls))
@@ -231,7 +231,7 @@ func DependencyPolicyLiteral(p runtime.Policy) *jen.Statement {
 	all.sub("Budget", budget.literal("BudgetPolicy", false))
 	all.sub("Throttle", throttle.literal("ThrottlePolicy", false))
 	all.sub("Fleet", fleet.literal("FleetPolicy", false))
-	return all.literal("Policy", true)
+	return all.literal("DependencyPolicy", true)
 }
 
 // OperationPolicyLiteral writes p as a runtime.OperationPolicy literal

@@ -15,42 +15,42 @@ import (
 // TestPolicyLiterals: the literals of the policy table, which both back
 // ends write, hold every field that is not zero, the switches that are
 // off by default included, and nothing else: a plain operation is one
-// line, a policy of defaults "resilient.Policy{}".
+// line, a policy of defaults "runtime.DependencyPolicy{}".
 func TestPolicyLiterals(t *testing.T) {
 	tests := []struct {
 		name string
 		code fmt.GoStringer
 		want string
 	}{
-		{"a dependency of defaults", golang.DependencyPolicyLiteral(runtime.Policy{}), "runtime.Policy{}"},
+		{"a dependency of defaults", golang.DependencyPolicyLiteral(runtime.DependencyPolicy{}), "runtime.DependencyPolicy{}"},
 		{"a dependency with the breaker and budget off and no wait",
-			golang.DependencyPolicyLiteral(runtime.Policy{
+			golang.DependencyPolicyLiteral(runtime.DependencyPolicy{
 				Breaker:  runtime.BreakerPolicy{OpenFor: 90 * time.Second, Disabled: true},
 				Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8, DisableWait: true},
 				Budget:   runtime.BudgetPolicy{Ratio: 0.2, DisableFloor: true, Disabled: true},
-			}), `runtime.Policy{
+			}), `runtime.DependencyPolicy{
 	Breaker:  runtime.BreakerPolicy{OpenFor: 90 * time.Second, Disabled: true},
 	Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8, DisableWait: true},
 	Budget:   runtime.BudgetPolicy{Ratio: 0.2, DisableFloor: true, Disabled: true},
 }`},
 		{"a dependency with every breaker field and a throttle",
-			golang.DependencyPolicyLiteral(runtime.Policy{
+			golang.DependencyPolicyLiteral(runtime.DependencyPolicy{
 				Breaker:  runtime.BreakerPolicy{FailureRate: 40, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 3},
 				Throttle: runtime.ThrottlePolicy{Ratio: 2, Window: time.Second, MaxReject: 0.5, MinRequests: 10},
-			}), `runtime.Policy{
+			}), `runtime.DependencyPolicy{
 	Breaker:  runtime.BreakerPolicy{FailureRate: 40.0, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 3},
 	Throttle: runtime.ThrottlePolicy{Ratio: 2.0, Window: time.Second, MaxReject: 0.5, MinRequests: 10},
 }`},
 		{"a dependency sharing its breaker and budget with the fleet",
-			golang.DependencyPolicyLiteral(runtime.Policy{
+			golang.DependencyPolicyLiteral(runtime.DependencyPolicy{
 				Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
-			}), `runtime.Policy{
+			}), `runtime.DependencyPolicy{
 	Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 }`},
 		{"a fleet with its synchronisation tuned",
-			golang.DependencyPolicyLiteral(runtime.Policy{
+			golang.DependencyPolicyLiteral(runtime.DependencyPolicy{
 				Fleet: runtime.FleetPolicy{SyncInterval: 100 * time.Millisecond, StaleAfter: 2 * time.Second},
-			}), `runtime.Policy{
+			}), `runtime.DependencyPolicy{
 	Fleet: runtime.FleetPolicy{SyncInterval: 100 * time.Millisecond, StaleAfter: 2 * time.Second},
 }`},
 		{"an operation of defaults", golang.OperationPolicyLiteral(runtime.OperationPolicy{Name: "AddPet"}, ""),

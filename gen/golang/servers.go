@@ -81,7 +81,7 @@ func expand(s *ir.Server, value func(*ir.ServerVariable) string) string {
 //		}
 //		...
 //		u := "https://" + region + ".example.com/" + version
-//		if _, err := runtime.ParseBaseURL(u); err != nil {
+//		if _, err := codec.ParseBaseURL(u); err != nil {
 //			return "", fmt.Errorf("petstore: ServerRegional: %w", err)
 //		}
 //		return u, nil
@@ -136,7 +136,7 @@ func emitServers(f *jen.File, servers []*serverView, pkg string) {
 		doc = append(doc, "", "It fails when a value is not one of its variable's values, or when the URL", "is not an absolute http or https base URL (see NewClient).")
 		body = append(body,
 			jen.Id("u").Op(":=").Add(urlExpr(s)),
-			jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(rt("ParseBaseURL")).Call(jen.Id("u")), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Add(cd("ParseBaseURL")).Call(jen.Id("u")), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Lit(""), jen.Qual("fmt", "Errorf").Call(jen.Lit(pkg+": "+v.name+": %w"), jen.Err())),
 			),
 			jen.Return(jen.Id("u"), jen.Nil()),

@@ -10,7 +10,7 @@ import (
 
 // streamView is the result of an operation whose answer is read after the
 // call returns: server-sent events, JSON Lines or a JSON text sequence (a
-// *runtime.Stream of typed items), or a binary download (an
+// *stream.Stream of typed items), or a binary download (an
 // io.ReadCloser). The call goes through runtime.DoHTTPStream.
 type streamView struct {
 	kind      ir.ContentKind
@@ -68,14 +68,14 @@ func (s *streamView) typ(m *models) *jen.Statement {
 	if s.kind == ir.ContentBinary {
 		return jen.Qual("io", "ReadCloser")
 	}
-	return jen.Op("*").Add(rt("Stream")).Types(s.itemType())
+	return jen.Op("*").Add(st("Stream")).Types(s.itemType())
 }
 
 // itemType is the type of the stream's items: an Event of the item type
 // for server-sent events.
 func (s *streamView) itemType() *jen.Statement {
 	if s.kind == ir.ContentEventStream {
-		return rt("Event").Types(s.m.goType(s.item))
+		return st("Event").Types(s.m.goType(s.item))
 	}
 	return s.m.goType(s.item)
 }
@@ -86,17 +86,17 @@ func (s *streamView) open(m *models) *jen.Statement {
 	if s.kind == ir.ContentBinary {
 		return resp.Dot("Body")
 	}
-	decode := rt("DecodeJSON").Types(m.goType(s.item))
+	decode := st("DecodeJSON").Types(m.goType(s.item))
 	if s.text() {
-		decode = rt("DecodeText")
+		decode = st("DecodeText")
 	}
 	switch s.kind {
 	case ir.ContentEventStream:
-		return rt("NewEventStream").Call(resp, decode)
+		return st("NewEvents").Call(resp, decode)
 	case ir.ContentJSONSeq:
-		return rt("NewJSONSeqStream").Call(resp, decode)
+		return st("NewJSONSeq").Call(resp, decode)
 	}
-	return rt("NewJSONLinesStream").Call(resp, decode)
+	return st("NewJSONLines").Call(resp, decode)
 }
 
 // streamResultSet returns the result struct of a streamed answer whose
@@ -105,7 +105,7 @@ func (s *streamView) open(m *models) *jen.Statement {
 // header, as a result set has.
 //
 //	type WatchPetsResult struct {
-//		*runtime.Stream[runtime.Event[Pet]]
+//		*stream.Stream[stream.Event[Pet]]
 //		Status int
 //		Header http.Header
 //		XRateLimitRemaining *int
@@ -139,7 +139,7 @@ func (s *streamView) embedded() *jen.Statement {
 	if s.kind == ir.ContentBinary {
 		return jen.Qual("io", "ReadCloser")
 	}
-	return jen.Op("*").Add(rt("Stream")).Types(s.itemType())
+	return jen.Op("*").Add(st("Stream")).Types(s.itemType())
 }
 
 // what says what a result struct's stream is.
@@ -192,17 +192,17 @@ func (s *streamView) doc(set *resultSet) []string {
 
 // emitStreamMethod writes the method of a streamed operation:
 //
-//	func (c *Client) WatchPets(ctx context.Context, opts ...runtime.CallOption) (*runtime.Stream[runtime.Event[Pet]], error) {
+//	func (c *Client) WatchPets(ctx context.Context, opts ...runtime.CallOption) (*stream.Stream[stream.Event[Pet]], error) {
 //		req, err := c.requestWatchPets(ctx)
 //		if err != nil {
-//			return nil, runtime.InvalidRequest(c.ops.WatchPets, err)
+//			return nil, c.ops.WatchPets.InvalidRequest(err)
 //		}
 //		op := c.ops.WatchPets.With(opts...)
 //		resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
 //		if err != nil {
 //			return nil, err
 //		}
-//		return runtime.NewEventStream(resp, runtime.DecodeJSON[Pet]), nil
+//		return stream.NewEvents(resp, stream.DecodeJSON[Pet]), nil
 //	}
 //
 // With documented headers, the stream goes in the result struct:
@@ -212,7 +212,7 @@ func (s *streamView) doc(set *resultSet) []string {
 //		resp.Body.Close()
 //		return nil, err
 //	}
-//	r.Stream = runtime.NewEventStream(resp, runtime.DecodeJSON[Pet])
+//	r.Stream = stream.NewEvents(resp, stream.DecodeJSON[Pet])
 //	return r, nil
 func emitStreamMethod(f *jen.File, v *opView, m *models) {
 	s := v.result.stream
@@ -223,7 +223,7 @@ func emitStreamMethod(f *jen.File, v *opView, m *models) {
 	}
 	body := []jen.Code{
 		jen.List(jen.Id("req"), jen.Err()).Op(":=").Id("c").Dot("request" + v.name).Call(v.callArgs()...),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), rt("InvalidRequest").Call(jen.Id("c").Dot("ops").Dot(v.name), jen.Err()))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("c").Dot("ops").Dot(v.name).Dot("InvalidRequest").Call(jen.Err()))),
 		jen.Id("op").Op(":=").Id("c").Dot("ops").Dot(v.name).Dot("With").Call(jen.Id("opts").Op("...")),
 		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Add(rt("DoHTTPStream")).Call(jen.Id("ctx"), jen.Id("op"), jen.Id("c").Dot("httpc"), jen.Id("req"), decodeErr),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),

@@ -33,8 +33,8 @@ const (
 
 // breakerPolicy is the seed's breaker, open for 3 s, synchronised every
 // 200 ms, stale after 1 s.
-func breakerPolicy() runtime.Policy {
-	return runtime.Policy{
+func breakerPolicy() runtime.DependencyPolicy {
+	return runtime.DependencyPolicy{
 		Breaker: runtime.BreakerPolicy{FailureRate: 50, MinimumCalls: 20, Window: 10 * time.Second, OpenFor: 3 * time.Second, HalfOpenProbes: 5},
 		Fleet:   runtime.FleetPolicy{Store: "test", SyncInterval: 200 * time.Millisecond, StaleAfter: time.Second},
 	}

@@ -118,7 +118,7 @@ type replicaConfig struct {
 	Redis  string // empty: no fleet
 	Target string
 	Pace   time.Duration
-	Policy runtime.Policy
+	Policy runtime.DependencyPolicy
 	// Retries is the operation's MaxRetries; negative for none.
 	Retries int
 	// DefaultClient gives the replica a go-redis client with the

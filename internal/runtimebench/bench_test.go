@@ -159,7 +159,7 @@ func newResilientCaller(tb testing.TB) caller {
 func benchOperation(tb testing.TB, opts ...runtime.Option) *runtime.Operation {
 	tb.Helper()
 	opts = append([]runtime.Option{runtime.WithLogger(slog.New(slog.DiscardHandler))}, opts...)
-	dep, err := runtime.NewDependency("bench", runtime.Policy{
+	dep, err := runtime.NewDependency("bench", runtime.DependencyPolicy{
 		Breaker: runtime.BreakerPolicy{
 			FailureRate:    benchFailureRate,
 			MinimumCalls:   benchMinCalls,

@@ -21,7 +21,7 @@
 //	resilient.fleet.scope          gauge      1             scope
 //
 // The outcome of an attempt is "success", "canceled" or the class of its
-// error ([runtime.Class]: "transient", "throttled", "failed", "rejected",
+// error ([outcome.Class]: "transient", "throttled", "failed", "rejected",
 // "permanent"). A rejection's reason is "bulkhead_full", "circuit_open" or
 // "budget_exhausted"; a degraded answer's source is "cached" or "static".
 // The breaker state gauge follows the state-set convention: one point per
@@ -62,7 +62,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	pets, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithObserver(obs))
+//	pets, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithObserver(obs))
 //	if err != nil {
 //		return err
 //	}

@@ -21,7 +21,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	pets, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithObserver(obs))
+	pets, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithObserver(obs))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // ScopeName is the instrumentation scope of the meter the observer creates.
@@ -39,7 +40,7 @@ const (
 	OperationKey = attribute.Key("resilient.operation")
 	// OutcomeKey is "success"; "canceled" for an attempt ended by the
 	// caller's cancellation or by losing a hedge race (its error matches
-	// [context.Canceled]); else the attempt error's [runtime.Class]:
+	// [context.Canceled]); else the attempt error's [outcome.Class]:
 	// "transient", "throttled", "failed", "rejected" or "permanent".
 	OutcomeKey = attribute.Key("resilient.outcome")
 	// HedgeKey is true for a hedged attempt.
@@ -360,7 +361,7 @@ const (
 	outcomeSuccess  = len(outcomes) - 1
 )
 
-func classIndex(c runtime.Class) int {
+func classIndex(c outcome.Class) int {
 	if int(c) >= outcomeUnknown {
 		return outcomeUnknown
 	}

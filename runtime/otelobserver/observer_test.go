@@ -15,6 +15,7 @@ import (
 
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/otelobserver"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // metrics is one collection of a ManualReader.
@@ -138,9 +139,9 @@ var (
 	withHedge = otelobserver.HedgeKey.Bool(true)
 )
 
-func outcome(s string) attribute.KeyValue { return otelobserver.OutcomeKey.String(s) }
+func outcomeAttr(s string) attribute.KeyValue { return otelobserver.OutcomeKey.String(s) }
 
-func newDependency(t *testing.T, obs runtime.Observer, p runtime.Policy) *runtime.Dependency {
+func newDependency(t *testing.T, obs runtime.Observer, p runtime.DependencyPolicy) *runtime.Dependency {
 	t.Helper()
 	d, err := runtime.NewDependency("pets", p, runtime.WithObserver(obs), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
@@ -159,7 +160,7 @@ func newOperation(t *testing.T, d *runtime.Dependency, p runtime.OperationPolicy
 }
 
 func unavailable() error {
-	return &runtime.RemoteError{Status: 503, Code: "Service Unavailable", Class: runtime.Transient}
+	return &runtime.RemoteError{Status: 503, Code: "Service Unavailable", Class: outcome.Transient}
 }
 
 // A call through the real pipeline: a 503, a 429 asking for one second,
@@ -167,7 +168,7 @@ func unavailable() error {
 func TestAttemptsAndRetries(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.Idempotent,
 			Retry: runtime.RetryPolicy{Base: 10 * time.Millisecond}})
 		n := 0
@@ -176,7 +177,7 @@ func TestAttemptsAndRetries(t *testing.T) {
 			case 1:
 				return "", unavailable()
 			case 2:
-				return "", &runtime.RemoteError{Status: 429, Class: runtime.Throttled, RetryAfter: time.Second}
+				return "", &runtime.RemoteError{Status: 429, Class: outcome.Throttled, RetryAfter: time.Second}
 			}
 			time.Sleep(20 * time.Millisecond)
 			return "rex", nil
@@ -190,18 +191,18 @@ func TestAttemptsAndRetries(t *testing.T) {
 			outcome string
 			want    int64
 		}{{"success", 1}, {"transient", 1}, {"throttled", 1}, {"failed", 0}} {
-			if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcome(c.outcome), noHedge); got != c.want {
+			if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcomeAttr(c.outcome), noHedge); got != c.want {
 				t.Errorf("attempts{outcome=%s} = %d, want %d", c.outcome, got, c.want)
 			}
 		}
 		if got := m.total(otelobserver.AttemptsName); got != 3 {
 			t.Errorf("attempts in all = %d, want 3", got)
 		}
-		count, sum := m.hist(otelobserver.AttemptDurationName, depPets, opGet, outcome("success"), noHedge)
+		count, sum := m.hist(otelobserver.AttemptDurationName, depPets, opGet, outcomeAttr("success"), noHedge)
 		if count != 1 || sum != 0.02 {
 			t.Errorf("attempt.duration{outcome=success} = count %d sum %v, want count 1 sum 0.02", count, sum)
 		}
-		if count, _ := m.hist(otelobserver.AttemptDurationName, depPets, opGet, outcome("transient"), noHedge); count != 1 {
+		if count, _ := m.hist(otelobserver.AttemptDurationName, depPets, opGet, outcomeAttr("transient"), noHedge); count != 1 {
 			t.Errorf("attempt.duration{outcome=transient} count = %d, want 1", count)
 		}
 		for _, c := range []struct {
@@ -224,7 +225,7 @@ func TestAttemptsAndRetries(t *testing.T) {
 func TestBreaker(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{Breaker: runtime.BreakerPolicy{
+		dep := newDependency(t, obs, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{
 			MinimumCalls: 2, OpenFor: time.Second, HalfOpenProbes: 1}})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "CreatePet"})
 		fail := func(context.Context) (int, error) { return 0, unavailable() }
@@ -276,7 +277,7 @@ func TestBreaker(t *testing.T) {
 func TestBulkheadFull(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly})
 		release := make(chan struct{})
 		go runtime.Do(context.Background(), op, "", func(context.Context) (int, error) {
@@ -294,7 +295,7 @@ func TestBulkheadFull(t *testing.T) {
 		if got := m.sum(otelobserver.RejectionsName, depPets, opGet, otelobserver.ReasonKey.String("bulkhead_full")); got != 1 {
 			t.Errorf("rejections{reason=bulkhead_full} = %d, want 1", got)
 		}
-		if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcome("success"), noHedge); got != 1 {
+		if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcomeAttr("success"), noHedge); got != 1 {
 			t.Errorf("attempts{outcome=success} = %d, want 1 (the rejected call sends none)", got)
 		}
 	})
@@ -303,7 +304,7 @@ func TestBulkheadFull(t *testing.T) {
 func TestBudgetExhausted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{Budget: runtime.BudgetPolicy{DisableFloor: true}})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.Idempotent})
 		_, err := runtime.Do(context.Background(), op, "", func(context.Context) (int, error) { return 0, unavailable() })
 		if !errors.Is(err, runtime.ErrBudgetExhausted) {
@@ -322,7 +323,7 @@ func TestBudgetExhausted(t *testing.T) {
 func TestDegraded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly,
 			Retry:    runtime.RetryPolicy{Disabled: true},
 			Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackStatic, Static: "unknown pet"}})
@@ -342,7 +343,7 @@ func TestDegraded(t *testing.T) {
 func TestHedge(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		obs, reader := newObserver(t)
-		dep := newDependency(t, obs, runtime.Policy{})
+		dep := newDependency(t, obs, runtime.DependencyPolicy{})
 		op := newOperation(t, dep, runtime.OperationPolicy{Name: "GetPet", Idempotency: runtime.ReadOnly,
 			Hedge: runtime.HedgePolicy{Delay: 10 * time.Millisecond}})
 		var n atomic.Int32
@@ -362,13 +363,13 @@ func TestHedge(t *testing.T) {
 		if got := m.sum(otelobserver.HedgesName, depPets, opGet); got != 1 {
 			t.Errorf("hedges = %d, want 1", got)
 		}
-		if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcome("success"), withHedge); got != 1 {
+		if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcomeAttr("success"), withHedge); got != 1 {
 			t.Errorf("attempts{outcome=success,hedge=true} = %d, want 1", got)
 		}
-		if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcome("canceled"), noHedge); got != 1 {
+		if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcomeAttr("canceled"), noHedge); got != 1 {
 			t.Errorf("attempts{outcome=canceled,hedge=false} = %d, want 1", got)
 		}
-		if count, sum := m.hist(otelobserver.AttemptDurationName, depPets, opGet, outcome("success"), withHedge); count != 1 || sum != 0 {
+		if count, sum := m.hist(otelobserver.AttemptDurationName, depPets, opGet, outcomeAttr("success"), withHedge); count != 1 || sum != 0 {
 			t.Errorf("attempt.duration{success,hedge} = count %d sum %v, want count 1 sum 0", count, sum)
 		}
 	})
@@ -379,7 +380,7 @@ func TestHedge(t *testing.T) {
 // dependencies and operations are kept apart.
 func TestEventsDirect(t *testing.T) {
 	obs, reader := newObserver(t)
-	classes := []runtime.Class{runtime.Transient, runtime.Throttled, runtime.Failed, runtime.Rejected, runtime.Permanent, runtime.Class(99)}
+	classes := []outcome.Class{outcome.Transient, outcome.Throttled, outcome.Failed, outcome.Rejected, outcome.Permanent, outcome.Class(99)}
 	for _, c := range classes {
 		obs.Attempt(runtime.AttemptEvent{Dependency: "pets", Operation: "GetPet", Attempt: 1, Err: errors.New("x"), Class: c, Duration: time.Second})
 	}
@@ -397,15 +398,15 @@ func TestEventsDirect(t *testing.T) {
 
 	m := collect(t, reader)
 	for _, oc := range []string{"transient", "throttled", "failed", "rejected", "permanent", "unknown", "canceled"} {
-		if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcome(oc), noHedge); got != 1 {
+		if got := m.sum(otelobserver.AttemptsName, depPets, opGet, outcomeAttr(oc), noHedge); got != 1 {
 			t.Errorf("attempts{pets,outcome=%s} = %d, want 1", oc, got)
 		}
 	}
 	users := otelobserver.DependencyKey.String("users")
-	if got := m.sum(otelobserver.AttemptsName, users, opGet, outcome("success"), noHedge); got != 1 {
+	if got := m.sum(otelobserver.AttemptsName, users, opGet, outcomeAttr("success"), noHedge); got != 1 {
 		t.Errorf("attempts{users,outcome=success} = %d, want 1", got)
 	}
-	if count, sum := m.hist(otelobserver.AttemptDurationName, depPets, opGet, outcome("failed"), noHedge); count != 1 || sum != 1 {
+	if count, sum := m.hist(otelobserver.AttemptDurationName, depPets, opGet, outcomeAttr("failed"), noHedge); count != 1 || sum != 1 {
 		t.Errorf("attempt.duration{pets,failed} = count %d sum %v, want 1, 1", count, sum)
 	}
 	for _, r := range []string{"bulkhead_full", "circuit_open", "budget_exhausted", "unknown"} {

@@ -52,7 +52,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	pets, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithTracer(tracer))
+//	pets, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithTracer(tracer))
 //	...
 //	hc := &runtime.HTTPClient{Doer: runtime.NewHTTPClient(tracer.Transport(runtime.NewTransport(0, 0)))}
 //

@@ -17,6 +17,7 @@ import (
 
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/otelobserver"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // ScopeName is the instrumentation scope of the tracer [New] creates.
@@ -185,7 +186,7 @@ func (c *callSpan) StartAttempt(ctx context.Context, a runtime.AttemptInfo) (con
 	)
 	if r := a.Retry; r != nil {
 		attrs = append(attrs,
-			RetryReasonKey.String(outcome(r.Err, classOf(r.Err))),
+			RetryReasonKey.String(outcomeName(r.Err, classOf(r.Err))),
 			RetryDelayKey.Float64(r.Delay.Seconds()),
 			otelobserver.RetryAfterKey.Bool(r.RetryAfter),
 		)
@@ -224,17 +225,17 @@ type attemptSpan struct{ span trace.Span }
 
 // End ends the attempt's span.
 func (a attemptSpan) End(ev runtime.AttemptEvent) {
-	a.span.SetAttributes(otelobserver.OutcomeKey.String(outcome(ev.Err, ev.Class)))
+	a.span.SetAttributes(otelobserver.OutcomeKey.String(outcomeName(ev.Err, ev.Class)))
 	if ev.Err != nil {
 		a.span.RecordError(ev.Err)
-		a.span.SetStatus(codes.Error, fmt.Sprint(outcome(ev.Err, ev.Class)))
+		a.span.SetStatus(codes.Error, fmt.Sprint(outcomeName(ev.Err, ev.Class)))
 	}
 	a.span.End()
 }
 
-// outcome names an attempt's outcome as the resilient.attempts metric
+// outcomeName names an attempt's outcome as the resilient.attempts metric
 // does.
-func outcome(err error, c runtime.Class) string {
+func outcomeName(err error, c outcome.Class) string {
 	switch {
 	case err == nil:
 		return "success"
@@ -245,12 +246,12 @@ func outcome(err error, c runtime.Class) string {
 }
 
 // classOf returns the class an error says it has, Transient if none.
-func classOf(err error) runtime.Class {
-	var c runtime.Classifier
+func classOf(err error) outcome.Class {
+	var c outcome.Classifier
 	if errors.As(err, &c) {
 		return c.Classify()
 	}
-	return runtime.Transient
+	return outcome.Transient
 }
 
 func idempotency(i runtime.Idempotency) string {

@@ -37,7 +37,9 @@ import (
 	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/otelobserver"
 	"github.com/resilientgo/resilient/runtime/oteltrace"
+	"github.com/resilientgo/resilient/runtime/outcome"
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
+	"github.com/resilientgo/resilient/runtime/stream"
 )
 
 func TestMain(m *testing.M) {
@@ -107,7 +109,7 @@ func TestHTTPSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dep, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithObserver(obs),
+	dep, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithTracer(tracer), runtime.WithObserver(obs),
 		runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +206,7 @@ func TestHTTPSpans(t *testing.T) {
 // error, saying why; a fallback answer is marked degraded, not an error.
 func TestRefusedAndDegradedCalls(t *testing.T) {
 	tracer, rec, _ := newTracer(t)
-	dep, err := runtime.NewDependency("petstore", runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}},
+	dep, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 1}},
 		runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +218,7 @@ func TestRefusedAndDegradedCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	fail := func(context.Context) (string, error) {
-		return "", &runtime.RemoteError{Status: 500, Class: runtime.Failed}
+		return "", &runtime.RemoteError{Status: 500, Class: outcome.Failed}
 	}
 	v, err := runtime.Do(context.Background(), op, "", fail)
 	if v != "default" || !runtime.IsDegraded(err) {
@@ -272,7 +274,7 @@ func TestGRPCSpans(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cc.Close()
-	dep, err := runtime.NewDependency("grpc.health.v1.Health", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, err := runtime.NewDependency("grpc.health.v1.Health", runtime.DependencyPolicy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +329,7 @@ func TestStreamSpan(t *testing.T) {
 		io.WriteString(w, "data: 2\n\n")
 	}))
 	defer srv.Close()
-	dep, err := runtime.NewDependency("feed", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, err := runtime.NewDependency("feed", runtime.DependencyPolicy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +344,7 @@ func TestStreamSpan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := runtime.NewEventStream[int](resp, nil)
+	s := stream.NewEvents[int](resp, nil)
 	if !s.Next() {
 		t.Fatal(s.Err())
 	}
@@ -369,7 +371,7 @@ func TestAPIKeyInQueryIsRedacted(t *testing.T) {
 		io.WriteString(w, `"ok"`)
 	}))
 	defer srv.Close()
-	dep, err := runtime.NewDependency("petstore", runtime.Policy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, err := runtime.NewDependency("petstore", runtime.DependencyPolicy{}, runtime.WithTracer(tracer), runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestGuessedTimeoutCallerDeadlineOverGRPC(t *testing.T) {
 				return in, nil
 			}}
 			cc := serveLoopback(t, s)
-			op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly,
+			op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly,
 				Timeout: 2 * time.Second, KeepCallerDeadline: tt.keep})
 			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 			defer cancel()

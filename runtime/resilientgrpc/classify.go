@@ -7,7 +7,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 
-	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // PushbackKey is the trailer in which a server asks for a retry delay, in
@@ -70,60 +70,60 @@ func ParsePushback(md metadata.MD) (time.Duration, Pushback) {
 //
 //   - UNAVAILABLE and DEADLINE_EXCEEDED (sent by the server; an attempt
 //     timeout on the client is classified by the pipeline itself):
-//     [runtime.Transient], retried when the operation is idempotent and
+//     [outcome.Transient], retried when the operation is idempotent and
 //     counted as breaker failures. The glue then makes an UNAVAILABLE
-//     [runtime.Overloaded] (load shed: retried, not a breaker failure, a
+//     [outcome.Overloaded] (load shed: retried, not a breaker failure, a
 //     sign to send less) when the attempt's stream was open, so the
 //     server or a proxy in front of it answered, or when it came with a
 //     pushback; one that never left the client stays transient.
-//   - RESOURCE_EXHAUSTED with a valid pushback: [runtime.Throttled], retried
+//   - RESOURCE_EXHAUSTED with a valid pushback: [outcome.Throttled], retried
 //     after exactly the pushback and not counted by the breaker. Without
-//     pushback it is [runtime.Rejected]: the code also stands for per-caller
+//     pushback it is [outcome.Rejected]: the code also stands for per-caller
 //     quotas and for messages over the size limit (which grpc-go raises on
 //     the client), neither of which a retry or an open breaker would help.
 //   - INTERNAL, UNKNOWN, DATA_LOSS and codes this package does not know:
-//     [runtime.Failed], counted by the breaker, never retried.
+//     [outcome.Failed], counted by the breaker, never retried.
 //   - INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, PERMISSION_DENIED,
 //     UNAUTHENTICATED, FAILED_PRECONDITION, OUT_OF_RANGE, UNIMPLEMENTED and
 //     ABORTED (a conflict, retried at the transaction level if at all):
-//     [runtime.Rejected].
+//     [outcome.Rejected].
 //   - CANCELED from the server while the caller's context is still live:
-//     [runtime.Permanent], treated like the caller's cancellation (neither
+//     [outcome.Permanent], treated like the caller's cancellation (neither
 //     retried nor counted). A cancellation by the caller itself never
 //     reaches the classifier.
 //
 // A pushback that says stop turns a retryable code into a non-retryable one
-// (UNAVAILABLE and DEADLINE_EXCEEDED become [runtime.Failed],
-// RESOURCE_EXHAUSTED stays [runtime.Rejected]). A committed call is never
-// retried (gRFC A6): retryable codes become [runtime.Failed], or
-// [runtime.Rejected] for RESOURCE_EXHAUSTED.
-func Classify(code codes.Code, pushback Pushback, committed bool) runtime.Class {
+// (UNAVAILABLE and DEADLINE_EXCEEDED become [outcome.Failed],
+// RESOURCE_EXHAUSTED stays [outcome.Rejected]). A committed call is never
+// retried (gRFC A6): retryable codes become [outcome.Failed], or
+// [outcome.Rejected] for RESOURCE_EXHAUSTED.
+func Classify(code codes.Code, pushback Pushback, committed bool) outcome.Class {
 	c := baseClass(code)
 	if code == codes.ResourceExhausted && pushback == PushbackDelay {
-		c = runtime.Throttled
+		c = outcome.Throttled
 	}
-	if c == runtime.Transient || c == runtime.Throttled {
+	if c == outcome.Transient || c == outcome.Throttled {
 		if committed || pushback == PushbackStop {
-			if c == runtime.Throttled {
-				return runtime.Rejected
+			if c == outcome.Throttled {
+				return outcome.Rejected
 			}
-			return runtime.Failed
+			return outcome.Failed
 		}
 	}
 	return c
 }
 
-func baseClass(code codes.Code) runtime.Class {
+func baseClass(code codes.Code) outcome.Class {
 	switch code {
 	case codes.Unavailable, codes.DeadlineExceeded:
-		return runtime.Transient
+		return outcome.Transient
 	case codes.InvalidArgument, codes.NotFound, codes.AlreadyExists, codes.PermissionDenied,
 		codes.Unauthenticated, codes.FailedPrecondition, codes.OutOfRange, codes.Unimplemented,
 		codes.Aborted, codes.ResourceExhausted:
-		return runtime.Rejected
+		return outcome.Rejected
 	case codes.Canceled, codes.OK:
-		return runtime.Permanent
+		return outcome.Permanent
 	default: // Internal, Unknown, DataLoss, and codes above 16.
-		return runtime.Failed
+		return outcome.Failed
 	}
 }

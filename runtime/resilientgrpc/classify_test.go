@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 	"github.com/resilientgo/resilient/runtime/resilientgrpc"
 )
 
@@ -69,31 +70,31 @@ func TestClassify(t *testing.T) {
 		code      codes.Code
 		pushback  resilientgrpc.Pushback
 		committed bool
-		want      runtime.Class
+		want      outcome.Class
 	}{
-		{codes.Unavailable, absent, false, runtime.Transient},
-		{codes.Unavailable, delay, false, runtime.Transient},
-		{codes.Unavailable, stop, false, runtime.Failed},
-		{codes.Unavailable, absent, true, runtime.Failed},
-		{codes.DeadlineExceeded, absent, false, runtime.Transient},
-		{codes.ResourceExhausted, absent, false, runtime.Rejected},
-		{codes.ResourceExhausted, delay, false, runtime.Throttled},
-		{codes.ResourceExhausted, stop, false, runtime.Rejected},
-		{codes.ResourceExhausted, delay, true, runtime.Rejected},
-		{codes.Internal, delay, false, runtime.Failed},
-		{codes.Unknown, absent, false, runtime.Failed},
-		{codes.DataLoss, absent, false, runtime.Failed},
-		{codes.Code(99), absent, false, runtime.Failed},
-		{codes.InvalidArgument, absent, false, runtime.Rejected},
-		{codes.NotFound, absent, false, runtime.Rejected},
-		{codes.AlreadyExists, absent, false, runtime.Rejected},
-		{codes.PermissionDenied, absent, false, runtime.Rejected},
-		{codes.Unauthenticated, absent, false, runtime.Rejected},
-		{codes.FailedPrecondition, absent, false, runtime.Rejected},
-		{codes.OutOfRange, absent, false, runtime.Rejected},
-		{codes.Unimplemented, absent, false, runtime.Rejected},
-		{codes.Aborted, absent, false, runtime.Rejected},
-		{codes.Canceled, absent, false, runtime.Permanent},
+		{codes.Unavailable, absent, false, outcome.Transient},
+		{codes.Unavailable, delay, false, outcome.Transient},
+		{codes.Unavailable, stop, false, outcome.Failed},
+		{codes.Unavailable, absent, true, outcome.Failed},
+		{codes.DeadlineExceeded, absent, false, outcome.Transient},
+		{codes.ResourceExhausted, absent, false, outcome.Rejected},
+		{codes.ResourceExhausted, delay, false, outcome.Throttled},
+		{codes.ResourceExhausted, stop, false, outcome.Rejected},
+		{codes.ResourceExhausted, delay, true, outcome.Rejected},
+		{codes.Internal, delay, false, outcome.Failed},
+		{codes.Unknown, absent, false, outcome.Failed},
+		{codes.DataLoss, absent, false, outcome.Failed},
+		{codes.Code(99), absent, false, outcome.Failed},
+		{codes.InvalidArgument, absent, false, outcome.Rejected},
+		{codes.NotFound, absent, false, outcome.Rejected},
+		{codes.AlreadyExists, absent, false, outcome.Rejected},
+		{codes.PermissionDenied, absent, false, outcome.Rejected},
+		{codes.Unauthenticated, absent, false, outcome.Rejected},
+		{codes.FailedPrecondition, absent, false, outcome.Rejected},
+		{codes.OutOfRange, absent, false, outcome.Rejected},
+		{codes.Unimplemented, absent, false, outcome.Rejected},
+		{codes.Aborted, absent, false, outcome.Rejected},
+		{codes.Canceled, absent, false, outcome.Permanent},
 	}
 	for _, tt := range tests {
 		if got := resilientgrpc.Classify(tt.code, tt.pushback, tt.committed); got != tt.want {
@@ -109,7 +110,7 @@ func TestStatus(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			s := &echoServer{unary: failing(1, status.Error(c, "from server"))}
 			cc := serveBufconn(t, s)
-			op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary"})
+			op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary"})
 			_, err = call(t.Context(), cc, op)
 		})
 		var e *resilientgrpc.Error

@@ -55,7 +55,7 @@ func TestInvokeInvalidRequest(t *testing.T) {
 					return in, nil
 				}}
 				cc := serveBufconn(t, s)
-				d, err := runtime.NewDependency(service, runtime.Policy{})
+				d, err := runtime.NewDependency(service, runtime.DependencyPolicy{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -121,7 +121,7 @@ func TestInvokeIdempotencyKey(t *testing.T) {
 					return in, nil
 				}}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
 					IdempotencyKey: "Idempotency-Key", Retry: noJitter()})
 				ctx := t.Context()
 				if tt.caller != "" {
@@ -189,7 +189,7 @@ func TestInvokeNotIdempotentDelivery(t *testing.T) {
 				} else {
 					cc = serveBufconn(t, &echoServer{unary: tt.unary})
 				}
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
 				_, err := call(t.Context(), cc, op)
 				if tt.want != nil && !errors.Is(err, tt.want) {
 					t.Errorf("err = %v, want it to match %v", err, tt.want)
@@ -228,7 +228,7 @@ func TestInvokePushbackAboveTheCap(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := &echoServer{unary: failing(1, status.Error(codes.Unavailable, "busy"), resilientgrpc.PushbackKey, tt.pushback)}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
 					Timeout: 10 * time.Second, Retry: runtime.RetryPolicy{Cap: 2 * time.Second}})
 				start := time.Now()
 				_, err := call(t.Context(), cc, op)
@@ -308,7 +308,7 @@ func TestInvokeCachedFallbackNeverCrossesCallers(t *testing.T) {
 					return wrapperspb.String("answer for " + strings.Join(md.Get("authorization"), ",")), nil
 				}}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{Disabled: true},
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly, Retry: runtime.RetryPolicy{Disabled: true},
 					Fallback: runtime.FallbackPolicy{Kind: runtime.FallbackCached, Shared: tt.shared}})
 				do := func(c call) (*wrapperspb.StringValue, error) {
 					ctx := t.Context()
@@ -341,7 +341,7 @@ func TestRemoteErrorMessageIsPrintable(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const msg = "no\x1b[2K such\u202e order\x00"
 		cc := serveBufconn(t, &echoServer{unary: failing(1, status.Error(codes.NotFound, msg))})
-		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly})
+		op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly})
 		_, err := call(t.Context(), cc, op)
 		var re *runtime.RemoteError
 		if !errors.As(err, &re) || re.Message != "no[2K such order" {
@@ -375,7 +375,7 @@ func TestInvokeFallbackAnswersNotShared(t *testing.T) {
 					return wrapperspb.String("answer"), nil
 				}}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly,
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.ReadOnly,
 					Retry: runtime.RetryPolicy{Disabled: true}, Fallback: fb})
 				do := func() (*wrapperspb.StringValue, error) {
 					return resilientgrpc.Invoke[wrapperspb.StringValue](t.Context(), cc, op, unaryMethod, wrapperspb.String("q"))

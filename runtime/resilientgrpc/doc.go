@@ -77,7 +77,7 @@
 // grpc.MaxCallRecvMsgSize (4 MiB unless the connection's default call
 // options or the call's own options say otherwise) fails the attempt with
 // RESOURCE_EXHAUSTED raised by grpc-go. Without a pushback that is
-// [runtime.Rejected]: never retried (the same request gets the same
+// [outcome.Rejected]: never retried (the same request gets the same
 // answer), not counted by the breaker and never answered by a fallback,
 // as the runtime's [runtime.HTTPClient.MaxResponseBody] does for HTTP.
 //

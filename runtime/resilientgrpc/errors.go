@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // Error is the error the helpers of this package return for a failed call.
@@ -190,14 +191,14 @@ type remoteError struct {
 	// hinted is true when the server asked for a delay, zero included.
 	hinted bool
 	// delivery says whether the status is the server's answer.
-	delivery runtime.Delivery
+	delivery outcome.Delivery
 }
 
 func (e *remoteError) Error() string              { return e.re.Error() }
 func (e *remoteError) Unwrap() error              { return e.re }
 func (e *remoteError) GRPCStatus() *status.Status { return e.st }
-func (e *remoteError) Classify() runtime.Class    { return e.re.Class }
-func (e *remoteError) Delivery() runtime.Delivery { return e.delivery }
+func (e *remoteError) Classify() outcome.Class    { return e.re.Class }
+func (e *remoteError) Delivery() outcome.Delivery { return e.delivery }
 
 // RetryAfterHint returns the pushback, a zero one included: gRFC A6 asks
 // for the retry after exactly the delay given.
@@ -223,15 +224,15 @@ const (
 // open is the server's answer unless its code also stands for a failure on
 // the way (DEADLINE_EXCEEDED, CANCELLED, UNKNOWN, INTERNAL, UNAVAILABLE,
 // DATA_LOSS), which leaves the outcome unknown.
-func delivery(code codes.Code, s stream) runtime.Delivery {
+func delivery(code codes.Code, s stream) outcome.Delivery {
 	if s == streamNone {
-		return runtime.NotDelivered
+		return outcome.NotDelivered
 	}
 	switch code {
 	case codes.DeadlineExceeded, codes.Canceled, codes.Unknown, codes.Internal, codes.Unavailable, codes.DataLoss:
-		return runtime.MaybeDelivered
+		return outcome.MaybeDelivered
 	}
-	return runtime.Answered
+	return outcome.Answered
 }
 
 // attemptError turns the error of one attempt into a classified
@@ -245,13 +246,13 @@ func attemptError(err error, trailer metadata.MD, committed bool, s stream) erro
 	}
 	delay, pb := ParsePushback(trailer)
 	class := Classify(st.Code(), pb, committed)
-	if class == runtime.Transient && st.Code() == codes.Unavailable && (s == streamOpen || pb == PushbackDelay) {
+	if class == outcome.Transient && st.Code() == codes.Unavailable && (s == streamOpen || pb == PushbackDelay) {
 		// The server (or a proxy in front of it) was reached and said it
 		// cannot serve the request now: a sign to send less, not a failure
 		// that should open the breaker.
-		class = runtime.Overloaded
+		class = outcome.Overloaded
 	}
-	hinted := pb == PushbackDelay && (class == runtime.Transient || class == runtime.Throttled || class == runtime.Overloaded)
+	hinted := pb == PushbackDelay && (class == outcome.Transient || class == outcome.Throttled || class == outcome.Overloaded)
 	if !hinted {
 		delay = 0
 	}

@@ -60,7 +60,7 @@ func ExampleInvoke() {
 	}
 	defer cc.Close()
 
-	dep, _ := runtime.NewDependency("test.Echo", runtime.Policy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
+	dep, _ := runtime.NewDependency("test.Echo", runtime.DependencyPolicy{}, runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	unary, _ := dep.Operation(runtime.OperationPolicy{Name: "/test.Echo/Unary", Idempotency: runtime.ReadOnly,
 		Retry: runtime.RetryPolicy{Base: time.Millisecond}})
 

@@ -176,7 +176,7 @@ func serveLoopback(t *testing.T, s *echoServer, opts ...grpc.DialOption) *grpc.C
 }
 
 // newOp returns an operation of a fresh dependency.
-func newOp(t *testing.T, dp runtime.Policy, op runtime.OperationPolicy) *runtime.Operation {
+func newOp(t *testing.T, dp runtime.DependencyPolicy, op runtime.OperationPolicy) *runtime.Operation {
 	t.Helper()
 	d, err := runtime.NewDependency(service, dp, runtime.WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/outcome"
 )
 
 // ServerStream opens a server-streaming call of method on cc through op's
@@ -52,7 +53,7 @@ func ServerStream[Res any](ctx context.Context, cc grpc.ClientConnInterface, op 
 	op = op.With(append(pol, runtime.WithoutHedging(), runtime.WithoutFallback())...)
 	ctx, err := prepareContext(ctx, op)
 	if err != nil {
-		return nil, wrap(runtime.InvalidRequest(op, err))
+		return nil, wrap(op.InvalidRequest(err))
 	}
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
 	s, end, err := runtime.DoStream(ctx, op, "", func(actx context.Context) (*serverStream[Res], error) {
@@ -160,7 +161,7 @@ func openStream(ctx context.Context, cc grpc.ClientConnInterface, op *runtime.Op
 	op = op.With(append(pol, runtime.WithoutRetries(), runtime.WithoutHedging(), runtime.WithoutFallback())...)
 	ctx, err := prepareContext(ctx, op)
 	if err != nil {
-		return nil, wrap(runtime.InvalidRequest(op, err))
+		return nil, wrap(op.InvalidRequest(err))
 	}
 	copts = append(copts[:len(copts):len(copts)], noBuiltinRetry())
 	h, end, err := runtime.DoStream(ctx, op, "", func(actx context.Context) (*heldStream, error) {
@@ -244,7 +245,7 @@ func (s *heldStream) RecvMsg(m any) error {
 // code also stands for a failure on the way; it keeps err's gRPC status.
 func outcomeUnknown(dep, op string, err error) error {
 	st := status.Convert(err)
-	if delivery(st.Code(), streamOpen) != runtime.MaybeDelivered {
+	if delivery(st.Code(), streamOpen) != outcome.MaybeDelivered {
 		return err
 	}
 	return &Error{Err: &runtime.OutcomeUnknownError{Dependency: dep, Operation: op, Err: err}, st: st}

@@ -75,7 +75,7 @@ func TestServerStream(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := &echoServer{list: tt.handler}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "List", Idempotency: tt.idempotency, Retry: noJitter()})
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "List", Idempotency: tt.idempotency, Retry: noJitter()})
 
 				stream, err := resilientgrpc.ServerStream[wrapperspb.StringValue](t.Context(), cc, op, listDesc(), listMethod, wrapperspb.String("hi"))
 
@@ -130,7 +130,7 @@ func TestServerStreamPermitWhileEstablishing(t *testing.T) {
 					}
 				}}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
+				op := newOp(t, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}},
 					runtime.OperationPolicy{Name: "List", Idempotency: runtime.ReadOnly})
 				ctx, cancel := context.WithCancel(t.Context())
 				defer cancel()
@@ -188,7 +188,7 @@ func TestClientStream(t *testing.T) {
 			return ss.SendMsg(wrapperspb.String(string(rune('0' + n))))
 		}}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Upload", Idempotency: runtime.Idempotent})
+		op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Upload", Idempotency: runtime.Idempotent})
 
 		stream, err := resilientgrpc.ClientStream[wrapperspb.StringValue, wrapperspb.StringValue](t.Context(), cc, op, uploadDesc(), uploadMethod)
 		if err != nil {
@@ -228,7 +228,7 @@ func TestBidiStream(t *testing.T) {
 			}
 		}}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Chat", Idempotency: runtime.Idempotent, Retry: noJitter()})
+		op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Chat", Idempotency: runtime.Idempotent, Retry: noJitter()})
 
 		stream, err := resilientgrpc.BidiStream[wrapperspb.StringValue, wrapperspb.StringValue](t.Context(), cc, op, chatDesc(), chatMethod)
 		if err != nil {
@@ -266,7 +266,7 @@ func TestStreamBreakerOpen(t *testing.T) {
 			return status.Error(codes.Internal, "down")
 		}}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 3}},
+		op := newOp(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 3}},
 			runtime.OperationPolicy{Name: "List", Idempotency: runtime.NotIdempotent})
 		open := func() error {
 			_, err := resilientgrpc.ServerStream[wrapperspb.StringValue](t.Context(), cc, op, listDesc(), listMethod, wrapperspb.String("hi"))
@@ -297,7 +297,7 @@ func TestServerStreamEstablishmentTimesOut(t *testing.T) {
 			return ss.Context().Err()
 		}}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "List", Idempotency: runtime.ReadOnly,
+		op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "List", Idempotency: runtime.ReadOnly,
 			Timeout: 10 * time.Second, AttemptTimeout: 100 * time.Millisecond, Retry: noJitter()})
 		_, err := resilientgrpc.ServerStream[wrapperspb.StringValue](t.Context(), cc, op, listDesc(), listMethod, wrapperspb.String("hi"))
 		if got := status.Code(err); got != codes.DeadlineExceeded || !errors.Is(err, context.DeadlineExceeded) {
@@ -332,7 +332,7 @@ func TestStreamsNeverRetriedByGRPC(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := &echoServer{upload: refuse, chat: refuse}
 				cc := serveBufconn(t, s, grpc.WithDefaultServiceConfig(retryServiceConfig))
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.NotIdempotent})
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.NotIdempotent})
 				stream, err := tt.open(t.Context(), cc, op)
 				if err != nil {
 					t.Fatal(err)

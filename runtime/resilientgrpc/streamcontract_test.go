@@ -65,7 +65,7 @@ func TestStreamInvalidRequest(t *testing.T) {
 					never := func(grpc.ServerStream) error { t.Error("the server saw the stream"); return nil }
 					s := &echoServer{list: func(int, *wrapperspb.StringValue, grpc.ServerStream) error { return never(nil) }, upload: never, chat: never}
 					cc := serveBufconn(t, s)
-					op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.Idempotent, IdempotencyKey: tt.key})
+					op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.Idempotent, IdempotencyKey: tt.key})
 					d := op.Dependency()
 					// Earn some budget, so that a withdrawal would show.
 					for range 100 {
@@ -172,7 +172,7 @@ func TestClientStreamsNotIdempotentDelivery(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cc.Close()
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
 				stream, err := o.open(t.Context(), cc, op)
 				var ce *runtime.CallError
 				switch {
@@ -198,7 +198,7 @@ func TestClientStreamsNotIdempotentDelivery(t *testing.T) {
 					return ss.Context().Err()
 				}
 				cc := c.serve(t, &echoServer{upload: handler, chat: handler})
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Stream", Idempotency: runtime.NotIdempotent, Timeout: time.Second})
 				stream, err := o.open(t.Context(), cc, op)
 				if err != nil {
 					t.Fatal(err)
@@ -239,7 +239,7 @@ func TestNotIdempotentDeadlineRace(t *testing.T) {
 		return nil, status.FromContextError(ctx.Err()).Err()
 	}}
 	cc := serveLoopback(t, s)
-	op := newOp(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 64}},
+	op := newOp(t, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 64}},
 		runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.NotIdempotent, Timeout: 3 * time.Millisecond})
 	// Warm the connection, so that calls race on the deadline, not the dial.
 	call(t.Context(), cc, op)

@@ -38,7 +38,7 @@ func TestOpenStreamsDoNotDelayUnary(t *testing.T) {
 			},
 		}
 		cc := serveBufconn(t, s)
-		d, err := runtime.NewDependency(service, runtime.Policy{})
+		d, err := runtime.NewDependency(service, runtime.DependencyPolicy{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 )
 
 // Invoke runs one unary call of method on cc through op's pipeline
@@ -33,7 +34,7 @@ import (
 // permit, an attempt, a retry, a breaker count or a fallback. An operation
 // with an idempotency key sends the caller's when the outgoing metadata
 // already has one under that key, else one new key
-// ([runtime.NewIdempotencyKey]) for all the call's attempts. A request
+// ([codec.NewIdempotencyKey]) for all the call's attempts. A request
 // message that does not marshal is found by the first attempt (grpc-go
 // marshals inside the call): that attempt is neither counted by the
 // breaker nor retried, and the call fails with
@@ -73,7 +74,7 @@ func Invoke[Resp any](ctx context.Context, cc grpc.ClientConnInterface, op *runt
 	op = op.With(pol...)
 	ctx, err := prepareContext(ctx, op)
 	if err != nil {
-		return nil, wrap(runtime.InvalidRequest(op, err))
+		return nil, wrap(op.InvalidRequest(err))
 	}
 	// Whether the stream was open tells a non-idempotent call's outcome,
 	// and an UNAVAILABLE the server was reached for (load shed) from one
@@ -241,7 +242,7 @@ func prepareContext(ctx context.Context, op *runtime.Operation) (context.Context
 	if len(md.Get(name)) > 0 {
 		return ctx, nil // the caller's key
 	}
-	return metadata.AppendToOutgoingContext(ctx, name, runtime.NewIdempotencyKey()), nil
+	return metadata.AppendToOutgoingContext(ctx, name, codec.NewIdempotencyKey()), nil
 }
 
 // checkMetadata reports the first key or value of md that grpc-go would

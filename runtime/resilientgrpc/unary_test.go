@@ -65,7 +65,7 @@ func TestInvokeRetriesOnlyIdempotent(t *testing.T) {
 					opts = append(opts, grpc.WithDefaultServiceConfig(retryServiceConfig))
 				}
 				cc := serveBufconn(t, s, opts...)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: tt.idempotency, Retry: noJitter()})
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: tt.idempotency, Retry: noJitter()})
 
 				_, err := call(t.Context(), cc, op)
 
@@ -91,7 +91,7 @@ func TestInvokeSucceedsAfterRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &echoServer{unary: failing(2, status.Error(codes.Unavailable, "down"))}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent, Retry: noJitter()})
+		op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent, Retry: noJitter()})
 		start := time.Now()
 
 		got, err := call(t.Context(), cc, op)
@@ -126,7 +126,7 @@ func TestInvokeDeadlinePropagation(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := &echoServer{unary: failing(2, status.Error(codes.Unavailable, "busy"), resilientgrpc.PushbackKey, "300")}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
 					AttemptTimeout: tt.attemptTimeout, Retry: noJitter()})
 				ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 				defer cancel()
@@ -198,7 +198,7 @@ func TestInvokePushback(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := &echoServer{unary: failing(1, tt.err, tt.trailer...)}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: tt.idempotency, Retry: noJitter()})
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: tt.idempotency, Retry: noJitter()})
 
 				_, err := call(t.Context(), cc, op)
 
@@ -229,7 +229,7 @@ func TestInvokeCommitted(t *testing.T) {
 			return nil, status.Error(codes.Unavailable, "after headers")
 		}}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent, Retry: noJitter()})
+		op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent, Retry: noJitter()})
 
 		_, err := call(t.Context(), cc, op)
 
@@ -246,7 +246,7 @@ func TestInvokeBreakerOpens(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &echoServer{unary: failing(100, status.Error(codes.Internal, "down"))}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}},
+		op := newOp(t, runtime.DependencyPolicy{Breaker: runtime.BreakerPolicy{MinimumCalls: 5}},
 			runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.NotIdempotent})
 
 		for i := range 5 {
@@ -287,7 +287,7 @@ func TestInvokeBulkhead(t *testing.T) {
 			}
 		}}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 2, DisableWait: true}},
+		op := newOp(t, runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 2, DisableWait: true}},
 			runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent})
 
 		const callers = 5
@@ -347,7 +347,7 @@ func TestInvokeStatusCode(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := &echoServer{unary: slow}
 				cc := serveBufconn(t, s)
-				op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: tt.idempotency, Timeout: time.Second})
+				op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: tt.idempotency, Timeout: time.Second})
 				ctx, cancel := context.WithCancel(t.Context())
 				defer cancel()
 				if tt.cancel {
@@ -371,7 +371,7 @@ func TestCallPolicyOverrides(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := &echoServer{unary: failing(100, status.Error(codes.Unavailable, "down"))}
 		cc := serveBufconn(t, s)
-		op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent, Retry: noJitter()})
+		op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent, Retry: noJitter()})
 
 		_, err := call(t.Context(), cc, op, resilientgrpc.CallPolicy(runtime.WithoutRetries()))
 
@@ -391,7 +391,7 @@ func TestCallPolicyOverrides(t *testing.T) {
 func TestInvokeLoopback(t *testing.T) {
 	s := &echoServer{unary: failing(2, status.Error(codes.Unavailable, "down"))}
 	cc := serveLoopback(t, s, resilientgrpc.DialOptions()...)
-	op := newOp(t, runtime.Policy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
+	op := newOp(t, runtime.DependencyPolicy{}, runtime.OperationPolicy{Name: "Unary", Idempotency: runtime.Idempotent,
 		Retry: runtime.RetryPolicy{Base: time.Millisecond, Cap: 5 * time.Millisecond}})
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()

@@ -69,7 +69,7 @@ func TestScenarios(t *testing.T) {
 // fabricated returns two rows of made-up results, to check the report
 // without running anything.
 func fabricated() []*Row {
-	pol := Policy{Review: "## Resilience review: x\n| a |\n", Shared: runtime.Policy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 24}}}
+	pol := Policy{Review: "## Resilience review: x\n| a |\n", Shared: runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 24}}}
 	mk := func(a Arm, ok, deg, ff, fs int, p99 time.Duration, req int64) *Result {
 		calls := ok + deg + ff + fs
 		return &Result{Arm: a, Client: string(a) + " HTTP", Calls: calls, OK: ok, Degraded: deg, FailedFast: ff, FailedSlow: fs,

@@ -21,7 +21,7 @@ type Policy struct {
 	// Dependency is the name the policy was resolved under.
 	Dependency string
 	// Shared is the dependency-wide policy: bulkhead, breaker, retry budget.
-	Shared runtime.Policy
+	Shared runtime.DependencyPolicy
 	// Ops are the operations' resolved policies, by operation name.
 	Ops map[string]runtime.OperationPolicy
 	// Latency is the measured latency of the policy file.

@@ -11,7 +11,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -86,7 +88,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -174,7 +176,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -283,7 +285,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("petstorehttp: %w", err)
 	}
@@ -316,7 +318,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.UpdatePet.ConnectTimeout,
 			p.AdoptPet.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -358,12 +360,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // it when given an empty base URL.
 const ServerURL = "http://127.0.0.1:8080"
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -375,13 +377,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"PUT", "/pets/{id}", p.UpdatePet},
 		{"POST", "/pets/{id}/adopt", p.AdoptPet},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -397,8 +399,8 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from runtime.NewTransport sized for the
+// (route.ErrUnmatched). An empty baseURL means ServerURL. base sends the
+// requests; nil means a transport from runtime.NewTransport sized for the
 // policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
@@ -406,7 +408,7 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -420,7 +422,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("petstorehttp: %w", err)
 	}
@@ -461,7 +463,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -478,7 +480,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPets is the policy of [Client.ListPets].
 	ListPets runtime.OperationPolicy
 	// CreatePet is the policy of [Client.CreatePet].
@@ -505,7 +507,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "petstore-redis".
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
 			Fleet:    runtime.FleetPolicy{Store: "petstore-redis", Prefix: "petstore:"},
@@ -582,7 +584,7 @@ func (c *Client) ListPets(ctx context.Context, opts ...runtime.CallOption) ([]Pe
 	req, err := c.requestListPets(ctx)
 	if err != nil {
 		var zero []Pet
-		return zero, runtime.InvalidRequest(c.ops.ListPets, err)
+		return zero, c.ops.ListPets.InvalidRequest(err)
 	}
 	op := c.ops.ListPets.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], nil)
@@ -614,7 +616,7 @@ func (c *Client) CreatePet(ctx context.Context, params *CreatePetParams, body Ne
 	req, err := c.requestCreatePet(ctx, params, body)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.CreatePet, err)
+		return zero, c.ops.CreatePet.InvalidRequest(err)
 	}
 	op := c.ops.CreatePet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
@@ -649,7 +651,7 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -662,7 +664,7 @@ func (c *Client) requestCreatePet(ctx context.Context, params *CreatePetParams, 
 func (c *Client) DeletePet(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeletePet(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeletePet, err)
+		return c.ops.DeletePet.InvalidRequest(err)
 	}
 	op := c.ops.DeletePet.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -695,7 +697,7 @@ func (c *Client) GetPet(ctx context.Context, id string, opts ...runtime.CallOpti
 	req, err := c.requestGetPet(ctx, id)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.GetPet, err)
+		return zero, c.ops.GetPet.InvalidRequest(err)
 	}
 	op := c.ops.GetPet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
@@ -777,7 +779,7 @@ func (c *Client) UpdatePet(ctx context.Context, id string, body NewPet, opts ...
 	req, err := c.requestUpdatePet(ctx, id, body)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.UpdatePet, err)
+		return zero, c.ops.UpdatePet.InvalidRequest(err)
 	}
 	op := c.ops.UpdatePet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)
@@ -817,7 +819,7 @@ func (c *Client) AdoptPet(ctx context.Context, id string, opts ...runtime.CallOp
 	req, err := c.requestAdoptPet(ctx, id)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.AdoptPet, err)
+		return zero, c.ops.AdoptPet.InvalidRequest(err)
 	}
 	op := c.ops.AdoptPet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)

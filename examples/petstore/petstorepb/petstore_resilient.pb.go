@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type PetStorePolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPets is the policy of /petstore.v1.PetStore/ListPets.
 	ListPets runtime.OperationPolicy
 	// GetPet is the policy of /petstore.v1.PetStore/GetPet.
@@ -58,7 +59,7 @@ type PetStorePolicy struct {
 func DefaultPetStorePolicy() PetStorePolicy {
 	return PetStorePolicy{
 		// Dependency: breaker at 50% of 20 calls, open 1s; bulkhead 36 (400 rps × p99 30ms = 12 in flight, × 3 headroom); retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 20, Window: 5 * time.Second, OpenFor: time.Second, HalfOpenProbes: 5},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 36, MaxWait: 15 * time.Millisecond},
 		},
@@ -135,7 +136,7 @@ type PetStoreOption interface {
 type resilientPetStoreOptions struct {
 	edits          []func(*PetStorePolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -173,7 +174,7 @@ func WithPetStoreObserver(obs runtime.Observer) PetStoreOption {
 
 // WithPetStoreFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPetStoreFallbackStore(store runtime.FallbackStore) PetStoreOption {
+func WithPetStoreFallbackStore(store fallbackstore.Store) PetStoreOption {
 	return resilientPetStoreOptionFunc(func(o *resilientPetStoreOptions) {
 		o.store = store
 	})

@@ -18,6 +18,9 @@ const (
 	gluePath    = "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	glueAlias   = "resilientgrpc"
 	grpcPath    = "google.golang.org/grpc"
+	// storePath holds the type of the With<Service>FallbackStore option.
+	storePath = "github.com/resilientgo/resilient/runtime/fallbackstore"
+	storeName = "fallbackstore"
 )
 
 // rt refers to a name of the runtime package.
@@ -68,6 +71,7 @@ func emitFile(w io.Writer, source string, pkg ir.GoPackage, views []*serviceView
 	f.HeaderComment("source: " + golang.CommentLine(source))
 	f.ImportName(runtimePath, runtimeName)
 	f.ImportAlias(gluePath, glueAlias)
+	f.ImportName(storePath, storeName)
 	golang.EmitVersionCheck(f)
 	for _, v := range views {
 		emitPolicyTable(f, v)

@@ -26,6 +26,7 @@ import (
 	"github.com/resilientgo/resilient/runtime/codec"
 	"github.com/resilientgo/resilient/runtime/oteltrace"
 	"github.com/resilientgo/resilient/runtime/server"
+	"github.com/resilientgo/resilient/runtime/stream"
 )
 
 var jobID = uuid.MustParse("6f1c3c8e-8a51-4a55-9d3e-1b2f0f3f6c11")
@@ -521,7 +522,7 @@ func TestEventsArriveIncrementally(t *testing.T) {
 }
 
 // TestStreamNotRetriedAfterFirstByte: a stream cut after its first line
-// ends with a *runtime.StreamError, and the request is not sent again,
+// ends with a *stream.Error, and the request is not sent again,
 // though the operation is read-only and may be retried.
 func TestStreamNotRetriedAfterFirstByte(t *testing.T) {
 	var n atomic.Int32
@@ -554,9 +555,9 @@ func TestStreamNotRetriedAfterFirstByte(t *testing.T) {
 	if fmt.Sprint(lines) != "[started]" {
 		t.Errorf("lines = %q, want [started]", lines)
 	}
-	var se *runtime.StreamError
+	var se *stream.Error
 	if !errors.As(streamErr, &se) {
-		t.Errorf("stream error = %v, want a *runtime.StreamError", streamErr)
+		t.Errorf("stream error = %v, want a *stream.Error", streamErr)
 	}
 	if got := n.Load(); got != 2 {
 		t.Errorf("server saw %d requests, want 2: one retry before the header, none after the first byte", got)

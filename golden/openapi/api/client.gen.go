@@ -11,6 +11,9 @@ import (
 	uuid "github.com/google/uuid"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
+	"github.com/resilientgo/resilient/runtime/stream"
 	oauth2 "golang.org/x/oauth2"
 	"io"
 	"log/slog"
@@ -302,7 +305,7 @@ type clientOptions struct {
 	credAPIKeySession runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -526,7 +529,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -622,7 +625,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
@@ -657,7 +660,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreateSubscription.ConnectTimeout,
 			p.CreateToken.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := "X-Request-Deadline"
 	if o.deadlineHeaderSet {
@@ -766,23 +769,23 @@ func ServerRegional(region string, version string) (string, error) {
 		version = "v1"
 	}
 	u := "https://" + region + ".jobs.example.com/" + version
-	if _, err := runtime.ParseBaseURL(u); err != nil {
+	if _, err := codec.ParseBaseURL(u); err != nil {
 		return "", fmt.Errorf("api: ServerRegional: %w", err)
 	}
 	return u, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
 //
 // The routes of streamed answers (events, JSON Lines, downloads) are
-// runtime.Route.Stream: their deadline header carries the request context's
+// route.Route.Stream: their deadline header carries the request context's
 // remaining time, not the attempt's, so that a server does not cut the stream
 // at the attempt timeout.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -799,13 +802,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"POST", "/subscriptions", p.CreateSubscription, false},
 		{"POST", "/tokens", p.CreateToken, false},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
@@ -821,16 +824,16 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerProduction. base
-// sends the requests; nil means a transport from runtime.NewTransport sized
-// for the policy.
+// (route.ErrUnmatched). An empty baseURL means ServerProduction. base sends
+// the requests; nil means a transport from runtime.NewTransport sized for the
+// policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -844,7 +847,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
@@ -887,7 +890,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -904,7 +907,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// CreateJob is the policy of [Client.CreateJob].
 	CreateJob runtime.OperationPolicy
 	// DeleteJob is the policy of [Client.DeleteJob].
@@ -939,7 +942,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// CreateJob: idempotent, 3 attempts; timeout 5s; attempt ≥1s, adaptive, last attempt to the deadline; key in Idempotency-Key.
 		CreateJob: runtime.OperationPolicy{
 			Name:           "CreateJob",
@@ -1058,7 +1061,7 @@ func (c *Client) CreateJob(ctx context.Context, params *CreateJobParams, body Ne
 	req, err := c.requestCreateJob(ctx, params, body)
 	if err != nil {
 		var zero *CreateJobResult
-		return zero, runtime.InvalidRequest(c.ops.CreateJob, err)
+		return zero, c.ops.CreateJob.InvalidRequest(err)
 	}
 	op := c.ops.CreateJob.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeCreateJobResult, decodeCreateJobError)
@@ -1093,7 +1096,7 @@ func (c *Client) requestCreateJob(ctx context.Context, params *CreateJobParams, 
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -1194,7 +1197,7 @@ func decodeCreateJobError(re *runtime.RemoteError) error {
 func (c *Client) DeleteJob(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteJob(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteJob, err)
+		return c.ops.DeleteJob.InvalidRequest(err)
 	}
 	op := c.ops.DeleteJob.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1232,7 +1235,7 @@ func (c *Client) GetJob(ctx context.Context, id uuid.UUID, params *GetJobParams,
 	req, err := c.requestGetJob(ctx, id, params)
 	if err != nil {
 		var zero *GetJobResult
-		return zero, runtime.InvalidRequest(c.ops.GetJob, err)
+		return zero, c.ops.GetJob.InvalidRequest(err)
 	}
 	op := c.ops.GetJob.With(opts...).With(runtime.AcceptStatus(http.StatusNotModified))
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeGetJobResult, decodeGetJobError)
@@ -1379,7 +1382,7 @@ func decodeGetJobError(re *runtime.RemoteError) error {
 func (c *Client) GetArtifact(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*GetArtifactResult, error) {
 	req, err := c.requestGetArtifact(ctx, id)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.GetArtifact, err)
+		return nil, c.ops.GetArtifact.InvalidRequest(err)
 	}
 	op := c.ops.GetArtifact.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -1455,7 +1458,7 @@ func decodeGetArtifactResult(resp *http.Response) (*GetArtifactResult, error) {
 func (c *Client) PutArtifact(ctx context.Context, id uuid.UUID, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestPutArtifact(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutArtifact, err)
+		return c.ops.PutArtifact.InvalidRequest(err)
 	}
 	op := c.ops.PutArtifact.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1495,7 +1498,7 @@ func (c *Client) AddAttachment(ctx context.Context, id uuid.UUID, body Upload, o
 	req, err := c.requestAddAttachment(ctx, id, body)
 	if err != nil {
 		var zero Attachment
-		return zero, runtime.InvalidRequest(c.ops.AddAttachment, err)
+		return zero, c.ops.AddAttachment.InvalidRequest(err)
 	}
 	op := c.ops.AddAttachment.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Attachment], nil)
@@ -1556,7 +1559,7 @@ func (c *Client) requestAddAttachment(ctx context.Context, id uuid.UUID, body Up
 func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*WatchJobResult, error) {
 	req, err := c.requestWatchJob(ctx, id)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.WatchJob, err)
+		return nil, c.ops.WatchJob.InvalidRequest(err)
 	}
 	op := c.ops.WatchJob.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -1568,7 +1571,7 @@ func (c *Client) WatchJob(ctx context.Context, id uuid.UUID, opts ...runtime.Cal
 		resp.Body.Close()
 		return nil, err
 	}
-	r.Stream = runtime.NewEventStream(resp, runtime.DecodeJSON[JobEvent])
+	r.Stream = stream.NewEvents(resp, stream.DecodeJSON[JobEvent])
 	return r, nil
 }
 
@@ -1587,7 +1590,7 @@ func (c *Client) requestWatchJob(ctx context.Context, id uuid.UUID) (*http.Reque
 // arrive, its status, its header and the documented headers of its status.
 type WatchJobResult struct {
 	// Stream reads the events as they arrive; close it.
-	*runtime.Stream[runtime.Event[JobEvent]]
+	*stream.Stream[stream.Event[JobEvent]]
 	// Status is the answer's status code.
 	Status int
 	// Header is the answer's header, every field of it.
@@ -1637,7 +1640,7 @@ func decodeWatchJobResult(resp *http.Response) (*WatchJobResult, error) {
 func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...runtime.CallOption) (*TailLogResult, error) {
 	req, err := c.requestTailLog(ctx, id)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.TailLog, err)
+		return nil, c.ops.TailLog.InvalidRequest(err)
 	}
 	op := c.ops.TailLog.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -1649,7 +1652,7 @@ func (c *Client) TailLog(ctx context.Context, id uuid.UUID, opts ...runtime.Call
 		resp.Body.Close()
 		return nil, err
 	}
-	r.Stream = runtime.NewJSONLinesStream(resp, runtime.DecodeJSON[LogLine])
+	r.Stream = stream.NewJSONLines(resp, stream.DecodeJSON[LogLine])
 	return r, nil
 }
 
@@ -1668,7 +1671,7 @@ func (c *Client) requestTailLog(ctx context.Context, id uuid.UUID) (*http.Reques
 // arrive, its status, its header and the documented headers of its status.
 type TailLogResult struct {
 	// Stream reads the items as they arrive; close it.
-	*runtime.Stream[LogLine]
+	*stream.Stream[LogLine]
 	// Status is the answer's status code.
 	Status int
 	// Header is the answer's header, every field of it.
@@ -1706,7 +1709,7 @@ func (c *Client) CreateSubscription(ctx context.Context, body CreateSubscription
 	req, err := c.requestCreateSubscription(ctx, body)
 	if err != nil {
 		var zero CreateSubscriptionResponse
-		return zero, runtime.InvalidRequest(c.ops.CreateSubscription, err)
+		return zero, c.ops.CreateSubscription.InvalidRequest(err)
 	}
 	op := c.ops.CreateSubscription.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreateSubscriptionResponse], nil)
@@ -1759,7 +1762,7 @@ func (c *Client) CreateToken(ctx context.Context, body TokenRequest, opts ...run
 	req, err := c.requestCreateToken(ctx, body)
 	if err != nil {
 		var zero Token
-		return zero, runtime.InvalidRequest(c.ops.CreateToken, err)
+		return zero, c.ops.CreateToken.InvalidRequest(err)
 	}
 	op := c.ops.CreateToken.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Token], nil)

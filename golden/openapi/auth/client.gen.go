@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	oauth2 "golang.org/x/oauth2"
 	"log/slog"
 	"net/http"
@@ -77,7 +79,7 @@ type clientOptions struct {
 	credAPIKeySession runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -301,7 +303,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -397,7 +399,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
@@ -427,7 +429,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetSecret.ConnectTimeout,
 			p.PutSecret.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -508,18 +510,18 @@ func ServerRegional(region string, version string) (string, error) {
 		version = "v1"
 	}
 	u := "https://" + region + ".vault.example.com/" + version
-	if _, err := runtime.ParseBaseURL(u); err != nil {
+	if _, err := codec.ParseBaseURL(u); err != nil {
 		return "", fmt.Errorf("auth: ServerRegional: %w", err)
 	}
 	return u, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -530,13 +532,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"GET", "/secrets/{name}", p.GetSecret},
 		{"PUT", "/secrets/{name}", p.PutSecret},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -552,16 +554,16 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerProduction. base
-// sends the requests; nil means a transport from runtime.NewTransport sized
-// for the policy.
+// (route.ErrUnmatched). An empty baseURL means ServerProduction. base sends
+// the requests; nil means a transport from runtime.NewTransport sized for the
+// policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -575,7 +577,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerProduction
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
@@ -613,7 +615,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -630,7 +632,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetAudit is the policy of [Client.GetAudit].
 	GetAudit runtime.OperationPolicy
 	// GetHealth is the policy of [Client.GetHealth].
@@ -655,7 +657,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetAudit: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetAudit: runtime.OperationPolicy{Name: "GetAudit", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetHealth: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
@@ -691,7 +693,7 @@ func (c *Client) GetAudit(ctx context.Context, opts ...runtime.CallOption) ([]st
 	req, err := c.requestGetAudit(ctx)
 	if err != nil {
 		var zero []string
-		return zero, runtime.InvalidRequest(c.ops.GetAudit, err)
+		return zero, c.ops.GetAudit.InvalidRequest(err)
 	}
 	op := c.ops.GetAudit.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]string], nil)
@@ -716,7 +718,7 @@ func (c *Client) requestGetAudit(ctx context.Context) (*http.Request, error) {
 func (c *Client) GetHealth(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestGetHealth(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetHealth, err)
+		return c.ops.GetHealth.InvalidRequest(err)
 	}
 	op := c.ops.GetHealth.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -748,7 +750,7 @@ func (c *Client) GetMe(ctx context.Context, opts ...runtime.CallOption) (Secret,
 	req, err := c.requestGetMe(ctx)
 	if err != nil {
 		var zero Secret
-		return zero, runtime.InvalidRequest(c.ops.GetMe, err)
+		return zero, c.ops.GetMe.InvalidRequest(err)
 	}
 	op := c.ops.GetMe.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Secret], nil)
@@ -779,7 +781,7 @@ func (c *Client) GetSecret(ctx context.Context, name string, opts ...runtime.Cal
 	req, err := c.requestGetSecret(ctx, name)
 	if err != nil {
 		var zero Secret
-		return zero, runtime.InvalidRequest(c.ops.GetSecret, err)
+		return zero, c.ops.GetSecret.InvalidRequest(err)
 	}
 	op := c.ops.GetSecret.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Secret], nil)
@@ -813,7 +815,7 @@ func (c *Client) requestGetSecret(ctx context.Context, name string) (*http.Reque
 func (c *Client) PutSecret(ctx context.Context, name string, body Secret, opts ...runtime.CallOption) error {
 	req, err := c.requestPutSecret(ctx, name, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutSecret, err)
+		return c.ops.PutSecret.InvalidRequest(err)
 	}
 	op := c.ops.PutSecret.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -79,7 +81,7 @@ type clientOptions struct {
 	credBearerToken   runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -183,7 +185,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -275,7 +277,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fallbackcached: %w", err)
 	}
@@ -303,7 +305,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetProfile.ConnectTimeout,
 			p.PutProfile.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -335,12 +337,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -349,13 +351,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"GET", "/profiles/{id}", p.GetProfile},
 		{"PUT", "/profiles/{id}", p.PutProfile},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -371,15 +373,15 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
-// from runtime.NewTransport sized for the policy.
+// (route.ErrUnmatched). base sends the requests; nil means a transport from
+// runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -390,7 +392,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("fallbackcached: %w", err)
 	}
@@ -426,7 +428,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -443,7 +445,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetCatalogItem is the policy of [Client.GetCatalogItem].
 	GetCatalogItem runtime.OperationPolicy
 	// GetProfile is the policy of [Client.GetProfile].
@@ -464,7 +466,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetCatalogItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; cached fallback 1m, shared by all callers.
 		GetCatalogItem: runtime.OperationPolicy{
 			Name:               "GetCatalogItem",
@@ -503,7 +505,7 @@ func (c *Client) GetCatalogItem(ctx context.Context, sku string, opts ...runtime
 	req, err := c.requestGetCatalogItem(ctx, sku)
 	if err != nil {
 		var zero GetCatalogItemResponse
-		return zero, runtime.InvalidRequest(c.ops.GetCatalogItem, err)
+		return zero, c.ops.GetCatalogItem.InvalidRequest(err)
 	}
 	op := c.ops.GetCatalogItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetCatalogItemResponse], nil)
@@ -531,7 +533,7 @@ func (c *Client) GetProfile(ctx context.Context, id string, opts ...runtime.Call
 	req, err := c.requestGetProfile(ctx, id)
 	if err != nil {
 		var zero GetProfileResponse
-		return zero, runtime.InvalidRequest(c.ops.GetProfile, err)
+		return zero, c.ops.GetProfile.InvalidRequest(err)
 	}
 	op := c.ops.GetProfile.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetProfileResponse], nil)
@@ -558,7 +560,7 @@ func (c *Client) requestGetProfile(ctx context.Context, id string) (*http.Reques
 func (c *Client) PutProfile(ctx context.Context, id string, body PutProfileRequest, opts ...runtime.CallOption) error {
 	req, err := c.requestPutProfile(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutProfile, err)
+		return c.ops.PutProfile.InvalidRequest(err)
 	}
 	op := c.ops.PutProfile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -12,6 +12,8 @@ import (
 	uuid "github.com/google/uuid"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"io"
 	"log/slog"
 	"net/http"
@@ -260,7 +262,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -347,7 +349,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -443,7 +445,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
 	}
@@ -474,7 +476,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.ReplacePet.ConnectTimeout,
 			p.Func.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -516,17 +518,17 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // uses it when given an empty base URL.
 const ServerURL = "https://pets.example.com/v1"
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
 //
 // The routes of streamed answers (events, JSON Lines, downloads) are
-// runtime.Route.Stream: their deadline header carries the request context's
+// route.Route.Stream: their deadline header carries the request context's
 // remaining time, not the attempt's, so that a server does not cut the stream
 // at the attempt timeout.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -539,13 +541,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"PUT", "/pets/{petId}", p.ReplacePet, false},
 		{"PATCH", "/pets/{petId}/photo", p.Func, true},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
@@ -561,8 +563,8 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from runtime.NewTransport sized for the
+// (route.ErrUnmatched). An empty baseURL means ServerURL. base sends the
+// requests; nil means a transport from runtime.NewTransport sized for the
 // policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
@@ -570,7 +572,7 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -584,7 +586,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("features: %w", err)
 	}
@@ -623,7 +625,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -640,7 +642,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPets is the policy of [Client.ListPets].
 	ListPets runtime.OperationPolicy
 	// CreatePet is the policy of [Client.CreatePet].
@@ -667,7 +669,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// ListPets: read-only (GET), 2 attempts; timeout 2s; hedged after ≥50ms, every attempt to the deadline.
 		ListPets: runtime.OperationPolicy{
 			Name:           "ListPets",
@@ -703,7 +705,7 @@ func (c *Client) ListPets(ctx context.Context, params *ListPetsParams, opts ...r
 	req, err := c.requestListPets(ctx, params)
 	if err != nil {
 		var zero []Pet
-		return zero, runtime.InvalidRequest(c.ops.ListPets, err)
+		return zero, c.ops.ListPets.InvalidRequest(err)
 	}
 	op := c.ops.ListPets.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Pet], decodeListPetsError)
@@ -840,7 +842,7 @@ func (c *Client) CreatePet(ctx context.Context, body CreatePetRequest, opts ...r
 	req, err := c.requestCreatePet(ctx, body)
 	if err != nil {
 		var zero CreatePetResponse
-		return zero, runtime.InvalidRequest(c.ops.CreatePet, err)
+		return zero, c.ops.CreatePet.InvalidRequest(err)
 	}
 	op := c.ops.CreatePet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[CreatePetResponse], decodeCreatePetError)
@@ -917,7 +919,7 @@ func decodeCreatePetError(re *runtime.RemoteError) error {
 func (c *Client) DeletePetsByPetID(ctx context.Context, petID int64, opts ...runtime.CallOption) error {
 	req, err := c.requestDeletePetsByPetID(ctx, petID)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeletePetsByPetID, err)
+		return c.ops.DeletePetsByPetID.InvalidRequest(err)
 	}
 	op := c.ops.DeletePetsByPetID.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -941,7 +943,7 @@ func (c *Client) GetPetByID(ctx context.Context, petID int64, opts ...runtime.Ca
 	req, err := c.requestGetPetByID(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.GetPetByID, err)
+		return zero, c.ops.GetPetByID.InvalidRequest(err)
 	}
 	op := c.ops.GetPetByID.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], nil)
@@ -968,7 +970,7 @@ func (c *Client) requestGetPetByID(ctx context.Context, petID int64) (*http.Requ
 func (c *Client) ReplacePet(ctx context.Context, petID int64, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestReplacePet(ctx, petID, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.ReplacePet, err)
+		return c.ops.ReplacePet.InvalidRequest(err)
 	}
 	op := c.ops.ReplacePet.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1007,7 +1009,7 @@ func (c *Client) requestReplacePet(ctx context.Context, petID int64, body io.Rea
 func (c *Client) Func(ctx context.Context, petID int, body string, opts ...runtime.CallOption) (io.ReadCloser, error) {
 	req, err := c.requestFunc(ctx, petID, body)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.Func, err)
+		return nil, c.ops.Func.InvalidRequest(err)
 	}
 	op := c.ops.Func.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)

@@ -11,6 +11,8 @@ import (
 	uuid "github.com/google/uuid"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -159,7 +161,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -246,7 +248,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -342,7 +344,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("forms: %w", err)
 	}
@@ -368,7 +370,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.PostA.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -395,25 +397,25 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // uses it when given an empty base URL.
 const ServerURL = "https://forms.example.com"
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
 	}{
 		{"POST", "/a/{v}", p.PostA},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -429,8 +431,8 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from runtime.NewTransport sized for the
+// (route.ErrUnmatched). An empty baseURL means ServerURL. base sends the
+// requests; nil means a transport from runtime.NewTransport sized for the
 // policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
@@ -438,7 +440,7 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -452,7 +454,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("forms: %w", err)
 	}
@@ -486,7 +488,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -503,7 +505,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// PostA is the policy of [Client.PostA].
 	PostA runtime.OperationPolicy
 }
@@ -520,7 +522,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// PostA: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		PostA: runtime.OperationPolicy{Name: "PostA", Timeout: 2 * time.Second, KeepCallerDeadline: true, ConnectTimeout: time.Second},
 	}
@@ -534,7 +536,7 @@ func DefaultPolicy() Policy {
 func (c *Client) PostA(ctx context.Context, vParam string, params *PostAParams, body PostARequest, opts ...runtime.CallOption) error {
 	req, err := c.requestPostA(ctx, vParam, params, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PostA, err)
+		return c.ops.PostA.InvalidRequest(err)
 	}
 	op := c.ops.PostA.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

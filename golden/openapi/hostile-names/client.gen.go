@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -216,7 +218,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -303,7 +305,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -399,7 +401,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURLDefault
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("hostilenames: %w", err)
 	}
@@ -425,7 +427,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			time.Duration(0),
 			p.GetNote.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -475,31 +477,31 @@ func ServerURL(tenant string) (string, error) {
 		return "", fmt.Errorf("hostilenames: ServerURL: tenant %q is not one of \"a%%d\", \"*/ b\", \"c\\\"d\"", tenant)
 	}
 	u := "https://" + tenant + ".example.com/\"+os.Args[0]+\""
-	if _, err := runtime.ParseBaseURL(u); err != nil {
+	if _, err := codec.ParseBaseURL(u); err != nil {
 		return "", fmt.Errorf("hostilenames: ServerURL: %w", err)
 	}
 	return u, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
 	}{
 		{"GET", "/notes\x00/{name}", p.GetNote},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -515,16 +517,16 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURLDefault. base
-// sends the requests; nil means a transport from runtime.NewTransport sized
-// for the policy.
+// (route.ErrUnmatched). An empty baseURL means ServerURLDefault. base sends
+// the requests; nil means a transport from runtime.NewTransport sized for the
+// policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -538,7 +540,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURLDefault
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("hostilenames: %w", err)
 	}
@@ -572,7 +574,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -589,7 +591,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetNote is the policy of [Client.GetNote].
 	GetNote runtime.OperationPolicy
 }
@@ -606,7 +608,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetNote: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; static fallback.
 		GetNote: runtime.OperationPolicy{
 			Name:               "GetNote",
@@ -630,7 +632,7 @@ func (c *Client) GetNote(ctx context.Context, name string, params *GetNoteParams
 	req, err := c.requestGetNote(ctx, name, params)
 	if err != nil {
 		var zero Note
-		return zero, runtime.InvalidRequest(c.ops.GetNote, err)
+		return zero, c.ops.GetNote.InvalidRequest(err)
 	}
 	op := c.ops.GetNote.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Note], nil)

@@ -9,6 +9,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
 	"time"
@@ -77,7 +80,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -164,7 +167,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -260,7 +263,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("idempotencykey: %w", err)
 	}
@@ -288,7 +291,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.CreatePayment.ConnectTimeout,
 			p.CreateRefund.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -321,12 +324,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // NewClient uses it when given an empty base URL.
 const ServerURL = "https://payments.example.com/v1"
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -335,13 +338,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"POST", "/payments", p.CreatePayment},
 		{"POST", "/refunds", p.CreateRefund},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -357,8 +360,8 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from runtime.NewTransport sized for the
+// (route.ErrUnmatched). An empty baseURL means ServerURL. base sends the
+// requests; nil means a transport from runtime.NewTransport sized for the
 // policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
@@ -366,7 +369,7 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -380,7 +383,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("idempotencykey: %w", err)
 	}
@@ -416,7 +419,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -433,7 +436,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// ListPayments is the policy of [Client.ListPayments].
 	ListPayments runtime.OperationPolicy
 	// CreatePayment is the policy of [Client.CreatePayment].
@@ -454,7 +457,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// ListPayments: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		ListPayments: runtime.OperationPolicy{Name: "ListPayments", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// CreatePayment: idempotent, 3 attempts; timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline; key in Idempotency-Key.
@@ -480,7 +483,7 @@ func (c *Client) ListPayments(ctx context.Context, opts ...runtime.CallOption) (
 	req, err := c.requestListPayments(ctx)
 	if err != nil {
 		var zero []Payment
-		return zero, runtime.InvalidRequest(c.ops.ListPayments, err)
+		return zero, c.ops.ListPayments.InvalidRequest(err)
 	}
 	op := c.ops.ListPayments.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Payment], nil)
@@ -511,7 +514,7 @@ func (c *Client) CreatePayment(ctx context.Context, params *CreatePaymentParams,
 	req, err := c.requestCreatePayment(ctx, params, body)
 	if err != nil {
 		var zero Payment
-		return zero, runtime.InvalidRequest(c.ops.CreatePayment, err)
+		return zero, c.ops.CreatePayment.InvalidRequest(err)
 	}
 	op := c.ops.CreatePayment.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Payment], nil)
@@ -546,7 +549,7 @@ func (c *Client) requestCreatePayment(ctx context.Context, params *CreatePayment
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -559,7 +562,7 @@ func (c *Client) requestCreatePayment(ctx context.Context, params *CreatePayment
 func (c *Client) CreateRefund(ctx context.Context, body CreateRefundRequest, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateRefund(ctx, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.CreateRefund, err)
+		return c.ops.CreateRefund.InvalidRequest(err)
 	}
 	op := c.ops.CreateRefund.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -65,7 +67,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -152,7 +154,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -244,7 +246,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("latencyderived: %w", err)
 	}
@@ -271,7 +273,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetPrice.ConnectTimeout,
 			p.CreateQuote.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -297,12 +299,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -310,13 +312,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"GET", "/prices/{sku}", p.GetPrice},
 		{"POST", "/quotes", p.CreateQuote},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -332,15 +334,15 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
-// from runtime.NewTransport sized for the policy.
+// (route.ErrUnmatched). base sends the requests; nil means a transport from
+// runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -351,7 +353,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("latencyderived: %w", err)
 	}
@@ -386,7 +388,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -403,7 +405,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetPrice is the policy of [Client.GetPrice].
 	GetPrice runtime.OperationPolicy
 	// CreateQuote is the policy of [Client.CreateQuote].
@@ -422,7 +424,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 144 (400 rps × p99 120ms = 48 in flight, × 3 headroom); retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 144, MaxWait: 60 * time.Millisecond},
 		},
 		// GetPrice: read-only (GET), 3 attempts (default); timeout 1.2s (3 × attempt 300ms + backoff 300ms, rounded up); attempt ≥300ms (p99.9 250ms × 1.2, rounded up), adaptive, last attempt to the deadline.
@@ -452,7 +454,7 @@ func (c *Client) GetPrice(ctx context.Context, sku string, opts ...runtime.CallO
 	req, err := c.requestGetPrice(ctx, sku)
 	if err != nil {
 		var zero GetPriceResponse
-		return zero, runtime.InvalidRequest(c.ops.GetPrice, err)
+		return zero, c.ops.GetPrice.InvalidRequest(err)
 	}
 	op := c.ops.GetPrice.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetPriceResponse], nil)
@@ -479,7 +481,7 @@ func (c *Client) requestGetPrice(ctx context.Context, sku string) (*http.Request
 func (c *Client) CreateQuote(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateQuote(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.CreateQuote, err)
+		return c.ops.CreateQuote.InvalidRequest(err)
 	}
 	op := c.ops.CreateQuote.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -74,7 +76,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -161,7 +163,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -253,7 +255,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathescaping: %w", err)
 	}
@@ -292,7 +294,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetVariantBeta.ConnectTimeout,
 			p.CreateVariantBeta.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -354,12 +356,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -379,13 +381,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"GET", "/variants/{name}?beta=true", p.GetVariantBeta},
 		{"POST", "/variants?beta=true", p.CreateVariantBeta},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -401,15 +403,15 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
-// from runtime.NewTransport sized for the policy.
+// (route.ErrUnmatched). base sends the requests; nil means a transport from
+// runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -420,7 +422,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("pathescaping: %w", err)
 	}
@@ -467,7 +469,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -484,7 +486,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetDotted is the policy of [Client.GetDotted].
 	GetDotted runtime.OperationPolicy
 	// DeleteHalfFile is the policy of [Client.DeleteHalfFile].
@@ -527,7 +529,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetDotted: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetDotted: runtime.OperationPolicy{Name: "GetDotted", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// DeleteHalfFile: idempotent (DELETE), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
@@ -565,7 +567,7 @@ func DefaultPolicy() Policy {
 func (c *Client) GetDotted(ctx context.Context, a string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetDotted(ctx, a)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetDotted, err)
+		return c.ops.GetDotted.InvalidRequest(err)
 	}
 	op := c.ops.GetDotted.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -592,7 +594,7 @@ func (c *Client) requestGetDotted(ctx context.Context, a string) (*http.Request,
 func (c *Client) DeleteHalfFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteHalfFile(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteHalfFile, err)
+		return c.ops.DeleteHalfFile.InvalidRequest(err)
 	}
 	op := c.ops.DeleteHalfFile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -619,7 +621,7 @@ func (c *Client) requestDeleteHalfFile(ctx context.Context, name string) (*http.
 func (c *Client) DeleteOddFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteOddFile(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteOddFile, err)
+		return c.ops.DeleteOddFile.InvalidRequest(err)
 	}
 	op := c.ops.DeleteOddFile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -646,7 +648,7 @@ func (c *Client) requestDeleteOddFile(ctx context.Context, name string) (*http.R
 func (c *Client) DeleteCafeFile(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteCafeFile(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteCafeFile, err)
+		return c.ops.DeleteCafeFile.InvalidRequest(err)
 	}
 	op := c.ops.DeleteCafeFile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -673,7 +675,7 @@ func (c *Client) requestDeleteCafeFile(ctx context.Context, name string) (*http.
 func (c *Client) GetLabel(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetLabel(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetLabel, err)
+		return c.ops.GetLabel.InvalidRequest(err)
 	}
 	op := c.ops.GetLabel.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -700,7 +702,7 @@ func (c *Client) requestGetLabel(ctx context.Context, name string) (*http.Reques
 func (c *Client) GetLabels(ctx context.Context, names []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetLabels(ctx, names)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetLabels, err)
+		return c.ops.GetLabels.InvalidRequest(err)
 	}
 	op := c.ops.GetLabels.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -731,7 +733,7 @@ func (c *Client) requestGetLabels(ctx context.Context, names []string) (*http.Re
 func (c *Client) GetList(ctx context.Context, ids []string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetList(ctx, ids)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetList, err)
+		return c.ops.GetList.InvalidRequest(err)
 	}
 	op := c.ops.GetList.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -762,7 +764,7 @@ func (c *Client) requestGetList(ctx context.Context, ids []string) (*http.Reques
 func (c *Client) GetMatrix(ctx context.Context, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetMatrix(ctx, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetMatrix, err)
+		return c.ops.GetMatrix.InvalidRequest(err)
 	}
 	op := c.ops.GetMatrix.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -789,7 +791,7 @@ func (c *Client) requestGetMatrix(ctx context.Context, name string) (*http.Reque
 func (c *Client) GetPair(ctx context.Context, a string, b string, opts ...runtime.CallOption) error {
 	req, err := c.requestGetPair(ctx, a, b)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetPair, err)
+		return c.ops.GetPair.InvalidRequest(err)
 	}
 	op := c.ops.GetPair.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -816,7 +818,7 @@ func (c *Client) requestGetPair(ctx context.Context, a string, b string) (*http.
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Search, err)
+		return c.ops.Search.InvalidRequest(err)
 	}
 	op := c.ops.Search.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -903,7 +905,7 @@ func (c *Client) requestSearch(ctx context.Context, params *SearchParams) (*http
 func (c *Client) DeleteTenant(ctx context.Context, tenant string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteTenant(ctx, tenant)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteTenant, err)
+		return c.ops.DeleteTenant.InvalidRequest(err)
 	}
 	op := c.ops.DeleteTenant.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -930,7 +932,7 @@ func (c *Client) requestDeleteTenant(ctx context.Context, tenant string) (*http.
 func (c *Client) DeleteFile(ctx context.Context, tenant string, name string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteFile(ctx, tenant, name)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteFile, err)
+		return c.ops.DeleteFile.InvalidRequest(err)
 	}
 	op := c.ops.DeleteFile.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -957,7 +959,7 @@ func (c *Client) requestDeleteFile(ctx context.Context, tenant string, name stri
 func (c *Client) GetVariantBeta(ctx context.Context, name string, params *GetVariantBetaParams, opts ...runtime.CallOption) error {
 	req, err := c.requestGetVariantBeta(ctx, name, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.GetVariantBeta, err)
+		return c.ops.GetVariantBeta.InvalidRequest(err)
 	}
 	op := c.ops.GetVariantBeta.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1001,7 +1003,7 @@ func (c *Client) requestGetVariantBeta(ctx context.Context, name string, params 
 func (c *Client) CreateVariantBeta(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestCreateVariantBeta(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.CreateVariantBeta, err)
+		return c.ops.CreateVariantBeta.InvalidRequest(err)
 	}
 	op := c.ops.CreateVariantBeta.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

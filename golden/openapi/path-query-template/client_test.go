@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/route"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -148,7 +149,7 @@ func TestRoutesMatchTemplateQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := runtime.NewRouteTransport(routes, runtime.RouteOptions{})
+	rt, err := route.New(routes, route.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -118,7 +120,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -205,7 +207,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -297,7 +299,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("renames: %w", err)
 	}
@@ -328,7 +330,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetRules.ConnectTimeout,
 			p.DeleteWorkflow.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -366,12 +368,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -383,13 +385,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"GET", "/rules", p.GetRules},
 		{"DELETE", "/workflows/{id}", p.DeleteWorkflow},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -405,15 +407,15 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
-// from runtime.NewTransport sized for the policy.
+// (route.ErrUnmatched). base sends the requests; nil means a transport from
+// runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -424,7 +426,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("renames: %w", err)
 	}
@@ -463,7 +465,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -480,7 +482,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// DependencyOp is the policy of [Client.DependencyOp].
 	DependencyOp runtime.OperationPolicy
 	// GetItem is the policy of [Client.GetItem].
@@ -507,7 +509,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// DependencyOp: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		DependencyOp: runtime.OperationPolicy{Name: "DependencyOp", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// GetItem: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
@@ -533,7 +535,7 @@ func (c *Client) DependencyOp(ctx context.Context, opts ...runtime.CallOption) (
 	req, err := c.requestDependencyOp(ctx)
 	if err != nil {
 		var zero OptionModel
-		return zero, runtime.InvalidRequest(c.ops.DependencyOp, err)
+		return zero, c.ops.DependencyOp.InvalidRequest(err)
 	}
 	op := c.ops.DependencyOp.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[OptionModel], nil)
@@ -557,7 +559,7 @@ func (c *Client) GetItem(ctx context.Context, opts ...runtime.CallOption) (Clien
 	req, err := c.requestGetItem(ctx)
 	if err != nil {
 		var zero ClientModel
-		return zero, runtime.InvalidRequest(c.ops.GetItem, err)
+		return zero, c.ops.GetItem.InvalidRequest(err)
 	}
 	op := c.ops.GetItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[ClientModel], nil)
@@ -584,7 +586,7 @@ func (c *Client) GetItem2(ctx context.Context, opts ...runtime.CallOption) (Poli
 	req, err := c.requestGetItem2(ctx)
 	if err != nil {
 		var zero PolicyModel
-		return zero, runtime.InvalidRequest(c.ops.GetItem2, err)
+		return zero, c.ops.GetItem2.InvalidRequest(err)
 	}
 	op := c.ops.GetItem2.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[PolicyModel], nil)
@@ -608,7 +610,7 @@ func (c *Client) ListItems(ctx context.Context, params *ListItemsCallParams, opt
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
 		var zero ListItemsParams
-		return zero, runtime.InvalidRequest(c.ops.ListItems, err)
+		return zero, c.ops.ListItems.InvalidRequest(err)
 	}
 	op := c.ops.ListItems.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[ListItemsParams], nil)
@@ -652,7 +654,7 @@ func (c *Client) GetRules(ctx context.Context, opts ...runtime.CallOption) (GetR
 	req, err := c.requestGetRules(ctx)
 	if err != nil {
 		var zero GetRulesResponse
-		return zero, runtime.InvalidRequest(c.ops.GetRules, err)
+		return zero, c.ops.GetRules.InvalidRequest(err)
 	}
 	op := c.ops.GetRules.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[GetRulesResponse], nil)
@@ -678,7 +680,7 @@ func (c *Client) requestGetRules(ctx context.Context) (*http.Request, error) {
 func (c *Client) DeleteWorkflow(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteWorkflow(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteWorkflow, err)
+		return c.ops.DeleteWorkflow.InvalidRequest(err)
 	}
 	op := c.ops.DeleteWorkflow.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, decodeDeleteWorkflowCallError)

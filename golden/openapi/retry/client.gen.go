@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -69,7 +71,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -156,7 +158,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -248,7 +250,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("retry: %w", err)
 	}
@@ -278,7 +280,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.PutItem.ConnectTimeout,
 			p.RunReport.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -313,12 +315,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -329,13 +331,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"PUT", "/items/{id}", p.PutItem},
 		{"POST", "/reports", p.RunReport},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op})
 	}
 	return routes, nil
 }
@@ -351,15 +353,15 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). base sends the requests; nil means a transport
-// from runtime.NewTransport sized for the policy.
+// (route.ErrUnmatched). base sends the requests; nil means a transport from
+// runtime.NewTransport sized for the policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
 // WithDependencyName, WithDeadlineHeader and WithRequestEditor apply; the
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -370,7 +372,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	for _, edit := range o.edits {
 		edit(&p)
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("retry: %w", err)
 	}
@@ -408,7 +410,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -425,7 +427,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// AddItem is the policy of [Client.AddItem].
 	AddItem runtime.OperationPolicy
 	// DeleteItem is the policy of [Client.DeleteItem].
@@ -450,7 +452,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 20%.
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Budget: runtime.BudgetPolicy{Ratio: 0.2, MinPerSecond: 5.0},
 		},
 		// AddItem: not idempotent (POST), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
@@ -512,7 +514,7 @@ func DefaultPolicy() Policy {
 func (c *Client) AddItem(ctx context.Context, body Item, opts ...runtime.CallOption) error {
 	req, err := c.requestAddItem(ctx, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.AddItem, err)
+		return c.ops.AddItem.InvalidRequest(err)
 	}
 	op := c.ops.AddItem.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -540,7 +542,7 @@ func (c *Client) requestAddItem(ctx context.Context, body Item) (*http.Request, 
 func (c *Client) DeleteItem(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteItem, err)
+		return c.ops.DeleteItem.InvalidRequest(err)
 	}
 	op := c.ops.DeleteItem.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -568,7 +570,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...runtime.CallOpt
 	req, err := c.requestGetItem(ctx, id)
 	if err != nil {
 		var zero Item
-		return zero, runtime.InvalidRequest(c.ops.GetItem, err)
+		return zero, c.ops.GetItem.InvalidRequest(err)
 	}
 	op := c.ops.GetItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
@@ -595,7 +597,7 @@ func (c *Client) requestGetItem(ctx context.Context, id string) (*http.Request, 
 func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...runtime.CallOption) error {
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutItem, err)
+		return c.ops.PutItem.InvalidRequest(err)
 	}
 	op := c.ops.PutItem.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -629,7 +631,7 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 func (c *Client) RunReport(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestRunReport(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.RunReport, err)
+		return c.ops.RunReport.InvalidRequest(err)
 	}
 	op := c.ops.RunReport.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

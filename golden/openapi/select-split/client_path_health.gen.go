@@ -31,7 +31,7 @@ func (p *Policy) defaultsPathHealth() {
 func (c *Client) Health(ctx context.Context, opts ...runtime.CallOption) error {
 	req, err := c.requestHealth(ctx)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Health, err)
+		return c.ops.Health.InvalidRequest(err)
 	}
 	op := c.ops.Health.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

@@ -35,7 +35,7 @@ func (c *Client) ListStores(ctx context.Context, opts ...runtime.CallOption) ([]
 	req, err := c.requestListStores(ctx)
 	if err != nil {
 		var zero []Store
-		return zero, runtime.InvalidRequest(c.ops.ListStores, err)
+		return zero, c.ops.ListStores.InvalidRequest(err)
 	}
 	op := c.ops.ListStores.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Store], decodeAPIError)

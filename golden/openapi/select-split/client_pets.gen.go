@@ -39,7 +39,7 @@ func (c *Client) GetPet(ctx context.Context, petID string, opts ...runtime.CallO
 	req, err := c.requestGetPet(ctx, petID)
 	if err != nil {
 		var zero Pet
-		return zero, runtime.InvalidRequest(c.ops.GetPet, err)
+		return zero, c.ops.GetPet.InvalidRequest(err)
 	}
 	op := c.ops.GetPet.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Pet], decodeAPIError)

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
 	"github.com/resilientgo/resilient/runtime/codec"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
+	"github.com/resilientgo/resilient/runtime/route"
 	"io"
 	"log/slog"
 	"net/http"
@@ -115,7 +117,7 @@ type clientOptions struct {
 	editors           []runtime.RequestEditor
 	edits             []func(*Policy)
 	observer          runtime.Observer
-	store             runtime.FallbackStore
+	store             fallbackstore.Store
 	logger            *slog.Logger
 	tracer            runtime.Tracer
 	partition         func(context.Context) string
@@ -202,7 +204,7 @@ func WithObserver(obs runtime.Observer) Option {
 
 // WithFallbackStore sets where last-known-good answers are kept for cached
 // fallbacks. The default is the runtime's in-memory store.
-func WithFallbackStore(store runtime.FallbackStore) Option {
+func WithFallbackStore(store fallbackstore.Store) Option {
 	return optionFunc(func(o *clientOptions) {
 		o.store = store
 	})
@@ -298,7 +300,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("shapes: %w", err)
 	}
@@ -334,7 +336,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			p.GetQuote.ConnectTimeout,
 			p.Search.ConnectTimeout,
 		)
-		hc = runtime.NewHTTPClient(runtime.TraceTransport(o.tracer, runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
+		hc = runtime.NewHTTPClient(dep.TraceTransport(runtime.NewTransport(connect, p.Dependency.Bulkhead.MaxConcurrent)))
 	}
 	header := ""
 	if o.deadlineHeaderSet {
@@ -394,17 +396,17 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // it when given an empty base URL.
 const ServerURL = "http://127.0.0.1:8080"
 
-// Routes returns the route table of the API for a runtime.RouteTransport: the
-// method and path template of each operation, as the spec writes them, with
-// its runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
+// Routes returns the route table of the API for a route.Transport: the method
+// and path template of each operation, as the spec writes them, with its
+// runtime.Operation made in dep from its entry of p (DefaultPolicy, or a
 // Policy that WithPolicy-style edits changed). NewRouteTransport is the usual
 // way to use it. It fails when an operation's policy is invalid.
 //
 // The routes of streamed answers (events, JSON Lines, downloads) are
-// runtime.Route.Stream: their deadline header carries the request context's
+// route.Route.Stream: their deadline header carries the request context's
 // remaining time, not the attempt's, so that a server does not cut the stream
 // at the attempt timeout.
-func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
+func Routes(dep *runtime.Dependency, p Policy) ([]route.Route, error) {
 	table := []struct {
 		method, path string
 		policy       runtime.OperationPolicy
@@ -422,13 +424,13 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 		{"GET", "/quotes/{symbol}", p.GetQuote, false},
 		{"GET", "/search", p.Search, false},
 	}
-	routes := make([]runtime.Route, 0, len(table))
+	routes := make([]route.Route, 0, len(table))
 	for _, r := range table {
 		op, err := dep.Operation(r.policy)
 		if err != nil {
 			return nil, err
 		}
-		routes = append(routes, runtime.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
+		routes = append(routes, route.Route{Method: r.method, Path: r.path, Operation: op, Stream: r.stream})
 	}
 	return routes, nil
 }
@@ -444,8 +446,8 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // budget, idempotency key and deadline header. Every answer of the dependency
 // reaches the client as it was sent; what the pipeline refuses comes back as a
 // *runtime.CallError, and a request no operation matches is refused
-// (runtime.ErrUnmatchedRoute). An empty baseURL means ServerURL. base sends
-// the requests; nil means a transport from runtime.NewTransport sized for the
+// (route.ErrUnmatched). An empty baseURL means ServerURL. base sends the
+// requests; nil means a transport from runtime.NewTransport sized for the
 // policy.
 //
 // The options are NewClient's: WithPolicy, WithObserver, WithLogger,
@@ -453,7 +455,7 @@ func Routes(dep *runtime.Dependency, p Policy) ([]runtime.Route, error) {
 // client above the transport sends its own credentials, and the options of the
 // Doer, the credentials, the response size and the fallbacks, which a
 // transport does not use, are ignored.
-func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*runtime.RouteTransport, error) {
+func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (*route.Transport, error) {
 	var o clientOptions
 	for _, opt := range opts {
 		if opt != nil {
@@ -467,7 +469,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if baseURL == "" {
 		baseURL = ServerURL
 	}
-	u, err := runtime.ParseBaseURL(baseURL)
+	u, err := codec.ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("shapes: %w", err)
 	}
@@ -511,7 +513,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 	if o.deadlineHeaderSet {
 		header = o.deadlineHeader
 	}
-	return runtime.NewRouteTransport(routes, runtime.RouteOptions{
+	return route.New(routes, route.Options{
 		Base:                  base,
 		DeadlineHeader:        header,
 		DisableDeadlineHeader: header == "",
@@ -528,7 +530,7 @@ func NewRouteTransport(baseURL string, base http.RoundTripper, opts ...Option) (
 type Policy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetBlob is the policy of [Client.GetBlob].
 	GetBlob runtime.OperationPolicy
 	// PutBlob is the policy of [Client.PutBlob].
@@ -565,7 +567,7 @@ type Policy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetBlob: read-only (GET), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetBlob: runtime.OperationPolicy{Name: "GetBlob", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second, ConnectTimeout: time.Second},
 		// PutBlob: idempotent (PUT), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
@@ -642,7 +644,7 @@ func DefaultPolicy() Policy {
 func (c *Client) GetBlob(ctx context.Context, id int32, opts ...runtime.CallOption) (io.ReadCloser, error) {
 	req, err := c.requestGetBlob(ctx, id)
 	if err != nil {
-		return nil, runtime.InvalidRequest(c.ops.GetBlob, err)
+		return nil, c.ops.GetBlob.InvalidRequest(err)
 	}
 	op := c.ops.GetBlob.With(opts...)
 	resp, err := runtime.DoHTTPStream(ctx, op, c.httpc, req, nil)
@@ -673,7 +675,7 @@ func (c *Client) requestGetBlob(ctx context.Context, id int32) (*http.Request, e
 func (c *Client) PutBlob(ctx context.Context, id int32, body io.Reader, opts ...runtime.CallOption) error {
 	req, err := c.requestPutBlob(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.PutBlob, err)
+		return c.ops.PutBlob.InvalidRequest(err)
 	}
 	op := c.ops.PutBlob.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -703,7 +705,7 @@ func (c *Client) ListItems(ctx context.Context, params *ListItemsParams, opts ..
 	req, err := c.requestListItems(ctx, params)
 	if err != nil {
 		var zero []Item
-		return zero, runtime.InvalidRequest(c.ops.ListItems, err)
+		return zero, c.ops.ListItems.InvalidRequest(err)
 	}
 	op := c.ops.ListItems.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[[]Item], nil)
@@ -812,7 +814,7 @@ func (c *Client) CreateItem(ctx context.Context, params *CreateItemParams, body 
 	req, err := c.requestCreateItem(ctx, params, body)
 	if err != nil {
 		var zero Item
-		return zero, runtime.InvalidRequest(c.ops.CreateItem, err)
+		return zero, c.ops.CreateItem.InvalidRequest(err)
 	}
 	op := c.ops.CreateItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
@@ -847,7 +849,7 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 		}
 	}
 	if req.Header.Get("Idempotency-Key") == "" {
-		req.Header.Set("Idempotency-Key", runtime.NewIdempotencyKey())
+		req.Header.Set("Idempotency-Key", codec.NewIdempotencyKey())
 	}
 	return req, nil
 }
@@ -858,7 +860,7 @@ func (c *Client) requestCreateItem(ctx context.Context, params *CreateItemParams
 func (c *Client) DeleteItem(ctx context.Context, id string, opts ...runtime.CallOption) error {
 	req, err := c.requestDeleteItem(ctx, id)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.DeleteItem, err)
+		return c.ops.DeleteItem.InvalidRequest(err)
 	}
 	op := c.ops.DeleteItem.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -889,7 +891,7 @@ func (c *Client) GetItem(ctx context.Context, id string, opts ...runtime.CallOpt
 	req, err := c.requestGetItem(ctx, id)
 	if err != nil {
 		var zero Item
-		return zero, runtime.InvalidRequest(c.ops.GetItem, err)
+		return zero, c.ops.GetItem.InvalidRequest(err)
 	}
 	op := c.ops.GetItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], decodeGetItemError)
@@ -974,7 +976,7 @@ func (c *Client) PutItem(ctx context.Context, id string, body Item, opts ...runt
 	req, err := c.requestPutItem(ctx, id, body)
 	if err != nil {
 		var zero Item
-		return zero, runtime.InvalidRequest(c.ops.PutItem, err)
+		return zero, c.ops.PutItem.InvalidRequest(err)
 	}
 	op := c.ops.PutItem.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Item], nil)
@@ -1008,7 +1010,7 @@ func (c *Client) requestPutItem(ctx context.Context, id string, body Item) (*htt
 func (c *Client) AddNote(ctx context.Context, id string, body string, opts ...runtime.CallOption) error {
 	req, err := c.requestAddNote(ctx, id, body)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.AddNote, err)
+		return c.ops.AddNote.InvalidRequest(err)
 	}
 	op := c.ops.AddNote.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)
@@ -1039,7 +1041,7 @@ func (c *Client) GetMarketStatus(ctx context.Context, opts ...runtime.CallOption
 	req, err := c.requestGetMarketStatus(ctx)
 	if err != nil {
 		var zero MarketStatus
-		return zero, runtime.InvalidRequest(c.ops.GetMarketStatus, err)
+		return zero, c.ops.GetMarketStatus.InvalidRequest(err)
 	}
 	op := c.ops.GetMarketStatus.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[MarketStatus], nil)
@@ -1065,7 +1067,7 @@ func (c *Client) GetQuote(ctx context.Context, symbol string, opts ...runtime.Ca
 	req, err := c.requestGetQuote(ctx, symbol)
 	if err != nil {
 		var zero Quote
-		return zero, runtime.InvalidRequest(c.ops.GetQuote, err)
+		return zero, c.ops.GetQuote.InvalidRequest(err)
 	}
 	op := c.ops.GetQuote.With(opts...)
 	return runtime.DoHTTP(ctx, op, c.httpc, req, decodeJSON[Quote], nil)
@@ -1094,7 +1096,7 @@ func (c *Client) requestGetQuote(ctx context.Context, symbol string) (*http.Requ
 func (c *Client) Search(ctx context.Context, params *SearchParams, opts ...runtime.CallOption) error {
 	req, err := c.requestSearch(ctx, params)
 	if err != nil {
-		return runtime.InvalidRequest(c.ops.Search, err)
+		return c.ops.Search.InvalidRequest(err)
 	}
 	op := c.ops.Search.With(opts...)
 	_, err = runtime.DoHTTP(ctx, op, c.httpc, req, discardBody, nil)

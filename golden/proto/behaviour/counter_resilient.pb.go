@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type CounterPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// Get is the policy of /golden.behaviour.Counter/Get.
 	Get runtime.OperationPolicy
 	// Add is the policy of /golden.behaviour.Counter/Add.
@@ -50,7 +51,7 @@ type CounterPolicy struct {
 func DefaultCounterPolicy() CounterPolicy {
 	return CounterPolicy{
 		// Dependency: breaker at 50% of 4 calls, open 30s; bulkhead 2; retry budget 100%.
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 50.0, MinimumCalls: 4, Window: 10 * time.Second, OpenFor: 30 * time.Second, HalfOpenProbes: 1},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 2, MaxWait: time.Millisecond},
 			Budget:   runtime.BudgetPolicy{Ratio: 1.0, MinPerSecond: 1000.0},
@@ -80,7 +81,7 @@ type CounterOption interface {
 type resilientCounterOptions struct {
 	edits          []func(*CounterPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -118,7 +119,7 @@ func WithCounterObserver(obs runtime.Observer) CounterOption {
 
 // WithCounterFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithCounterFallbackStore(store runtime.FallbackStore) CounterOption {
+func WithCounterFallbackStore(store fallbackstore.Store) CounterOption {
 	return resilientCounterOptionFunc(func(o *resilientCounterOptions) {
 		o.store = store
 	})

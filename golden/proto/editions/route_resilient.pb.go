@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type RoutePolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetPoint is the policy of /golden.editions.Route/GetPoint.
 	GetPoint runtime.OperationPolicy
 	// Follow is the policy of /golden.editions.Route/Follow.
@@ -48,7 +49,7 @@ type RoutePolicy struct {
 func DefaultRoutePolicy() RoutePolicy {
 	return RoutePolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 8; retry budget 10% (default).
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 8},
 		},
 		// GetPoint: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
@@ -67,7 +68,7 @@ type RouteOption interface {
 type resilientRouteOptions struct {
 	edits          []func(*RoutePolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -105,7 +106,7 @@ func WithRouteObserver(obs runtime.Observer) RouteOption {
 
 // WithRouteFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithRouteFallbackStore(store runtime.FallbackStore) RouteOption {
+func WithRouteFallbackStore(store fallbackstore.Store) RouteOption {
 	return resilientRouteOptionFunc(func(o *resilientRouteOptions) {
 		o.store = store
 	})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type PlaceholderPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 }
 
 // DefaultPlaceholderPolicy returns the policy of golden.empty.Placeholder resolved at
@@ -44,7 +45,7 @@ type PlaceholderPolicy struct {
 func DefaultPlaceholderPolicy() PlaceholderPolicy {
 	return PlaceholderPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 	}
 }
 
@@ -58,7 +59,7 @@ type PlaceholderOption interface {
 type resilientPlaceholderOptions struct {
 	edits          []func(*PlaceholderPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -96,7 +97,7 @@ func WithPlaceholderObserver(obs runtime.Observer) PlaceholderOption {
 
 // WithPlaceholderFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPlaceholderFallbackStore(store runtime.FallbackStore) PlaceholderOption {
+func WithPlaceholderFallbackStore(store fallbackstore.Store) PlaceholderOption {
 	return resilientPlaceholderOptionFunc(func(o *resilientPlaceholderOptions) {
 		o.store = store
 	})
@@ -221,7 +222,7 @@ func NewResilientPlaceholderClient(cc grpc.ClientConnInterface, opts ...Placehol
 type PingerPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// Ping is the policy of /golden.empty.Pinger/Ping.
 	Ping runtime.OperationPolicy
 }
@@ -239,7 +240,7 @@ type PingerPolicy struct {
 func DefaultPingerPolicy() PingerPolicy {
 	return PingerPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// Ping: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Ping: runtime.OperationPolicy{Name: "/golden.empty.Pinger/Ping", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
@@ -255,7 +256,7 @@ type PingerOption interface {
 type resilientPingerOptions struct {
 	edits          []func(*PingerPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -293,7 +294,7 @@ func WithPingerObserver(obs runtime.Observer) PingerOption {
 
 // WithPingerFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithPingerFallbackStore(store runtime.FallbackStore) PingerOption {
+func WithPingerFallbackStore(store fallbackstore.Store) PingerOption {
 	return resilientPingerOptionFunc(func(o *resilientPingerOptions) {
 		o.store = store
 	})

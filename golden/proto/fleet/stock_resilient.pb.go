@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/redis/go-redis/v9"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	redisfleet "github.com/resilientgo/resilient/runtime/redisfleet"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
@@ -30,7 +31,7 @@ const _ = runtime.SupportPackageIsVersion1
 type StockPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetStock is the policy of /golden.fleet.Stock/GetStock.
 	GetStock runtime.OperationPolicy
 }
@@ -48,7 +49,7 @@ type StockPolicy struct {
 func DefaultStockPolicy() StockPolicy {
 	return StockPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default); breaker and budget shared by the fleet in Redis store "sessions-redis".
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Fleet: runtime.FleetPolicy{Store: "sessions-redis", Prefix: "checkout:"},
 		},
 		// GetStock: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
@@ -65,7 +66,7 @@ type StockOption interface {
 type resilientStockOptions struct {
 	edits          []func(*StockPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -104,7 +105,7 @@ func WithStockObserver(obs runtime.Observer) StockOption {
 
 // WithStockFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithStockFallbackStore(store runtime.FallbackStore) StockOption {
+func WithStockFallbackStore(store fallbackstore.Store) StockOption {
 	return resilientStockOptionFunc(func(o *resilientStockOptions) {
 		o.store = store
 	})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type InventoryPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetItem is the policy of /golden.options.Inventory/GetItem.
 	GetItem runtime.OperationPolicy
 	// PutItem is the policy of /golden.options.Inventory/PutItem.
@@ -54,7 +55,7 @@ type InventoryPolicy struct {
 func DefaultInventoryPolicy() InventoryPolicy {
 	return InventoryPolicy{
 		// Dependency: breaker at 40% of 10 calls, open 15s; bulkhead 16; retry budget 20%.
-		Dependency: runtime.Policy{
+		Dependency: runtime.DependencyPolicy{
 			Breaker:  runtime.BreakerPolicy{FailureRate: 40.0, MinimumCalls: 10, Window: 20 * time.Second, OpenFor: 15 * time.Second, HalfOpenProbes: 2},
 			Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 16, MaxWait: 5 * time.Millisecond},
 			Budget:   runtime.BudgetPolicy{Ratio: 0.2, MinPerSecond: 5.0},
@@ -113,7 +114,7 @@ type InventoryOption interface {
 type resilientInventoryOptions struct {
 	edits          []func(*InventoryPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -151,7 +152,7 @@ func WithInventoryObserver(obs runtime.Observer) InventoryOption {
 
 // WithInventoryFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithInventoryFallbackStore(store runtime.FallbackStore) InventoryOption {
+func WithInventoryFallbackStore(store fallbackstore.Store) InventoryOption {
 	return resilientInventoryOptionFunc(func(o *resilientInventoryOptions) {
 		o.store = store
 	})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type StreamsPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// Watch is the policy of /golden.streaming.Streams/Watch.
 	Watch runtime.OperationPolicy
 	// Upload is the policy of /golden.streaming.Streams/Upload.
@@ -50,7 +51,7 @@ type StreamsPolicy struct {
 func DefaultStreamsPolicy() StreamsPolicy {
 	return StreamsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// Watch: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		Watch: runtime.OperationPolicy{Name: "/golden.streaming.Streams/Watch", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// Upload: idempotent (idempotency_level), 1 attempt (client-streaming: never retried); timeout 6.3s, only without a caller deadline (guess).
@@ -77,7 +78,7 @@ type StreamsOption interface {
 type resilientStreamsOptions struct {
 	edits          []func(*StreamsPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -115,7 +116,7 @@ func WithStreamsObserver(obs runtime.Observer) StreamsOption {
 
 // WithStreamsFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithStreamsFallbackStore(store runtime.FallbackStore) StreamsOption {
+func WithStreamsFallbackStore(store fallbackstore.Store) StreamsOption {
 	return resilientStreamsOptionFunc(func(o *resilientStreamsOptions) {
 		o.store = store
 	})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type CatalogPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetBook is the policy of /golden.svcconfig.Catalog/GetBook.
 	GetBook runtime.OperationPolicy
 	// ListBooks is the policy of /golden.svcconfig.Catalog/ListBooks.
@@ -52,7 +53,7 @@ type CatalogPolicy struct {
 func DefaultCatalogPolicy() CatalogPolicy {
 	return CatalogPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetBook: read-only (idempotency_level), 3 attempts (default); timeout 5s (service config catalog_grpc_service_config.json); hedged after ≥150ms (service config catalog_grpc_service_config.json), every attempt to the deadline.
 		GetBook: runtime.OperationPolicy{
 			Name:           "/golden.svcconfig.Catalog/GetBook",
@@ -96,7 +97,7 @@ type CatalogOption interface {
 type resilientCatalogOptions struct {
 	edits          []func(*CatalogPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -134,7 +135,7 @@ func WithCatalogObserver(obs runtime.Observer) CatalogOption {
 
 // WithCatalogFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithCatalogFallbackStore(store runtime.FallbackStore) CatalogOption {
+func WithCatalogFallbackStore(store fallbackstore.Store) CatalogOption {
 	return resilientCatalogOptionFunc(func(o *resilientCatalogOptions) {
 		o.store = store
 	})

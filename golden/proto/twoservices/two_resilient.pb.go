@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type UsersPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetUser is the policy of /golden.two.Users/GetUser.
 	GetUser runtime.OperationPolicy
 }
@@ -46,7 +47,7 @@ type UsersPolicy struct {
 func DefaultUsersPolicy() UsersPolicy {
 	return UsersPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetUser: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetUser: runtime.OperationPolicy{Name: "/golden.two.Users/GetUser", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 	}
@@ -61,7 +62,7 @@ type UsersOption interface {
 type resilientUsersOptions struct {
 	edits          []func(*UsersPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -99,7 +100,7 @@ func WithUsersObserver(obs runtime.Observer) UsersOption {
 
 // WithUsersFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithUsersFallbackStore(store runtime.FallbackStore) UsersOption {
+func WithUsersFallbackStore(store fallbackstore.Store) UsersOption {
 	return resilientUsersOptionFunc(func(o *resilientUsersOptions) {
 		o.store = store
 	})
@@ -243,7 +244,7 @@ func (c *resilientUsersClient) GetUser(ctx context.Context, in *Id, opts ...grpc
 type GroupsPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// GetGroup is the policy of /golden.two.Groups/GetGroup.
 	GetGroup runtime.OperationPolicy
 	// RenameGroup is the policy of /golden.two.Groups/RenameGroup.
@@ -263,7 +264,7 @@ type GroupsPolicy struct {
 func DefaultGroupsPolicy() GroupsPolicy {
 	return GroupsPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// GetGroup: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
 		GetGroup: runtime.OperationPolicy{Name: "/golden.two.Groups/GetGroup", Idempotency: runtime.ReadOnly, Timeout: 6300 * time.Millisecond, KeepCallerDeadline: true, AttemptTimeout: 2 * time.Second},
 		// RenameGroup: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
@@ -281,7 +282,7 @@ type GroupsOption interface {
 type resilientGroupsOptions struct {
 	edits          []func(*GroupsPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -319,7 +320,7 @@ func WithGroupsObserver(obs runtime.Observer) GroupsOption {
 
 // WithGroupsFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithGroupsFallbackStore(store runtime.FallbackStore) GroupsOption {
+func WithGroupsFallbackStore(store fallbackstore.Store) GroupsOption {
 	return resilientGroupsOptionFunc(func(o *resilientGroupsOptions) {
 		o.store = store
 	})

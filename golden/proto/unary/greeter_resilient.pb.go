@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/fallbackstore"
 	resilientgrpc "github.com/resilientgo/resilient/runtime/resilientgrpc"
 	grpc "google.golang.org/grpc"
 	"log/slog"
@@ -28,7 +29,7 @@ const _ = runtime.SupportPackageIsVersion1
 type GreeterPolicy struct {
 	// Dependency is shared by all operations: circuit breaker, bulkhead and
 	// retry budget.
-	Dependency runtime.Policy
+	Dependency runtime.DependencyPolicy
 	// SayHello is the policy of /golden.unary.Greeter/SayHello.
 	SayHello runtime.OperationPolicy
 	// GetGreeting is the policy of /golden.unary.Greeter/GetGreeting.
@@ -48,7 +49,7 @@ type GreeterPolicy struct {
 func DefaultGreeterPolicy() GreeterPolicy {
 	return GreeterPolicy{
 		// Dependency: breaker at 50% of 20 calls (default), open 30s (default); bulkhead 32 (guess); retry budget 10% (default).
-		Dependency: runtime.Policy{},
+		Dependency: runtime.DependencyPolicy{},
 		// SayHello: not idempotent (idempotency_level), 1 attempt (not idempotent: never retried); timeout 2s, only without a caller deadline (guess).
 		SayHello: runtime.OperationPolicy{Name: "/golden.unary.Greeter/SayHello", Timeout: 2 * time.Second, KeepCallerDeadline: true},
 		// GetGreeting: read-only (idempotency_level), 3 attempts (default); timeout 6.3s, only without a caller deadline (guess); attempt ≥2s, only without a caller deadline (guess), adaptive, last attempt to the deadline.
@@ -66,7 +67,7 @@ type GreeterOption interface {
 type resilientGreeterOptions struct {
 	edits          []func(*GreeterPolicy)
 	observer       runtime.Observer
-	store          runtime.FallbackStore
+	store          fallbackstore.Store
 	logger         *slog.Logger
 	tracer         runtime.Tracer
 	partition      func(context.Context) string
@@ -104,7 +105,7 @@ func WithGreeterObserver(obs runtime.Observer) GreeterOption {
 
 // WithGreeterFallbackStore sets where last-known-good answers are kept for
 // cached fallbacks. The default is the runtime's in-memory store.
-func WithGreeterFallbackStore(store runtime.FallbackStore) GreeterOption {
+func WithGreeterFallbackStore(store fallbackstore.Store) GreeterOption {
 	return resilientGreeterOptionFunc(func(o *resilientGreeterOptions) {
 		o.store = store
 	})

@@ -1,11 +1,9 @@
-package runtime
+package stream
 
 import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"net/http"
-	"net/url"
 	"testing"
 )
 
@@ -59,32 +57,5 @@ func FuzzJSONSeqReader(f *testing.F) {
 				t.Fatalf("record %q is not valid JSON", rec)
 			}
 		}
-	})
-}
-
-// FuzzRouteTemplate: any template is accepted or refused with an error,
-// and an accepted one matches a path built from it.
-func FuzzRouteTemplate(f *testing.F) {
-	for _, s := range []string{"/pets/{id}", "/f/{a}.{b}", "/{x}", "/a/{", "/a}b", "/s?k=v", "/{a}{b}"} {
-		f.Add(s)
-	}
-	d, err := NewDependency("fuzz", Policy{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	op, err := d.Operation(OperationPolicy{Name: "op"})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Fuzz(func(t *testing.T, tpl string) {
-		rt, err := NewRouteTransport([]Route{{Method: "GET", Path: tpl, Operation: op}}, RouteOptions{})
-		if err != nil {
-			return
-		}
-		u, err := url.Parse("http://h.test" + tpl)
-		if err != nil {
-			return
-		}
-		rt.Match(&http.Request{Method: "GET", URL: u}) // must not panic
 	})
 }

@@ -1,4 +1,4 @@
-package runtime
+package stream
 
 import (
 	"bufio"
@@ -52,10 +52,10 @@ type eventReader struct {
 
 // newEventReader returns a reader of the events in r. limit bounds, in
 // bytes, one line and one event's data, larger ones failing with
-// [ErrItemTooLarge]; zero means [DefaultMaxResponseBody], negative none.
+// [ErrItemTooLarge]; zero means [DefaultItemLimit], negative none.
 func newEventReader(r io.Reader, limit int64) *eventReader {
 	if limit == 0 {
-		limit = DefaultMaxResponseBody
+		limit = DefaultItemLimit
 	}
 	return &eventReader{r: bufio.NewReader(r), limit: limit}
 }
@@ -209,12 +209,12 @@ func (r *eventReader) readLine() ([]byte, error) {
 	return r.line, nil
 }
 
-// NewEventStream returns the stream of the server-sent events of resp, a
-// text/event-stream answer (usually from [DoHTTPStream]), each event's
+// NewEvents returns the stream of the server-sent events of resp, a
+// text/event-stream answer (usually from the core runtime's DoHTTPStream), each event's
 // data decoded by decode: [DecodeJSON] when nil, [DecodeText] for text. One
-// line or one event's data larger than [HTTPClient.MaxResponseBody] ends
+// line or one event's data larger than the client's MaxResponseBody ends
 // the stream with [ErrItemTooLarge].
-func NewEventStream[T any](resp *http.Response, decode func([]byte) (T, error)) *Stream[Event[T]] {
+func NewEvents[T any](resp *http.Response, decode func([]byte) (T, error)) *Stream[Event[T]] {
 	if decode == nil {
 		decode = DecodeJSON[T]
 	}
@@ -232,7 +232,7 @@ func NewEventStream[T any](resp *http.Response, decode func([]byte) (T, error)) 
 	})
 }
 
-// EventDecodeError is the cause of a [*StreamError] for an event whose
+// EventDecodeError is the cause of a [*Error] for an event whose
 // data did not decode.
 type EventDecodeError struct {
 	// Type and ID are the event's.

@@ -1,4 +1,4 @@
-package runtime
+package route
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime"
 	"go.uber.org/goleak"
 )
 
@@ -39,14 +40,14 @@ func TestRouteMatch(t *testing.T) {
 		"GET /alerts",
 	}
 	var routes []Route
-	ops := map[*Operation]string{}
+	ops := map[*runtime.Operation]string{}
 	for _, tpl := range templates {
 		method, path, _ := strings.Cut(tpl, " ")
-		op := testOperation(t, d, OperationPolicy{Name: tpl})
+		op := testOperation(t, d, runtime.OperationPolicy{Name: tpl})
 		ops[op] = tpl
 		routes = append(routes, Route{Method: method, Path: path, Operation: op})
 	}
-	rt, err := NewRouteTransport(routes, RouteOptions{PathPrefix: "/v1/"})
+	rt, err := New(routes, Options{PathPrefix: "/v1/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +100,9 @@ func TestRouteMatch(t *testing.T) {
 	}
 }
 
-func TestNewRouteTransportErrors(t *testing.T) {
+func TestNewErrors(t *testing.T) {
 	d := testDependency(t)
-	op := testOperation(t, d, OperationPolicy{})
+	op := testOperation(t, d, runtime.OperationPolicy{})
 	tests := []struct {
 		name   string
 		routes []Route
@@ -117,9 +118,9 @@ func TestNewRouteTransportErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := NewRouteTransport(tt.routes, RouteOptions{})
+			_, err := New(tt.routes, Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("NewRouteTransport error = %v, want one containing %q", err, tt.want)
+				t.Errorf("New error = %v, want one containing %q", err, tt.want)
 			}
 		})
 	}
@@ -127,10 +128,10 @@ func TestNewRouteTransportErrors(t *testing.T) {
 
 // routeRig is a route transport over the pipe listener, under an
 // http.Client as a third-party client would use it.
-func routeRig(t *testing.T, h http.Handler, policy Policy, unmatched Unmatched, ops ...OperationPolicy) (*http.Client, *Dependency) {
+func routeRig(t *testing.T, h http.Handler, policy runtime.DependencyPolicy, unmatched Unmatched, ops ...runtime.OperationPolicy) (*http.Client, *runtime.Dependency) {
 	t.Helper()
 	rig := newHTTPRig(t, h)
-	d, err := NewDependency("pets", policy)
+	d, err := runtime.NewDependency("pets", policy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,23 +140,23 @@ func routeRig(t *testing.T, h http.Handler, policy Policy, unmatched Unmatched, 
 		method, path, _ := strings.Cut(p.Name, " ")
 		routes = append(routes, Route{Method: method, Path: path, Operation: testOperation(t, d, p)})
 	}
-	rt, err := NewRouteTransport(routes, RouteOptions{Base: rig.tr, Unmatched: unmatched})
+	rt, err := New(routes, Options{Base: rig.tr, Unmatched: unmatched})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &http.Client{Transport: rt}, d
 }
 
-// TestRouteTransport: a matched request runs through its operation's
+// TestTransport: a matched request runs through its operation's
 // pipeline: a GET is retried, a POST is not; every answer reaches the
 // client as the server sent it; the request itself is not changed.
-func TestRouteTransport(t *testing.T) {
+func TestTransport(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		var gets, posts atomic.Int64
 		var deadlines []string
 		client, d := routeRig(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			deadlines = append(deadlines, r.Header.Get(DefaultDeadlineHeader))
+			deadlines = append(deadlines, r.Header.Get(runtime.DefaultDeadlineHeader))
 			switch {
 			case r.Method == "GET" && r.URL.Path == "/pets/7":
 				if gets.Add(1) < 3 {
@@ -170,10 +171,10 @@ func TestRouteTransport(t *testing.T) {
 			default:
 				http.Error(w, "no such pet", http.StatusNotFound)
 			}
-		}), Policy{}, RefuseUnmatched,
-			OperationPolicy{Name: "GET /pets/{id}", Idempotency: ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 500 * time.Millisecond,
-				Retry: RetryPolicy{DisableJitter: true}},
-			OperationPolicy{Name: "POST /pets", Idempotency: NotIdempotent, Timeout: 2 * time.Second})
+		}), runtime.DependencyPolicy{}, RefuseUnmatched,
+			runtime.OperationPolicy{Name: "GET /pets/{id}", Idempotency: runtime.ReadOnly, Timeout: 2 * time.Second, AttemptTimeout: 500 * time.Millisecond,
+				Retry: runtime.RetryPolicy{DisableJitter: true}},
+			runtime.OperationPolicy{Name: "POST /pets", Idempotency: runtime.NotIdempotent, Timeout: 2 * time.Second})
 
 		req, _ := http.NewRequest("GET", "http://dep.test/pets/7", nil)
 		req.Header.Set("X-Caller", "test")
@@ -211,9 +212,9 @@ func TestRouteTransport(t *testing.T) {
 		}
 
 		_, err = client.Get("http://dep.test/owners")
-		var ue *UnmatchedRouteError
-		if !errors.As(err, &ue) || !errors.Is(err, ErrNotSent) || ue.Path != "/owners" {
-			t.Errorf("unmatched GET: %v, want an UnmatchedRouteError", err)
+		var ue *UnmatchedError
+		if !errors.As(err, &ue) || !errors.Is(err, runtime.ErrNotSent) || ue.Path != "/owners" {
+			t.Errorf("unmatched GET: %v, want an UnmatchedError", err)
 		}
 		if d.InFlight() != 0 {
 			t.Errorf("InFlight = %d, want 0", d.InFlight())
@@ -221,10 +222,10 @@ func TestRouteTransport(t *testing.T) {
 	})
 }
 
-// TestRouteTransportPipelineErrors: a call the pipeline ends without an
+// TestTransportPipelineErrors: a call the pipeline ends without an
 // answer returns its CallError through http.Client; a body holds its
 // permit until closed; an unmatched request passes through when asked.
-func TestRouteTransportPipelineErrors(t *testing.T) {
+func TestTransportPipelineErrors(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		var n atomic.Int64
@@ -235,21 +236,21 @@ func TestRouteTransportPipelineErrors(t *testing.T) {
 				return
 			}
 			io.WriteString(w, "ok")
-		}), Policy{Bulkhead: BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}}, PassUnmatched,
-			OperationPolicy{Name: "GET /pets", Idempotency: ReadOnly, Timeout: time.Second},
-			OperationPolicy{Name: "GET /slow", Idempotency: ReadOnly, Timeout: time.Second, Retry: RetryPolicy{Disabled: true}})
+		}), runtime.DependencyPolicy{Bulkhead: runtime.BulkheadPolicy{MaxConcurrent: 1, DisableWait: true}}, PassUnmatched,
+			runtime.OperationPolicy{Name: "GET /pets", Idempotency: runtime.ReadOnly, Timeout: time.Second},
+			runtime.OperationPolicy{Name: "GET /slow", Idempotency: runtime.ReadOnly, Timeout: time.Second, Retry: runtime.RetryPolicy{Disabled: true}})
 
 		resp, err := client.Get("http://dep.test/pets")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := client.Get("http://dep.test/pets"); !errors.Is(err, ErrBulkheadFull) {
+		if _, err := client.Get("http://dep.test/pets"); !errors.Is(err, runtime.ErrBulkheadFull) {
 			t.Errorf("a second call while the first body is open: %v, want ErrBulkheadFull", err)
 		}
 		resp.Body.Close()
 		_, err = client.Get("http://dep.test/slow")
-		var ce *CallError
-		if !errors.As(err, &ce) || ce.End != EndDeadline || !errors.Is(err, context.DeadlineExceeded) {
+		var ce *runtime.CallError
+		if !errors.As(err, &ce) || ce.End != runtime.EndDeadline || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("slow GET: %v, want a CallError ending at the deadline", err)
 		}
 		resp, err = client.Get("http://dep.test/health")

@@ -1,10 +1,9 @@
-package runtime
+package route
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/resilientgo/resilient/runtime/codec"
 	"io"
 	"net/http"
 	"strings"
@@ -13,15 +12,17 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/resilientgo/resilient/runtime"
+	"github.com/resilientgo/resilient/runtime/codec"
 	"go.uber.org/goleak"
 )
 
-// TestRouteTransportRequestEditors: the editors of RouteOptions run on
+// TestTransportRequestEditors: the editors of Options run on
 // every attempt of a matched request, after the credentials its
 // operation carries and in the order given, on a copy of the request;
 // an editor's error ends the call before anything of it is sent, as the
 // caller's error, not retried.
-func TestRouteTransportRequestEditors(t *testing.T) {
+func TestTransportRequestEditors(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	synctest.Test(t, func(t *testing.T) {
 		var (
@@ -40,17 +41,17 @@ func TestRouteTransportRequestEditors(t *testing.T) {
 		}))
 		d := testDependency(t)
 		var tokens atomic.Int64
-		secured := testOperation(t, d, OperationPolicy{Name: "GET /pets/{id}", Idempotency: ReadOnly, Timeout: 2 * time.Second,
-			Retry: RetryPolicy{DisableJitter: true}}).With(WithCredentials([]Credential{{
+		secured := testOperation(t, d, runtime.OperationPolicy{Name: "GET /pets/{id}", Idempotency: runtime.ReadOnly, Timeout: 2 * time.Second,
+			Retry: runtime.RetryPolicy{DisableJitter: true}}).With(runtime.WithCredentials([]runtime.Credential{{
 			Scheme: "bearerAuth",
 			Apply: codec.BearerToken(func(context.Context) (string, error) {
 				return fmt.Sprintf("token-%d", tokens.Add(1)), nil
 			}),
 		}}))
-		failing := testOperation(t, d, OperationPolicy{Name: "GET /owners/{id}", Idempotency: ReadOnly, Timeout: 2 * time.Second})
+		failing := testOperation(t, d, runtime.OperationPolicy{Name: "GET /owners/{id}", Idempotency: runtime.ReadOnly, Timeout: 2 * time.Second})
 		var calls atomic.Int64
 		errRefused := errors.New("no tenant for this owner")
-		editors := []RequestEditor{
+		editors := []runtime.RequestEditor{
 			func(_ context.Context, r *http.Request) error {
 				calls.Add(1)
 				// After the credential: it sees the token the attempt carries.
@@ -66,10 +67,10 @@ func TestRouteTransportRequestEditors(t *testing.T) {
 				return nil
 			},
 		}
-		rt, err := NewRouteTransport([]Route{
+		rt, err := New([]Route{
 			{Method: "GET", Path: "/pets/{id}", Operation: secured},
 			{Method: "GET", Path: "/owners/{id}", Operation: failing},
-		}, RouteOptions{Base: rig.tr, RequestEditors: editors})
+		}, Options{Base: rig.tr, RequestEditors: editors})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,8 +100,8 @@ func TestRouteTransportRequestEditors(t *testing.T) {
 
 		before, editorCalls := attempts.Load(), calls.Load()
 		_, err = client.Get("http://dep.test/owners/9")
-		var ce *CallError
-		if !errors.As(err, &ce) || ce.End != EndInvalidRequest || !errors.Is(err, errRefused) || !errors.Is(err, ErrNotSent) {
+		var ce *runtime.CallError
+		if !errors.As(err, &ce) || ce.End != runtime.EndInvalidRequest || !errors.Is(err, errRefused) || !errors.Is(err, runtime.ErrNotSent) {
 			t.Errorf("an editor's error: %v, want a CallError ending as an invalid request, wrapping it", err)
 		}
 		if attempts.Load() != before || calls.Load() != editorCalls+1 {

@@ -1,4 +1,4 @@
-package runtime
+package stream
 
 import (
 	"bufio"
@@ -22,10 +22,10 @@ type jsonLinesReader struct {
 
 // newJSONLinesReader returns a reader of the lines of r. limit bounds one
 // line, in bytes, a longer one failing with [ErrItemTooLarge]; zero means
-// [DefaultMaxResponseBody], negative none.
+// [DefaultItemLimit], negative none.
 func newJSONLinesReader(r io.Reader, limit int64) *jsonLinesReader {
 	if limit == 0 {
-		limit = DefaultMaxResponseBody
+		limit = DefaultItemLimit
 	}
 	return &jsonLinesReader{r: bufio.NewReader(r), limit: limit}
 }
@@ -92,10 +92,10 @@ type jsonSeqReader struct {
 
 // newJSONSeqReader returns a reader of the records of r. limit bounds one
 // record, in bytes, a longer one failing with [ErrItemTooLarge]; zero
-// means [DefaultMaxResponseBody], negative none.
+// means [DefaultItemLimit], negative none.
 func newJSONSeqReader(r io.Reader, limit int64) *jsonSeqReader {
 	if limit == 0 {
-		limit = DefaultMaxResponseBody
+		limit = DefaultItemLimit
 	}
 	return &jsonSeqReader{r: bufio.NewReader(r), limit: limit}
 }
@@ -153,21 +153,21 @@ func (r *jsonSeqReader) Next() ([]byte, error) {
 	}
 }
 
-// NewJSONLinesStream returns the stream of the values of resp, a JSON
-// Lines or NDJSON answer (usually from [DoHTTPStream]), each decoded by
+// NewJSONLines returns the stream of the values of resp, a JSON
+// Lines or NDJSON answer (usually from the core runtime's DoHTTPStream), each decoded by
 // decode ([DecodeJSON] when nil). A line larger than
-// [HTTPClient.MaxResponseBody] ends the stream with [ErrItemTooLarge].
-func NewJSONLinesStream[T any](resp *http.Response, decode func([]byte) (T, error)) *Stream[T] {
+// the client's MaxResponseBody ends the stream with [ErrItemTooLarge].
+func NewJSONLines[T any](resp *http.Response, decode func([]byte) (T, error)) *Stream[T] {
 	lr := newJSONLinesReader(resp.Body, itemLimit(resp.Body))
 	return newStream(resp, decodeEach(lr.Next, decode))
 }
 
-// NewJSONSeqStream returns the stream of the values of resp, a JSON text
-// sequence answer (RFC 7464, usually from [DoHTTPStream]), each decoded by
-// decode ([DecodeJSON] when nil). A truncated record ends the stream with
-// [ErrTruncatedRecord], one larger than [HTTPClient.MaxResponseBody] with
+// NewJSONSeq returns the stream of the values of resp, a JSON text
+// sequence answer (RFC 7464, usually from the core runtime's
+// DoHTTPStream), each decoded by decode ([DecodeJSON] when nil). A truncated record ends the stream with
+// [ErrTruncatedRecord], one larger than the client's MaxResponseBody with
 // [ErrItemTooLarge].
-func NewJSONSeqStream[T any](resp *http.Response, decode func([]byte) (T, error)) *Stream[T] {
+func NewJSONSeq[T any](resp *http.Response, decode func([]byte) (T, error)) *Stream[T] {
 	sr := newJSONSeqReader(resp.Body, itemLimit(resp.Body))
 	return newStream(resp, decodeEach(sr.Next, decode))
 }
