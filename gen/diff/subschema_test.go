@@ -1,0 +1,68 @@
+package diff
+
+import (
+	"testing"
+
+	"github.com/resilientgo/resilient/gen/ir"
+)
+
+// TestSubschemaClass: a subschema keyword the IR's types do not model
+// breaks a request when it appears or grows stricter, and an answer when
+// it goes or grows looser; inside not the direction turns; a tuple item
+// is compared with the items it replaces; a change both ways breaks
+// both.
+func TestSubschemaClass(t *testing.T) {
+	str := &ir.Schema{Types: []string{"string"}}
+	integer := &ir.Schema{Types: []string{"integer"}}
+	sub := func(k string, s *ir.Schema) *ir.Schema {
+		return &ir.Schema{Sub: []*ir.Subschema{{Keyword: k, Schema: s}}}
+	}
+	min := func(n uint64) *ir.Schema {
+		return &ir.Schema{Types: []string{"string"}, Constraints: &ir.Constraints{MinLength: n}}
+	}
+	for _, tc := range []struct {
+		name      string
+		old, new  *ir.Schema
+		req, resp Class // "" for no change
+	}{
+		{"contains added", nil, sub("contains", str), Breaking, Compatible},
+		{"if removed", sub("if", str), nil, Compatible, Breaking},
+		{"then stricter", sub("then", min(1)), sub("then", min(3)), Breaking, Compatible},
+		{"propertyNames looser", sub("propertyNames", min(3)), sub("propertyNames", min(1)), Compatible, Breaking},
+		{"not stricter", sub("not", min(1)), sub("not", min(3)), Compatible, Breaking},
+		{"not looser", sub("not", min(3)), sub("not", min(1)), Breaking, Compatible},
+		{"not required added", sub("not", &ir.Schema{}), sub("not", &ir.Schema{Required: []string{"a"}}), Compatible, Breaking},
+		{"const changed in dependentSchemas", sub("dependentSchemas/a", &ir.Schema{Enum: []string{`"x"`}}), sub("dependentSchemas/a", &ir.Schema{Enum: []string{`"y"`}}), Breaking, Breaking},
+		{"unevaluatedProperties false", nil, sub("unevaluatedProperties", &ir.Schema{False: true}), Breaking, Compatible},
+		{"contentEncoding changed", &ir.Schema{ContentEncoding: "base64"}, &ir.Schema{ContentEncoding: "base32"}, Breaking, Breaking},
+		{"dependentRequired grows", &ir.Schema{DependentRequired: []string{"a: b"}}, &ir.Schema{DependentRequired: []string{"a: b,c"}}, Breaking, Compatible},
+		{"maxContains lowered", &ir.Schema{MaxContains: new(uint64(3))}, &ir.Schema{MaxContains: new(uint64(2))}, Breaking, Compatible},
+		{"tuple item as its items", sub("items", str), &ir.Schema{Sub: []*ir.Subschema{{Keyword: "items", Schema: str}, {Keyword: "prefixItems/0", Schema: str}}}, "", ""},
+		{"tuple item of another type", sub("items", str), &ir.Schema{Sub: []*ir.Subschema{{Keyword: "items", Schema: str}, {Keyword: "prefixItems/0", Schema: integer}}}, Breaking, Breaking},
+		{"integer made number", sub("contains", integer), sub("contains", &ir.Schema{Types: []string{"number"}}), Compatible, Breaking},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for dir, want := range map[direction]Class{request: tc.req, response: tc.resp} {
+				var got []Change
+				w := &wire{old: &ir.Service{}, new: &ir.Service{}, sink: &got}
+				var o, n *ir.Constraints
+				if tc.old != nil {
+					o = &ir.Constraints{Unmodeled: tc.old}
+				}
+				if tc.new != nil {
+					n = &ir.Constraints{Unmodeled: tc.new}
+				}
+				w.constraints(dir, "v", &ir.TypeRef{Kind: ir.KindAny, Constraints: o}, &ir.TypeRef{Kind: ir.KindAny, Constraints: n})
+				var worst Class
+				for _, c := range got {
+					if worst == "" || c.Class == Breaking {
+						worst = c.Class
+					}
+				}
+				if worst != want {
+					t.Errorf("direction %d: got %+v, want %q", dir, got, want)
+				}
+			}
+		})
+	}
+}
