@@ -39,7 +39,9 @@ func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *i
 	if o.False {
 		return
 	}
-	if how, ok := typesHow(o.Types, n.Types); ok {
+	if how, ok := typesHow(o.Types, n.Types); ok && root {
+		w.textTypes(dir, subject, o.Types, n.Types)
+	} else if ok {
 		w.keyword(dir, negated, subject, "type", strings.Join(o.Types, ", "), strings.Join(n.Types, ", "), how)
 	}
 	if o.Format != n.Format {
@@ -50,6 +52,8 @@ func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *i
 	}
 	w.negatedValidation(dir, negated, subject, o.Constraints, n.Constraints)
 	w.required(dir, negated, subject, o, n)
+	w.allOfParts(dir, negated, subject, o.AllOfParts, n.AllOfParts)
+	w.extensibleEnum(dir, subject, o.ExtensibleEnum, n.ExtensibleEnum)
 	w.namedSet(dir, negated, subject, "dependentRequired", o.DependentRequired, n.DependentRequired)
 	w.textKeyword(dir, negated, subject, "contentMediaType", o.ContentMediaType, n.ContentMediaType)
 	w.textKeyword(dir, negated, subject, "contentEncoding", o.ContentEncoding, n.ContentEncoding)
@@ -68,6 +72,23 @@ func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *i
 		w.keyword(dir, negated, subject, "maxContains", countPtrText(o.MaxContains), countPtrText(n.MaxContains), how)
 	}
 	w.subschemas(dir, negated, root, subject, o, n)
+}
+
+// textTypes compares the types the schema of a body sent and read as
+// text names (the only use whose type keyword the IR does not model):
+// any value written as text is a string, so a string takes every other
+// type's values, and no other type all of a string's.
+func (w *wire) textTypes(dir direction, subject string, o, n []string) {
+	ot, nt := strings.Join(o, ", "), strings.Join(n, ", ")
+	text := func(ts []string) bool { return len(ts) == 0 || slices.Contains(ts, "string") }
+	switch {
+	case dir == request && text(n):
+		w.add(RuleWireTypeChanged, Compatible, subject, ot, nt, "the body is text now: what the old client writes is still accepted")
+	case dir == response && text(o) && !text(n):
+		w.add(RuleWireTypeChanged, Compatible, subject, ot, nt, "the answer is structured now, and still text to a client that reads it as text")
+	default:
+		w.add(RuleWireTypeChanged, Breaking, subject, ot, nt, "the type changed: the old client's values no longer match")
+	}
 }
 
 // negatedValidation compares the validation keywords of two versions of
@@ -115,7 +136,7 @@ func (w *wire) subschemas(dir direction, negated, root bool, subject string, o, 
 		case os != nil && ns != nil:
 			w.schema(dir, negated != (k == "not"), false, s, os, ns)
 		case strings.HasPrefix(k, "prefixItems/"):
-			w.prefixItem(dir, negated, s, k, o, n)
+			w.prefixItem(dir, negated, subject, k, o, n)
 		case strings.HasPrefix(k, "properties/"):
 			// Whether a property must be there is required's; a
 			// property's schema appearing or going is not, by itself, a
@@ -134,7 +155,7 @@ func (w *wire) subschemas(dir direction, negated, root bool, subject string, o, 
 				// One alternative more accepts more values.
 				how = map[narrowing]narrowing{narrows: widens, widens: narrows}[how]
 			}
-			w.keyword(dir, negated, s, k, presentText(os), presentText(ns), how)
+			w.keyword(dir, negated, subject, strings.ReplaceAll(k, "/", " "), presentText(os), presentText(ns), how)
 		}
 	}
 }
@@ -155,15 +176,72 @@ func (w *wire) prefixItem(dir direction, negated bool, subject, k string, o, n *
 	case ns == nil && o.Lookup("items") != nil:
 		ns = o.Lookup("items")
 	}
+	name := strings.ReplaceAll(k, "/", " ")
 	if os == nil || ns == nil {
 		how := narrows
 		if ns == nil {
 			how = widens
 		}
-		w.keyword(dir, negated, subject, "prefixItems", presentText(os), presentText(ns), how)
+		w.keyword(dir, negated, subject, name, presentText(os), presentText(ns), how)
 		return
 	}
-	w.schema(dir, negated, false, subject, os, ns)
+	w.schema(dir, negated, false, subject+": "+name, os, ns)
+}
+
+// allOfParts compares the parts of an allOf that constrain values: a
+// part added is a constraint more, which a request must meet too; a part
+// gone is one less, which answers need no longer meet, a warning. A
+// schema that became an allOf, or stopped being one, keeps its own
+// properties in an inline part, which the comparison of its properties
+// reports: only the parts it refers to count then.
+func (w *wire) allOfParts(dir direction, negated bool, subject string, o, n []string) {
+	counts := func(p string, other []string) bool {
+		return !slices.Contains(other, p) && (len(other) > 0 || !strings.HasPrefix(p, "inline "))
+	}
+	s := subject + ": allOf"
+	for _, p := range n {
+		switch {
+		case !counts(p, o):
+		case negated:
+			w.keyword(dir, true, subject, "allOf", "", p, narrows)
+		case dir == request:
+			w.add(RuleWireConstraint, Breaking, s, "", p, "a part added to allOf: requests must match it too, and values of it the old client may send are refused")
+		default:
+			w.add(RuleWireConstraint, Compatible, s, "", p, "a part added to allOf: answers match it too")
+		}
+	}
+	for _, p := range o {
+		switch {
+		case !counts(p, n):
+		case negated:
+			w.keyword(dir, true, subject, "allOf", p, "", widens)
+		case dir == request:
+			w.add(RuleWireConstraint, Compatible, s, p, "", "a part of allOf is gone: requests need no longer match it")
+		default:
+			w.add(RuleWireConstraint, Warning, s, p, "", "a part of allOf is gone: answers need no longer match it, which the old client may rely on")
+		}
+	}
+}
+
+// extensibleEnum compares the values of an open enum (x-extensible-enum):
+// a value gone breaks a request that may send it; answers may hold
+// values the list does not name whatever it says.
+func (w *wire) extensibleEnum(dir direction, subject string, o, n []string) {
+	s := subject + ": x-extensible-enum"
+	for _, v := range o {
+		switch {
+		case slices.Contains(n, v):
+		case dir == request:
+			w.add(RuleWireEnumRemoved, Breaking, s, v, "", "a value of the open enum the client may send is no longer listed: the server may refuse it")
+		default:
+			w.add(RuleWireEnumRemoved, Compatible, s, v, "", "a value of the open enum is no longer listed in answers")
+		}
+	}
+	for _, v := range n {
+		if !slices.Contains(o, v) {
+			w.add(RuleWireEnumAdded, Compatible, s, "", v, "a value of the open enum is listed now")
+		}
+	}
 }
 
 // required compares the properties two versions of a subschema require.
@@ -324,6 +402,13 @@ func hasAlternatives(s *ir.Schema, k string) bool {
 	return slices.ContainsFunc(s.Sub, func(sub *ir.Subschema) bool {
 		return sub.Keyword != k && strings.HasPrefix(sub.Keyword, prefix+"/")
 	})
+}
+
+// isFalse reports whether a use of a type is the boolean schema false,
+// which no value matches.
+func isFalse(svc *ir.Service, t *ir.TypeRef) bool {
+	c, _ := useOf(svc, t)
+	return c != nil && c.Unmodeled != nil && c.Unmodeled.False
 }
 
 func falseText(b bool) string {

@@ -40,6 +40,11 @@ func TestSubschemaClass(t *testing.T) {
 		{"tuple item as its items", sub("items", str), &ir.Schema{Sub: []*ir.Subschema{{Keyword: "items", Schema: str}, {Keyword: "prefixItems/0", Schema: str}}}, "", ""},
 		{"tuple item of another type", sub("items", str), &ir.Schema{Sub: []*ir.Subschema{{Keyword: "items", Schema: str}, {Keyword: "prefixItems/0", Schema: integer}}}, Breaking, Breaking},
 		{"integer made number", sub("contains", integer), sub("contains", &ir.Schema{Types: []string{"number"}}), Compatible, Breaking},
+		{"allOf part added", &ir.Schema{AllOfParts: []string{"$ref A"}}, &ir.Schema{AllOfParts: []string{"$ref A", "$ref B"}}, Breaking, Compatible},
+		{"allOf part gone", &ir.Schema{AllOfParts: []string{"$ref A", "$ref B"}}, &ir.Schema{AllOfParts: []string{"$ref A"}}, Compatible, Warning},
+		{"became allOf with an inline part", nil, &ir.Schema{AllOfParts: []string{"inline a,b"}}, "", ""},
+		{"open enum value gone", &ir.Schema{ExtensibleEnum: []string{`"a"`, `"b"`}}, &ir.Schema{ExtensibleEnum: []string{`"a"`}}, Breaking, Compatible},
+		{"open enum value listed", &ir.Schema{ExtensibleEnum: []string{`"a"`}}, &ir.Schema{ExtensibleEnum: []string{`"a"`, `"b"`}}, Compatible, Compatible},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for dir, want := range map[direction]Class{request: tc.req, response: tc.resp} {
@@ -64,5 +69,79 @@ func TestSubschemaClass(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTextTypes: a body sent as text takes any type's values once it is
+// a string, and a string become another type is structured now; an
+// answer that was text and is structured is still text.
+func TestTextTypes(t *testing.T) {
+	for _, tc := range []struct {
+		old, new  []string
+		req, resp Class
+	}{
+		{[]string{"object"}, []string{"string"}, Compatible, Breaking},
+		{[]string{"string"}, []string{"object"}, Breaking, Compatible},
+		{[]string{"integer"}, []string{"object"}, Breaking, Breaking},
+	} {
+		for dir, want := range map[direction]Class{request: tc.req, response: tc.resp} {
+			var got []Change
+			w := &wire{old: &ir.Service{}, new: &ir.Service{}, sink: &got}
+			w.constraints(dir, "body", &ir.TypeRef{Kind: ir.KindBinary, Constraints: &ir.Constraints{Unmodeled: &ir.Schema{Types: tc.old}}},
+				&ir.TypeRef{Kind: ir.KindBinary, Constraints: &ir.Constraints{Unmodeled: &ir.Schema{Types: tc.new}}})
+			if len(got) != 1 || got[0].Rule != RuleWireTypeChanged || got[0].Class != want {
+				t.Errorf("%v → %v, direction %d: got %+v, want one %s %s", tc.old, tc.new, dir, got, RuleWireTypeChanged, want)
+			}
+		}
+	}
+}
+
+// TestNullMatchedTwice: a oneOf of which two variants admit null refuses
+// it, whatever the IR's nullable type says; one that names no type
+// admits it.
+func TestNullMatchedTwice(t *testing.T) {
+	use := func(nullable bool, u *ir.Schema) *ir.TypeRef {
+		return &ir.TypeRef{Kind: ir.KindAny, Nullable: nullable, Constraints: &ir.Constraints{Unmodeled: u}}
+	}
+	for _, tc := range []struct {
+		name      string
+		old, new  *ir.TypeRef
+		req, resp Class
+	}{
+		{"a variant made nullable beside a null one", use(true, nil), use(true, &ir.Schema{NullTwice: true}), Breaking, Compatible},
+		{"a variant without type beside ones that are not nullable", use(false, nil), use(false, &ir.Schema{NullUntyped: true}), Compatible, Breaking},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for dir, want := range map[direction]Class{request: tc.req, response: tc.resp} {
+				var got []Change
+				w := &wire{old: &ir.Service{}, new: &ir.Service{}, sink: &got}
+				w.typeRef(dir, "v", tc.old, tc.new)
+				if len(got) != 1 || got[0].Rule != RuleWireNullable || got[0].Class != want {
+					t.Errorf("direction %d: got %+v, want one %s %s", dir, got, RuleWireNullable, want)
+				}
+			}
+		})
+	}
+}
+
+// TestMediaChange: an answer's media type written otherwise breaks a
+// client that reads the Content-Type when a parameter goes or changes
+// or a structured suffix is dropped.
+func TestMediaChange(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		want     Class
+	}{
+		{"application/json; charset=utf-8", "application/json", Breaking},
+		{"application/json; charset=utf-8", "application/json; charset=utf-16", Breaking},
+		{"application/json", "application/json; charset=utf-8", Compatible},
+		{"application/problem+json", "application/json", Breaking},
+		{"application/json", "application/problem+json", Compatible},
+		{"application/json", "application/problem+json;q=1", Warning},
+		{"application/vnd.a+json", "application/vnd.b+json", Warning},
+	} {
+		if got, _ := mediaChange(tc.old, tc.new); got != tc.want {
+			t.Errorf("%s → %s: %s, want %s", tc.old, tc.new, got, tc.want)
+		}
 	}
 }

@@ -35,6 +35,24 @@ type Schema struct {
 	MaxContains *uint64
 	// Sub are the schema's subschemas, sorted by keyword.
 	Sub []*Subschema
+	// AllOfParts name the parts of the schema's allOf that constrain
+	// values (not those that only annotate), each by the component it
+	// refers to, else as "inline" with its properties' names; sorted.
+	// The IR's types merge the parts into one; a diff tells a part
+	// added or removed.
+	AllOfParts []string
+	// ExtensibleEnum holds the values of x-extensible-enum, an extension
+	// that lists the values known today of an open set, as compact JSON,
+	// sorted; nil for none. A client may send them; answers may hold
+	// others.
+	ExtensibleEnum []string
+	// NullTwice reports a oneOf of which more than one variant admits
+	// null: null then matches none exactly once, and is not valid,
+	// whatever the nullable type of the use says.
+	NullTwice bool
+	// NullUntyped reports a oneOf or anyOf of which a variant that names
+	// no type admits null (JSON Schema's reading), when none says null.
+	NullUntyped bool
 }
 
 // Subschema is the value of one applicator keyword of a [Schema].
@@ -68,5 +86,5 @@ func (s *Schema) Lookup(keyword string) *Schema {
 func (s *Schema) IsZero() bool {
 	return s == nil || !s.False && len(s.Types) == 0 && s.Format == "" && s.Enum == nil && s.Constraints.IsZero() &&
 		len(s.Required) == 0 && len(s.DependentRequired) == 0 && s.ContentMediaType == "" && s.ContentEncoding == "" &&
-		s.MinContains == 0 && s.MaxContains == nil && len(s.Sub) == 0
+		s.MinContains == 0 && s.MaxContains == nil && len(s.Sub) == 0 && len(s.AllOfParts) == 0 && s.ExtensibleEnum == nil && !s.NullTwice && !s.NullUntyped
 }

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ func unmodeledOf(s *openapi3.Schema) *ir.Schema {
 	if !hasUnmodeled(s) {
 		return nil
 	}
-	out := &ir.Schema{}
+	out := &ir.Schema{False: isFalse(s), NullTwice: nullTwice(s), NullUntyped: nullUntyped(s)}
 	c := subschemas{path: map[*openapi3.Schema]bool{s: true}}
 	c.unmodeled(out, s, 0)
 	if len(s.PrefixItems) > 0 && s.Items != nil {
@@ -36,15 +37,105 @@ func unmodeledOf(s *openapi3.Schema) *ir.Schema {
 	return out
 }
 
+// textUnmodeled returns the keywords of the schema of a body sent and
+// read as text or bytes (XML, plain text...) that its type, a string or
+// bytes, does not model: the JSON types the schema names, its enum or
+// const, and those of [unmodeledOf]; nil when it has none.
+func textUnmodeled(s *openapi3.Schema) *ir.Schema {
+	out := unmodeledOf(s)
+	if out == nil {
+		out = &ir.Schema{}
+	}
+	out.Types = slices.Sorted(slices.Values(nonNullTypes(s)))
+	out.Enum = enumTexts(s)
+	if out.IsZero() {
+		return nil
+	}
+	return out
+}
+
 // hasUnmodeled reports whether s has a keyword that the IR's types do
 // not model.
 func hasUnmodeled(s *openapi3.Schema) bool {
-	return s.Not != nil || s.If != nil || s.Then != nil || s.Else != nil || s.Contains != nil ||
+	return isFalse(s) || nullTwice(s) || nullUntyped(s) || s.Extensions["x-extensible-enum"] != nil || len(s.AllOf) > 0 || s.Not != nil || s.If != nil || s.Then != nil || s.Else != nil || s.Contains != nil ||
 		s.PropertyNames != nil || s.ContentSchema != nil || len(s.PrefixItems) > 0 ||
 		len(s.DependentSchemas) > 0 || len(s.PatternProperties) > 0 || len(s.DependentRequired) > 0 ||
-		s.UnevaluatedItems.Has != nil || s.UnevaluatedItems.Schema != nil ||
-		s.UnevaluatedProperties.Has != nil || s.UnevaluatedProperties.Schema != nil ||
+		s.UnevaluatedItems.Schema != nil || s.UnevaluatedProperties.Schema != nil ||
 		s.ContentMediaType != "" || s.ContentEncoding != "" || s.MinContains != nil || s.MaxContains != nil
+}
+
+// allOfParts names the parts of s's allOf that constrain values (see
+// [ir.Schema.AllOfParts]); nil for none.
+func allOfParts(s *openapi3.Schema) []string {
+	var out []string
+	for _, p := range s.AllOf {
+		if p == nil || p.Value == nil || p.Value.IsEmpty() && p.Ref == "" {
+			continue
+		}
+		out = append(out, partName(p))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// partName names a part of an allOf: "$ref" and the component it
+// refers to, else "inline" and its properties' names.
+func partName(p *openapi3.SchemaRef) string {
+	if p.Ref != "" {
+		return "$ref " + p.Ref
+	}
+	return "inline " + strings.Join(slices.Sorted(maps.Keys(p.Value.Properties)), ",")
+}
+
+// nullTwice reports a oneOf of which more than one variant admits null
+// (a null variant beside a nullable one, or beside one that names no
+// type): null matches none exactly once.
+func nullTwice(s *openapi3.Schema) bool {
+	n := 0
+	for _, v := range s.OneOf {
+		if v != nil && v.Value != nil && admitsNull(v.Value) {
+			n++
+		}
+	}
+	return n > 1
+}
+
+// nullUntyped reports a oneOf or anyOf of which a variant that names no
+// type admits null while none says null (see [ir.Schema.NullUntyped]).
+func nullUntyped(s *openapi3.Schema) bool {
+	alts, _ := alternatives(s)
+	untyped := false
+	for _, v := range alts {
+		if v == nil || v.Value == nil {
+			continue
+		}
+		switch {
+		case isNullOnly(v.Value), v.Value.Nullable, v.Value.Type != nil && v.Value.Type.Includes(openapi3.TypeNull):
+			return false
+		case admitsNull(v.Value):
+			untyped = true
+		}
+	}
+	return untyped
+}
+
+// admitsNull reports whether null is valid in a variant without looking
+// into its own variants: it says so, or it names no type and no values
+// (an object written with properties only takes any value that is not
+// an object).
+func admitsNull(s *openapi3.Schema) bool {
+	switch {
+	case isNullOnly(s), s.Nullable, s.Type != nil && s.Type.Includes(openapi3.TypeNull):
+		return true
+	case isFalse(s), len(s.Enum) > 0, s.Const != nil, len(s.OneOf)+len(s.AnyOf)+len(s.AllOf) > 0, s.Not != nil:
+		return false
+	}
+	return s.Type == nil || len(s.Type.Slice()) == 0
+}
+
+// isFalse reports the boolean schema false, which no value matches.
+func isFalse(s *openapi3.Schema) bool {
+	return s.Always != nil && !*s.Always
 }
 
 // withUnmodeled returns c with the unmodeled keywords u: a copy, since
@@ -75,6 +166,10 @@ func (c subschemas) schema(sr *openapi3.SchemaRef, depth int) *ir.Schema {
 		return out
 	}
 	s := sr.Value
+	if isFalse(s) {
+		out.False = true
+		return out
+	}
 	c.path[s] = true
 	defer delete(c.path, s)
 	if s.Type != nil {
@@ -99,8 +194,6 @@ func (c subschemas) schema(sr *openapi3.SchemaRef, depth int) *ir.Schema {
 	}
 	if ap := s.AdditionalProperties; ap.Schema != nil {
 		c.add(out, "additionalProperties", ap.Schema, depth)
-	} else if ap.Has != nil && !*ap.Has {
-		out.Sub = append(out.Sub, &ir.Subschema{Keyword: "additionalProperties", Schema: &ir.Schema{False: true}})
 	}
 	for key, parts := range map[string]openapi3.SchemaRefs{"allOf": s.AllOf, "anyOf": s.AnyOf, "oneOf": s.OneOf} {
 		for i, p := range parts {
@@ -122,12 +215,13 @@ func (c subschemas) unmodeled(out *ir.Schema, s *openapi3.Schema, depth int) {
 			c.add(out, key, sr, depth)
 		}
 	}
+	// Written as a boolean, additionalProperties, unevaluatedItems and
+	// unevaluatedProperties only close an object or list to what it
+	// describes, which is all a client generated from it sends; the IR
+	// leaves additionalProperties: false out, and these alike.
 	for key, bs := range map[string]openapi3.BoolSchema{"unevaluatedItems": s.UnevaluatedItems, "unevaluatedProperties": s.UnevaluatedProperties} {
-		switch {
-		case bs.Schema != nil:
+		if bs.Schema != nil {
 			c.add(out, key, bs.Schema, depth)
-		case bs.Has != nil && !*bs.Has:
-			out.Sub = append(out.Sub, &ir.Subschema{Keyword: key, Schema: &ir.Schema{False: true}})
 		}
 	}
 	for i, p := range s.PrefixItems {
@@ -146,6 +240,30 @@ func (c subschemas) unmodeled(out *ir.Schema, s *openapi3.Schema, depth int) {
 	slices.Sort(out.DependentRequired)
 	out.ContentMediaType, out.ContentEncoding = s.ContentMediaType, s.ContentEncoding
 	out.MinContains, out.MaxContains = derefCount(s.MinContains), s.MaxContains
+	if values, ok := s.Extensions["x-extensible-enum"].([]any); ok {
+		out.ExtensibleEnum = jsonTexts(values)
+	}
+	if depth == 0 {
+		// Inside a subschema, allOf's parts are subschemas of their own.
+		out.AllOfParts = allOfParts(s)
+		// The subschemas of inline parts, which the IR's struct does not
+		// model either and which apply to the whole as the schema's own
+		// do: under their keyword, or the part's name and their keyword
+		// when the schema has one of its own.
+		for _, p := range s.AllOf {
+			if p == nil || p.Value == nil || p.Ref != "" || !hasUnmodeled(p.Value) {
+				continue
+			}
+			part := &ir.Schema{}
+			c.unmodeled(part, p.Value, depth+1)
+			for _, sub := range part.Sub {
+				if out.Lookup(sub.Keyword) != nil {
+					sub.Keyword = "allOf " + partName(p) + " " + sub.Keyword
+				}
+				out.Sub = append(out.Sub, sub)
+			}
+		}
+	}
 	slices.SortFunc(out.Sub, func(a, b *ir.Subschema) int { return strings.Compare(a.Keyword, b.Keyword) })
 }
 
@@ -163,6 +281,11 @@ func enumTexts(s *openapi3.Schema) []string {
 	if len(values) == 0 {
 		return nil
 	}
+	return jsonTexts(values)
+}
+
+// jsonTexts returns values as compact JSON, sorted and each once.
+func jsonTexts(values []any) []string {
 	out := make([]string, 0, len(values))
 	for _, v := range values {
 		text, err := json.Marshal(v)
