@@ -110,7 +110,8 @@
 //	WIRE-PROPERTY-ADDED          a new property: breaking when required in a
 //	                             request [breaking/compatible]
 //	WIRE-PROPERTY-REMOVED        a property is gone: breaking when it was required
-//	                             in an answer [breaking/warning]
+//	                             in an answer, compatible when it was write-only
+//	                             [breaking/warning/compatible]
 //	WIRE-PROPERTY-REQUIRED       a request property became required, or an answer's
 //	                             optional (breaking); the reverse
 //	                             [breaking/compatible]

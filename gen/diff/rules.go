@@ -50,7 +50,7 @@ func Rules() []RuleDoc {
 		{RuleWireTypeChanged, w, []Class{b, wa, c}, "a type, format or union variant changed"},
 		{RuleWireNullable, w, []Class{b, c}, "null became possible in an answer, or refused in a request (breaking), or the reverse"},
 		{RuleWirePropAdded, w, []Class{b, c}, "a new property: breaking when required in a request"},
-		{RuleWirePropRemoved, w, []Class{b, wa}, "a property is gone: breaking when it was required in an answer"},
+		{RuleWirePropRemoved, w, []Class{b, wa, c}, "a property is gone: breaking when it was required in an answer, compatible when it was write-only"},
 		{RuleWirePropRequired, w, []Class{b, c}, "a request property became required, or an answer's optional (breaking); the reverse"},
 		{RuleWireEnumAdded, w, []Class{wa, c}, "a new enum value: a warning in answers"},
 		{RuleWireEnumRemoved, w, []Class{b, c}, "an enum value is gone: breaking in requests, and in answers when none of the old values is left (a const changed)"},

@@ -45,7 +45,14 @@ func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *i
 		w.keyword(dir, negated, subject, "type", strings.Join(o.Types, ", "), strings.Join(n.Types, ", "), how)
 	}
 	if o.Format != n.Format {
-		w.add(RuleWireTypeChanged, Warning, subject, o.Format, n.Format, "the format changed: the same kind of value, whose range or form may differ")
+		d := dir
+		if negated {
+			// Inside a not, a stricter format makes a looser schema: as
+			// in the other direction.
+			d = map[direction]direction{request: response, response: request}[dir]
+		}
+		cls, msg := formatChange(d, o.Format, n.Format)
+		w.add(RuleWireTypeChanged, cls, subject, o.Format, n.Format, msg)
 	}
 	if how, ok := enumHow(o.Enum, n.Enum); ok {
 		w.keyword(dir, negated, subject, "enum", strings.Join(o.Enum, ", "), strings.Join(n.Enum, ", "), how)

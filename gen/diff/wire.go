@@ -862,8 +862,8 @@ func needsOnly(v, old *ir.Type) bool {
 
 // typeChange classifies a change of shape from o to n in direction dir:
 // a value made an enum of the same base, or the reverse, narrows or
-// widens what may travel; a format changed on the same base keeps the
-// kind of value; anything else breaks.
+// widens what may travel, and so does a format changed on the same base
+// (see [formatChange]); anything else breaks.
 func typeChange(dir direction, o, n string) (Class, string) {
 	base := func(s string) string {
 		s, _, _ = strings.Cut(s, " (")
@@ -887,7 +887,38 @@ func typeChange(dir direction, o, n string) (Class, string) {
 		}
 		return Breaking, "the answer is no longer restricted to an enum: it may hold values the old client was told it would not get"
 	}
-	return Warning, "the format changed: the same kind of value, whose range or form may differ"
+	format := func(s string) string {
+		_, f, _ := strings.Cut(s, " (")
+		return strings.TrimSuffix(f, ")")
+	}
+	return formatChange(dir, format(o), format(n))
+}
+
+// formatChange classifies a format of the same type changed from o to n
+// (empty for none) in direction dir: a format set narrows what may
+// travel, one removed or made wider (float to double, int32 to int64)
+// widens it; a request breaks when narrowed, an answer when widened,
+// and both when the format is another.
+func formatChange(dir direction, o, n string) (Class, string) {
+	wider := map[string][]string{"float": {"double"}, "int32": {"int64", "bigint"}, "int64": {"bigint"}}
+	how := reshapes
+	switch {
+	case o == "" || slices.Contains(wider[n], o):
+		how = narrows
+	case n == "" || slices.Contains(wider[o], n):
+		how = widens
+	}
+	switch {
+	case how == reshapes:
+		return Breaking, "the format changed: the values of one are not those of the other"
+	case dir == request && how == narrows:
+		return Breaking, "the format is stricter: values the old client sends may be refused"
+	case dir == request:
+		return Compatible, "the format is looser: what the old client sends is still accepted"
+	case how == widens:
+		return Breaking, "the format is looser: answers may hold values the old client was told it would not get"
+	}
+	return Compatible, "the format is stricter: answers stay within what the old client expects"
 }
 
 func nullText(b bool) string {
@@ -924,6 +955,8 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 		}
 		s := subject + ": property " + of.JSONName
 		switch {
+		case dir == response && of.WriteOnly:
+			w.add(RuleWirePropRemoved, Compatible, s, requiredText(of.Required), "", "a write-only property is gone: answers did not hold it")
 		case dir == response && of.Required:
 			w.add(RuleWirePropRemoved, Breaking, s, "required", "", "a required property of the answer is gone")
 		case dir == response:
@@ -949,7 +982,30 @@ func (w *wire) field(dir direction, s string, of, nf *ir.Field) {
 	if !of.Deprecated && nf.Deprecated {
 		w.add(RuleWireDeprecated, Compatible, s, "", "deprecated", "plan to stop using it")
 	}
+	why := ""
+	switch {
+	case dir == request && of.ReadOnly && nf.ReadOnly:
+		why = "the property is read-only: clients do not send it"
+	case dir == response && of.WriteOnly && nf.WriteOnly:
+		why = "the property is write-only: answers do not hold it"
+	}
+	if why == "" {
+		w.typeRef(dir, s, of.Type, nf.Type)
+		return
+	}
+	// The value does not travel this way: what changed in it breaks
+	// nothing.
+	var found []Change
+	sink := w.sink
+	w.sink = &found
 	w.typeRef(dir, s, of.Type, nf.Type)
+	w.sink = sink
+	for _, c := range found {
+		if c.Class == Breaking || c.Class == Warning {
+			c.Class, c.Message = Compatible, strings.TrimSuffix(why+"; "+c.Message, "; ")
+		}
+		w.add(c.Rule, c.Class, c.Subject, c.Old, c.New, c.Message)
+	}
 }
 
 // exempts reports whether a document's readOnly exempts a required

@@ -37,7 +37,8 @@ type Schema struct {
 	Sub []*Subschema
 	// AllOfParts name the parts of the schema's allOf that constrain
 	// values (not those that only annotate), each by the component it
-	// refers to, else as "inline" with its properties' names; sorted.
+	// refers to ("$ref #/components/schemas/Pet"), else as "inline" and
+	// its place among the parts written inline ("inline 2"); sorted.
 	// The IR's types merge the parts into one; a diff tells a part
 	// added or removed.
 	AllOfParts []string

@@ -2,7 +2,6 @@ package openapi
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,19 +71,29 @@ func allOfParts(s *openapi3.Schema) []string {
 		if p == nil || p.Value == nil || p.Value.IsEmpty() && p.Ref == "" {
 			continue
 		}
-		out = append(out, partName(p))
+		out = append(out, partName(s, p))
 	}
 	slices.Sort(out)
 	return out
 }
 
 // partName names a part of an allOf: "$ref" and the component it
-// refers to, else "inline" and its properties' names.
-func partName(p *openapi3.SchemaRef) string {
+// refers to, else "inline" and its place among the parts written
+// inline, counted from 1.
+func partName(s *openapi3.Schema, p *openapi3.SchemaRef) string {
 	if p.Ref != "" {
 		return "$ref " + p.Ref
 	}
-	return "inline " + strings.Join(slices.Sorted(maps.Keys(p.Value.Properties)), ",")
+	n := 0
+	for _, q := range s.AllOf {
+		if q.Ref == "" {
+			n++
+		}
+		if q == p {
+			break
+		}
+	}
+	return "inline " + strconv.Itoa(n)
 }
 
 // nullTwice reports a oneOf of which more than one variant admits null
@@ -258,7 +267,7 @@ func (c subschemas) unmodeled(out *ir.Schema, s *openapi3.Schema, depth int) {
 			c.unmodeled(part, p.Value, depth+1)
 			for _, sub := range part.Sub {
 				if out.Lookup(sub.Keyword) != nil {
-					sub.Keyword = "allOf " + partName(p) + " " + sub.Keyword
+					sub.Keyword = "allOf " + partName(s, p) + " " + sub.Keyword
 				}
 				out.Sub = append(out.Sub, sub)
 			}
