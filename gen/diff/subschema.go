@@ -26,7 +26,8 @@ func (w *wire) unmodeled(dir direction, subject string, o, n *ir.Schema) {
 // schema compares two versions of a subschema in the direction dir;
 // negated is set inside a not, where a subschema that accepts more
 // values makes the schema holding it accept fewer. root is set for the
-// keywords of a type use, whose items the IR's types compare.
+// keywords of a type use, whose items the IR's types compare unless the
+// schema is carried whole.
 func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *ir.Schema) {
 	if o.False != n.False {
 		how := narrows
@@ -138,7 +139,7 @@ func (w *wire) subschemas(dir direction, negated, root bool, subject string, o, 
 		os, ns := o.Lookup(k), n.Lookup(k)
 		s := subject + ": " + strings.ReplaceAll(k, "/", " ")
 		switch {
-		case root && k == "items":
+		case root && !o.Whole && !n.Whole && k == "items":
 			// Kept beside prefixItems only to compare them with.
 		case os != nil && ns != nil:
 			w.schema(dir, negated != (k == "not"), false, s, os, ns)

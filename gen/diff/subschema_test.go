@@ -40,6 +40,8 @@ func TestSubschemaClass(t *testing.T) {
 		{"tuple item as its items", sub("items", str), &ir.Schema{Sub: []*ir.Subschema{{Keyword: "items", Schema: str}, {Keyword: "prefixItems/0", Schema: str}}}, "", ""},
 		{"tuple item of another type", sub("items", str), &ir.Schema{Sub: []*ir.Subschema{{Keyword: "items", Schema: str}, {Keyword: "prefixItems/0", Schema: integer}}}, Breaking, Breaking},
 		{"integer made number", sub("contains", integer), sub("contains", &ir.Schema{Types: []string{"number"}}), Compatible, Breaking},
+		{"whole body's items stricter", &ir.Schema{Whole: true, Sub: []*ir.Subschema{{Keyword: "items", Schema: min(1)}}}, &ir.Schema{Whole: true, Sub: []*ir.Subschema{{Keyword: "items", Schema: min(3)}}}, Breaking, Compatible},
+		{"whole body's required property gone", &ir.Schema{Whole: true, Required: []string{"a"}}, &ir.Schema{Whole: true}, Compatible, Breaking},
 		{"allOf part added", &ir.Schema{AllOfParts: []string{"$ref A"}}, &ir.Schema{AllOfParts: []string{"$ref A", "$ref B"}}, Breaking, Compatible},
 		{"allOf part gone", &ir.Schema{AllOfParts: []string{"$ref A", "$ref B"}}, &ir.Schema{AllOfParts: []string{"$ref A"}}, Compatible, Warning},
 		{"became allOf with an inline part", nil, &ir.Schema{AllOfParts: []string{"inline a,b"}}, "", ""},

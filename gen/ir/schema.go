@@ -51,6 +51,10 @@ type Schema struct {
 	// null: null then matches none exactly once, and is not valid,
 	// whatever the nullable type of the use says.
 	NullTwice bool
+	// Whole reports a schema carried whole: that of a body sent and
+	// read as text or bytes (XML, plain text, */*), whose type the IR
+	// models as a string or bytes only.
+	Whole bool
 	// NullUntyped reports a oneOf or anyOf of which a variant that names
 	// no type admits null (JSON Schema's reading), when none says null.
 	NullUntyped bool

@@ -41,9 +41,9 @@ func TestConstraints(t *testing.T) {
 		{name: "array", version: "3.0.3", param: "{type: array, minItems: 1, maxItems: 3, uniqueItems: true, maxLength: 4, items: {type: string}}",
 			want: &ir.Constraints{MinItems: 1, MaxItems: ptr[uint64](3), UniqueItems: true}},
 		{name: "text body", version: "3.0.3", param: "{type: integer}", body: "{type: number, maximum: 15}",
-			wantBody: &ir.Constraints{Max: &ir.Bound{Value: 15}, Unmodeled: &ir.Schema{Types: []string{"number"}}}},
+			wantBody: &ir.Constraints{Max: &ir.Bound{Value: 15}, Unmodeled: &ir.Schema{Types: []string{"number"}, Whole: true}}},
 		{name: "text body const", version: "3.1.0", param: "{type: integer}", body: "{type: string, const: draft}",
-			wantBody: &ir.Constraints{Unmodeled: &ir.Schema{Types: []string{"string"}, Enum: []string{`"draft"`}}}},
+			wantBody: &ir.Constraints{Unmodeled: &ir.Schema{Types: []string{"string"}, Enum: []string{`"draft"`}, Whole: true}}},
 		{name: "not and contains", version: "3.1.0", param: "{type: array, items: {type: string}, contains: {type: string, minLength: 2}, not: {maxItems: 1}}",
 			want: &ir.Constraints{Unmodeled: &ir.Schema{Sub: []*ir.Subschema{
 				{Keyword: "contains", Schema: &ir.Schema{Types: []string{"string"}, Constraints: &ir.Constraints{MinLength: 2}}},

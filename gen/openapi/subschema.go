@@ -36,20 +36,21 @@ func unmodeledOf(s *openapi3.Schema) *ir.Schema {
 	return out
 }
 
-// textUnmodeled returns the keywords of the schema of a body sent and
-// read as text or bytes (XML, plain text...) that its type, a string or
-// bytes, does not model: the JSON types the schema names, its enum or
-// const, and those of [unmodeledOf]; nil when it has none.
-func textUnmodeled(s *openapi3.Schema) *ir.Schema {
-	out := unmodeledOf(s)
-	if out == nil {
-		out = &ir.Schema{}
+// textUnmodeled returns the schema of a body sent and read as text or
+// bytes (XML, plain text, */*), which its type, a string or bytes, does
+// not model, whole (see [ir.Schema.Whole]); its validation keywords only
+// when validation is set (a text body's type carries them); nil when it
+// has none.
+func textUnmodeled(s *openapi3.Schema, validation bool) *ir.Schema {
+	c := subschemas{path: map[*openapi3.Schema]bool{}}
+	out := c.schema(&openapi3.SchemaRef{Value: s}, 1)
+	if !validation {
+		out.Constraints = nil
 	}
-	out.Types = slices.Sorted(slices.Values(nonNullTypes(s)))
-	out.Enum = enumTexts(s)
 	if out.IsZero() {
 		return nil
 	}
+	out.Whole = true
 	return out
 }
 
