@@ -20,7 +20,17 @@ func (w *wire) unmodeled(dir direction, subject string, o, n *ir.Schema) {
 	if n == nil {
 		n = &ir.Schema{}
 	}
+	w.schemaPairs = map[schemaPair]bool{}
 	w.schema(dir, false, true, subject, o, n)
+	w.schemaPairs = nil
+}
+
+// schemaPair is a pair of subschemas compared in a direction, inside a
+// not or not.
+type schemaPair struct {
+	o, n    *ir.Schema
+	dir     direction
+	negated bool
 }
 
 // schema compares two versions of a subschema in the direction dir;
@@ -29,6 +39,13 @@ func (w *wire) unmodeled(dir direction, subject string, o, n *ir.Schema) {
 // keywords of a type use, whose items the IR's types compare unless the
 // schema is carried whole.
 func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *ir.Schema) {
+	// A subschema a document reaches many ways is one value, compared
+	// once for a use.
+	if key := (schemaPair{o, n, dir, negated}); w.schemaPairs[key] {
+		return
+	} else if w.schemaPairs != nil {
+		w.schemaPairs[key] = true
+	}
 	if o.False != n.False {
 		how := narrows
 		if o.False {

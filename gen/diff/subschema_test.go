@@ -147,3 +147,23 @@ func TestMediaChange(t *testing.T) {
 		}
 	}
 }
+
+// TestSubschemaSharing: a subschema reached many ways is compared once
+// for a use, so that a deep graph of shared subschemas (2^40 paths here)
+// compares in as many steps as it has pairs.
+func TestSubschemaSharing(t *testing.T) {
+	graph := func(leaf uint64) *ir.Schema {
+		s := &ir.Schema{Types: []string{"string"}, Constraints: &ir.Constraints{MinLength: leaf}}
+		for range 40 {
+			s = &ir.Schema{Sub: []*ir.Subschema{{Keyword: "properties/a", Schema: s}, {Keyword: "properties/b", Schema: s}}}
+		}
+		return &ir.Schema{Sub: []*ir.Subschema{{Keyword: "not", Schema: s}}}
+	}
+	var got []Change
+	w := &wire{old: &ir.Service{}, new: &ir.Service{}, sink: &got}
+	w.constraints(request, "v", &ir.TypeRef{Kind: ir.KindAny, Constraints: &ir.Constraints{Unmodeled: graph(1)}},
+		&ir.TypeRef{Kind: ir.KindAny, Constraints: &ir.Constraints{Unmodeled: graph(3)}})
+	if len(got) != 1 || got[0].Class != Compatible {
+		t.Errorf("got %+v, want one compatible change (a minLength raised inside a not)", got)
+	}
+}

@@ -36,6 +36,9 @@ type wire struct {
 	// text (not as a media type): any scalar value is then also a
 	// string.
 	text bool
+	// schemaPairs holds the pairs of subschemas compared for the use
+	// being compared.
+	schemaPairs map[schemaPair]bool
 }
 
 func (w *wire) add(rule string, class Class, subject, old, new, msg string) {

@@ -23,7 +23,7 @@ func unmodeledOf(s *openapi3.Schema) *ir.Schema {
 		return nil
 	}
 	out := &ir.Schema{False: isFalse(s), NullTwice: nullTwice(s), NullUntyped: nullUntyped(s)}
-	c := subschemas{path: map[*openapi3.Schema]bool{s: true}}
+	c := newSubschemas(s)
 	c.unmodeled(out, s, 0)
 	if len(s.PrefixItems) > 0 && s.Items != nil {
 		// What the tuple items replace, for a diff to compare them with.
@@ -42,7 +42,7 @@ func unmodeledOf(s *openapi3.Schema) *ir.Schema {
 // when validation is set (a text body's type carries them); nil when it
 // has none.
 func textUnmodeled(s *openapi3.Schema, validation bool) *ir.Schema {
-	c := subschemas{path: map[*openapi3.Schema]bool{}}
+	c := newSubschemas()
 	out := c.schema(&openapi3.SchemaRef{Value: s}, 1)
 	if !validation {
 		out.Constraints = nil
@@ -162,26 +162,50 @@ func withUnmodeled(c *ir.Constraints, u *ir.Schema) *ir.Constraints {
 	return &out
 }
 
+// maxSubschemaNodes bounds the schemas one conversion makes: a schema
+// that a document reaches many ways is converted once, and a larger
+// graph is cut short (its rest accepts anything).
+const maxSubschemaNodes = 4096
+
 // subschemas converts schemas to [ir.Schema]; path holds the schemas
 // being converted, which a subschema that refers back to one of them
-// must not enter again.
+// must not enter again; done those converted, shared; left how many
+// more may be.
 type subschemas struct {
 	path map[*openapi3.Schema]bool
+	done map[*openapi3.Schema]*ir.Schema
+	left *int
+}
+
+// newSubschemas returns a conversion whose path holds the schemas of
+// path.
+func newSubschemas(path ...*openapi3.Schema) subschemas {
+	left := maxSubschemaNodes
+	c := subschemas{path: map[*openapi3.Schema]bool{}, done: map[*openapi3.Schema]*ir.Schema{}, left: &left}
+	for _, s := range path {
+		c.path[s] = true
+	}
+	return c
 }
 
 // schema converts a whole subschema.
 func (c subschemas) schema(sr *openapi3.SchemaRef, depth int) *ir.Schema {
 	out := &ir.Schema{}
-	if sr == nil || sr.Value == nil || depth > maxSubschemaDepth || c.path[sr.Value] {
+	if sr == nil || sr.Value == nil || depth > maxSubschemaDepth || c.path[sr.Value] || *c.left <= 0 {
 		return out
 	}
 	s := sr.Value
+	if done, ok := c.done[s]; ok {
+		return done
+	}
+	*c.left--
 	if isFalse(s) {
 		out.False = true
 		return out
 	}
 	c.path[s] = true
 	defer delete(c.path, s)
+	defer func() { c.done[s] = out }()
 	if s.Type != nil {
 		out.Types = slices.Clone(s.Type.Slice())
 	}
