@@ -48,11 +48,34 @@ func useOf(svc *ir.Service, t *ir.TypeRef) (*ir.Constraints, string) {
 	return c, def
 }
 
-// constraints compares the validation keywords and the default value of
-// two uses of a type in the direction dir, at subject.
+// constraints compares the validation keywords, those the IR's types do
+// not model and the default value of two uses of a type in the
+// direction dir, at subject.
 func (w *wire) constraints(dir direction, subject string, o, n *ir.TypeRef) {
 	oc, od := useOf(w.old, o)
 	nc, nd := useOf(w.new, n)
+	w.validation(dir, subject, oc, nc)
+	var ou, nu *ir.Schema
+	if oc != nil {
+		ou = oc.Unmodeled
+	}
+	if nc != nil {
+		nu = nc.Unmodeled
+	}
+	w.unmodeled(dir, subject, ou, nu)
+	if od != nd {
+		s := subject + ": default"
+		if dir == request {
+			w.add(RuleWireDefault, Warning, s, od, nd, "the value the server assumes when a request leaves it out changed: callers that leave it out get another behaviour")
+		} else {
+			w.add(RuleWireDefault, Compatible, s, od, nd, "the documented default of the answer changed")
+		}
+	}
+}
+
+// validation compares the validation keywords oc and nc (nil for none)
+// in the direction dir, at subject.
+func (w *wire) validation(dir direction, subject string, oc, nc *ir.Constraints) {
 	if oc == nil {
 		oc = &ir.Constraints{}
 	}
@@ -99,14 +122,6 @@ func (w *wire) constraints(dir direction, subject string, o, n *ir.TypeRef) {
 	}
 	w.lowerCount(dir, subject, "minProperties", oc.MinProperties, nc.MinProperties)
 	w.upperCount(dir, subject, "maxProperties", oc.MaxProperties, nc.MaxProperties)
-	if od != nd {
-		s := subject + ": default"
-		if dir == request {
-			w.add(RuleWireDefault, Warning, s, od, nd, "the value the server assumes when a request leaves it out changed: callers that leave it out get another behaviour")
-		} else {
-			w.add(RuleWireDefault, Compatible, s, od, nd, "the documented default of the answer changed")
-		}
-	}
 }
 
 // constraint reports a validation keyword that changed how: a request

@@ -95,8 +95,7 @@
 //	WIRE-BODY-REQUIRED           the request body became required (breaking) or
 //	                             optional [breaking/compatible]
 //	WIRE-MEDIA-TYPE-ADDED        a new media type of a body [compatible]
-//	WIRE-MEDIA-TYPE-REMOVED      a media type of a body is gone: breaking for the
-//	                             one the client uses [breaking/warning]
+//	WIRE-MEDIA-TYPE-REMOVED      a media type of a body is gone [breaking]
 //	WIRE-RESPONSE-ADDED          a new response: a warning for a success,
 //	                             compatible for an error [warning/compatible]
 //	WIRE-RESPONSE-REMOVED        a response is gone: breaking for a success
@@ -111,7 +110,8 @@
 //	WIRE-PROPERTY-ADDED          a new property: breaking when required in a
 //	                             request [breaking/compatible]
 //	WIRE-PROPERTY-REMOVED        a property is gone: breaking when it was required
-//	                             in an answer [breaking/warning]
+//	                             in an answer, compatible when it was write-only
+//	                             [breaking/warning/compatible]
 //	WIRE-PROPERTY-REQUIRED       a request property became required, or an answer's
 //	                             optional (breaking); the reverse
 //	                             [breaking/compatible]
@@ -123,10 +123,11 @@
 //	WIRE-SECURITY                the credentials an operation accepts changed:
 //	                             breaking when the old ones no longer do
 //	                             [breaking/compatible]
-//	WIRE-MEDIA-TYPE-CHANGED      an answer's media type is written differently
-//	                             (parameters, another JSON media type): breaking
-//	                             when its charset is no longer UTF-8
-//	                             [breaking/compatible]
+//	WIRE-MEDIA-TYPE-CHANGED      an answer's media type is written differently:
+//	                             breaking when a parameter (a charset) is gone or
+//	                             changed or a structured suffix dropped,
+//	                             compatible when one is added
+//	                             [breaking/warning/compatible]
 //	WIRE-RESPONSE-HEADER-ADDED   a response header is new [compatible]
 //	WIRE-PROPERTY-READ-ONLY      a property's readOnly or writeOnly changed:
 //	                             breaking when a required request property is no
@@ -137,9 +138,14 @@
 //	WIRE-CONSTRAINT              a validation keyword (minimum, maximum,
 //	                             multipleOf, minLength, maxLength, pattern,
 //	                             minItems, maxItems, uniqueItems, minProperties,
-//	                             maxProperties) changed: breaking when stricter in
-//	                             a request or looser in an answer, a warning when a
-//	                             pattern is replaced [breaking/warning/compatible]
+//	                             maxProperties), a JSON Schema 2020 subschema (not,
+//	                             if/then/else, contains, prefixItems,
+//	                             propertyNames, unevaluated*, contentSchema,
+//	                             dependentSchemas, patternProperties, and what is
+//	                             inside them) or an allOf part changed: breaking
+//	                             when stricter in a request or looser in an
+//	                             answer, a warning when a pattern is replaced
+//	                             [breaking/warning/compatible]
 //	WIRE-DEFAULT                 a default value changed, appeared or is gone: a
 //	                             warning in requests, whose callers leaving the
 //	                             value out get another behaviour

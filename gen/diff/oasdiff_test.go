@@ -80,10 +80,20 @@ func wireBreaking(dir, base, revision string) (bool, string, error) {
 
 // TestOasdiffAgreement runs the Wire section on the pairs of oasdiff's
 // own checker test data that concern a client (testdata/oasdiff) and
-// compares its verdict, a breaking change or not, with oasdiff's. A
-// pair that disagrees must say why in cases.tsv, and a pair that says
+// compares its verdict, a breaking change or not, with oasdiff's.
+//
+// The pairs are every two different files a test of oasdiff's checker
+// package loads and compares as written, in each order its tests use,
+// and every NAME_base.yaml and NAME_revision.yaml of its data/checker in
+// both orders. Of oasdiff's changes, those that do not concern a client
+// are set aside: webhooks (the server calls them; a generated client
+// does not), component security schemes and schemas no operation uses,
+// and info.version. A pair left with none of its changes, or whose files
+// differ only in webhooks, is not a case (skipped.tsv).
+//
+// A pair that disagrees must say why in cases.tsv, and a pair that says
 // why must disagree, so that the list of disagreements stays the true
-// one; the agreement is logged and must stay at 89 % or more.
+// one; the agreement is logged and must stay at 95 % or more.
 func TestOasdiffAgreement(t *testing.T) {
 	testtier.Slow(t)
 	dir := filepath.Join("testdata", "oasdiff", "checker")
@@ -114,7 +124,7 @@ func TestOasdiffAgreement(t *testing.T) {
 	}
 	pct := 100 * float64(agree) / float64(len(cases))
 	t.Logf("the Wire section agrees with oasdiff on %d of %d pairs (%.1f %%)", agree, len(cases), pct)
-	if pct < 89 {
-		t.Errorf("agreement %.1f %% is below 89 %%", pct)
+	if pct < 95 {
+		t.Errorf("agreement %.1f %% is below 95 %%", pct)
 	}
 }

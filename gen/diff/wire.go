@@ -36,6 +36,9 @@ type wire struct {
 	// text (not as a media type): any scalar value is then also a
 	// string.
 	text bool
+	// schemaPairs holds the pairs of subschemas compared for the use
+	// being compared.
+	schemaPairs map[schemaPair]bool
 }
 
 func (w *wire) add(rule string, class Class, subject, old, new, msg string) {
@@ -321,13 +324,13 @@ func (w *wire) contents(dir direction, subject string, o, n []*ir.Content) {
 			nc = w.mediaChanged(subject, oc, o, n, renamed)
 		}
 		if nc == nil {
-			cls, msg := Warning, "a media type is gone"
+			msg := "a media type is gone: a client that sends it, or asks for it, is refused"
 			if i == 0 {
-				// The first content is the one the client sends, or
-				// decodes first.
-				cls, msg = Breaking, "the media type the client uses is gone"
+				// The first content is the one the generated client
+				// sends, or decodes first.
+				msg = "the media type the generated client uses is gone"
 			}
-			w.add(RuleWireMediaRemoved, cls, subject, oc.MediaType, "", msg)
+			w.add(RuleWireMediaRemoved, Breaking, subject, oc.MediaType, "", msg)
 			continue
 		}
 		w.typeRef(dir, subject+" "+oc.MediaType, oc.Type, nc.Type)
@@ -381,25 +384,71 @@ func (w *wire) mediaChanged(subject string, oc *ir.Content, olds, news []*ir.Con
 		return nil
 	}
 	renamed[nc] = true
-	if cs := charset(nc.MediaType); cs != "" && cs != "utf-8" && cs != charset(oc.MediaType) {
-		w.add(RuleWireMediaChanged, Breaking, subject, oc.MediaType, nc.MediaType, "the answer's charset is now "+cs+": the client reads it as UTF-8")
-	} else {
-		w.add(RuleWireMediaChanged, Compatible, subject, oc.MediaType, nc.MediaType, "the answer's media type is written differently: the client decodes it the same way")
-	}
+	cls, msg := mediaChange(oc.MediaType, nc.MediaType)
+	w.add(RuleWireMediaChanged, cls, subject, oc.MediaType, nc.MediaType, msg)
 	return nc
 }
 
-// charset returns the charset parameter of a media type, lower case;
-// empty when it has none.
-func charset(mt string) string {
-	_, params, _ := strings.Cut(mt, ";")
+// mediaChange classifies an answer's media type o written as n instead,
+// for any client that reads the Content-Type: a parameter gone or
+// changed (a charset), or a structured suffix dropped
+// (application/problem+json become application/json), breaks a client
+// that relies on it; a parameter or suffix added narrows what it reads;
+// any other renaming is a warning. The generated client decodes every
+// JSON media type alike, and reads the charset.
+func mediaChange(o, n string) (Class, string) {
+	oe, op := splitMedia(o)
+	ne, np := splitMedia(n)
+	if oe == ne {
+		for k, v := range op {
+			nv, ok := np[k]
+			switch {
+			case !ok:
+				return Breaking, "the media type's " + k + " parameter is gone: a client that relies on " + k + "=" + v + " may misread the answer"
+			case nv != v:
+				return Breaking, "the media type's " + k + " is now " + nv + ": a client that reads it as " + v + " misreads the answer"
+			}
+		}
+		return Compatible, "the answer's media type has a parameter more: what it says was the default"
+	}
+	switch {
+	case len(op) == 0 && len(np) == 0 && suffixOf(oe) != "" && ne == generalMedia(oe):
+		return Breaking, "the answer's media type is more general now: a client that checks for " + oe + " no longer finds it"
+	case len(op) == 0 && len(np) == 0 && suffixOf(ne) != "" && oe == generalMedia(ne):
+		return Compatible, "the answer's media type is more specific now: still " + oe
+	}
+	return Warning, "the answer's media type is written differently: a client that checks it for " + o + " no longer finds it; the generated client decodes it the same way"
+}
+
+// splitMedia returns a media type's essence, lower case, and its
+// parameters.
+func splitMedia(mt string) (string, map[string]string) {
+	base, params, _ := strings.Cut(mt, ";")
+	out := map[string]string{}
 	for _, p := range strings.Split(params, ";") {
-		k, v, _ := strings.Cut(p, "=")
-		if strings.EqualFold(strings.TrimSpace(k), "charset") {
-			return strings.ToLower(strings.Trim(strings.TrimSpace(v), `"`))
+		k, v, ok := strings.Cut(p, "=")
+		if ok {
+			out[strings.ToLower(strings.TrimSpace(k))] = strings.ToLower(strings.Trim(strings.TrimSpace(v), `"`))
 		}
 	}
+	return strings.ToLower(strings.TrimSpace(base)), out
+}
+
+// suffixOf returns the structured syntax suffix of a media type essence
+// ("json" of application/problem+json), empty for none.
+func suffixOf(essence string) string {
+	_, sub, _ := strings.Cut(essence, "/")
+	if i := strings.LastIndex(sub, "+"); i >= 0 {
+		return sub[i+1:]
+	}
 	return ""
+}
+
+// generalMedia returns the media type a structured suffix names
+// (application/json for application/problem+json).
+func generalMedia(essence string) string {
+	typ, _, _ := strings.Cut(essence, "/")
+	return typ + "/" + suffixOf(essence)
 }
 
 // headers compares the headers of two versions of the response subject,
@@ -530,6 +579,16 @@ func kindText(k ir.Kind, format string) string {
 
 // typeRef compares two uses of a type in the direction dir, at subject.
 func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
+	if of, nf := isFalse(w.old, o), isFalse(w.new, n); of || nf {
+		if of != nf {
+			how := narrows
+			if of {
+				how = widens
+			}
+			w.keyword(dir, false, subject, "schema", falseText(of), falseText(nf), how)
+		}
+		return
+	}
 	ot, ont := resolved(w.old, o)
 	nt, nnt := resolved(w.new, n)
 	if os, ns := shape(ot, ont), shape(nt, nnt); os != ns {
@@ -541,7 +600,7 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 		return
 	}
 	w.constraints(dir, subject, o, n)
-	w.nullable(dir, subject, ot, nt)
+	w.nullable(dir, subject, admitsNull(w.old, o, ot), admitsNull(w.new, n, nt))
 	switch {
 	case ont != nil && nnt != nil:
 		w.namedPair(dir, subject, ont, nnt)
@@ -590,6 +649,9 @@ func (w *wire) parameterWidened(subject string, o, n *ir.TypeRef, os, ns string)
 		w.constraints(request, subject, o, n)
 		return true
 	}
+	if w.parameterNarrowed(subject, o, n, ns) {
+		return true
+	}
 	if !strings.Contains(subject, " parameter ") || nt == nil || nt.Kind != ir.KindArray || nt.Elem == nil {
 		return false
 	}
@@ -604,18 +666,54 @@ func (w *wire) parameterWidened(subject string, o, n *ir.TypeRef, os, ns string)
 	return true
 }
 
-// nullable compares whether null is valid in two uses of a type.
-func (w *wire) nullable(dir direction, subject string, ot, nt *ir.TypeRef) {
-	if ot.Nullable == nt.Nullable {
+// parameterNarrowed reports, and returns true for, a parameter that
+// took a list and takes one value of its items' shape now (ns): a list
+// of one is that value, written alike; a list of more may be refused,
+// which is a warning.
+func (w *wire) parameterNarrowed(subject string, o, n *ir.TypeRef, ns string) bool {
+	ot, _ := resolved(w.old, o)
+	nt, _ := resolved(w.new, n)
+	if !strings.Contains(subject, " parameter ") || ot == nil || nt == nil || ot.Kind != ir.KindArray || ot.Elem == nil {
+		return false
+	}
+	et, ent := resolved(w.old, ot.Elem)
+	if es := shape(et, ent); es != ns && !(w.text && ns == "string" && w.textual(es, ent)) {
+		return false
+	}
+	w.add(RuleWireTypeChanged, Warning, subject, "array", ns, "the parameter takes one value now: a list of one is that value, a list of more may be refused")
+	w.constraints(request, subject, ot.Elem, n)
+	w.nullable(request, subject, admitsNull(w.old, o, ot), admitsNull(w.new, n, nt))
+	return true
+}
+
+// admitsNull reports whether null is valid in the use t of a type,
+// resolved to rt: the IR's type, or a union's variant that names no
+// type, says so, and no oneOf that null matches more than once refuses
+// it.
+func admitsNull(svc *ir.Service, t, rt *ir.TypeRef) bool {
+	if rt == nil {
+		return false
+	}
+	c, _ := useOf(svc, t)
+	if c == nil || c.Unmodeled == nil {
+		return rt.Nullable
+	}
+	return (rt.Nullable || c.Unmodeled.NullUntyped) && !c.Unmodeled.NullTwice
+}
+
+// nullable compares whether null is valid (on, nn) in two uses of a
+// type.
+func (w *wire) nullable(dir direction, subject string, on, nn bool) {
+	if on == nn {
 		return
 	}
 	switch {
-	case dir == response && nt.Nullable:
+	case dir == response && nn:
 		w.add(RuleWireNullable, Breaking, subject, "not nullable", "nullable", "the answer may now be null where the old client expects a value")
-	case dir == request && !nt.Nullable:
+	case dir == request && !nn:
 		w.add(RuleWireNullable, Breaking, subject, "nullable", "not nullable", "null is no longer accepted")
 	default:
-		w.add(RuleWireNullable, Compatible, subject, nullText(ot.Nullable), nullText(nt.Nullable), "")
+		w.add(RuleWireNullable, Compatible, subject, nullText(on), nullText(nn), "")
 	}
 }
 
@@ -767,8 +865,8 @@ func needsOnly(v, old *ir.Type) bool {
 
 // typeChange classifies a change of shape from o to n in direction dir:
 // a value made an enum of the same base, or the reverse, narrows or
-// widens what may travel; a format changed on the same base keeps the
-// kind of value; anything else breaks.
+// widens what may travel, and so does a format changed on the same base
+// (see [formatChange]); anything else breaks.
 func typeChange(dir direction, o, n string) (Class, string) {
 	base := func(s string) string {
 		s, _, _ = strings.Cut(s, " (")
@@ -790,9 +888,40 @@ func typeChange(dir direction, o, n string) (Class, string) {
 		if dir == request {
 			return Compatible, "the value is no longer restricted to an enum"
 		}
-		return Warning, "the answer is no longer restricted to an enum: code that switches over the known values misses others"
+		return Breaking, "the answer is no longer restricted to an enum: it may hold values the old client was told it would not get"
 	}
-	return Warning, "the format changed: the same kind of value, whose range or form may differ"
+	format := func(s string) string {
+		_, f, _ := strings.Cut(s, " (")
+		return strings.TrimSuffix(f, ")")
+	}
+	return formatChange(dir, format(o), format(n))
+}
+
+// formatChange classifies a format of the same type changed from o to n
+// (empty for none) in direction dir: a format set narrows what may
+// travel, one removed or made wider (float to double, int32 to int64)
+// widens it; a request breaks when narrowed, an answer when widened,
+// and both when the format is another.
+func formatChange(dir direction, o, n string) (Class, string) {
+	wider := map[string][]string{"float": {"double"}, "int32": {"int64", "bigint"}, "int64": {"bigint"}}
+	how := reshapes
+	switch {
+	case o == "" || slices.Contains(wider[n], o):
+		how = narrows
+	case n == "" || slices.Contains(wider[o], n):
+		how = widens
+	}
+	switch {
+	case how == reshapes:
+		return Breaking, "the format changed: the values of one are not those of the other"
+	case dir == request && how == narrows:
+		return Breaking, "the format is stricter: values the old client sends may be refused"
+	case dir == request:
+		return Compatible, "the format is looser: what the old client sends is still accepted"
+	case how == widens:
+		return Breaking, "the format is looser: answers may hold values the old client was told it would not get"
+	}
+	return Compatible, "the format is stricter: answers stay within what the old client expects"
 }
 
 func nullText(b bool) string {
@@ -829,6 +958,8 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 		}
 		s := subject + ": property " + of.JSONName
 		switch {
+		case dir == response && of.WriteOnly:
+			w.add(RuleWirePropRemoved, Compatible, s, requiredText(of.Required), "", "a write-only property is gone: answers did not hold it")
 		case dir == response && of.Required:
 			w.add(RuleWirePropRemoved, Breaking, s, "required", "", "a required property of the answer is gone")
 		case dir == response:
@@ -854,7 +985,30 @@ func (w *wire) field(dir direction, s string, of, nf *ir.Field) {
 	if !of.Deprecated && nf.Deprecated {
 		w.add(RuleWireDeprecated, Compatible, s, "", "deprecated", "plan to stop using it")
 	}
+	why := ""
+	switch {
+	case dir == request && of.ReadOnly && nf.ReadOnly:
+		why = "the property is read-only: clients do not send it"
+	case dir == response && of.WriteOnly && nf.WriteOnly:
+		why = "the property is write-only: answers do not hold it"
+	}
+	if why == "" {
+		w.typeRef(dir, s, of.Type, nf.Type)
+		return
+	}
+	// The value does not travel this way: what changed in it breaks
+	// nothing.
+	var found []Change
+	sink := w.sink
+	w.sink = &found
 	w.typeRef(dir, s, of.Type, nf.Type)
+	w.sink = sink
+	for _, c := range found {
+		if c.Class == Breaking || c.Class == Warning {
+			c.Class, c.Message = Compatible, strings.TrimSuffix(why+"; "+c.Message, "; ")
+		}
+		w.add(c.Rule, c.Class, c.Subject, c.Old, c.New, c.Message)
+	}
 }
 
 // exempts reports whether a document's readOnly exempts a required

@@ -35,10 +35,18 @@ type Constraints struct {
 	// an object or map; MaxProperties nil for none.
 	MinProperties uint64
 	MaxProperties *uint64
+	// Unmodeled holds the keywords of the schema that the IR's types do
+	// not model (not, if/then/else, contains, prefixItems,
+	// propertyNames, unevaluated*, contentSchema, dependentSchemas,
+	// patternProperties, dependentRequired, contentMediaType...), with
+	// their subschemas; nil for none. Its Types, Format, Enum,
+	// Constraints and Required are left empty: the type carries them.
+	Unmodeled *Schema
 }
 
 // IsZero reports whether c constrains nothing.
 func (c *Constraints) IsZero() bool {
 	return c == nil || c.Min == nil && c.Max == nil && c.MultipleOf == 0 && c.MinLength == 0 && c.MaxLength == nil &&
-		c.Pattern == "" && c.MinItems == 0 && c.MaxItems == nil && !c.UniqueItems && c.MinProperties == 0 && c.MaxProperties == nil
+		c.Pattern == "" && c.MinItems == 0 && c.MaxItems == nil && !c.UniqueItems && c.MinProperties == 0 && c.MaxProperties == nil &&
+		c.Unmodeled.IsZero()
 }

@@ -139,12 +139,16 @@ func (b *builder) contents(c openapi3.Content, hint, ptr string) []*ir.Content {
 		switch ct.Kind {
 		case ir.ContentBinary:
 			ct.Type = &ir.TypeRef{Kind: ir.KindBinary}
+			if media != nil && media.Schema != nil && media.Schema.Value != nil {
+				ct.Type.Constraints = withUnmodeled(nil, textUnmodeled(media.Schema.Value, true))
+			}
 		case ir.ContentText:
 			ct.Type = &ir.TypeRef{Kind: ir.KindString}
 			if media != nil && media.Schema != nil && media.Schema.Value != nil {
 				// Sent and read as text, checked as the value it writes.
 				s := media.Schema.Value
 				ct.Type.Constraints, ct.Type.Default = constraintsOf(s, schemaFamilies(s)), defaultOf(s)
+				ct.Type.Constraints = withUnmodeled(ct.Type.Constraints, textUnmodeled(s, false))
 			}
 		case ir.ContentEventStream, ir.ContentJSONLines, ir.ContentJSONSeq:
 			ct.Type = b.itemType(ct.Kind, media, hint, cptr)

@@ -13,8 +13,11 @@ func ptr[T any](v T) *T { return &v }
 
 // TestConstraints: a type use carries the validation keywords that apply
 // to its value's type, exclusive bounds written the OpenAPI 3.0 way
-// (booleans) and the 3.1 way (numbers) alike, and its default as JSON; a
-// text body carries its schema's; the service its OpenAPI version.
+// (booleans) and the 3.1 way (numbers) alike, the keywords its type does
+// not model (subschemas, tuple items with the items they replace, a
+// oneOf that null matches twice, an open enum, the boolean schema
+// false), and its default as JSON; a text body carries its schema's, and
+// its types and values; the service its OpenAPI version.
 func TestConstraints(t *testing.T) {
 	for _, tc := range []struct {
 		name, version string
@@ -38,7 +41,25 @@ func TestConstraints(t *testing.T) {
 		{name: "array", version: "3.0.3", param: "{type: array, minItems: 1, maxItems: 3, uniqueItems: true, maxLength: 4, items: {type: string}}",
 			want: &ir.Constraints{MinItems: 1, MaxItems: ptr[uint64](3), UniqueItems: true}},
 		{name: "text body", version: "3.0.3", param: "{type: integer}", body: "{type: number, maximum: 15}",
-			wantBody: &ir.Constraints{Max: &ir.Bound{Value: 15}}},
+			wantBody: &ir.Constraints{Max: &ir.Bound{Value: 15}, Unmodeled: &ir.Schema{Types: []string{"number"}, Whole: true}}},
+		{name: "text body const", version: "3.1.0", param: "{type: integer}", body: "{type: string, const: draft}",
+			wantBody: &ir.Constraints{Unmodeled: &ir.Schema{Types: []string{"string"}, Enum: []string{`"draft"`}, Whole: true}}},
+		{name: "not and contains", version: "3.1.0", param: "{type: array, items: {type: string}, contains: {type: string, minLength: 2}, not: {maxItems: 1}}",
+			want: &ir.Constraints{Unmodeled: &ir.Schema{Sub: []*ir.Subschema{
+				{Keyword: "contains", Schema: &ir.Schema{Types: []string{"string"}, Constraints: &ir.Constraints{MinLength: 2}}},
+				{Keyword: "not", Schema: &ir.Schema{Constraints: &ir.Constraints{MaxItems: ptr[uint64](1)}}},
+			}}}},
+		{name: "tuple items beside items", version: "3.1.0", param: "{type: array, items: {type: string}, prefixItems: [{type: integer}]}",
+			want: &ir.Constraints{Unmodeled: &ir.Schema{Sub: []*ir.Subschema{
+				{Keyword: "items", Schema: &ir.Schema{Types: []string{"string"}}},
+				{Keyword: "prefixItems/0", Schema: &ir.Schema{Types: []string{"integer"}}},
+			}}}},
+		{name: "null matched twice", version: "3.1.0", param: "{oneOf: [{type: 'null'}, {type: [string, 'null']}]}",
+			want: &ir.Constraints{Unmodeled: &ir.Schema{NullTwice: true}}},
+		{name: "open enum", version: "3.0.3", param: "{type: string, x-extensible-enum: [b, a]}",
+			want: &ir.Constraints{Unmodeled: &ir.Schema{ExtensibleEnum: []string{`"a"`, `"b"`}}}},
+		{name: "boolean false", version: "3.1.0", param: "false",
+			want: &ir.Constraints{Unmodeled: &ir.Schema{False: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := "openapi: " + tc.version + "\ninfo: {title: T, version: '1'}\npaths:\n  /x:\n    post:\n      operationId: x\n" +

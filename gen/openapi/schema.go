@@ -14,7 +14,8 @@ import (
 // (components, inline types met before) resolve to their named type;
 // structs, enums and unions met for the first time become a named type
 // called hint (or a numbered variant of it); everything else is an
-// anonymous type. The use carries the schema's default value.
+// anonymous type. The use carries the schema's default value and the
+// keywords the IR's types do not model.
 func (b *builder) typeOf(sr *openapi3.SchemaRef, hint, ptr string) *ir.TypeRef {
 	if sr == nil || sr.Value == nil {
 		return &ir.TypeRef{Kind: ir.KindAny}
@@ -23,6 +24,7 @@ func (b *builder) typeOf(sr *openapi3.SchemaRef, hint, ptr string) *ir.TypeRef {
 	if d := defaultOf(sr.Value); d != "" {
 		t.Default = d
 	}
+	t.Constraints = withUnmodeled(t.Constraints, unmodeledOf(sr.Value))
 	return t
 }
 
