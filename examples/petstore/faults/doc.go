@@ -48,7 +48,9 @@
 // and socket counts before and after. A row in which the
 // machine stalled the harness (a call started well after its planned time,
 // or the process's goroutines queued for a core) is run again
-// ([Options.MaxStall]).
+// ([Options.MaxStall]). The fault suite runs with one P per process the
+// harness stands for ([Procs]), so that a machine loaded by other work
+// gives it about the share of the clients and stores it packs together.
 //
 // [Check] judges a row by the fault suite's criteria: ordinal and ratio
 // facts about the resilient arm against the others, which hold on a loaded
