@@ -39,24 +39,54 @@ type schemaPair struct {
 // keywords of a type use, whose items the IR's types compare unless the
 // schema is carried whole.
 func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *ir.Schema) {
-	// A subschema a document reaches many ways is one value, compared
-	// once for a use.
-	if key := (schemaPair{o, n, dir, negated}); w.schemaPairs[key] {
+	if w.compared(schemaPair{o, n, dir, negated}) || w.falseSchema(dir, negated, subject, o, n) {
 		return
-	} else if w.schemaPairs != nil {
+	}
+	w.typeKeywords(dir, negated, root, subject, o, n)
+	w.negatedValidation(dir, negated, subject, o.Constraints, n.Constraints)
+	w.required(dir, negated, subject, o, n)
+	w.allOfParts(dir, negated, subject, o.AllOfParts, n.AllOfParts)
+	w.extensibleEnum(dir, subject, o.ExtensibleEnum, n.ExtensibleEnum)
+	w.namedSet(dir, negated, subject, "dependentRequired", o.DependentRequired, n.DependentRequired)
+	w.textKeyword(dir, negated, subject, "contentMediaType", o.ContentMediaType, n.ContentMediaType)
+	w.textKeyword(dir, negated, subject, "contentEncoding", o.ContentEncoding, n.ContentEncoding)
+	w.containsBounds(dir, negated, subject, o, n)
+	w.subschemas(dir, negated, root, subject, o, n)
+}
+
+// compared reports whether the pair of subschemas key was compared
+// before for the same use, and marks it compared: a subschema a document
+// reaches many ways is one value, compared once for a use.
+func (w *wire) compared(key schemaPair) bool {
+	if w.schemaPairs[key] {
+		return true
+	}
+	if w.schemaPairs != nil {
 		w.schemaPairs[key] = true
 	}
+	return false
+}
+
+// falseSchema compares two versions of a subschema where either may be
+// the boolean schema false, which no value matches; it reports whether
+// one is, in which case nothing more of them is to compare.
+func (w *wire) falseSchema(dir direction, negated bool, subject string, o, n *ir.Schema) bool {
 	if o.False != n.False {
 		how := narrows
 		if o.False {
 			how = widens
 		}
 		w.keyword(dir, negated, subject, "schema", falseText(o.False), falseText(n.False), how)
-		return
+		return true
 	}
-	if o.False {
-		return
-	}
+	return o.False
+}
+
+// typeKeywords compares the keywords that say what kind of value a
+// subschema takes: type, format and enum (or const). A type use's own
+// type keyword (root) is compared as that of a body sent and read as
+// text, the only use whose type the IR does not model.
+func (w *wire) typeKeywords(dir direction, negated, root bool, subject string, o, n *ir.Schema) {
 	if how, ok := typesHow(o.Types, n.Types); ok && root {
 		w.textTypes(dir, subject, o.Types, n.Types)
 	} else if ok {
@@ -75,13 +105,12 @@ func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *i
 	if how, ok := enumHow(o.Enum, n.Enum); ok {
 		w.keyword(dir, negated, subject, "enum", strings.Join(o.Enum, ", "), strings.Join(n.Enum, ", "), how)
 	}
-	w.negatedValidation(dir, negated, subject, o.Constraints, n.Constraints)
-	w.required(dir, negated, subject, o, n)
-	w.allOfParts(dir, negated, subject, o.AllOfParts, n.AllOfParts)
-	w.extensibleEnum(dir, subject, o.ExtensibleEnum, n.ExtensibleEnum)
-	w.namedSet(dir, negated, subject, "dependentRequired", o.DependentRequired, n.DependentRequired)
-	w.textKeyword(dir, negated, subject, "contentMediaType", o.ContentMediaType, n.ContentMediaType)
-	w.textKeyword(dir, negated, subject, "contentEncoding", o.ContentEncoding, n.ContentEncoding)
+}
+
+// containsBounds compares minContains and maxContains, the bounds on
+// how many items contains matches: a higher minimum, or a maximum set or
+// lowered, narrows.
+func (w *wire) containsBounds(dir direction, negated bool, subject string, o, n *ir.Schema) {
 	if o.MinContains != n.MinContains {
 		how := widens
 		if n.MinContains > o.MinContains {
@@ -96,7 +125,6 @@ func (w *wire) schema(dir direction, negated, root bool, subject string, o, n *i
 		}
 		w.keyword(dir, negated, subject, "maxContains", countPtrText(o.MaxContains), countPtrText(n.MaxContains), how)
 	}
-	w.subschemas(dir, negated, root, subject, o, n)
 }
 
 // textTypes compares the types the schema of a body sent and read as
@@ -145,6 +173,26 @@ func (w *wire) negatedValidation(dir direction, negated bool, subject string, oc
 // subschemas compares the subschemas of two versions of a schema,
 // matched by keyword.
 func (w *wire) subschemas(dir direction, negated, root bool, subject string, o, n *ir.Schema) {
+	for _, k := range subschemaKeywords(o, n) {
+		os, ns := o.Lookup(k), n.Lookup(k)
+		switch {
+		case root && !o.Whole && !n.Whole && k == "items":
+			// Kept beside prefixItems only to compare them with.
+		case os != nil && ns != nil:
+			w.schema(dir, negated != (k == "not"), false, subject+": "+strings.ReplaceAll(k, "/", " "), os, ns)
+		case strings.HasPrefix(k, "prefixItems/"):
+			w.prefixItem(dir, negated, subject, k, o, n)
+		case strings.HasPrefix(k, "properties/"):
+			w.propertyDescribed(subject+": "+strings.ReplaceAll(k, "/", " "), ns != nil)
+		default:
+			w.subschemaPresence(dir, negated, subject, k, o, n)
+		}
+	}
+}
+
+// subschemaKeywords returns the keywords of the subschemas of two
+// versions of a schema, sorted and each once.
+func subschemaKeywords(o, n *ir.Schema) []string {
 	var keys []string
 	for _, s := range append(slices.Clone(o.Sub), n.Sub...) {
 		if !slices.Contains(keys, s.Keyword) {
@@ -152,37 +200,36 @@ func (w *wire) subschemas(dir direction, negated, root bool, subject string, o, 
 		}
 	}
 	slices.Sort(keys)
-	for _, k := range keys {
-		os, ns := o.Lookup(k), n.Lookup(k)
-		s := subject + ": " + strings.ReplaceAll(k, "/", " ")
-		switch {
-		case root && !o.Whole && !n.Whole && k == "items":
-			// Kept beside prefixItems only to compare them with.
-		case os != nil && ns != nil:
-			w.schema(dir, negated != (k == "not"), false, s, os, ns)
-		case strings.HasPrefix(k, "prefixItems/"):
-			w.prefixItem(dir, negated, subject, k, o, n)
-		case strings.HasPrefix(k, "properties/"):
-			// Whether a property must be there is required's; a
-			// property's schema appearing or going is not, by itself, a
-			// change of what the client sends or reads.
-			if ns != nil {
-				w.add(RuleWirePropAdded, Compatible, s, "", "described", "a new property")
-			} else {
-				w.add(RuleWirePropRemoved, Warning, s, "described", "", "a property is no longer described")
-			}
-		default:
-			how := narrows
-			if ns == nil {
-				how = widens
-			}
-			if alternative(k) && hasAlternatives(o, k) && hasAlternatives(n, k) {
-				// One alternative more accepts more values.
-				how = map[narrowing]narrowing{narrows: widens, widens: narrows}[how]
-			}
-			w.keyword(dir, negated, subject, strings.ReplaceAll(k, "/", " "), presentText(os), presentText(ns), how)
-		}
+	return keys
+}
+
+// propertyDescribed reports the schema of the property at subject s
+// appearing (added) or going. Whether a property must be there is
+// required's; a property's schema appearing or going is not, by itself,
+// a change of what the client sends or reads.
+func (w *wire) propertyDescribed(s string, added bool) {
+	if added {
+		w.add(RuleWirePropAdded, Compatible, s, "", "described", "a new property")
+	} else {
+		w.add(RuleWirePropRemoved, Warning, s, "described", "", "a property is no longer described")
 	}
+}
+
+// subschemaPresence compares the subschema at keyword k that only one of
+// two versions has: a subschema added narrows, one gone widens, except
+// for an alternative of anyOf or oneOf beside others, one more of which
+// accepts more values.
+func (w *wire) subschemaPresence(dir direction, negated bool, subject, k string, o, n *ir.Schema) {
+	os, ns := o.Lookup(k), n.Lookup(k)
+	how := narrows
+	if ns == nil {
+		how = widens
+	}
+	if alternative(k) && hasAlternatives(o, k) && hasAlternatives(n, k) {
+		// One alternative more accepts more values.
+		how = map[narrowing]narrowing{narrows: widens, widens: narrows}[how]
+	}
+	w.keyword(dir, negated, subject, strings.ReplaceAll(k, "/", " "), presentText(os), presentText(ns), how)
 }
 
 // prefixItem compares the tuple item k (prefixItems/INDEX) that only one

@@ -973,6 +973,23 @@ func (w *wire) fields(dir direction, subject string, o, n *ir.Type) {
 // field compares two versions of the property at subject s: whether it
 // is required, read-only or write-only, deprecated, and its type.
 func (w *wire) field(dir direction, s string, of, nf *ir.Field) {
+	w.requiredness(dir, s, of, nf)
+	w.access(dir, s, of, nf)
+	if !of.Deprecated && nf.Deprecated {
+		w.add(RuleWireDeprecated, Compatible, s, "", "deprecated", "plan to stop using it")
+	}
+	if why := untravelled(dir, of, nf); why != "" {
+		w.untravelledType(dir, s, why, of.Type, nf.Type)
+		return
+	}
+	w.typeRef(dir, s, of.Type, nf.Type)
+}
+
+// requiredness compares whether two versions of a property are
+// required: a request breaks when it must now send the property, an
+// answer when it may now lack it, unless readOnly or writeOnly exempts
+// the property that way (see [exempts]).
+func (w *wire) requiredness(dir direction, s string, of, nf *ir.Field) {
 	switch {
 	case dir == request && !of.Required && nf.Required && !(nf.ReadOnly && exempts(w.new)):
 		w.add(RuleWirePropRequired, Breaking, s, "optional", "required", "the property became required: requests without it are rejected")
@@ -981,27 +998,30 @@ func (w *wire) field(dir direction, s string, of, nf *ir.Field) {
 	case of.Required != nf.Required:
 		w.add(RuleWirePropRequired, Compatible, s, requiredText(of.Required), requiredText(nf.Required), "")
 	}
-	w.access(dir, s, of, nf)
-	if !of.Deprecated && nf.Deprecated {
-		w.add(RuleWireDeprecated, Compatible, s, "", "deprecated", "plan to stop using it")
-	}
-	why := ""
+}
+
+// untravelled returns why the value of a property does not travel in
+// the direction dir in either version (read-only in requests,
+// write-only in answers); empty when it does.
+func untravelled(dir direction, of, nf *ir.Field) string {
 	switch {
 	case dir == request && of.ReadOnly && nf.ReadOnly:
-		why = "the property is read-only: clients do not send it"
+		return "the property is read-only: clients do not send it"
 	case dir == response && of.WriteOnly && nf.WriteOnly:
-		why = "the property is write-only: answers do not hold it"
+		return "the property is write-only: answers do not hold it"
 	}
-	if why == "" {
-		w.typeRef(dir, s, of.Type, nf.Type)
-		return
-	}
-	// The value does not travel this way: what changed in it breaks
-	// nothing.
+	return ""
+}
+
+// untravelledType compares the types of a property whose value does not
+// travel in the direction dir, for the reason why: what changed in it
+// breaks nothing, so each breaking change or warning is reported as
+// compatible, with why before its message.
+func (w *wire) untravelledType(dir direction, s, why string, o, n *ir.TypeRef) {
 	var found []Change
 	sink := w.sink
 	w.sink = &found
-	w.typeRef(dir, s, of.Type, nf.Type)
+	w.typeRef(dir, s, o, n)
 	w.sink = sink
 	for _, c := range found {
 		if c.Class == Breaking || c.Class == Warning {

@@ -89,7 +89,22 @@ func (s *Schema) Lookup(keyword string) *Schema {
 // IsZero reports whether s carries nothing: no keyword the IR's types
 // do not model.
 func (s *Schema) IsZero() bool {
-	return s == nil || !s.False && len(s.Types) == 0 && s.Format == "" && s.Enum == nil && s.Constraints.IsZero() &&
-		len(s.Required) == 0 && len(s.DependentRequired) == 0 && s.ContentMediaType == "" && s.ContentEncoding == "" &&
-		s.MinContains == 0 && s.MaxContains == nil && len(s.Sub) == 0 && len(s.AllOfParts) == 0 && s.ExtensibleEnum == nil && !s.NullTwice && !s.NullUntyped
+	return s == nil || !s.False && !s.NullTwice && !s.NullUntyped && s.noValueKeywords() && s.noStructureKeywords()
+}
+
+// noValueKeywords reports whether s has none of the keywords that
+// constrain a value by itself: type, format, enum (or const),
+// x-extensible-enum, the validation keywords, contentMediaType and
+// contentEncoding.
+func (s *Schema) noValueKeywords() bool {
+	return len(s.Types) == 0 && s.Format == "" && s.Enum == nil && s.ExtensibleEnum == nil &&
+		s.Constraints.IsZero() && s.ContentMediaType == "" && s.ContentEncoding == ""
+}
+
+// noStructureKeywords reports whether s has none of the keywords that
+// constrain a value's parts: required, dependentRequired, minContains,
+// maxContains, subschemas and the parts of allOf.
+func (s *Schema) noStructureKeywords() bool {
+	return len(s.Required) == 0 && len(s.DependentRequired) == 0 && s.MinContains == 0 && s.MaxContains == nil &&
+		len(s.Sub) == 0 && len(s.AllOfParts) == 0
 }

@@ -117,7 +117,16 @@ func statusRank(s string) int {
 
 // contents builds the media types of a body, JSON first, then by name.
 func (b *builder) contents(c openapi3.Content, hint, ptr string) []*ir.Content {
-	types := sortedKeys(c)
+	var out []*ir.Content
+	for _, mt := range jsonFirst(sortedKeys(c)) {
+		out = append(out, b.content(mt, c[mt], hint, pointer(ptr, "content", mt)))
+	}
+	return out
+}
+
+// jsonFirst moves the JSON media types of types before the others,
+// keeping their order otherwise, and returns types.
+func jsonFirst(types []string) []string {
 	slices.SortStableFunc(types, func(x, y string) int {
 		jx, jy := contentKind(x) == ir.ContentJSON, contentKind(y) == ir.ContentJSON
 		if jx != jy {
@@ -128,43 +137,64 @@ func (b *builder) contents(c openapi3.Content, hint, ptr string) []*ir.Content {
 		}
 		return 0
 	})
-	var out []*ir.Content
-	for _, mt := range types {
-		media := c[mt]
-		cptr := pointer(ptr, "content", mt)
-		ct := &ir.Content{MediaType: mt, Kind: contentKind(mt)}
-		if media != nil {
-			ct.Location = b.doc.locate(media.Origin, cptr)
-		}
-		switch ct.Kind {
-		case ir.ContentBinary:
-			ct.Type = &ir.TypeRef{Kind: ir.KindBinary}
-			if media != nil && media.Schema != nil && media.Schema.Value != nil {
-				ct.Type.Constraints = withUnmodeled(nil, textUnmodeled(media.Schema.Value, true))
-			}
-		case ir.ContentText:
-			ct.Type = &ir.TypeRef{Kind: ir.KindString}
-			if media != nil && media.Schema != nil && media.Schema.Value != nil {
-				// Sent and read as text, checked as the value it writes.
-				s := media.Schema.Value
-				ct.Type.Constraints, ct.Type.Default = constraintsOf(s, schemaFamilies(s)), defaultOf(s)
-				ct.Type.Constraints = withUnmodeled(ct.Type.Constraints, textUnmodeled(s, false))
-			}
-		case ir.ContentEventStream, ir.ContentJSONLines, ir.ContentJSONSeq:
-			ct.Type = b.itemType(ct.Kind, media, hint, cptr)
-		default:
-			var schema *openapi3.SchemaRef
-			if media != nil {
-				schema = media.Schema
-			}
-			ct.Type = b.typeOf(schema, hint, cptr+"/schema")
-			if media != nil && (ct.Kind == ir.ContentForm || ct.Kind == ir.ContentMultipart) {
-				ct.Encoding = b.encodings(media.Encoding, hint, cptr)
-			}
-		}
-		out = append(out, ct)
+	return types
+}
+
+// content builds the media type mt of a body, which media describes
+// (nil for nothing), at ptr: its type as its kind reads it, and the
+// encoding of a form or multipart body.
+func (b *builder) content(mt string, media *openapi3.MediaType, hint, ptr string) *ir.Content {
+	ct := &ir.Content{MediaType: mt, Kind: contentKind(mt)}
+	if media != nil {
+		ct.Location = b.doc.locate(media.Origin, ptr)
 	}
-	return out
+	switch ct.Kind {
+	case ir.ContentBinary:
+		ct.Type = binaryType(mediaSchema(media))
+	case ir.ContentText:
+		ct.Type = textType(mediaSchema(media))
+	case ir.ContentEventStream, ir.ContentJSONLines, ir.ContentJSONSeq:
+		ct.Type = b.itemType(ct.Kind, media, hint, ptr)
+	default:
+		var schema *openapi3.SchemaRef
+		if media != nil {
+			schema = media.Schema
+		}
+		ct.Type = b.typeOf(schema, hint, ptr+"/schema")
+		if media != nil && (ct.Kind == ir.ContentForm || ct.Kind == ir.ContentMultipart) {
+			ct.Encoding = b.encodings(media.Encoding, hint, ptr)
+		}
+	}
+	return ct
+}
+
+// mediaSchema returns the schema of a media type; nil when it has none.
+func mediaSchema(media *openapi3.MediaType) *openapi3.Schema {
+	if media == nil || media.Schema == nil {
+		return nil
+	}
+	return media.Schema.Value
+}
+
+// binaryType returns the type of a body sent and read as bytes, whose
+// schema s (nil for none) its type carries whole.
+func binaryType(s *openapi3.Schema) *ir.TypeRef {
+	t := &ir.TypeRef{Kind: ir.KindBinary}
+	if s != nil {
+		t.Constraints = withUnmodeled(nil, textUnmodeled(s, true))
+	}
+	return t
+}
+
+// textType returns the type of a body sent and read as text, a string
+// checked as the value its schema s (nil for none) writes.
+func textType(s *openapi3.Schema) *ir.TypeRef {
+	t := &ir.TypeRef{Kind: ir.KindString}
+	if s != nil {
+		t.Constraints, t.Default = constraintsOf(s, schemaFamilies(s)), defaultOf(s)
+		t.Constraints = withUnmodeled(t.Constraints, textUnmodeled(s, false))
+	}
+	return t
 }
 
 // itemType returns the type of one item of a stream: the itemSchema

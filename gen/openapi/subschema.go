@@ -57,11 +57,48 @@ func textUnmodeled(s *openapi3.Schema, validation bool) *ir.Schema {
 // hasUnmodeled reports whether s has a keyword that the IR's types do
 // not model.
 func hasUnmodeled(s *openapi3.Schema) bool {
-	return isFalse(s) || nullTwice(s) || nullUntyped(s) || s.Extensions["x-extensible-enum"] != nil || len(s.AllOf) > 0 || s.Not != nil || s.If != nil || s.Then != nil || s.Else != nil || s.Contains != nil ||
-		s.PropertyNames != nil || s.ContentSchema != nil || len(s.PrefixItems) > 0 ||
-		len(s.DependentSchemas) > 0 || len(s.PatternProperties) > 0 || len(s.DependentRequired) > 0 ||
-		s.UnevaluatedItems.Schema != nil || s.UnevaluatedProperties.Schema != nil ||
+	return isFalse(s) || nullTwice(s) || nullUntyped(s) || len(s.AllOf) > 0 || hasUnmodeledSubschema(s) || hasUnmodeledValue(s)
+}
+
+// hasUnmodeledSubschema reports whether s has a subschema under a
+// keyword that the IR's types do not model.
+func hasUnmodeledSubschema(s *openapi3.Schema) bool {
+	for _, k := range singleSubschemas(s) {
+		if k.schema != nil {
+			return true
+		}
+	}
+	return len(s.PrefixItems) > 0 || len(s.DependentSchemas) > 0 || len(s.PatternProperties) > 0
+}
+
+// hasUnmodeledValue reports whether s has a keyword that the IR's types
+// do not model whose value is not a schema.
+func hasUnmodeledValue(s *openapi3.Schema) bool {
+	return s.Extensions["x-extensible-enum"] != nil || len(s.DependentRequired) > 0 ||
 		s.ContentMediaType != "" || s.ContentEncoding != "" || s.MinContains != nil || s.MaxContains != nil
+}
+
+// keyedSchema is the subschema of a schema under one keyword; nil when
+// the schema has none there.
+type keyedSchema struct {
+	keyword string
+	schema  *openapi3.SchemaRef
+}
+
+// singleSubschemas returns the keywords of s that the IR's types do not
+// model whose value is one subschema, each with its value in s.
+//
+// Written as a boolean, additionalProperties, unevaluatedItems and
+// unevaluatedProperties only close an object or list to what it
+// describes, which is all a client generated from it sends; the IR
+// leaves additionalProperties: false out, and these alike: only their
+// schemas count.
+func singleSubschemas(s *openapi3.Schema) [9]keyedSchema {
+	return [...]keyedSchema{
+		{"not", s.Not}, {"if", s.If}, {"then", s.Then}, {"else", s.Else}, {"contains", s.Contains},
+		{"propertyNames", s.PropertyNames}, {"contentSchema", s.ContentSchema},
+		{"unevaluatedItems", s.UnevaluatedItems.Schema}, {"unevaluatedProperties", s.UnevaluatedProperties.Schema},
+	}
 }
 
 // allOfParts names the parts of s's allOf that constrain values (see
@@ -206,6 +243,17 @@ func (c subschemas) schema(sr *openapi3.SchemaRef, depth int) *ir.Schema {
 	c.path[s] = true
 	defer delete(c.path, s)
 	defer func() { c.done[s] = out }()
+	modeledKeywords(out, s)
+	c.modeledSubschemas(out, s, depth)
+	c.unmodeled(out, s, depth)
+	return out
+}
+
+// modeledKeywords sets in out the keywords of s that the IR's types
+// model and that are not schemas: type (with null for a nullable
+// schema), format, enum (or const), the validation keywords and
+// required.
+func modeledKeywords(out *ir.Schema, s *openapi3.Schema) {
 	if s.Type != nil {
 		out.Types = slices.Clone(s.Type.Slice())
 	}
@@ -220,6 +268,12 @@ func (c subschemas) schema(sr *openapi3.SchemaRef, depth int) *ir.Schema {
 		out.Required = slices.Sorted(slices.Values(s.Required))
 		out.Required = slices.Compact(out.Required)
 	}
+}
+
+// modeledSubschemas adds to out the subschemas of s under keywords that
+// the IR's types model: properties, items, additionalProperties, allOf,
+// anyOf and oneOf.
+func (c subschemas) modeledSubschemas(out *ir.Schema, s *openapi3.Schema, depth int) {
 	for name, p := range s.Properties {
 		c.add(out, "properties/"+name, p, depth)
 	}
@@ -234,28 +288,29 @@ func (c subschemas) schema(sr *openapi3.SchemaRef, depth int) *ir.Schema {
 			c.add(out, key+"/"+strconv.Itoa(i), p, depth)
 		}
 	}
-	c.unmodeled(out, s, depth)
-	return out
 }
 
 // unmodeled adds to out the keywords of s that the IR's types do not
 // model, and sorts out's subschemas.
 func (c subschemas) unmodeled(out *ir.Schema, s *openapi3.Schema, depth int) {
-	for key, sr := range map[string]*openapi3.SchemaRef{
-		"not": s.Not, "if": s.If, "then": s.Then, "else": s.Else, "contains": s.Contains,
-		"propertyNames": s.PropertyNames, "contentSchema": s.ContentSchema,
-	} {
-		if sr != nil {
-			c.add(out, key, sr, depth)
-		}
+	c.unmodeledSubschemas(out, s, depth)
+	unmodeledValues(out, s)
+	if depth == 0 {
+		// Inside a subschema, allOf's parts are subschemas of their own.
+		out.AllOfParts = allOfParts(s)
+		c.inlinePartSubschemas(out, s, depth)
 	}
-	// Written as a boolean, additionalProperties, unevaluatedItems and
-	// unevaluatedProperties only close an object or list to what it
-	// describes, which is all a client generated from it sends; the IR
-	// leaves additionalProperties: false out, and these alike.
-	for key, bs := range map[string]openapi3.BoolSchema{"unevaluatedItems": s.UnevaluatedItems, "unevaluatedProperties": s.UnevaluatedProperties} {
-		if bs.Schema != nil {
-			c.add(out, key, bs.Schema, depth)
+	slices.SortFunc(out.Sub, func(a, b *ir.Subschema) int { return strings.Compare(a.Keyword, b.Keyword) })
+}
+
+// unmodeledSubschemas adds to out the subschemas of s under keywords
+// that the IR's types do not model: those of one subschema (see
+// [singleSubschemas]), and the items of prefixItems, dependentSchemas
+// and patternProperties, each under its keyword and key.
+func (c subschemas) unmodeledSubschemas(out *ir.Schema, s *openapi3.Schema, depth int) {
+	for _, k := range singleSubschemas(s) {
+		if k.schema != nil {
+			c.add(out, k.keyword, k.schema, depth)
 		}
 	}
 	for i, p := range s.PrefixItems {
@@ -267,6 +322,13 @@ func (c subschemas) unmodeled(out *ir.Schema, s *openapi3.Schema, depth int) {
 	for re, p := range s.PatternProperties {
 		c.add(out, "patternProperties/"+re, p, depth)
 	}
+}
+
+// unmodeledValues sets in out the keywords of s that the IR's types do
+// not model whose value is not a schema: dependentRequired,
+// contentMediaType, contentEncoding, minContains, maxContains and
+// x-extensible-enum.
+func unmodeledValues(out *ir.Schema, s *openapi3.Schema) {
 	for name, deps := range s.DependentRequired {
 		deps = slices.Sorted(slices.Values(deps))
 		out.DependentRequired = append(out.DependentRequired, name+": "+strings.Join(slices.Compact(deps), ","))
@@ -277,28 +339,27 @@ func (c subschemas) unmodeled(out *ir.Schema, s *openapi3.Schema, depth int) {
 	if values, ok := s.Extensions["x-extensible-enum"].([]any); ok {
 		out.ExtensibleEnum = jsonTexts(values)
 	}
-	if depth == 0 {
-		// Inside a subschema, allOf's parts are subschemas of their own.
-		out.AllOfParts = allOfParts(s)
-		// The subschemas of inline parts, which the IR's struct does not
-		// model either and which apply to the whole as the schema's own
-		// do: under their keyword, or the part's name and their keyword
-		// when the schema has one of its own.
-		for _, p := range s.AllOf {
-			if p == nil || p.Value == nil || p.Ref != "" || !hasUnmodeled(p.Value) {
-				continue
+}
+
+// inlinePartSubschemas adds to out the subschemas of the parts of s's
+// allOf written inline, which the IR's struct does not model either and
+// which apply to the whole as the schema's own do: under their keyword,
+// or the part's name and their keyword when the schema has one of its
+// own.
+func (c subschemas) inlinePartSubschemas(out *ir.Schema, s *openapi3.Schema, depth int) {
+	for _, p := range s.AllOf {
+		if p == nil || p.Value == nil || p.Ref != "" || !hasUnmodeled(p.Value) {
+			continue
+		}
+		part := &ir.Schema{}
+		c.unmodeled(part, p.Value, depth+1)
+		for _, sub := range part.Sub {
+			if out.Lookup(sub.Keyword) != nil {
+				sub.Keyword = "allOf " + partName(s, p) + " " + sub.Keyword
 			}
-			part := &ir.Schema{}
-			c.unmodeled(part, p.Value, depth+1)
-			for _, sub := range part.Sub {
-				if out.Lookup(sub.Keyword) != nil {
-					sub.Keyword = "allOf " + partName(s, p) + " " + sub.Keyword
-				}
-				out.Sub = append(out.Sub, sub)
-			}
+			out.Sub = append(out.Sub, sub)
 		}
 	}
-	slices.SortFunc(out.Sub, func(a, b *ir.Subschema) int { return strings.Compare(a.Keyword, b.Keyword) })
 }
 
 func (c subschemas) add(out *ir.Schema, keyword string, sr *openapi3.SchemaRef, depth int) {
