@@ -389,19 +389,11 @@ func (w *wire) keyword(dir direction, negated bool, subject, keyword, old, new s
 	if negated && how != reshapes {
 		how = map[narrowing]narrowing{narrows: widens, widens: narrows}[how]
 	}
-	s := subject + ": " + keyword
-	switch {
-	case how == reshapes:
-		w.add(RuleWireConstraint, Breaking, s, old, new, "the "+keyword+" changed: some values valid before are not now, and the reverse")
-	case dir == request && how == narrows:
-		w.add(RuleWireConstraint, Breaking, s, old, new, "the "+keyword+" is stricter: requests the old client could send may be refused")
-	case dir == request:
-		w.add(RuleWireConstraint, Compatible, s, old, new, "the "+keyword+" is looser: more values are accepted")
-	case how == widens:
-		w.add(RuleWireConstraint, Breaking, s, old, new, "the "+keyword+" is looser: answers may hold values the old client was told it would not get")
-	default:
-		w.add(RuleWireConstraint, Compatible, s, old, new, "the "+keyword+" is stricter: answers stay within what the old client expects")
+	if how == reshapes {
+		w.add(RuleWireConstraint, Breaking, subject+": "+keyword, old, new, "the "+keyword+" changed: some values valid before are not now, and the reverse")
+		return
 	}
+	w.constraint(dir, subject, keyword, old, new, how)
 }
 
 // typesHow compares two type keywords, integer being a kind of number;
