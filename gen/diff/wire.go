@@ -1181,8 +1181,9 @@ func variantPrint(svc *ir.Service, v *ir.Variant) string {
 
 // matchVariants pairs the variants of two versions of a union, each
 // round among those left and by a key unique in both: their print, their
-// one-value enum markers, the named type they refer to, their shape; the
-// rest were removed or added.
+// one-value enum markers, the named type they refer to, their shape; then
+// the alike ones by their print, in their order; the rest were removed or
+// added.
 func (w *wire) matchVariants(o, n *ir.Type) (pairs [][2]*ir.Variant, removed, added []*ir.Variant) {
 	oldLeft := slices.Clone(o.Union.Variants)
 	newLeft := slices.Clone(n.Union.Variants)
@@ -1234,5 +1235,8 @@ func (w *wire) matchVariants(o, n *ir.Type) (pairs [][2]*ir.Variant, removed, ad
 		rt, nt := resolved(svc, v.Type)
 		return shape(rt, nt)
 	}, true)
+	// Variants alike in both (two that only require a property each):
+	// in their order.
+	match(variantPrint, false)
 	return pairs, oldLeft, newLeft
 }
