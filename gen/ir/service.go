@@ -1,6 +1,11 @@
 package ir
 
-import "github.com/resilientgo/resilient/policyspec/diag"
+import (
+	"slices"
+	"strings"
+
+	"github.com/resilientgo/resilient/policyspec/diag"
+)
 
 // Service is one API: the operations a client calls and the named types
 // their parameters and payloads use.
@@ -41,8 +46,15 @@ type Service struct {
 	diag.Location
 }
 
-// Type returns the named type called name, or nil.
+// Type returns the named type called name, or nil. Types being sorted by
+// Name, it is found by a binary search; a service whose types are not (yet)
+// sorted is searched in full.
 func (s *Service) Type(name string) *Type {
+	if i, ok := slices.BinarySearchFunc(s.Types, name, func(t *Type, name string) int {
+		return strings.Compare(t.Name, name)
+	}); ok {
+		return s.Types[i]
+	}
 	for _, t := range s.Types {
 		if t.Name == name {
 			return t
