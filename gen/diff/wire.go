@@ -613,10 +613,14 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 // ns, and returns whether the comparison ends there: it goes on into an
 // enum that the value became, or stopped being, without breaking.
 func (w *wire) shapeChanged(dir direction, subject string, o, n *ir.TypeRef, os, ns string) bool {
-	_, ont := resolved(w.old, o)
+	ot, ont := resolved(w.old, o)
 	nt, nnt := resolved(w.new, n)
 	if dir == request && nt != nil && nt.Kind == ir.KindAny {
 		// Anything is accepted now.
+		return true
+	}
+	if dir == response && ot != nil && ot.Kind == ir.KindAny {
+		// The old client took anything in this place.
 		return true
 	}
 	if dir == request && w.parameterWidened(subject, o, n, os, ns) {
