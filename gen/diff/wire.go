@@ -613,14 +613,12 @@ func (w *wire) typeRef(dir direction, subject string, o, n *ir.TypeRef) {
 // ns, and returns whether the comparison ends there: it goes on into an
 // enum that the value became, or stopped being, without breaking.
 func (w *wire) shapeChanged(dir direction, subject string, o, n *ir.TypeRef, os, ns string) bool {
-	ot, ont := resolved(w.old, o)
-	nt, nnt := resolved(w.new, n)
-	if dir == request && nt != nil && nt.Kind == ir.KindAny {
-		// Anything is accepted now.
+	_, ont := resolved(w.old, o)
+	_, nnt := resolved(w.new, n)
+	if w.anyTaken(dir, o, n) {
 		return true
 	}
-	if dir == response && ot != nil && ot.Kind == ir.KindAny {
-		// The old client took anything in this place.
+	if w.freeFormGivenProperties(dir, subject, o, nnt, os, ns) {
 		return true
 	}
 	if dir == request && w.parameterWidened(subject, o, n, os, ns) {
@@ -640,6 +638,41 @@ func (w *wire) shapeChanged(dir direction, subject string, o, n *ir.TypeRef, os,
 		return true
 	}
 	return false
+}
+
+// anyTaken reports whether a change of shape from o to n is none on the
+// wire because a side takes anything there: a request's value that may
+// now be anything, an answer's value that the old client took whatever it
+// was.
+func (w *wire) anyTaken(dir direction, o, n *ir.TypeRef) bool {
+	ot, _ := resolved(w.old, o)
+	nt, _ := resolved(w.new, n)
+	return dir == request && nt != nil && nt.Kind == ir.KindAny ||
+		dir == response && ot != nil && ot.Kind == ir.KindAny
+}
+
+// freeFormGivenProperties reports, and returns true for, a free-form
+// object (a map of values of any type) that became an object with
+// properties: the old client's map takes any object answered, and the
+// object it sends is still accepted unless the new one requires a
+// property.
+func (w *wire) freeFormGivenProperties(dir direction, subject string, o *ir.TypeRef, nnt *ir.Type, os, ns string) bool {
+	ot, _ := resolved(w.old, o)
+	if os != "map" || ns != "object" || ot == nil || ot.Elem == nil {
+		return false
+	}
+	if et, _ := resolved(w.old, ot.Elem); et == nil || et.Kind != ir.KindAny {
+		return false
+	}
+	switch {
+	case dir == response:
+		w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the answer is still an object, which the old client's map of any value takes")
+	case slices.ContainsFunc(nnt.Fields, func(f *ir.Field) bool { return f.Required }):
+		w.add(RuleWireTypeChanged, Breaking, subject, os, ns, "the object now requires properties the old client's map may lack")
+	default:
+		w.add(RuleWireTypeChanged, Compatible, subject, os, ns, "the object the old client sends is still one the new accepts: its properties are optional")
+	}
+	return true
 }
 
 // parameterWidened reports, and returns true for, a parameter whose
